@@ -1,0 +1,121 @@
+//! `hold_general_admission`: places in a standing area, sold by count. The
+//! claim is the conditional decrement in `store::claim_ga` (invariant 2);
+//! expiry and cancellation give the places back exactly once, in the same
+//! transaction as the transition that ends the booking.
+
+use super::store::{self, NewBooking};
+use super::Idempotent;
+use crate::core::clock::rfc3339;
+use crate::core::idempotency::{self, IdempotencyKey};
+use crate::core::{ApiError, AppState};
+use crate::model::{EventId, GeneralAdmissionLine, HoldResponse};
+
+pub async fn hold_general_admission(
+    state: &AppState,
+    buyer: &str,
+    event_id: EventId,
+    area_id: i64,
+    quantity: i64,
+    key: Option<&IdempotencyKey>,
+) -> Result<Idempotent<HoldResponse>, ApiError> {
+    let rules = &state.rules;
+    if quantity < 1 || quantity > rules.max_seats_per_booking as i64 {
+        return Err(ApiError::unprocessable(
+            format!("quantity must be between 1 and {}", rules.max_seats_per_booking),
+            "quantity",
+        ));
+    }
+    let area: Option<(i64, String)> = sqlx::query_as(
+        "select c.price_cents, e.currency from ga_area a
+         join price_category c on c.id = a.category_id join event e on e.id = a.event_id
+         where a.id = $1 and a.event_id = $2 and e.published = 1",
+    )
+    .bind(area_id)
+    .bind(event_id)
+    .fetch_optional(state.db.reader())
+    .await?;
+    let (price, currency) = area.ok_or(ApiError::NotFound("general-admission area"))?;
+    if let Some(key) = key {
+        if let Some(stored) = idempotency::lookup(&state.db, buyer, key).await? {
+            return Ok(Idempotent::Replay {
+                status: stored.status,
+                body: stored.body,
+            });
+        }
+    }
+    let now = state.clock.now_ms();
+    let held_until = now + rules.hold_ttl_ms;
+    let booking_id = uuid::Uuid::new_v4().to_string();
+    let response = HoldResponse {
+        booking_id: booking_id.clone(),
+        status: "HELD".into(),
+        seat_ids: vec![],
+        held_until: rfc3339(held_until),
+        expires_in_ms: held_until - now,
+        amount_cents: price * quantity,
+        currency: currency.clone(),
+        general_admission: Some(GeneralAdmissionLine { area_id, quantity }),
+    };
+    let body = serde_json::to_string(&response).map_err(ApiError::internal)?;
+
+    let mut tx = state.db.begin().await?;
+    if let Some(key) = key {
+        if !idempotency::claim(&mut tx, buyer, key, now).await? {
+            tx.rollback().await?;
+            let stored = idempotency::answer_for_loser(&state.db, buyer, key).await?;
+            return Ok(Idempotent::Replay {
+                status: stored.status,
+                body: stored.body,
+            });
+        }
+    }
+    store::lock_buyer(&mut tx, buyer, event_id, now).await?;
+    let owned = store::live_places_of_buyer(&mut tx, buyer, event_id, now).await?;
+    if owned + quantity > rules.max_places_per_buyer {
+        tx.rollback().await?;
+        return Err(ApiError::LimitExceeded(format!(
+            "a buyer may hold or own at most {} places for this event (you have {owned})",
+            rules.max_places_per_buyer
+        )));
+    }
+    // Places of expired holds come back before we count what is left.
+    for stale in stale_ga_holds(&mut tx, area_id, now).await? {
+        store::expire_hold(&mut tx, &stale, now).await?;
+    }
+    if !store::claim_ga(&mut tx, area_id, quantity).await? {
+        tx.rollback().await?;
+        return Err(ApiError::SoldOut(format!(
+            "fewer than {quantity} places are left in this area"
+        )));
+    }
+    store::insert_held(
+        &mut tx,
+        &NewBooking {
+            id: &booking_id,
+            event_id,
+            buyer_id: buyer,
+            held_until,
+            amount_cents: price * quantity,
+            currency: &currency,
+            ga: Some((area_id, quantity)),
+            now_ms: now,
+        },
+    )
+    .await?;
+    if let Some(key) = key {
+        idempotency::complete(&mut tx, buyer, key, 200, &body).await?;
+    }
+    tx.commit().await?;
+    Ok(Idempotent::Fresh(response))
+}
+
+async fn stale_ga_holds(tx: &mut crate::core::db::Tx, area_id: i64, now: i64) -> Result<Vec<String>, sqlx::Error> {
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "select id from booking where ga_area_id = $1 and status = 'HELD' and held_until <= $2 limit 100",
+    )
+    .bind(area_id)
+    .bind(now)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows.into_iter().map(|r| r.0).collect())
+}

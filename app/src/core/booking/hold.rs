@@ -1,0 +1,176 @@
+//! `hold_seats`: AVAILABLE → HELD for one or several seats, all or nothing,
+//! in one short transaction.
+//!
+//! 1. Input is checked against the in-memory seat map (no query).
+//! 2. A seat the map already knows as taken is refused at once (the fast
+//!    path that keeps losers cheap during an on-sale spike).
+//! 3. The transaction: the Idempotency-Key row, the buyer's lock and limit,
+//!    stale holds on these seats expired on the spot (invariant 4: nobody
+//!    waits for the sweeper), the booking, its seats in ascending order. The
+//!    partial unique index decides who wins a seat.
+
+use std::collections::HashSet;
+
+use super::store::{self, NewBooking};
+use super::suggest;
+use super::Idempotent;
+use crate::core::clock::rfc3339;
+use crate::core::db::is_unique_violation;
+use crate::core::idempotency::{self, IdempotencyKey};
+use crate::core::seat_map::{EventSeatMap, Occupancy};
+use crate::core::{ApiError, AppState};
+use crate::model::{EventId, HoldResponse, SeatId};
+
+pub async fn hold_seats(
+    state: &AppState,
+    buyer: &str,
+    event_id: EventId,
+    seat_ids: &[SeatId],
+    key: Option<&IdempotencyKey>,
+) -> Result<Idempotent<HoldResponse>, ApiError> {
+    let rules = &state.rules;
+    if seat_ids.is_empty() {
+        return Err(ApiError::unprocessable("seatIds must name at least one seat", "seatIds"));
+    }
+    if seat_ids.len() > rules.max_seats_per_booking {
+        return Err(ApiError::unprocessable(
+            format!("at most {} seats per booking", rules.max_seats_per_booking),
+            "seatIds",
+        ));
+    }
+    let mut ids = seat_ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.len() != seat_ids.len() {
+        return Err(ApiError::unprocessable("seatIds contains the same seat twice", "seatIds"));
+    }
+    let map = state
+        .seat_maps
+        .get(&state.db, event_id)
+        .await?
+        .ok_or(ApiError::NotFound("event"))?;
+    let unknown: Vec<String> = ids.iter().filter(|id| map.seat(**id).is_none()).map(|id| id.to_string()).collect();
+    if !unknown.is_empty() {
+        return Err(if seat_ids.len() == 1 {
+            ApiError::NotFound("seat")
+        } else {
+            ApiError::unprocessable(format!("no such seats in this event: {}", unknown.join(", ")), "seatIds")
+        });
+    }
+    if let Some(key) = key {
+        if let Some(stored) = idempotency::lookup(&state.db, buyer, key).await? {
+            return Ok(Idempotent::Replay {
+                status: stored.status,
+                body: stored.body,
+            });
+        }
+    }
+    let now = state.clock.now_ms();
+    let taken = map.taken_among(&ids, now);
+    if !taken.is_empty() {
+        return Err(seat_taken(&map, &ids, &taken, now));
+    }
+
+    let held_until = now + rules.hold_ttl_ms;
+    let priced: Vec<(SeatId, i64)> = ids.iter().map(|id| (*id, map.seat(*id).map_or(0, |s| s.price_cents))).collect();
+    let amount: i64 = priced.iter().map(|p| p.1).sum();
+    let booking_id = uuid::Uuid::new_v4().to_string();
+    let response = HoldResponse {
+        booking_id: booking_id.clone(),
+        status: "HELD".into(),
+        seat_ids: ids.clone(),
+        held_until: rfc3339(held_until),
+        expires_in_ms: held_until - now,
+        amount_cents: amount,
+        currency: map.currency.clone(),
+        general_admission: None,
+    };
+    let body = serde_json::to_string(&response).map_err(ApiError::internal)?;
+
+    let mut tx = state.db.begin().await?;
+    if let Some(key) = key {
+        if !idempotency::claim(&mut tx, buyer, key, now).await? {
+            tx.rollback().await?;
+            let stored = idempotency::answer_for_loser(&state.db, buyer, key).await?;
+            return Ok(Idempotent::Replay {
+                status: stored.status,
+                body: stored.body,
+            });
+        }
+    }
+    store::lock_buyer(&mut tx, buyer, event_id, now).await?;
+    let owned = store::live_places_of_buyer(&mut tx, buyer, event_id, now).await?;
+    if owned + ids.len() as i64 > rules.max_places_per_buyer {
+        tx.rollback().await?;
+        return Err(ApiError::LimitExceeded(format!(
+            "a buyer may hold or own at most {} places for this event (you have {owned})",
+            rules.max_places_per_buyer
+        )));
+    }
+    let mut freed = Vec::new();
+    for stale in store::stale_holds_on(&mut tx, &ids, now).await? {
+        if let Some(released) = store::expire_hold(&mut tx, &stale, now).await? {
+            freed.extend(released.as_changes());
+        }
+    }
+    store::insert_held(
+        &mut tx,
+        &NewBooking {
+            id: &booking_id,
+            event_id,
+            buyer_id: buyer,
+            held_until,
+            amount_cents: amount,
+            currency: &response.currency,
+            ga: None,
+            now_ms: now,
+        },
+    )
+    .await?;
+    if let Err(e) = store::insert_seats(&mut tx, &booking_id, event_id, &priced).await {
+        tx.rollback().await?;
+        if is_unique_violation(&e) {
+            let taken = store::taken_seats(&state.db, &ids, now).await?;
+            // The map was behind; the database just told us better.
+            state.seat_maps.publish(event_id, &taken, now);
+            let taken: Vec<SeatId> = taken.into_iter().map(|t| t.0).collect();
+            return Err(seat_taken(&map, &ids, &taken, now));
+        }
+        return Err(e.into());
+    }
+    if let Some(key) = key {
+        idempotency::complete(&mut tx, buyer, key, 200, &body).await?;
+    }
+    tx.commit().await?;
+
+    freed.extend(ids.iter().map(|id| (*id, Occupancy::Held(held_until))));
+    state.seat_maps.publish(event_id, &freed, now);
+    Ok(Idempotent::Fresh(response))
+}
+
+/// 409 SEAT_TAKEN naming the taken seats, with nearby alternatives.
+pub fn seat_taken(map: &EventSeatMap, requested: &[SeatId], taken: &[SeatId], now: i64) -> ApiError {
+    let mut taken = taken.to_vec();
+    if taken.is_empty() {
+        // Lost a race to a hold that has since ended: name what was asked.
+        taken = requested.to_vec();
+    }
+    let labels: Vec<&str> = taken.iter().filter_map(|id| map.seat(*id)).map(|s| s.label.as_str()).collect();
+    let message = match labels.as_slice() {
+        [one] => format!("Seat {one} is no longer available"),
+        many => format!("Seats {} are no longer available", many.join(", ")),
+    };
+    let mut free = map.free_mask(now);
+    let requested_idx: Vec<usize> = requested.iter().filter_map(|id| map.index_of(*id)).collect();
+    let taken_set: HashSet<SeatId> = taken.iter().copied().collect();
+    for id in requested.iter().filter(|id| taken_set.contains(id)) {
+        if let Some(i) = map.index_of(*id) {
+            free[i] = false;
+        }
+    }
+    ApiError::SeatTaken {
+        message,
+        seat_ids: taken,
+        suggestions: suggest::alternatives(map, &free, &requested_idx, requested.len(), 3),
+    }
+}

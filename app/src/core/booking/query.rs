@@ -1,0 +1,81 @@
+//! Reading bookings, always through their owner: another buyer's booking
+//! answers exactly like an unknown id.
+
+use super::BookingStatus;
+use crate::core::clock::rfc3339;
+use crate::core::{ApiError, AppState};
+use crate::model::{BookingSeat, BookingView, GeneralAdmissionLine};
+
+type BookingRow = (String, i64, String, i64, i64, String, Option<i64>, i64, i64, i64);
+
+const COLUMNS: &str = "id, event_id, status, held_until, amount_cents, currency, ga_area_id, ga_quantity, created_at, updated_at";
+
+pub async fn booking_of_buyer(state: &AppState, buyer: &str, booking_id: &str) -> Result<BookingView, ApiError> {
+    let row: Option<BookingRow> = sqlx::query_as(&format!(
+        "select {COLUMNS} from booking where id = $1 and buyer_id = $2"
+    ))
+    .bind(booking_id)
+    .bind(buyer)
+    .fetch_optional(state.db.writer())
+    .await?;
+    let row = row.ok_or(ApiError::NotFound("booking"))?;
+    let seats: Vec<(i64, String, i64)> = sqlx::query_as(
+        "select s.id, s.label, bs.price_cents from booking_seat bs join seat s on s.id = bs.seat_id
+         where bs.booking_id = $1 order by s.id",
+    )
+    .bind(booking_id)
+    .fetch_all(state.db.writer())
+    .await?;
+    Ok(view(state, row, seats))
+}
+
+/// The buyer's bookings, newest first (without seat details beyond labels).
+pub async fn bookings_of_buyer(state: &AppState, buyer: &str) -> Result<Vec<BookingView>, ApiError> {
+    let rows: Vec<BookingRow> = sqlx::query_as(&format!(
+        "select {COLUMNS} from booking where buyer_id = $1 order by created_at desc limit 100"
+    ))
+    .bind(buyer)
+    .fetch_all(state.db.reader())
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        let seats: Vec<(i64, String, i64)> = sqlx::query_as(
+            "select s.id, s.label, bs.price_cents from booking_seat bs join seat s on s.id = bs.seat_id
+             where bs.booking_id = $1 order by s.id",
+        )
+        .bind(&row.0)
+        .fetch_all(state.db.reader())
+        .await?;
+        out.push(view(state, row, seats));
+    }
+    Ok(out)
+}
+
+fn view(state: &AppState, row: BookingRow, seats: Vec<(i64, String, i64)>) -> BookingView {
+    let (id, event_id, status, held_until, amount, currency, ga_area, ga_qty, created, updated) = row;
+    let now = state.clock.now_ms();
+    let running = matches!(
+        BookingStatus::parse(&status),
+        Some(BookingStatus::Held | BookingStatus::PaymentPending)
+    );
+    BookingView {
+        id,
+        event_id,
+        status,
+        seats: seats
+            .into_iter()
+            .map(|(id, label, price_cents)| BookingSeat { id, label, price_cents })
+            .collect(),
+        general_admission: ga_area.filter(|_| ga_qty > 0).map(|area_id| GeneralAdmissionLine {
+            area_id,
+            quantity: ga_qty,
+        }),
+        amount_cents: amount,
+        currency,
+        held_until: Some(rfc3339(held_until)),
+        expires_in_ms: running.then(|| (held_until - now).max(0)),
+        payment: None,
+        created_at: rfc3339(created),
+        updated_at: rfc3339(updated),
+    }
+}

@@ -1,0 +1,46 @@
+//! Ending holds: the owner's release (`cancel_hold`) and the sweeper's
+//! `expire_due_holds`. Both only tidy what the claim condition already
+//! ignores: an expired hold is free for others with or without them.
+
+use super::store;
+use super::BookingStatus;
+use crate::core::{ApiError, AppState};
+
+/// HELD → CANCELLED by the buyer who holds it.
+pub async fn cancel_hold(state: &AppState, buyer: &str, booking_id: &str) -> Result<BookingStatus, ApiError> {
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    let released = store::cancel_hold(&mut tx, booking_id, buyer, now).await?;
+    tx.commit().await?;
+    if let Some(released) = released {
+        state.seat_maps.publish(released.event_id, &released.as_changes(), now);
+        return Ok(BookingStatus::Cancelled);
+    }
+    match store::status_of(&state.db, booking_id, buyer).await? {
+        None => Err(ApiError::NotFound("booking")),
+        Some((BookingStatus::Held, _)) => Err(ApiError::HoldExpired),
+        Some((status, _)) => Err(ApiError::InvalidState(format!(
+            "a {status} booking cannot be released"
+        ))),
+    }
+}
+
+/// Marks up to `batch` due holds EXPIRED; returns how many this call ended.
+/// Safe with many sweepers at once: each booking is claimed by a conditional
+/// update, so each expiry is counted once.
+pub async fn expire_due_holds(state: &AppState, batch: i64) -> Result<u64, ApiError> {
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    let due = store::due_holds(&mut tx, &state.db, now, batch).await?;
+    let mut released = Vec::new();
+    for id in &due {
+        if let Some(r) = store::expire_hold(&mut tx, id, now).await? {
+            released.push(r);
+        }
+    }
+    tx.commit().await?;
+    for r in &released {
+        state.seat_maps.publish(r.event_id, &r.as_changes(), now);
+    }
+    Ok(released.len() as u64)
+}

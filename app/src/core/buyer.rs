@@ -1,0 +1,30 @@
+//! The buyer is the session: the first request that needs an identity gets
+//! a fresh buyer id stored in its (database-backed) session, so any instance
+//! serves any buyer.
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use tower_sessions::Session;
+
+use super::ApiError;
+
+const BUYER_KEY: &str = "buyer_id";
+
+#[derive(Debug, Clone)]
+pub struct Buyer(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for Buyer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let session = Session::from_request_parts(parts, state)
+            .await
+            .map_err(|(_, msg)| ApiError::Internal(msg.into()))?;
+        if let Some(id) = session.get::<String>(BUYER_KEY).await.map_err(ApiError::internal)? {
+            return Ok(Buyer(id));
+        }
+        let id = uuid::Uuid::new_v4().to_string();
+        session.insert(BUYER_KEY, &id).await.map_err(ApiError::internal)?;
+        Ok(Buyer(id))
+    }
+}

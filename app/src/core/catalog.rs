@@ -1,0 +1,78 @@
+//! Reading the catalogue: events, their price categories and standing areas.
+//! Seat counts come from the in-memory seat maps.
+
+use super::clock::rfc3339;
+use super::{ApiError, AppState};
+use crate::model::{EventDetail, EventId, EventKind, EventSummary, GeneralAdmissionArea, PriceCategory};
+
+type EventRow = (i64, String, String, String, i64, String);
+
+pub async fn list_events(state: &AppState) -> Result<Vec<EventSummary>, ApiError> {
+    let rows: Vec<EventRow> = sqlx::query_as(
+        "select id, name, kind, venue, starts_at, currency from event where published = 1 order by starts_at, id",
+    )
+    .fetch_all(state.db.reader())
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        out.push(summary(state, row).await?);
+    }
+    Ok(out)
+}
+
+pub async fn event_detail(state: &AppState, event_id: EventId) -> Result<EventDetail, ApiError> {
+    let row: Option<EventRow> = sqlx::query_as(
+        "select id, name, kind, venue, starts_at, currency from event where id = $1 and published = 1",
+    )
+    .bind(event_id)
+    .fetch_optional(state.db.reader())
+    .await?;
+    let row = row.ok_or(ApiError::NotFound("event"))?;
+    let categories: Vec<(String, String, i64, String)> = sqlx::query_as(
+        "select code, name, price_cents, color from price_category where event_id = $1 order by price_cents desc",
+    )
+    .bind(event_id)
+    .fetch_all(state.db.reader())
+    .await?;
+    let areas: Vec<(i64, String, String, i64, i64, i64)> = sqlx::query_as(
+        "select a.id, a.name, c.code, c.price_cents, a.capacity, a.remaining
+         from ga_area a join price_category c on c.id = a.category_id where a.event_id = $1 order by a.id",
+    )
+    .bind(event_id)
+    .fetch_all(state.db.reader())
+    .await?;
+    Ok(EventDetail {
+        summary: summary(state, row).await?,
+        categories: categories
+            .into_iter()
+            .map(|(code, name, price_cents, color)| PriceCategory { code, name, price_cents, color })
+            .collect(),
+        general_admission: areas
+            .into_iter()
+            .map(|(id, name, category, price_cents, capacity, remaining)| GeneralAdmissionArea {
+                id,
+                name,
+                category,
+                price_cents,
+                capacity,
+                remaining,
+            })
+            .collect(),
+    })
+}
+
+async fn summary(state: &AppState, row: EventRow) -> Result<EventSummary, ApiError> {
+    let (id, name, kind, venue, starts_at, currency) = row;
+    let map = state.seat_maps.get(&state.db, id).await?.ok_or(ApiError::NotFound("event"))?;
+    let now = state.clock.now_ms();
+    Ok(EventSummary {
+        id,
+        name,
+        kind: EventKind::parse(&kind).unwrap_or(EventKind::Concert),
+        venue,
+        starts_at: rfc3339(starts_at),
+        seat_count: map.seats.len() as i64,
+        available_count: map.available_count(now),
+        currency,
+    })
+}

@@ -1,0 +1,153 @@
+//! Persistence plumbing: the one place that knows SQLite from Postgres.
+//!
+//! Both backends run the same SQL through sqlx's `Any` driver (`$1`
+//! placeholders, `RETURNING`, partial unique indexes, `ON CONFLICT`), with
+//! times as integer milliseconds. The differences are named here once:
+//! SQLite gets a single writer connection (WAL lets readers go on), Postgres a
+//! pool and `FOR UPDATE SKIP LOCKED` for workers.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Clone)]
+pub struct Db {
+    pub backend: Backend,
+    /// Reads (and, on Postgres, writes too).
+    read: AnyPool,
+    /// Writes. On SQLite a pool of exactly one connection: SQLite allows one
+    /// writer at a time, and queueing here is cheaper and fairer than
+    /// `SQLITE_BUSY` retries.
+    write: AnyPool,
+}
+
+pub type Tx = sqlx::Transaction<'static, sqlx::Any>;
+
+impl Db {
+    pub async fn connect(url: &str, max_connections: u32) -> Result<Db, sqlx::Error> {
+        sqlx::any::install_default_drivers();
+        if url.starts_with("sqlite:") {
+            ensure_sqlite_dir(url);
+            let opts = AnyConnectOptions::from_str(&with_create_mode(url))?;
+            let read = sqlite_pool(max_connections.max(2))
+                .connect_with(opts.clone())
+                .await?;
+            let write = sqlite_pool(1).connect_with(opts).await?;
+            Ok(Db {
+                backend: Backend::Sqlite,
+                read,
+                write,
+            })
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            let pool = AnyPoolOptions::new()
+                .max_connections(max_connections)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect(url)
+                .await?;
+            Ok(Db {
+                backend: Backend::Postgres,
+                read: pool.clone(),
+                write: pool,
+            })
+        } else {
+            Err(sqlx::Error::Configuration(
+                "DATABASE_URL must start with sqlite: or postgres:".into(),
+            ))
+        }
+    }
+
+    pub async fn migrate(&self) -> Result<(), sqlx::migrate::MigrateError> {
+        match self.backend {
+            Backend::Sqlite => sqlx::migrate!("../migrations/sqlite").run(&self.write).await,
+            Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&self.write).await,
+        }
+    }
+
+    pub fn reader(&self) -> &AnyPool {
+        &self.read
+    }
+
+    pub fn writer(&self) -> &AnyPool {
+        &self.write
+    }
+
+    pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
+        self.write.begin().await
+    }
+
+    /// Row locking for queue-like claims by workers running on every
+    /// instance. SQLite has a single writer, so it needs none.
+    pub fn skip_locked(&self) -> &'static str {
+        match self.backend {
+            Backend::Sqlite => "",
+            Backend::Postgres => " for update skip locked",
+        }
+    }
+
+    pub async fn close(&self) {
+        self.read.close().await;
+        self.write.close().await;
+    }
+
+    /// Pool usage for /metrics: (connections open, idle).
+    pub fn pool_usage(&self) -> (u32, usize) {
+        (self.read.size(), self.read.num_idle())
+    }
+}
+
+fn sqlite_pool(max: u32) -> AnyPoolOptions {
+    AnyPoolOptions::new()
+        .max_connections(max)
+        .acquire_timeout(Duration::from_secs(30))
+        .after_connect(|conn, _| {
+            Box::pin(async move {
+                // WAL: readers never block the writer. synchronous=NORMAL in
+                // WAL mode survives a process crash (not a power cut).
+                conn.execute(
+                    "pragma journal_mode = wal; pragma synchronous = normal; \
+                     pragma busy_timeout = 10000; pragma foreign_keys = on;",
+                )
+                .await?;
+                Ok(())
+            })
+        })
+}
+
+fn with_create_mode(url: &str) -> String {
+    if url.contains("mode=") {
+        url.to_string()
+    } else if url.contains('?') {
+        format!("{url}&mode=rwc")
+    } else {
+        format!("{url}?mode=rwc")
+    }
+}
+
+/// `sqlite://data/holdfast.db` → make sure `data/` exists before SQLite opens it.
+fn ensure_sqlite_dir(url: &str) {
+    let path = url
+        .trim_start_matches("sqlite://")
+        .trim_start_matches("sqlite:")
+        .split('?')
+        .next()
+        .unwrap_or_default();
+    if let Some(dir) = std::path::Path::new(path).parent() {
+        if !dir.as_os_str().is_empty() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+    }
+}
+
+/// True when a statement failed on a unique constraint (SQLite gives no
+/// constraint name, so the kind is all we match on).
+pub fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}

@@ -1,0 +1,127 @@
+//! Idempotency keys after the IETF draft "The Idempotency-Key HTTP Header
+//! Field", scoped per buyer. The key row is inserted in the same transaction
+//! as the effect and completed with the response there, so a key is either
+//! absent (the request had no effect and may be retried) or carries the one
+//! answer to replay. Only successful answers are stored: a refused hold
+//! changed nothing and may be tried again with the same key.
+
+use axum::http::HeaderMap;
+use sha2::{Digest, Sha256};
+
+use super::db::{Db, Tx};
+use super::ApiError;
+
+pub const HEADER: &str = "idempotency-key";
+/// Keys are kept at least this long, then purged by a worker.
+pub const RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// A parsed key with the fingerprint of the request it came with.
+#[derive(Debug, Clone)]
+pub struct IdempotencyKey {
+    pub key: String,
+    pub fingerprint: String,
+}
+
+impl IdempotencyKey {
+    /// 1–255 printable ASCII characters (API.md).
+    pub fn parse(raw: &str, request_parts: &[&[u8]]) -> Result<Self, ApiError> {
+        if raw.is_empty() || raw.len() > 255 || !raw.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+            return Err(ApiError::validation(
+                "Idempotency-Key must be 1 to 255 printable ASCII characters",
+                "Idempotency-Key",
+            ));
+        }
+        let mut h = Sha256::new();
+        for part in request_parts {
+            h.update((part.len() as u64).to_be_bytes());
+            h.update(part);
+        }
+        Ok(IdempotencyKey {
+            key: raw.to_string(),
+            fingerprint: hex::encode(h.finalize()),
+        })
+    }
+
+    /// The key of a request that must have one: the fingerprint covers the
+    /// method, the path and the raw body.
+    pub fn required(headers: &HeaderMap, method: &str, path: &str, body: &[u8]) -> Result<Self, ApiError> {
+        let raw = headers
+            .get(HEADER)
+            .ok_or(ApiError::IdempotencyKeyMissing)?
+            .to_str()
+            .map_err(|_| ApiError::validation("Idempotency-Key must be printable ASCII", "Idempotency-Key"))?;
+        Self::parse(raw, &[method.as_bytes(), path.as_bytes(), body])
+    }
+}
+
+/// A stored answer to replay.
+#[derive(Debug)]
+pub struct Stored {
+    pub status: u16,
+    pub body: String,
+}
+
+/// Looks the key up outside any transaction: `Ok(Some)` replays, `Ok(None)`
+/// means "not seen yet", errors are 422 (other request) or 409 (in flight).
+pub async fn lookup(db: &Db, buyer: &str, key: &IdempotencyKey) -> Result<Option<Stored>, ApiError> {
+    let row: Option<(String, Option<i64>, Option<String>)> = sqlx::query_as(
+        "select fingerprint, status_code, response_body from idempotency_key where buyer_id = $1 and key = $2",
+    )
+    .bind(buyer)
+    .bind(&key.key)
+    .fetch_optional(db.writer())
+    .await?;
+    match row {
+        None => Ok(None),
+        Some((fp, _, _)) if fp != key.fingerprint => Err(ApiError::IdempotencyKeyReused),
+        Some((_, Some(status), Some(body))) => Ok(Some(Stored {
+            status: status as u16,
+            body,
+        })),
+        Some(_) => Err(ApiError::IdempotencyKeyInUse),
+    }
+}
+
+/// Inserts the key inside the effect's transaction. `false`: another request
+/// with this key committed first (on Postgres this waits for it), so the
+/// caller rolls back and answers with `lookup`.
+pub async fn claim(tx: &mut Tx, buyer: &str, key: &IdempotencyKey, now: i64) -> Result<bool, sqlx::Error> {
+    Ok(sqlx::query(
+        "insert into idempotency_key (buyer_id, key, fingerprint, created_at) values ($1, $2, $3, $4)
+         on conflict (buyer_id, key) do nothing",
+    )
+    .bind(buyer)
+    .bind(&key.key)
+    .bind(&key.fingerprint)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected()
+        == 1)
+}
+
+/// Stores the answer, in the transaction of the effect.
+pub async fn complete(tx: &mut Tx, buyer: &str, key: &IdempotencyKey, status: u16, body: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("update idempotency_key set status_code = $3, response_body = $4 where buyer_id = $1 and key = $2")
+        .bind(buyer)
+        .bind(&key.key)
+        .bind(status as i64)
+        .bind(body)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// After losing `claim`: the winner's answer, or the reason there is none.
+pub async fn answer_for_loser(db: &Db, buyer: &str, key: &IdempotencyKey) -> Result<Stored, ApiError> {
+    lookup(db, buyer, key).await?.ok_or(ApiError::IdempotencyKeyInUse)
+}
+
+/// Drops keys older than the retention; returns how many.
+pub async fn purge_expired(db: &Db, now: i64) -> Result<u64, sqlx::Error> {
+    Ok(sqlx::query("delete from idempotency_key where created_at < $1")
+        .bind(now - RETENTION_MS)
+        .execute(db.writer())
+        .await?
+        .rows_affected())
+}

@@ -1,0 +1,294 @@
+//! Demo data, loaded on first start when the database has no events: a
+//! concert in a 10,000-seat arena (two bowls around a stage, four price
+//! categories, a standing floor) and a cruise with three decks of cabins.
+//! Idempotent: each event is inserted with `on conflict (slug) do nothing`,
+//! and its seats only when that insert happened, all in one transaction.
+
+
+
+use super::db::{Db, Tx};
+
+/// Exactly this many seats in the arena (the last upper row is trimmed).
+pub const ARENA_SEATS: usize = 10_000;
+pub const ARENA_SLUG: &str = "arena-concert";
+pub const CRUISE_SLUG: &str = "aurora-cruise";
+
+pub struct SeatSpec {
+    pub category: &'static str,
+    pub level: Option<String>,
+    pub section: String,
+    pub row: String,
+    pub number: i64,
+    pub label: String,
+    pub x: f64,
+    pub y: f64,
+}
+
+struct EventSpec {
+    slug: &'static str,
+    name: &'static str,
+    kind: &'static str,
+    venue: &'static str,
+    starts_at: &'static str,
+    currency: &'static str,
+    categories: Vec<(&'static str, &'static str, i64, &'static str)>,
+    seats: Vec<SeatSpec>,
+    ga: Vec<(&'static str, &'static str, i64)>,
+}
+
+pub async fn load_demo_data(db: &Db, now_ms: i64) -> Result<(), sqlx::Error> {
+    for spec in [arena(), cruise()] {
+        let mut tx = db.begin().await?;
+        insert_event(&mut tx, &spec, now_ms).await?;
+        tx.commit().await?;
+    }
+    Ok(())
+}
+
+async fn insert_event(tx: &mut Tx, spec: &EventSpec, now_ms: i64) -> Result<(), sqlx::Error> {
+    let starts_at = chrono::DateTime::parse_from_rfc3339(spec.starts_at)
+        .map(|d| d.timestamp_millis())
+        .unwrap_or(now_ms);
+    let inserted: Option<(i64,)> = sqlx::query_as(
+        "insert into event (slug, name, kind, venue, starts_at, currency, published, created_at)
+         values ($1, $2, $3, $4, $5, $6, 1, $7)
+         on conflict (slug) do nothing returning id",
+    )
+    .bind(spec.slug)
+    .bind(spec.name)
+    .bind(spec.kind)
+    .bind(spec.venue)
+    .bind(starts_at)
+    .bind(spec.currency)
+    .bind(now_ms)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let Some((event_id,)) = inserted else {
+        return Ok(());
+    };
+    insert_layout(tx, event_id, &spec.categories, &spec.seats, &spec.ga).await
+}
+
+/// Inserts categories, seats and general-admission areas of one event. Also
+/// used by the admin's event setup.
+pub async fn insert_layout(
+    tx: &mut Tx,
+    event_id: i64,
+    categories: &[(&str, &str, i64, &str)],
+    seats: &[SeatSpec],
+    ga: &[(&str, &str, i64)],
+) -> Result<(), sqlx::Error> {
+    let mut category_ids = std::collections::HashMap::new();
+    for (code, name, price, color) in categories {
+        let (id,): (i64,) = sqlx::query_as(
+            "insert into price_category (event_id, code, name, price_cents, color)
+             values ($1, $2, $3, $4, $5) returning id",
+        )
+        .bind(event_id)
+        .bind(*code)
+        .bind(*name)
+        .bind(*price)
+        .bind(*color)
+        .fetch_one(&mut **tx)
+        .await?;
+        category_ids.insert(code.to_string(), id);
+    }
+    for chunk in seats.chunks(400) {
+        let mut sql = String::from(
+            "insert into seat (event_id, category_id, level, section, row_label, number, label, x, y) values ",
+        );
+        for i in 0..chunk.len() {
+            let b = i * 9;
+            if i > 0 {
+                sql.push(',');
+            }
+            sql.push_str(&format!(
+                "(${},${},${},${},${},${},${},${},${})",
+                b + 1,
+                b + 2,
+                b + 3,
+                b + 4,
+                b + 5,
+                b + 6,
+                b + 7,
+                b + 8,
+                b + 9
+            ));
+        }
+        let mut q = sqlx::query(&sql);
+        for s in chunk {
+            q = q
+                .bind(event_id)
+                .bind(category_ids.get(s.category).copied().unwrap_or_default())
+                .bind(s.level.clone())
+                .bind(s.section.clone())
+                .bind(s.row.clone())
+                .bind(s.number)
+                .bind(s.label.clone())
+                .bind(s.x)
+                .bind(s.y);
+        }
+        q.execute(&mut **tx).await?;
+    }
+    for (name, category, capacity) in ga {
+        sqlx::query(
+            "insert into ga_area (event_id, category_id, name, capacity, remaining)
+             values ($1, $2, $3, $4, $4)",
+        )
+        .bind(event_id)
+        .bind(category_ids.get(*category).copied().unwrap_or_default())
+        .bind(*name)
+        .bind(*capacity)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// The arena: a stage at the top, a lower bowl of 8 sections and an upper
+/// bowl of 12 sections fanned around it; seats per row grow with the radius.
+fn arena() -> EventSpec {
+    let (cx, cy) = (1000.0, 110.0);
+    let mut seats = Vec::new();
+    let bowls = [("L", 8usize, 190.0, 33usize), ("U", 12usize, 560.0, 38usize)];
+    let (from, to) = (12.0_f64.to_radians(), 168.0_f64.to_radians());
+    for (prefix, sections, inner, rows) in bowls {
+        let span = (to - from) / sections as f64;
+        let gap = 1.0_f64.to_radians();
+        for s in 0..sections {
+            let section = format!("{prefix}{}", s + 1);
+            let (a0, a1) = (from + s as f64 * span + gap, from + (s + 1) as f64 * span - gap);
+            let central = (s as f64 + 0.5 - sections as f64 / 2.0).abs() < sections as f64 / 4.0;
+            for r in 0..rows {
+                let radius = inner + r as f64 * 10.0;
+                let count = ((a1 - a0) * radius / 9.0).floor().max(1.0) as usize;
+                let category = match (prefix, r) {
+                    ("L", r) if r < 12 && central => "A",
+                    ("L", _) => "B",
+                    ("U", r) if r < 14 => "C",
+                    _ => "D",
+                };
+                for n in 0..count {
+                    // Number seats left to right as seen from the stage.
+                    let t = if count == 1 { 0.5 } else { n as f64 / (count - 1) as f64 };
+                    let angle = a1 - t * (a1 - a0);
+                    let row = (r + 1).to_string();
+                    seats.push(SeatSpec {
+                        category,
+                        level: None,
+                        label: format!("{section}-{row}-{}", n + 1),
+                        section: section.clone(),
+                        row,
+                        number: n as i64 + 1,
+                        x: round1(cx + radius * angle.cos()),
+                        y: round1(cy + radius * angle.sin()),
+                    });
+                }
+            }
+        }
+    }
+    seats.truncate(ARENA_SEATS);
+    debug_assert_eq!(seats.len(), ARENA_SEATS);
+    EventSpec {
+        slug: ARENA_SLUG,
+        name: "Northern Lights Live — Arena Tour",
+        kind: "concert",
+        venue: "Harbour Arena",
+        starts_at: "2027-03-14T19:30:00Z",
+        currency: "EUR",
+        categories: vec![
+            ("A", "Category A", 12000, "#b42318"),
+            ("B", "Category B", 8500, "#1d4ed8"),
+            ("C", "Category C", 5500, "#047857"),
+            ("D", "Category D", 3500, "#7c3aed"),
+            ("FLOOR", "Standing floor", 6500, "#a16207"),
+        ],
+        seats,
+        ga: vec![("Standing floor", "FLOOR", 2000)],
+    }
+}
+
+/// The ship: three decks drawn one above the other, each with outside cabins
+/// on port and starboard and two rows of inside cabins between them.
+fn cruise() -> EventSpec {
+    let mut seats = Vec::new();
+    for (d, deck) in [5, 6, 7].into_iter().enumerate() {
+        let top = 40.0 + d as f64 * 260.0;
+        let rows = [
+            ("Port", 0.0, if deck == 7 { "SUITE" } else { "BALCONY" }),
+            ("Inside port", 70.0, "INSIDE"),
+            ("Inside starboard", 110.0, "INSIDE"),
+            ("Starboard", 180.0, if deck == 5 { "OCEAN" } else { "BALCONY" }),
+        ];
+        let mut number = deck * 1000 + 1;
+        for (row, dy, category) in rows {
+            let per_row = if row.starts_with("Inside") { 20 } else { 30 };
+            let pitch = 1500.0 / per_row as f64;
+            for i in 0..per_row {
+                seats.push(SeatSpec {
+                    category,
+                    level: Some(format!("Deck {deck}")),
+                    section: format!("Deck {deck}"),
+                    row: row.to_string(),
+                    number: number as i64,
+                    label: format!("Cabin {number}"),
+                    x: round1(250.0 + pitch / 2.0 + i as f64 * pitch),
+                    y: top + dy + 20.0,
+                });
+                number += 1;
+            }
+        }
+    }
+    EventSpec {
+        slug: CRUISE_SLUG,
+        name: "MS Aurora — Norwegian Fjords, 7 nights",
+        kind: "cruise",
+        venue: "MS Aurora (Bergen round trip)",
+        starts_at: "2027-06-05T16:00:00Z",
+        currency: "EUR",
+        categories: vec![
+            ("SUITE", "Suite", 240000, "#92400e"),
+            ("BALCONY", "Balcony cabin", 149000, "#1d4ed8"),
+            ("OCEAN", "Ocean view cabin", 109000, "#047857"),
+            ("INSIDE", "Inside cabin", 79000, "#6b21a8"),
+        ],
+        seats,
+        ga: vec![],
+    }
+}
+
+fn round1(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_arena_has_exactly_ten_thousand_distinct_seats() {
+        let a = arena();
+        assert_eq!(a.seats.len(), ARENA_SEATS);
+        let labels: std::collections::HashSet<_> = a.seats.iter().map(|s| &s.label).collect();
+        assert_eq!(labels.len(), ARENA_SEATS);
+    }
+
+    #[test]
+    fn seats_do_not_overlap_on_the_map() {
+        for spec in [arena(), cruise()] {
+            let mut points: Vec<_> = spec.seats.iter().map(|s| (s.x, s.y)).collect();
+            points.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            points.dedup();
+            assert_eq!(points.len(), spec.seats.len(), "{}", spec.slug);
+        }
+    }
+
+    #[test]
+    fn the_cruise_has_a_few_hundred_cabins_on_three_decks() {
+        let c = cruise();
+        assert!((200..=500).contains(&c.seats.len()));
+        let decks: std::collections::HashSet<_> = c.seats.iter().map(|s| s.level.clone()).collect();
+        assert_eq!(decks.len(), 3);
+    }
+}
+

@@ -1,0 +1,56 @@
+//! The state every handler, server function and worker shares.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::FromRef;
+use leptos::config::LeptosOptions;
+
+use super::clock::SharedClock;
+use super::db::Db;
+use super::seat_map::SeatMaps;
+
+#[derive(Clone)]
+pub struct AppState {
+    /// The database: the single authority on who holds what.
+    pub db: Db,
+    /// Where every expiry decision reads the time.
+    pub clock: SharedClock,
+    /// The in-memory, versioned seat maps and their change stream.
+    pub seat_maps: Arc<SeatMaps>,
+    /// The booking rules from the configuration.
+    pub rules: Arc<Rules>,
+    /// Leptos' own settings (site root, output name) for rendering pages.
+    pub leptos_options: LeptosOptions,
+}
+
+/// Booking rules, from the environment (see the README's configuration table).
+#[derive(Debug, Clone)]
+pub struct Rules {
+    /// How long a hold lasts (`HOLD_TTL_SECONDS`).
+    pub hold_ttl_ms: i64,
+    /// Seats in one booking (`MAX_SEATS_PER_BOOKING`).
+    pub max_seats_per_booking: usize,
+    /// Seats and standing places one buyer may hold or own per event
+    /// (`MAX_PLACES_PER_BUYER`).
+    pub max_places_per_buyer: i64,
+    /// How stale `GET …/seats` may be while changes pour in.
+    pub seat_map_staleness: Duration,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            hold_ttl_ms: 300_000,
+            max_seats_per_booking: 10,
+            max_places_per_buyer: 10,
+            seat_map_staleness: Duration::from_millis(250),
+        }
+    }
+}
+
+impl FromRef<AppState> for LeptosOptions {
+    fn from_ref(state: &AppState) -> Self {
+        state.leptos_options.clone()
+    }
+}

@@ -1,0 +1,56 @@
+//! Holdfast's Leptos crate: pages and components (rendered on the server,
+//! hydrated in the browser), server functions, and behind the `ssr` feature
+//! the booking core they call.
+
+pub mod model;
+pub mod pages;
+pub mod seat_markup;
+pub mod server_fns;
+
+#[cfg(feature = "ssr")]
+pub mod core;
+
+use leptos::prelude::*;
+use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::path;
+
+/// The HTML document around every page (server side).
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    view! {
+        <!DOCTYPE html>
+        <html lang="en">
+            <head>
+                <meta charset="utf-8"/>
+                <meta name="viewport" content="width=device-width, initial-scale=1"/>
+                <AutoReload options=options.clone()/>
+                <HydrationScripts options/>
+                <MetaTags/>
+            </head>
+            <body>
+                <App/>
+            </body>
+        </html>
+    }
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    view! {
+        <Stylesheet id="leptos" href="/pkg/holdfast.css"/>
+        <Title text="Holdfast"/>
+        <Router>
+            <header class="topbar">
+                <a class="brand" href="/">"Holdfast"</a>
+                <span class="tagline">"Concert and cruise seats, held fairly"</span>
+            </header>
+            <main>
+                <Routes fallback=|| view! { <p class="notice">"Page not found."</p> }>
+                    <Route path=path!("/") view=pages::event_list::EventList/>
+                    <Route path=path!("/events/:id") view=pages::event_page::EventPage/>
+                </Routes>
+            </main>
+        </Router>
+    }
+}

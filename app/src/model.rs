@@ -1,0 +1,162 @@
+//! The shapes the outside sees (API.md), shared by the REST API, the server
+//! functions and the hydrated pages. Plain data: no I/O, no SQL.
+
+use serde::{Deserialize, Serialize};
+
+pub type SeatId = i64;
+pub type EventId = i64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventKind {
+    Concert,
+    Cruise,
+}
+
+impl EventKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Concert => "concert",
+            EventKind::Cruise => "cruise",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "concert" => Some(EventKind::Concert),
+            "cruise" => Some(EventKind::Cruise),
+            _ => None,
+        }
+    }
+}
+
+/// One line of `GET /api/events`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventSummary {
+    pub id: EventId,
+    pub name: String,
+    pub kind: EventKind,
+    pub venue: String,
+    pub starts_at: String,
+    pub seat_count: i64,
+    pub available_count: i64,
+    pub currency: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PriceCategory {
+    pub code: String,
+    pub name: String,
+    pub price_cents: i64,
+    pub color: String,
+}
+
+/// A standing area sold by count, not by seat (additive to API.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GeneralAdmissionArea {
+    pub id: i64,
+    pub name: String,
+    pub category: String,
+    pub price_cents: i64,
+    pub capacity: i64,
+    pub remaining: i64,
+}
+
+/// `GET /api/events/{eventId}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventDetail {
+    #[serde(flatten)]
+    pub summary: EventSummary,
+    pub categories: Vec<PriceCategory>,
+    pub general_admission: Vec<GeneralAdmissionArea>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum SeatStatus {
+    Available,
+    Held,
+    Booked,
+}
+
+/// One seat of `GET /api/events/{eventId}/seats`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatView {
+    pub id: SeatId,
+    pub label: String,
+    pub section: String,
+    pub row: String,
+    pub number: i64,
+    pub x: f64,
+    pub y: f64,
+    pub category: String,
+    pub price_cents: i64,
+    pub status: SeatStatus,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatMapSnapshot {
+    pub event_id: EventId,
+    pub version: u64,
+    pub seats: Vec<SeatView>,
+}
+
+/// The answer to a successful hold (single seat, several seats, or general admission).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HoldResponse {
+    pub booking_id: String,
+    pub status: String,
+    pub seat_ids: Vec<SeatId>,
+    pub held_until: String,
+    pub expires_in_ms: i64,
+    pub amount_cents: i64,
+    pub currency: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub general_admission: Option<GeneralAdmissionLine>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GeneralAdmissionLine {
+    pub area_id: i64,
+    pub quantity: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BookingSeat {
+    pub id: SeatId,
+    pub label: String,
+    pub price_cents: i64,
+}
+
+/// `GET /api/bookings/{bookingId}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BookingView {
+    pub id: String,
+    pub event_id: EventId,
+    pub status: String,
+    pub seats: Vec<BookingSeat>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub general_admission: Option<GeneralAdmissionLine>,
+    pub amount_cents: i64,
+    pub currency: String,
+    pub held_until: Option<String>,
+    pub expires_in_ms: Option<i64>,
+    pub payment: Option<serde_json::Value>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// Formats a price for people: 4500 EUR → "45.00 EUR".
+pub fn format_price(cents: i64, currency: &str) -> String {
+    format!("{}.{:02} {}", cents / 100, (cents % 100).abs(), currency)
+}

@@ -1,0 +1,210 @@
+//! An event's seat map: the SVG drawn from the seats' coordinates, a legend
+//! of price categories, and a side panel with the selection and the Hold
+//! button. The seats arrive as server-rendered markup; in the browser one
+//! click handler on the map selects them.
+
+use leptos::prelude::*;
+use leptos::web_sys;
+use leptos_router::hooks::use_params_map;
+use wasm_bindgen::JsCast;
+
+use crate::model::format_price;
+use crate::server_fns::{event_page, hold_seats, EventPageData, HoldOutcome};
+
+#[component]
+pub fn EventPage() -> impl IntoView {
+    let params = use_params_map();
+    let event_id = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok());
+    let page = Resource::new(event_id, |id| async move {
+        match id {
+            Some(id) => event_page(id).await,
+            None => Ok(None),
+        }
+    });
+    view! {
+        <Suspense fallback=|| view! { <p>"Loading the seat map…"</p> }>
+            {move || Suspend::new(async move {
+                match page.await {
+                    Ok(Some(data)) => view! { <SeatMap data/> }.into_any(),
+                    Ok(None) => view! { <p class="notice">"There is no such event."</p> }.into_any(),
+                    Err(_) => view! { <p class="error" role="alert">"The seat map could not be loaded. Please try again in a moment."</p> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[derive(Clone, PartialEq)]
+struct Picked {
+    id: i64,
+    name: String,
+    cents: i64,
+}
+
+#[component]
+fn SeatMap(data: EventPageData) -> impl IntoView {
+    let detail = data.detail.clone();
+    let event_id = detail.summary.id;
+    let currency = detail.summary.currency.clone();
+    let markup = seats_markup(event_id);
+    let picked: RwSignal<Vec<Picked>> = RwSignal::new(Vec::new());
+    let message: RwSignal<Option<String>> = RwSignal::new(None);
+    let hold: RwSignal<Option<crate::model::HoldResponse>> = RwSignal::new(None);
+
+    let on_map_click = move |ev: web_sys::MouseEvent| {
+        let Some(seat) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("circle.seat").ok().flatten())
+        else {
+            return;
+        };
+        toggle_seat(&seat, picked);
+    };
+
+    let currency_total = currency.clone();
+    let total = move || format_price(picked.read().iter().map(|p| p.cents).sum(), &currency_total);
+    let do_hold = move |_| {
+        let ids: Vec<i64> = picked.get_untracked().iter().map(|p| p.id).collect();
+        if ids.is_empty() {
+            return;
+        }
+        message.set(None);
+        let key = new_idempotency_key();
+        leptos::task::spawn_local(async move {
+            match hold_seats(event_id, ids, key).await {
+                Ok(HoldOutcome::Held(r)) => {
+                    mark_seats(&r.seat_ids, "held");
+                    picked.set(Vec::new());
+                    hold.set(Some(r));
+                }
+                Ok(HoldOutcome::Refused { message: m, seat_ids, .. }) => {
+                    mark_seats(&seat_ids, "held");
+                    picked.update(|p| p.retain(|s| !seat_ids.contains(&s.id)));
+                    message.set(Some(m));
+                }
+                Err(_) => message.set(Some("Something went wrong on our side; your seats were not held. Please try again.".into())),
+            }
+        });
+    };
+
+    view! {
+        <section class="event-head">
+            <h1>{detail.summary.name.clone()}</h1>
+            <p class="venue">{detail.summary.venue.clone()}</p>
+        </section>
+        <div class="map-layout">
+            <figure class="seat-map">
+                <svg
+                    viewBox=data.view_box.clone()
+                    role="group"
+                    aria-label="Seat map"
+                    on:click=on_map_click
+                >
+                    <rect class="stage" x="880" y="40" width="240" height="40" rx="6"></rect>
+                    <g class="section-labels">
+                        {data.sections.iter().map(|(name, x, y)| view! {
+                            <text x=x.to_string() y=y.to_string() class="section-label">{name.clone()}</text>
+                        }).collect_view()}
+                    </g>
+                    <g class="seats" inner_html=markup></g>
+                </svg>
+            </figure>
+            <aside class="panel">
+                <h2>"Your selection"</h2>
+                <ul class="legend">
+                    {detail.categories.iter().map(|c| view! {
+                        <li><span class=format!("swatch cat-{}", c.code)></span>{format!("{} · {}", c.name, format_price(c.price_cents, &currency))}</li>
+                    }).collect_view()}
+                    <li><span class="swatch held"></span>"Held by someone"</li>
+                    <li><span class="swatch booked"></span>"Sold"</li>
+                </ul>
+                <ul class="selection" data-testid="selection">
+                    <For each=move || picked.get() key=|p| p.id let:p>
+                        <li>{p.name.clone()}</li>
+                    </For>
+                </ul>
+                <p class="total">"Total: " <strong>{total}</strong></p>
+                <button class="hold" on:click=do_hold disabled=move || picked.read().is_empty()>"Hold seats"</button>
+                <Show when=move || message.get().is_some()>
+                    <p class="error" role="alert">{move || message.get()}</p>
+                </Show>
+                <Show when=move || hold.get().is_some()>
+                    <p class="held-note" role="status">{move || hold.get().map(|h| format!("Held {} seat(s) for {}.", h.seat_ids.len(), format_price(h.amount_cents, &h.currency)))}</p>
+                </Show>
+            </aside>
+        </div>
+    }
+}
+
+/// Server side: the seats' markup from the in-memory map. In the browser the
+/// server's markup is kept as it is (hydration does not touch `inner_html`).
+fn seats_markup(event_id: i64) -> String {
+    #[cfg(feature = "ssr")]
+    {
+        use crate::seat_markup::{seats_svg, SeatDot};
+        let Some(state) = use_context::<crate::core::AppState>() else {
+            return String::new();
+        };
+        let Some(map) = state.seat_maps.cached(event_id) else {
+            return String::new();
+        };
+        let now = state.clock.now_ms();
+        let statuses = map.occupied_statuses(now);
+        let dots = map.seats.iter().enumerate().map(|(i, s)| SeatDot {
+            id: s.id,
+            section: &s.section,
+            row: &s.row,
+            number: s.number,
+            x: s.x,
+            y: s.y,
+            category: &s.category,
+            price_cents: s.price_cents,
+            status: statuses[i],
+        });
+        seats_svg(dots, &map.currency)
+    }
+    #[cfg(not(feature = "ssr"))]
+    {
+        let _ = event_id;
+        String::new()
+    }
+}
+
+fn toggle_seat(seat: &web_sys::Element, picked: RwSignal<Vec<Picked>>) {
+    let classes = seat.class_list();
+    if !classes.contains("available") {
+        return;
+    }
+    let Some(id) = seat.get_attribute("data-id").and_then(|v| v.parse::<i64>().ok()) else {
+        return;
+    };
+    let cents = seat.get_attribute("data-price").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let name = seat.text_content().unwrap_or_default();
+    let name = name.rsplit_once(',').map(|(n, _)| n.to_string()).unwrap_or(name);
+    if classes.contains("selected") {
+        let _ = classes.remove_1("selected");
+        picked.update(|p| p.retain(|s| s.id != id));
+    } else {
+        let _ = classes.add_1("selected");
+        picked.update(|p| p.push(Picked { id, name, cents }));
+    }
+}
+
+/// Flips the status class of seats on the map (after a hold or a refusal).
+fn mark_seats(ids: &[i64], status: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    for id in ids {
+        if let Some(el) = doc.get_element_by_id(&format!("seat-{id}")) {
+            let classes = el.class_list();
+            let _ = classes.remove_3("available", "selected", "booked");
+            let _ = classes.add_1(status);
+        }
+    }
+}
+
+fn new_idempotency_key() -> String {
+    format!("ui-{}-{}", js_sys::Date::now() as u64, (js_sys::Math::random() * 1e12) as u64)
+}

@@ -1,0 +1,4 @@
+//! One module per page.
+
+pub mod event_list;
+pub mod event_page;

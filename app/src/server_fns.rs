@@ -1,0 +1,111 @@
+//! Server functions for the pages. Each calls the same use-case function as
+//! the REST handler of the same step; none holds logic of its own.
+
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::model::{EventDetail, EventSummary, HoldResponse, SeatId};
+
+
+#[server]
+pub async fn list_events() -> Result<Vec<EventSummary>, ServerFnError> {
+    let state = expect_context::<crate::core::AppState>();
+    crate::core::catalog::list_events(&state).await.map_err(server_error)
+}
+
+/// What the seat-map page needs besides the seats themselves (those come
+/// as server-rendered markup, see `seat_markup`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EventPageData {
+    pub detail: EventDetail,
+    pub view_box: String,
+    /// Section names with the centre of their seats, for labels on the map.
+    pub sections: Vec<(String, f64, f64)>,
+}
+
+#[server]
+pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFnError> {
+    use crate::core::ApiError;
+    let state = expect_context::<crate::core::AppState>();
+    let detail = match crate::core::catalog::event_detail(&state, event_id).await {
+        Ok(detail) => detail,
+        Err(ApiError::NotFound(_)) => return Ok(None),
+        Err(e) => return Err(server_error(e)),
+    };
+    let Some(map) = state.seat_maps.cached(event_id) else {
+        return Ok(None);
+    };
+    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+    let mut sections: Vec<(String, f64, f64, f64)> = Vec::new();
+    for s in &map.seats {
+        x0 = x0.min(s.x);
+        y0 = y0.min(s.y);
+        x1 = x1.max(s.x);
+        y1 = y1.max(s.y);
+        match sections.iter_mut().find(|e| e.0 == s.section) {
+            Some(e) => {
+                e.1 += s.x;
+                e.2 += s.y;
+                e.3 += 1.0;
+            }
+            None => sections.push((s.section.clone(), s.x, s.y, 1.0)),
+        }
+    }
+    let pad = 30.0;
+    Ok(Some(EventPageData {
+        detail,
+        view_box: format!("{} {} {} {}", x0 - pad, y0 - pad - 60.0, x1 - x0 + 2.0 * pad, y1 - y0 + 2.0 * pad + 60.0),
+        sections: sections.into_iter().map(|(n, x, y, c)| (n, x / c, y / c)).collect(),
+    }))
+}
+
+/// What the page gets back from a hold attempt.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum HoldOutcome {
+    Held(HoldResponse),
+    Refused {
+        code: String,
+        message: String,
+        seat_ids: Vec<SeatId>,
+        suggestions: Vec<Vec<SeatId>>,
+    },
+}
+
+#[server]
+pub async fn hold_seats(event_id: i64, seat_ids: Vec<SeatId>, idempotency_key: String) -> Result<HoldOutcome, ServerFnError> {
+    use crate::core::booking::{hold::hold_seats, Idempotent};
+    use crate::core::buyer::Buyer;
+    use crate::core::idempotency::IdempotencyKey;
+    use crate::core::ApiError;
+
+    let state = expect_context::<crate::core::AppState>();
+    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    let body = serde_json::to_vec(&seat_ids).unwrap_or_default();
+    let key = IdempotencyKey::parse(&idempotency_key, &[b"hold_seats", &event_id.to_be_bytes(), &body])
+        .map_err(server_error)?;
+    let refused = |e: ApiError| {
+        let body = e.body().error;
+        HoldOutcome::Refused {
+            code: body.code.to_string(),
+            message: body.message,
+            seat_ids: body.seat_ids.unwrap_or_default(),
+            suggestions: body.suggestions.unwrap_or_default(),
+        }
+    };
+    Ok(match hold_seats(&state, &buyer, event_id, &seat_ids, Some(&key)).await {
+        Ok(Idempotent::Fresh(r)) => HoldOutcome::Held(r),
+        Ok(Idempotent::Replay { body, .. }) => {
+            HoldOutcome::Held(serde_json::from_str(&body).map_err(|e| ServerFnError::new(e.to_string()))?)
+        }
+        Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
+        Err(e) => refused(e),
+    })
+}
+
+#[cfg(feature = "ssr")]
+fn server_error(e: crate::core::ApiError) -> ServerFnError {
+    if let crate::core::ApiError::Internal(cause) = &e {
+        tracing::error!(error = %cause, "server function failed");
+    }
+    ServerFnError::new(e.to_string())
+}

@@ -1,0 +1,51 @@
+//! Events and their seat maps.
+
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use holdfast_app::core::{catalog, ApiError, AppState};
+use holdfast_app::model::{EventDetail, EventSummary};
+
+use super::extract;
+
+pub async fn list(State(state): State<AppState>) -> Result<Json<Vec<EventSummary>>, ApiError> {
+    Ok(Json(catalog::list_events(&state).await?))
+}
+
+pub async fn detail(State(state): State<AppState>, Path(event_id): Path<String>) -> Result<Json<EventDetail>, ApiError> {
+    let event_id = extract::id(&event_id, "eventId")?;
+    Ok(Json(catalog::event_detail(&state, event_id).await?))
+}
+
+/// The snapshot from memory, with an ETag; `304` when the client has it.
+pub async fn seats(
+    State(state): State<AppState>,
+    Path(event_id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let event_id = extract::id(&event_id, "eventId")?;
+    let map = state
+        .seat_maps
+        .get(&state.db, event_id)
+        .await?
+        .ok_or(ApiError::NotFound("event"))?;
+    let snapshot = map.snapshot(state.clock.now_ms(), state.rules.seat_map_staleness);
+    let cache = [
+        (header::ETAG, snapshot.etag.clone()),
+        (header::CACHE_CONTROL, "no-cache".to_string()),
+    ];
+    let matches = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim().trim_start_matches("W/") == snapshot.etag));
+    if matches {
+        return Ok((StatusCode::NOT_MODIFIED, cache).into_response());
+    }
+    Ok((
+        cache,
+        [(header::CONTENT_TYPE, "application/json".to_string())],
+        snapshot.json.clone(),
+    )
+        .into_response())
+}

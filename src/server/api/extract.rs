@@ -1,0 +1,54 @@
+//! Parsing at the edge: ids, bodies and keys become typed values or a
+//! VALIDATION error in the API's shape.
+
+use axum::body::Bytes;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use holdfast_app::core::booking::Idempotent;
+use holdfast_app::core::ApiError;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// A numeric id from the path (`eventId`, `seatId`, …).
+pub fn id(raw: &str, field: &str) -> Result<i64, ApiError> {
+    raw.parse::<i64>()
+        .ok()
+        .filter(|v| *v > 0)
+        .ok_or_else(|| ApiError::validation(format!("{field} must be a positive whole number"), field))
+}
+
+/// A booking id: a UUID.
+pub fn booking_id(raw: &str) -> Result<String, ApiError> {
+    uuid::Uuid::parse_str(raw)
+        .map(|u| u.to_string())
+        .map_err(|_| ApiError::validation("bookingId must be a UUID", "bookingId"))
+}
+
+/// A JSON body (already length-limited by the router).
+pub fn json<T: DeserializeOwned>(headers: &HeaderMap, body: &Bytes) -> Result<T, ApiError> {
+    let is_json = headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !is_json {
+        return Err(ApiError::Validation {
+            status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            message: "send the body as application/json".into(),
+            fields: vec!["Content-Type".into()],
+        });
+    }
+    serde_json::from_slice(body).map_err(|e| ApiError::validation(format!("invalid JSON body: {e}"), "body"))
+}
+
+/// A fresh answer as JSON, or the stored answer replayed byte for byte.
+pub fn idempotent_json<T: Serialize>(outcome: Idempotent<T>) -> Response {
+    match outcome {
+        Idempotent::Fresh(value) => axum::Json(value).into_response(),
+        Idempotent::Replay { status, body } => (
+            StatusCode::from_u16(status).unwrap_or(StatusCode::OK),
+            [(axum::http::header::CONTENT_TYPE, "application/json")],
+            body,
+        )
+            .into_response(),
+    }
+}

@@ -1,0 +1,78 @@
+//! Holding seats and standing places. Each handler needs an
+//! Idempotency-Key, fingerprints the request, and calls one use case.
+
+use axum::body::Bytes;
+use axum::extract::{OriginalUri, Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use holdfast_app::core::booking::{ga, hold};
+use holdfast_app::core::buyer::Buyer;
+use holdfast_app::core::idempotency::IdempotencyKey;
+use holdfast_app::core::{ApiError, AppState};
+use serde::Deserialize;
+
+use super::extract;
+
+pub async fn hold_one(
+    State(state): State<AppState>,
+    buyer: Buyer,
+    Path((event_id, seat_id)): Path<(String, String)>,
+    OriginalUri(uri): OriginalUri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let event_id = extract::id(&event_id, "eventId")?;
+    let seat_id = extract::id(&seat_id, "seatId")?;
+    let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
+    let outcome = hold::hold_seats(&state, &buyer.0, event_id, &[seat_id], Some(&key)).await?;
+    Ok(extract::idempotent_json(outcome))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HoldMany {
+    seat_ids: Vec<serde_json::Value>,
+}
+
+pub async fn hold_many(
+    State(state): State<AppState>,
+    buyer: Buyer,
+    Path(event_id): Path<String>,
+    OriginalUri(uri): OriginalUri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let event_id = extract::id(&event_id, "eventId")?;
+    let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
+    let req: HoldMany = extract::json(&headers, &body)?;
+    let seat_ids = req
+        .seat_ids
+        .iter()
+        .map(|v| v.as_i64().filter(|id| *id > 0))
+        .collect::<Option<Vec<i64>>>()
+        .ok_or_else(|| ApiError::unprocessable("seatIds must be positive whole numbers", "seatIds"))?;
+    let outcome = hold::hold_seats(&state, &buyer.0, event_id, &seat_ids, Some(&key)).await?;
+    Ok(extract::idempotent_json(outcome))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HoldPlaces {
+    quantity: i64,
+}
+
+pub async fn hold_general_admission(
+    State(state): State<AppState>,
+    buyer: Buyer,
+    Path((event_id, area_id)): Path<(String, String)>,
+    OriginalUri(uri): OriginalUri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let event_id = extract::id(&event_id, "eventId")?;
+    let area_id = extract::id(&area_id, "areaId")?;
+    let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
+    let req: HoldPlaces = extract::json(&headers, &body)?;
+    let outcome = ga::hold_general_admission(&state, &buyer.0, event_id, area_id, req.quantity, Some(&key)).await?;
+    Ok(extract::idempotent_json(outcome))
+}

@@ -1,0 +1,39 @@
+//! The REST API of API.md. Handlers parse input at the edge, call one use
+//! case, and shape the answer; they decide no transition themselves.
+
+mod bookings;
+mod events;
+mod extract;
+mod health;
+mod holds;
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{any, get, post};
+use axum::Router;
+use holdfast_app::core::{ApiError, AppState};
+
+/// Request bodies of the API are small JSON documents.
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .route("/api/events", get(events::list))
+        .route("/api/events/{event_id}", get(events::detail))
+        .route("/api/events/{event_id}/seats", get(events::seats))
+        .route("/api/events/{event_id}/seats/{seat_id}/hold", post(holds::hold_one))
+        .route("/api/events/{event_id}/holds", post(holds::hold_many))
+        .route(
+            "/api/events/{event_id}/general-admission/{area_id}/hold",
+            post(holds::hold_general_admission),
+        )
+        .route("/api/bookings", get(bookings::mine))
+        .route("/api/bookings/{booking_id}", get(bookings::show).delete(bookings::release))
+        .route("/api/{*rest}", any(not_found))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+}
+
+async fn not_found() -> ApiError {
+    ApiError::NotFound("endpoint")
+}

@@ -1,0 +1,68 @@
+//! Configuration from the environment (API.md's table), typed and checked
+//! once at start.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub database_url: String,
+    pub site_addr: SocketAddr,
+    pub public_base_url: String,
+    pub hold_ttl: Duration,
+    pub max_seats_per_booking: usize,
+    pub max_places_per_buyer: i64,
+    pub sweep_interval: Duration,
+    pub db_max_connections: u32,
+    /// Where the built site (wasm, JS, CSS, public files) is served from.
+    pub site_root: String,
+    /// Load the demo events when the database has none.
+    pub demo_data: bool,
+}
+
+impl Config {
+    pub fn from_env() -> Result<Config, String> {
+        let site_addr: SocketAddr = var("LEPTOS_SITE_ADDR", "127.0.0.1:3000")
+            .parse()
+            .map_err(|e| format!("LEPTOS_SITE_ADDR: {e}"))?;
+        Ok(Config {
+            database_url: var("DATABASE_URL", "sqlite://data/holdfast.db"),
+            public_base_url: std::env::var("PUBLIC_BASE_URL").unwrap_or_else(|_| format!("http://{site_addr}")),
+            site_addr,
+            hold_ttl: Duration::from_secs(number("HOLD_TTL_SECONDS", 300)?),
+            max_seats_per_booking: number("MAX_SEATS_PER_BOOKING", 10)? as usize,
+            max_places_per_buyer: number("MAX_PLACES_PER_BUYER", 10)? as i64,
+            sweep_interval: Duration::from_secs(number("SWEEP_INTERVAL_SECONDS", 10)?.max(1)),
+            db_max_connections: number("DATABASE_MAX_CONNECTIONS", 16)? as u32,
+            site_root: var("LEPTOS_SITE_ROOT", "target/site"),
+            demo_data: var("DEMO_DATA", "1") != "0",
+        })
+    }
+
+    /// Defaults for tests: a given database, port 0.
+    pub fn for_tests(database_url: &str) -> Config {
+        Config {
+            database_url: database_url.to_string(),
+            site_addr: "127.0.0.1:0".parse().expect("literal address"),
+            public_base_url: "http://127.0.0.1".into(),
+            hold_ttl: Duration::from_secs(300),
+            max_seats_per_booking: 10,
+            max_places_per_buyer: 10,
+            sweep_interval: Duration::from_secs(3600),
+            db_max_connections: 16,
+            site_root: "target/site".into(),
+            demo_data: true,
+        }
+    }
+}
+
+fn var(name: &str, default: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| default.to_string())
+}
+
+fn number(name: &str, default: u64) -> Result<u64, String> {
+    match std::env::var(name) {
+        Ok(v) => v.parse().map_err(|_| format!("{name} must be a whole number, got {v:?}")),
+        Err(_) => Ok(default),
+    }
+}

@@ -1,0 +1,116 @@
+//! The server process: configuration, database, router, workers, shutdown.
+//! Thin by design: every decision lives in `holdfast_app::core`.
+
+pub mod api;
+pub mod config;
+pub mod telemetry;
+pub mod workers;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use holdfast_app::core::clock::{SharedClock, SystemClock};
+use holdfast_app::core::db::Db;
+use holdfast_app::core::seat_map::SeatMaps;
+use holdfast_app::core::session_store::DbSessionStore;
+use holdfast_app::core::state::Rules;
+use holdfast_app::core::{seed, AppState};
+use holdfast_app::{shell, App};
+use leptos::config::LeptosOptions;
+use leptos_axum::{generate_route_list, LeptosRoutes};
+use tokio::sync::watch;
+use tower_sessions::cookie::SameSite;
+use tower_sessions::{Expiry, SessionManagerLayer};
+
+use config::Config;
+
+/// Connects, migrates, loads demo data and builds the state and the router.
+pub async fn build(config: &Config, clock: SharedClock) -> Result<(Router, AppState), Box<dyn std::error::Error>> {
+    let db = Db::connect(&config.database_url, config.db_max_connections).await?;
+    db.migrate().await?;
+    if config.demo_data {
+        seed::load_demo_data(&db, clock.now_ms()).await?;
+    }
+    let leptos_options = LeptosOptions::builder()
+        .output_name("holdfast")
+        .site_root(config.site_root.as_str())
+        .site_pkg_dir("pkg")
+        .site_addr(config.site_addr)
+        .build();
+    let state = AppState {
+        db: db.clone(),
+        clock,
+        seat_maps: Arc::new(SeatMaps::default()),
+        rules: Arc::new(Rules {
+            hold_ttl_ms: config.hold_ttl.as_millis() as i64,
+            max_seats_per_booking: config.max_seats_per_booking,
+            max_places_per_buyer: config.max_places_per_buyer,
+            ..Rules::default()
+        }),
+        leptos_options: leptos_options.clone(),
+    };
+
+    let sessions = SessionManagerLayer::new(DbSessionStore::new(db))
+        .with_name("holdfast_session")
+        .with_http_only(true)
+        .with_same_site(SameSite::Lax)
+        .with_secure(config.public_base_url.starts_with("https://"))
+        .with_expiry(Expiry::OnInactivity(tower_sessions::cookie::time::Duration::days(30)));
+
+    let routes = generate_route_list(App);
+    let page_state = state.clone();
+    let router = Router::new()
+        .merge(api::routes())
+        .leptos_routes_with_context(
+            &state,
+            routes,
+            move || leptos::prelude::provide_context(page_state.clone()),
+            {
+                let options = leptos_options.clone();
+                move || shell(options.clone())
+            },
+        )
+        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .layer(sessions)
+        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .with_state(state.clone());
+    Ok((router, state))
+}
+
+/// Runs the server until SIGINT/SIGTERM, with the workers beside it.
+pub async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    let (router, state) = build(&config, Arc::new(SystemClock)).await?;
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let workers = workers::spawn_all(state.clone(), config.sweep_interval, stop_rx);
+    let listener = tokio::net::TcpListener::bind(config.site_addr).await?;
+    tracing::info!(addr = %listener.local_addr()?, database = ?state.db.backend, "holdfast listening");
+    axum::serve(listener, router)
+        .with_graceful_shutdown(shutdown_signal())
+        .await?;
+    let _ = stop_tx.send(true);
+    for w in workers {
+        let _ = tokio::time::timeout(Duration::from_secs(5), w).await;
+    }
+    state.db.close().await;
+    tracing::info!("holdfast stopped cleanly");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}
