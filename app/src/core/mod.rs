@@ -13,6 +13,7 @@ pub mod clock;
 pub mod db;
 pub mod error;
 pub mod idempotency;
+pub mod invariants;
 pub mod seat_map;
 pub mod seed;
 pub mod session_store;

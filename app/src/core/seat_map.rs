@@ -213,9 +213,12 @@ impl EventSeatMap {
     pub fn snapshot(&self, now_ms: i64, max_staleness: Duration) -> Arc<Rendered> {
         let mut live = self.live();
         if let Some(r) = &live.rendered {
-            let exact = now_ms < live.exact_until_ms && r.version == live.version;
-            let fresh_enough = live.built_at.is_some_and(|b| b.elapsed() < max_staleness);
-            if exact || fresh_enough {
+            let unchanged = r.version == live.version;
+            let exact = unchanged && now_ms < live.exact_until_ms;
+            // Writes pouring in are batched: at most one rebuild per
+            // `max_staleness`. A hold running out is rare and rebuilt at once.
+            let throttled = !unchanged && live.built_at.is_some_and(|b| b.elapsed() < max_staleness);
+            if exact || throttled {
                 return r.clone();
             }
         }

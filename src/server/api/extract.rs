@@ -2,6 +2,7 @@
 //! VALIDATION error in the API's shape.
 
 use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use holdfast_app::core::booking::Idempotent;
@@ -22,6 +23,22 @@ pub fn booking_id(raw: &str) -> Result<String, ApiError> {
     uuid::Uuid::parse_str(raw)
         .map(|u| u.to_string())
         .map_err(|_| ApiError::validation("bookingId must be a UUID", "bookingId"))
+}
+
+/// The raw request body, at most `MAX_BODY_BYTES`; anything else is an
+/// error in the API's shape.
+pub struct RawBody(pub Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for RawBody {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        Bytes::from_request(req, state).await.map(RawBody).map_err(|e| ApiError::Validation {
+            status: e.status(),
+            message: format!("the request body could not be read (at most {} bytes)", super::MAX_BODY_BYTES),
+            fields: vec!["body".into()],
+        })
+    }
 }
 
 /// A JSON body (already length-limited by the router).

@@ -1,7 +1,6 @@
 //! Holding seats and standing places. Each handler needs an
 //! Idempotency-Key, fingerprints the request, and calls one use case.
 
-use axum::body::Bytes;
 use axum::extract::{OriginalUri, Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -11,7 +10,7 @@ use holdfast_app::core::idempotency::IdempotencyKey;
 use holdfast_app::core::{ApiError, AppState};
 use serde::Deserialize;
 
-use super::extract;
+use super::extract::{self, RawBody};
 
 pub async fn hold_one(
     State(state): State<AppState>,
@@ -19,7 +18,7 @@ pub async fn hold_one(
     Path((event_id, seat_id)): Path<(String, String)>,
     OriginalUri(uri): OriginalUri,
     headers: HeaderMap,
-    body: Bytes,
+    RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
     let seat_id = extract::id(&seat_id, "seatId")?;
@@ -40,7 +39,7 @@ pub async fn hold_many(
     Path(event_id): Path<String>,
     OriginalUri(uri): OriginalUri,
     headers: HeaderMap,
-    body: Bytes,
+    RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
@@ -67,7 +66,7 @@ pub async fn hold_general_admission(
     Path((event_id, area_id)): Path<(String, String)>,
     OriginalUri(uri): OriginalUri,
     headers: HeaderMap,
-    body: Bytes,
+    RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
     let area_id = extract::id(&area_id, "areaId")?;

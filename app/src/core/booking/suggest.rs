@@ -19,51 +19,65 @@ pub fn alternatives(map: &EventSeatMap, free: &[bool], requested: &[usize], n: u
     });
     let (cx, cy) = (cx / requested.len() as f64, cy / requested.len() as f64);
 
-    // (tier, leaves an orphan, distance, seat indices)
-    let mut candidates: Vec<(u8, bool, f64, Vec<usize>)> = Vec::new();
-    for row in &map.rows {
-        let head = &map.seats[row[0]];
-        let tier = match (head.section == first.section, head.row == first.row) {
-            (true, true) => 0,
-            (true, false) => 1,
-            _ => 2,
-        };
-        let mut start = 0;
-        while start < row.len() {
-            if !free[row[start]] {
-                start += 1;
+    // Nearer tiers first; a farther tier is only searched when the nearer
+    // ones did not yield enough blocks.
+    let mut used = vec![false; map.seats.len()];
+    let mut out: Vec<Vec<SeatId>> = Vec::new();
+    for tier in 0..3u8 {
+        // (leaves an orphan, distance, row group, first place in the row)
+        let mut candidates: Vec<(bool, f64, usize, usize)> = Vec::new();
+        for (g, row) in map.rows.iter().enumerate() {
+            let head = &map.seats[row[0]];
+            let row_tier = match (head.section == first.section, head.row == first.row) {
+                (true, true) => 0,
+                (true, false) => 1,
+                _ => 2,
+            };
+            if row_tier != tier {
                 continue;
             }
-            let mut end = start;
-            while end + 1 < row.len() && free[row[end + 1]] && adjacent(map, row[end], row[end + 1]) {
-                end += 1;
-            }
-            let run = end - start + 1;
-            if run >= n {
-                for s in start..=end + 1 - n {
-                    let left = s - start;
-                    let right = end - (s + n - 1);
-                    let block: Vec<usize> = row[s..s + n].to_vec();
-                    let (bx, by) = block.iter().fold((0.0, 0.0), |(x, y), &i| (x + map.seats[i].x, y + map.seats[i].y));
-                    let d = ((bx / n as f64 - cx).powi(2) + (by / n as f64 - cy).powi(2)).sqrt();
-                    candidates.push((tier, left == 1 || right == 1, d, block));
+            let mut start = 0;
+            while start < row.len() {
+                if !free[row[start]] || used[row[start]] {
+                    start += 1;
+                    continue;
                 }
+                let mut end = start;
+                while end + 1 < row.len()
+                    && free[row[end + 1]]
+                    && !used[row[end + 1]]
+                    && adjacent(map, row[end], row[end + 1])
+                {
+                    end += 1;
+                }
+                if end - start + 1 >= n {
+                    for s in start..=end + 1 - n {
+                        let orphan = s - start == 1 || end - (s + n - 1) == 1;
+                        let (bx, by) = row[s..s + n]
+                            .iter()
+                            .fold((0.0, 0.0), |(x, y), &i| (x + map.seats[i].x, y + map.seats[i].y));
+                        let d = (bx / n as f64 - cx).powi(2) + (by / n as f64 - cy).powi(2);
+                        candidates.push((orphan, d, g, s));
+                    }
+                }
+                start = end + 1;
             }
-            start = end + 1;
         }
-    }
-    candidates.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(a.2.total_cmp(&b.2)));
-    let mut used = vec![false; map.seats.len()];
-    let mut out = Vec::new();
-    for (_, _, _, block) in candidates {
+        candidates.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        for (_, _, g, s) in candidates {
+            if out.len() == max {
+                return out;
+            }
+            let block = &map.rows[g][s..s + n];
+            if block.iter().any(|&i| used[i]) {
+                continue;
+            }
+            block.iter().for_each(|&i| used[i] = true);
+            out.push(block.iter().map(|&i| map.seats[i].id).collect());
+        }
         if out.len() == max {
             break;
         }
-        if block.iter().any(|&i| used[i]) {
-            continue;
-        }
-        block.iter().for_each(|&i| used[i] = true);
-        out.push(block.iter().map(|&i| map.seats[i].id).collect());
     }
     out
 }

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL for tests: `pg.sh start DIR` initialises a cluster in
+# DIR (as the `postgres` user: initdb refuses root), listens on 127.0.0.1 on a
+# free port and prints its URL; `pg.sh stop DIR` stops it by its pid file.
+set -euo pipefail
+cmd=${1:?start|stop}
+dir=${2:?directory}
+bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)
+if [ -z "$bin" ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
+fi
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+case "$cmd" in
+start)
+  mkdir -p "$dir"
+  [ "$(id -u)" = 0 ] && chown postgres "$dir"
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  as_pg "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
+  as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "-h 127.0.0.1 -p $port -k $dir -c max_connections=300 -c shared_buffers=256MB -c fsync=on" start >/dev/null
+  echo "postgres://postgres@127.0.0.1:$port/postgres"
+  ;;
+stop)
+  if [ -f "$dir/data/postmaster.pid" ]; then
+    as_pg "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null || kill "$(head -n1 "$dir/data/postmaster.pid")" || true
+  fi
+  ;;
+esac

@@ -1,0 +1,208 @@
+//! `spawn_app`: a real server on port 0 over a fresh database — a SQLite
+//! file in a temp dir, or a new database on the Postgres that
+//! `HOLDFAST_TEST_PG_URL` points at (the test command starts one) — with a
+//! clock the test moves by hand.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use holdfast::server::{build, config::Config};
+use holdfast_app::core::clock::{Clock, ManualClock};
+use holdfast_app::core::AppState;
+use reqwest::StatusCode;
+use serde_json::Value;
+
+#[derive(Clone, Copy, Debug)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub state: AppState,
+    pub clock: Arc<ManualClock>,
+    pub database_url: String,
+    _tmp: Option<Arc<tempdir::TempDir>>,
+}
+
+/// Runs one async test body on both backends (Postgres unless
+/// `HOLDFAST_TEST_BACKENDS` leaves it out).
+#[macro_export]
+macro_rules! on_both_backends {
+    ($name:ident, $body:expr) => {
+        mod $name {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn sqlite() {
+                let app = common::spawn_app(common::Backend::Sqlite).await;
+                ($body)(app).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn postgres() {
+                if !common::wants_postgres() {
+                    return;
+                }
+                let app = common::spawn_app(common::Backend::Postgres).await;
+                ($body)(app).await;
+            }
+        }
+    };
+}
+
+/// Postgres runs unless explicitly left out; without a URL that is an error,
+/// not a silent pass.
+pub fn wants_postgres() -> bool {
+    let wanted = std::env::var("HOLDFAST_TEST_BACKENDS")
+        .map(|v| v.contains("postgres"))
+        .unwrap_or(true);
+    if wanted && std::env::var("HOLDFAST_TEST_PG_URL").is_err() {
+        panic!("HOLDFAST_TEST_PG_URL is not set: run ./scripts/test.sh, or set HOLDFAST_TEST_BACKENDS=sqlite");
+    }
+    wanted
+}
+
+pub async fn spawn_app(backend: Backend) -> TestApp {
+    let (url, tmp) = fresh_database(backend).await;
+    spawn_on(&url, tmp, |_| {}).await
+}
+
+pub async fn spawn_on(url: &str, tmp: Option<Arc<tempdir::TempDir>>, tweak: impl FnOnce(&mut Config)) -> TestApp {
+    let mut config = Config::for_tests(url);
+    tweak(&mut config);
+    let clock = ManualClock::starting_now();
+    let (router, state) = build(&config, clock.clone()).await.expect("app builds");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        axum::serve(listener, router).await.expect("serve");
+    });
+    TestApp {
+        base: format!("http://{addr}"),
+        state,
+        clock,
+        database_url: url.to_string(),
+        _tmp: tmp,
+    }
+}
+
+pub async fn fresh_database(backend: Backend) -> (String, Option<Arc<tempdir::TempDir>>) {
+    match backend {
+        Backend::Sqlite => {
+            let dir = tempdir::TempDir::new("holdfast").expect("tempdir");
+            let url = format!("sqlite://{}/test.db", dir.path().display());
+            (url, Some(Arc::new(dir)))
+        }
+        Backend::Postgres => {
+            let admin = std::env::var("HOLDFAST_TEST_PG_URL").expect("HOLDFAST_TEST_PG_URL");
+            let name = format!("holdfast_{}", uuid::Uuid::new_v4().simple());
+            sqlx::any::install_default_drivers();
+            let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin).await.expect("admin connect");
+            sqlx::Executor::execute(&mut conn, format!("create database {name}").as_str())
+                .await
+                .expect("create database");
+            let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).expect("url with a database");
+            (format!("{base}/{name}"), None)
+        }
+    }
+}
+
+impl TestApp {
+    /// A new buyer: its own cookie jar, so its own session.
+    pub fn buyer(&self) -> Buyer {
+        Buyer {
+            base: self.base.clone(),
+            http: reqwest::Client::builder()
+                .cookie_store(true)
+                .pool_max_idle_per_host(64)
+                .build()
+                .expect("client"),
+        }
+    }
+
+    pub async fn invariants(&self) -> Vec<String> {
+        holdfast_app::core::invariants::violations(&self.state.db, self.clock.now_ms())
+            .await
+            .expect("invariant queries run")
+    }
+
+    pub async fn assert_invariants(&self) {
+        let v = self.invariants().await;
+        assert!(v.is_empty(), "invariants violated: {v:?}");
+    }
+
+    pub async fn scalar(&self, sql: &str) -> i64 {
+        let (n,): (i64,) = sqlx::query_as(sql).fetch_one(self.state.db.reader()).await.expect(sql);
+        n
+    }
+
+    /// Seat ids of the arena (event 1) in id order.
+    pub async fn arena_seats(&self) -> Vec<i64> {
+        let rows: Vec<(i64,)> = sqlx::query_as("select id from seat where event_id = 1 order by id")
+            .fetch_all(self.state.db.reader())
+            .await
+            .expect("seats");
+        rows.into_iter().map(|r| r.0).collect()
+    }
+}
+
+pub struct Buyer {
+    pub base: String,
+    pub http: reqwest::Client,
+}
+
+pub struct Answer {
+    pub status: StatusCode,
+    pub text: String,
+}
+
+impl Answer {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or_else(|_| panic!("not JSON: {}", self.text))
+    }
+
+    pub fn code(&self) -> String {
+        self.json()["error"]["code"].as_str().unwrap_or_default().to_string()
+    }
+}
+
+impl Buyer {
+    pub async fn get(&self, path: &str) -> Answer {
+        let r = self.http.get(format!("{}{path}", self.base)).send().await.expect("GET");
+        Answer { status: r.status(), text: r.text().await.expect("body") }
+    }
+
+    pub async fn delete(&self, path: &str) -> Answer {
+        let r = self.http.delete(format!("{}{path}", self.base)).send().await.expect("DELETE");
+        Answer { status: r.status(), text: r.text().await.expect("body") }
+    }
+
+    pub async fn post(&self, path: &str, key: Option<&str>, body: Option<Value>) -> Answer {
+        let mut req = self.http.post(format!("{}{path}", self.base));
+        if let Some(k) = key {
+            req = req.header("Idempotency-Key", k);
+        }
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let r = req.send().await.expect("POST");
+        Answer { status: r.status(), text: r.text().await.expect("body") }
+    }
+
+    pub async fn hold(&self, event: i64, seat: i64) -> Answer {
+        self.post(&format!("/api/events/{event}/seats/{seat}/hold"), Some(&new_key()), None).await
+    }
+
+    pub async fn hold_many(&self, event: i64, seats: &[i64]) -> Answer {
+        self.post(
+            &format!("/api/events/{event}/holds"),
+            Some(&new_key()),
+            Some(serde_json::json!({ "seatIds": seats })),
+        )
+        .await
+    }
+}
+
+pub fn new_key() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
