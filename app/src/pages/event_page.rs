@@ -45,6 +45,7 @@ struct Picked {
 fn SeatMap(data: EventPageData) -> impl IntoView {
     let detail = data.detail.clone();
     let event_id = detail.summary.id;
+    let is_concert = detail.summary.kind == crate::model::EventKind::Concert;
     let currency = detail.summary.currency.clone();
     let markup = seats_markup(event_id);
     let picked: RwSignal<Vec<Picked>> = RwSignal::new(Vec::new());
@@ -101,7 +102,10 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     aria-label="Seat map"
                     on:click=on_map_click
                 >
-                    <rect class="stage" x="880" y="40" width="240" height="40" rx="6"></rect>
+                    <Show when=move || is_concert>
+                        <rect class="stage" x="880" y="62" width="240" height="34" rx="6"></rect>
+                        <text class="stage-label" x="1000" y="85">"STAGE"</text>
+                    </Show>
                     <g class="section-labels">
                         {data.sections.iter().map(|(name, x, y)| view! {
                             <text x=x.to_string() y=y.to_string() class="section-label">{name.clone()}</text>

@@ -1,0 +1,48 @@
+// The seat map in a real browser: it renders 10,000 seats from the server,
+// hydrates, and a click selects a seat; holding it marks it on the map.
+const { test, expect } = require('@playwright/test');
+
+test('the event list links to the seat maps', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: /Northern Lights Live/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /MS Aurora/ })).toBeVisible();
+});
+
+test('the arena map loads, hydrates, and a click selects a seat', async ({ page }) => {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const started = Date.now();
+  await page.goto('/events/1');
+  await expect(page.locator('circle.seat')).toHaveCount(10000);
+  // Hydration is done when the wasm has attached the click handler: retry
+  // clicking until the selection panel reacts.
+  const seat = page.locator('circle.seat.available').nth(120);
+  const id = await seat.getAttribute('data-id');
+  await expect(async () => {
+    await page.locator(`#seat-${id}`).dispatchEvent('click');
+    await expect(page.locator(`#seat-${id}`)).toHaveClass(/selected/, { timeout: 500 });
+  }).toPass({ timeout: 20_000 });
+  const interactiveMs = Date.now() - started;
+  console.log(`time to interactive (10,000 seats): ${interactiveMs} ms`);
+  await expect(page.getByTestId('selection').locator('li')).toHaveCount(1);
+  await expect(page.locator('.total')).toContainText('EUR');
+  await page.screenshot({ path: 'test-results/seat-map-selected.png', fullPage: true });
+
+  await page.getByRole('button', { name: 'Hold seats' }).click();
+  await expect(page.locator('.held-note')).toContainText('Held 1 seat');
+  await expect(page.locator(`#seat-${id}`)).toHaveClass(/held/);
+  await page.screenshot({ path: 'test-results/seat-map-held.png', fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test('a seat held by someone else cannot be selected', async ({ page, request }) => {
+  await page.goto('/events/2');
+  const seat = page.locator('circle.seat.available').first();
+  const id = await seat.getAttribute('data-id');
+  const held = await request.post(`/api/events/2/seats/${id}/hold`, { headers: { 'Idempotency-Key': `e2e-${Date.now()}` } });
+  expect(held.status()).toBe(200);
+  await page.reload();
+  await expect(page.locator(`#seat-${id}`)).toHaveClass(/held/);
+  await page.locator(`#seat-${id}`).dispatchEvent('click');
+  await expect(page.locator(`#seat-${id}`)).not.toHaveClass(/selected/);
+});

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Every test: installs what is missing (wasm target, wasm-bindgen, Chromium,
+# Playwright), starts a throwaway Postgres, runs the Rust tests on SQLite and
+# on Postgres, builds and starts the app, runs Playwright in Debian's
+# Chromium, and stops everything it started.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+work="$root/.tmp/test-$$"
+mkdir -p "$work"
+pids=()
+cleanup() {
+  for p in "${pids[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
+  "$root/scripts/pg.sh" stop "$work/pg" || true
+}
+trap cleanup EXIT
+
+echo "==> tools"
+./scripts/install-tools.sh
+if [ ! -x /usr/bin/chromium ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+(cd end2end && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error)
+
+echo "==> build"
+./scripts/build.sh
+
+echo "==> postgres"
+pg_url=$(./scripts/pg.sh start "$work/pg")
+echo "throwaway postgres at $pg_url"
+
+echo "==> rust tests (SQLite and Postgres)"
+cargo fmt --all -- --check
+HOLDFAST_TEST_PG_URL="$pg_url" cargo test --features ssr -- --test-threads=2
+
+echo "==> end-to-end (Playwright, Chromium)"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+DATABASE_URL="sqlite://$work/e2e.db" LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT=target/site \
+  RUST_LOG=warn ./target/debug/holdfast > "$work/server.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.2; done
+(cd end2end && HOLDFAST_URL="http://127.0.0.1:$port" npx playwright test)
+echo "==> all tests passed (screenshots in end2end/test-results)"
