@@ -31,7 +31,7 @@ echo "throwaway postgres at $pg_url"
 
 echo "==> rust tests (SQLite and Postgres)"
 cargo fmt --all -- --check
-HOLDFAST_TEST_PG_URL="$pg_url" cargo test --features ssr -- --test-threads=2
+HOLDFAST_TEST_PG_URL="$pg_url" cargo test --workspace --features holdfast/ssr,holdfast-app/ssr -- --test-threads=2
 
 echo "==> end-to-end (Playwright, Chromium)"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

@@ -5,77 +5,112 @@ mod common;
 
 use common::TestApp;
 
-on_both_backends!(the_event_list_shows_the_arena_and_the_cruise, |app: TestApp| async move {
-    let list = app.buyer().get("/api/events").await;
-    assert_eq!(list.status, 200);
-    let events = list.json();
-    let events = events.as_array().expect("array");
-    assert_eq!(events.len(), 2);
-    assert_eq!(events[0]["kind"], "concert");
-    assert_eq!(events[0]["seatCount"], 10_000);
-    assert_eq!(events[0]["availableCount"], 10_000);
-    assert_eq!(events[1]["kind"], "cruise");
-    assert!(events[1]["startsAt"].as_str().unwrap().ends_with('Z'));
-});
-
-on_both_backends!(the_seat_map_has_ten_thousand_seats_with_statuses, |app: TestApp| async move {
-    let buyer = app.buyer();
-    assert_eq!(buyer.hold(1, 17).await.status, 200);
-    let map = buyer.get("/api/events/1/seats").await;
-    assert_eq!(map.status, 200);
-    let map = map.json();
-    let seats = map["seats"].as_array().expect("seats");
-    assert_eq!(seats.len(), 10_000);
-    let held: Vec<_> = seats.iter().filter(|s| s["status"] == "HELD").collect();
-    assert_eq!(held.len(), 1);
-    assert_eq!(held[0]["id"], 17);
-    let s = &seats[0];
-    for field in ["id", "label", "section", "row", "number", "x", "y", "category", "priceCents", "status"] {
-        assert!(!s[field].is_null(), "seat field {field} missing");
+on_both_backends!(
+    the_event_list_shows_the_arena_and_the_cruise,
+    |app: TestApp| async move {
+        let list = app.buyer().get("/api/events").await;
+        assert_eq!(list.status, 200);
+        let events = list.json();
+        let events = events.as_array().expect("array");
+        assert_eq!(events.len(), 2);
+        assert_eq!(events[0]["kind"], "concert");
+        assert_eq!(events[0]["seatCount"], 10_000);
+        assert_eq!(events[0]["availableCount"], 10_000);
+        assert_eq!(events[1]["kind"], "cruise");
+        assert!(events[1]["startsAt"].as_str().unwrap().ends_with('Z'));
     }
-    let detail = buyer.get("/api/events/1").await.json();
-    assert_eq!(detail["categories"].as_array().unwrap().len(), 5);
-    assert_eq!(detail["generalAdmission"][0]["capacity"], 2000);
-});
+);
 
-on_both_backends!(the_seat_map_answers_304_until_something_changes, |app: TestApp| async move {
-    let buyer = app.buyer();
-    let r = buyer.http.get(format!("{}/api/events/2/seats", app.base)).send().await.unwrap();
-    let etag = r.headers()["etag"].to_str().unwrap().to_string();
-    let again = buyer
-        .http
-        .get(format!("{}/api/events/2/seats", app.base))
-        .header("If-None-Match", &etag)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(again.status(), 304);
-    let seat: i64 = app.scalar("select min(id) from seat where event_id = 2").await;
-    assert_eq!(buyer.hold(2, seat).await.status, 200);
-    // The snapshot may lag by its staleness bound; the clock is not it.
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-    let after = buyer
-        .http
-        .get(format!("{}/api/events/2/seats", app.base))
-        .header("If-None-Match", &etag)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(after.status(), 200);
-    assert_ne!(after.headers()["etag"].to_str().unwrap(), etag);
-});
+on_both_backends!(
+    the_seat_map_has_ten_thousand_seats_with_statuses,
+    |app: TestApp| async move {
+        let buyer = app.buyer();
+        assert_eq!(buyer.hold(1, 17).await.status, 200);
+        let map = buyer.get("/api/events/1/seats").await;
+        assert_eq!(map.status, 200);
+        let map = map.json();
+        let seats = map["seats"].as_array().expect("seats");
+        assert_eq!(seats.len(), 10_000);
+        let held: Vec<_> = seats.iter().filter(|s| s["status"] == "HELD").collect();
+        assert_eq!(held.len(), 1);
+        assert_eq!(held[0]["id"], 17);
+        let s = &seats[0];
+        for field in [
+            "id",
+            "label",
+            "section",
+            "row",
+            "number",
+            "x",
+            "y",
+            "category",
+            "priceCents",
+            "status",
+        ] {
+            assert!(!s[field].is_null(), "seat field {field} missing");
+        }
+        let detail = buyer.get("/api/events/1").await.json();
+        assert_eq!(detail["categories"].as_array().unwrap().len(), 5);
+        assert_eq!(detail["generalAdmission"][0]["capacity"], 2000);
+    }
+);
 
-on_both_backends!(an_expired_hold_changes_the_etag_without_any_write, |app: TestApp| async move {
-    let buyer = app.buyer();
-    assert_eq!(buyer.hold(1, 3).await.status, 200);
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-    let first = buyer.http.get(format!("{}/api/events/1/seats", app.base)).send().await.unwrap();
-    let etag = first.headers()["etag"].to_str().unwrap().to_string();
-    app.clock.advance_ms(301_000);
-    let later = buyer.get("/api/events/1/seats").await.json();
-    assert_eq!(later["seats"][2]["status"], "AVAILABLE");
-    assert_ne!(format!("\"1-{}\"", later["version"]), etag);
-});
+on_both_backends!(
+    the_seat_map_answers_304_until_something_changes,
+    |app: TestApp| async move {
+        let buyer = app.buyer();
+        let r = buyer
+            .http
+            .get(format!("{}/api/events/2/seats", app.base))
+            .send()
+            .await
+            .unwrap();
+        let etag = r.headers()["etag"].to_str().unwrap().to_string();
+        let again = buyer
+            .http
+            .get(format!("{}/api/events/2/seats", app.base))
+            .header("If-None-Match", &etag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), 304);
+        let seat: i64 = app
+            .scalar("select min(id) from seat where event_id = 2")
+            .await;
+        assert_eq!(buyer.hold(2, seat).await.status, 200);
+        // The snapshot may lag by its staleness bound; the clock is not it.
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let after = buyer
+            .http
+            .get(format!("{}/api/events/2/seats", app.base))
+            .header("If-None-Match", &etag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(after.status(), 200);
+        assert_ne!(after.headers()["etag"].to_str().unwrap(), etag);
+    }
+);
+
+on_both_backends!(
+    an_expired_hold_changes_the_etag_without_any_write,
+    |app: TestApp| async move {
+        let buyer = app.buyer();
+        assert_eq!(buyer.hold(1, 3).await.status, 200);
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let first = buyer
+            .http
+            .get(format!("{}/api/events/1/seats", app.base))
+            .send()
+            .await
+            .unwrap();
+        let etag = first.headers()["etag"].to_str().unwrap().to_string();
+        app.clock.advance_ms(301_000);
+        let later = buyer.get("/api/events/1/seats").await.json();
+        assert_eq!(later["seats"][2]["status"], "AVAILABLE");
+        assert_ne!(format!("\"1-{}\"", later["version"]), etag);
+    }
+);
 
 on_both_backends!(errors_come_in_the_api_shape, |app: TestApp| async move {
     let b = app.buyer();
@@ -94,12 +129,15 @@ on_both_backends!(errors_come_in_the_api_shape, |app: TestApp| async move {
     assert_eq!(b.get("/readyz").await.status, 200);
 });
 
-on_both_backends!(a_restart_does_not_duplicate_the_demo_data, |app: TestApp| async move {
-    let again = common::spawn_on(&app.database_url, None, |_| {}).await;
-    assert_eq!(again.scalar("select count(*) from event").await, 2);
-    assert_eq!(again.scalar("select count(*) from seat").await, 10_300);
-    assert_eq!(again.scalar("select count(*) from ga_area").await, 1);
-});
+on_both_backends!(
+    a_restart_does_not_duplicate_the_demo_data,
+    |app: TestApp| async move {
+        let again = common::spawn_on(&app.database_url, None, |_| {}).await;
+        assert_eq!(again.scalar("select count(*) from event").await, 2);
+        assert_eq!(again.scalar("select count(*) from seat").await, 10_300);
+        assert_eq!(again.scalar("select count(*) from ga_area").await, 1);
+    }
+);
 
 on_both_backends!(pages_render_on_the_server, |app: TestApp| async move {
     let b = app.buyer();

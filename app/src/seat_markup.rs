@@ -48,5 +48,8 @@ pub fn seats_svg<'a>(seats: impl Iterator<Item = SeatDot<'a>>, currency: &str) -
 }
 
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }

@@ -6,11 +6,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{EventDetail, EventSummary, HoldResponse, SeatId};
 
-
 #[server]
 pub async fn list_events() -> Result<Vec<EventSummary>, ServerFnError> {
     let state = expect_context::<crate::core::AppState>();
-    crate::core::catalog::list_events(&state).await.map_err(server_error)
+    crate::core::catalog::list_events(&state)
+        .await
+        .map_err(server_error)
 }
 
 /// What the seat-map page needs besides the seats themselves (those come
@@ -54,8 +55,17 @@ pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFn
     let pad = 30.0;
     Ok(Some(EventPageData {
         detail,
-        view_box: format!("{} {} {} {}", x0 - pad, y0 - pad - 60.0, x1 - x0 + 2.0 * pad, y1 - y0 + 2.0 * pad + 60.0),
-        sections: sections.into_iter().map(|(n, x, y, c)| (n, x / c, y / c)).collect(),
+        view_box: format!(
+            "{} {} {} {}",
+            x0 - pad,
+            y0 - pad - 60.0,
+            x1 - x0 + 2.0 * pad,
+            y1 - y0 + 2.0 * pad + 60.0
+        ),
+        sections: sections
+            .into_iter()
+            .map(|(n, x, y, c)| (n, x / c, y / c))
+            .collect(),
     }))
 }
 
@@ -72,7 +82,11 @@ pub enum HoldOutcome {
 }
 
 #[server]
-pub async fn hold_seats(event_id: i64, seat_ids: Vec<SeatId>, idempotency_key: String) -> Result<HoldOutcome, ServerFnError> {
+pub async fn hold_seats(
+    event_id: i64,
+    seat_ids: Vec<SeatId>,
+    idempotency_key: String,
+) -> Result<HoldOutcome, ServerFnError> {
     use crate::core::booking::{hold::hold_seats, Idempotent};
     use crate::core::buyer::Buyer;
     use crate::core::idempotency::IdempotencyKey;
@@ -81,8 +95,11 @@ pub async fn hold_seats(event_id: i64, seat_ids: Vec<SeatId>, idempotency_key: S
     let state = expect_context::<crate::core::AppState>();
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
     let body = serde_json::to_vec(&seat_ids).unwrap_or_default();
-    let key = IdempotencyKey::parse(&idempotency_key, &[b"hold_seats", &event_id.to_be_bytes(), &body])
-        .map_err(server_error)?;
+    let key = IdempotencyKey::parse(
+        &idempotency_key,
+        &[b"hold_seats", &event_id.to_be_bytes(), &body],
+    )
+    .map_err(server_error)?;
     let refused = |e: ApiError| {
         let body = e.body().error;
         HoldOutcome::Refused {
@@ -92,14 +109,16 @@ pub async fn hold_seats(event_id: i64, seat_ids: Vec<SeatId>, idempotency_key: S
             suggestions: body.suggestions.unwrap_or_default(),
         }
     };
-    Ok(match hold_seats(&state, &buyer, event_id, &seat_ids, Some(&key)).await {
-        Ok(Idempotent::Fresh(r)) => HoldOutcome::Held(r),
-        Ok(Idempotent::Replay { body, .. }) => {
-            HoldOutcome::Held(serde_json::from_str(&body).map_err(|e| ServerFnError::new(e.to_string()))?)
-        }
-        Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
-        Err(e) => refused(e),
-    })
+    Ok(
+        match hold_seats(&state, &buyer, event_id, &seat_ids, Some(&key)).await {
+            Ok(Idempotent::Fresh(r)) => HoldOutcome::Held(r),
+            Ok(Idempotent::Replay { body, .. }) => HoldOutcome::Held(
+                serde_json::from_str(&body).map_err(|e| ServerFnError::new(e.to_string()))?,
+            ),
+            Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
+            Err(e) => refused(e),
+        },
+    )
 }
 
 #[cfg(feature = "ssr")]

@@ -27,7 +27,8 @@ impl Config {
             .map_err(|e| format!("LEPTOS_SITE_ADDR: {e}"))?;
         Ok(Config {
             database_url: var("DATABASE_URL", "sqlite://data/holdfast.db"),
-            public_base_url: std::env::var("PUBLIC_BASE_URL").unwrap_or_else(|_| format!("http://{site_addr}")),
+            public_base_url: std::env::var("PUBLIC_BASE_URL")
+                .unwrap_or_else(|_| format!("http://{site_addr}")),
             site_addr,
             hold_ttl: Duration::from_secs(number("HOLD_TTL_SECONDS", 300)?),
             max_seats_per_booking: number("MAX_SEATS_PER_BOOKING", 10)? as usize,
@@ -62,7 +63,9 @@ fn var(name: &str, default: &str) -> String {
 
 fn number(name: &str, default: u64) -> Result<u64, String> {
     match std::env::var(name) {
-        Ok(v) => v.parse().map_err(|_| format!("{name} must be a whole number, got {v:?}")),
+        Ok(v) => v
+            .parse()
+            .map_err(|_| format!("{name} must be a whole number, got {v:?}")),
         Err(_) => Ok(default),
     }
 }

@@ -26,7 +26,10 @@ use tower_sessions::{Expiry, SessionManagerLayer};
 use config::Config;
 
 /// Connects, migrates, loads demo data and builds the state and the router.
-pub async fn build(config: &Config, clock: SharedClock) -> Result<(Router, AppState), Box<dyn std::error::Error>> {
+pub async fn build(
+    config: &Config,
+    clock: SharedClock,
+) -> Result<(Router, AppState), Box<dyn std::error::Error>> {
     let db = Db::connect(&config.database_url, config.db_max_connections).await?;
     db.migrate().await?;
     if config.demo_data {
@@ -56,7 +59,9 @@ pub async fn build(config: &Config, clock: SharedClock) -> Result<(Router, AppSt
         .with_http_only(true)
         .with_same_site(SameSite::Lax)
         .with_secure(config.public_base_url.starts_with("https://"))
-        .with_expiry(Expiry::OnInactivity(tower_sessions::cookie::time::Duration::days(30)));
+        .with_expiry(Expiry::OnInactivity(
+            tower_sessions::cookie::time::Duration::days(30),
+        ));
 
     let routes = generate_route_list(App);
     let page_state = state.clone();

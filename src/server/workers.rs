@@ -14,7 +14,11 @@ use tokio::task::JoinHandle;
 
 const SWEEP_BATCH: i64 = 500;
 
-pub fn spawn_all(state: AppState, sweep_every: Duration, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
+pub fn spawn_all(
+    state: AppState,
+    sweep_every: Duration,
+    stop: watch::Receiver<bool>,
+) -> Vec<JoinHandle<()>> {
     let sweeper = {
         let state = state.clone();
         every(sweep_every, stop.clone(), move || {

@@ -67,12 +67,18 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
     spawn_on(&url, tmp, |_| {}).await
 }
 
-pub async fn spawn_on(url: &str, tmp: Option<Arc<tempdir::TempDir>>, tweak: impl FnOnce(&mut Config)) -> TestApp {
+pub async fn spawn_on(
+    url: &str,
+    tmp: Option<Arc<tempdir::TempDir>>,
+    tweak: impl FnOnce(&mut Config),
+) -> TestApp {
     let mut config = Config::for_tests(url);
     tweak(&mut config);
     let clock = ManualClock::starting_now();
     let (router, state) = build(&config, clock.clone()).await.expect("app builds");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let addr = listener.local_addr().expect("addr");
     tokio::spawn(async move {
         axum::serve(listener, router).await.expect("serve");
@@ -97,11 +103,16 @@ pub async fn fresh_database(backend: Backend) -> (String, Option<Arc<tempdir::Te
             let admin = std::env::var("HOLDFAST_TEST_PG_URL").expect("HOLDFAST_TEST_PG_URL");
             let name = format!("holdfast_{}", uuid::Uuid::new_v4().simple());
             sqlx::any::install_default_drivers();
-            let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin).await.expect("admin connect");
+            let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin)
+                .await
+                .expect("admin connect");
             sqlx::Executor::execute(&mut conn, format!("create database {name}").as_str())
                 .await
                 .expect("create database");
-            let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).expect("url with a database");
+            let base = admin
+                .rsplit_once('/')
+                .map(|(b, _)| b.to_string())
+                .expect("url with a database");
             (format!("{base}/{name}"), None)
         }
     }
@@ -132,16 +143,20 @@ impl TestApp {
     }
 
     pub async fn scalar(&self, sql: &str) -> i64 {
-        let (n,): (i64,) = sqlx::query_as(sql).fetch_one(self.state.db.reader()).await.expect(sql);
+        let (n,): (i64,) = sqlx::query_as(sql)
+            .fetch_one(self.state.db.reader())
+            .await
+            .expect(sql);
         n
     }
 
     /// Seat ids of the arena (event 1) in id order.
     pub async fn arena_seats(&self) -> Vec<i64> {
-        let rows: Vec<(i64,)> = sqlx::query_as("select id from seat where event_id = 1 order by id")
-            .fetch_all(self.state.db.reader())
-            .await
-            .expect("seats");
+        let rows: Vec<(i64,)> =
+            sqlx::query_as("select id from seat where event_id = 1 order by id")
+                .fetch_all(self.state.db.reader())
+                .await
+                .expect("seats");
         rows.into_iter().map(|r| r.0).collect()
     }
 }
@@ -162,19 +177,38 @@ impl Answer {
     }
 
     pub fn code(&self) -> String {
-        self.json()["error"]["code"].as_str().unwrap_or_default().to_string()
+        self.json()["error"]["code"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
     }
 }
 
 impl Buyer {
     pub async fn get(&self, path: &str) -> Answer {
-        let r = self.http.get(format!("{}{path}", self.base)).send().await.expect("GET");
-        Answer { status: r.status(), text: r.text().await.expect("body") }
+        let r = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .expect("GET");
+        Answer {
+            status: r.status(),
+            text: r.text().await.expect("body"),
+        }
     }
 
     pub async fn delete(&self, path: &str) -> Answer {
-        let r = self.http.delete(format!("{}{path}", self.base)).send().await.expect("DELETE");
-        Answer { status: r.status(), text: r.text().await.expect("body") }
+        let r = self
+            .http
+            .delete(format!("{}{path}", self.base))
+            .send()
+            .await
+            .expect("DELETE");
+        Answer {
+            status: r.status(),
+            text: r.text().await.expect("body"),
+        }
     }
 
     pub async fn post(&self, path: &str, key: Option<&str>, body: Option<Value>) -> Answer {
@@ -186,11 +220,19 @@ impl Buyer {
             req = req.json(&b);
         }
         let r = req.send().await.expect("POST");
-        Answer { status: r.status(), text: r.text().await.expect("body") }
+        Answer {
+            status: r.status(),
+            text: r.text().await.expect("body"),
+        }
     }
 
     pub async fn hold(&self, event: i64, seat: i64) -> Answer {
-        self.post(&format!("/api/events/{event}/seats/{seat}/hold"), Some(&new_key()), None).await
+        self.post(
+            &format!("/api/events/{event}/seats/{seat}/hold"),
+            Some(&new_key()),
+            None,
+        )
+        .await
     }
 
     pub async fn hold_many(&self, event: i64, seats: &[i64]) -> Answer {

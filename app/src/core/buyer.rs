@@ -20,11 +20,18 @@ impl<S: Send + Sync> FromRequestParts<S> for Buyer {
         let session = Session::from_request_parts(parts, state)
             .await
             .map_err(|(_, msg)| ApiError::Internal(msg.into()))?;
-        if let Some(id) = session.get::<String>(BUYER_KEY).await.map_err(ApiError::internal)? {
+        if let Some(id) = session
+            .get::<String>(BUYER_KEY)
+            .await
+            .map_err(ApiError::internal)?
+        {
             return Ok(Buyer(id));
         }
         let id = uuid::Uuid::new_v4().to_string();
-        session.insert(BUYER_KEY, &id).await.map_err(ApiError::internal)?;
+        session
+            .insert(BUYER_KEY, &id)
+            .await
+            .map_err(ApiError::internal)?;
         Ok(Buyer(id))
     }
 }

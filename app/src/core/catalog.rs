@@ -3,7 +3,9 @@
 
 use super::clock::rfc3339;
 use super::{ApiError, AppState};
-use crate::model::{EventDetail, EventId, EventKind, EventSummary, GeneralAdmissionArea, PriceCategory};
+use crate::model::{
+    EventDetail, EventId, EventKind, EventSummary, GeneralAdmissionArea, PriceCategory,
+};
 
 type EventRow = (i64, String, String, String, i64, String);
 
@@ -45,25 +47,36 @@ pub async fn event_detail(state: &AppState, event_id: EventId) -> Result<EventDe
         summary: summary(state, row).await?,
         categories: categories
             .into_iter()
-            .map(|(code, name, price_cents, color)| PriceCategory { code, name, price_cents, color })
+            .map(|(code, name, price_cents, color)| PriceCategory {
+                code,
+                name,
+                price_cents,
+                color,
+            })
             .collect(),
         general_admission: areas
             .into_iter()
-            .map(|(id, name, category, price_cents, capacity, remaining)| GeneralAdmissionArea {
-                id,
-                name,
-                category,
-                price_cents,
-                capacity,
-                remaining,
-            })
+            .map(
+                |(id, name, category, price_cents, capacity, remaining)| GeneralAdmissionArea {
+                    id,
+                    name,
+                    category,
+                    price_cents,
+                    capacity,
+                    remaining,
+                },
+            )
             .collect(),
     })
 }
 
 async fn summary(state: &AppState, row: EventRow) -> Result<EventSummary, ApiError> {
     let (id, name, kind, venue, starts_at, currency) = row;
-    let map = state.seat_maps.get(&state.db, id).await?.ok_or(ApiError::NotFound("event"))?;
+    let map = state
+        .seat_maps
+        .get(&state.db, id)
+        .await?
+        .ok_or(ApiError::NotFound("event"))?;
     let now = state.clock.now_ms();
     Ok(EventSummary {
         id,

@@ -66,8 +66,16 @@ impl Db {
 
     pub async fn migrate(&self) -> Result<(), sqlx::migrate::MigrateError> {
         match self.backend {
-            Backend::Sqlite => sqlx::migrate!("../migrations/sqlite").run(&self.write).await,
-            Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&self.write).await,
+            Backend::Sqlite => {
+                sqlx::migrate!("../migrations/sqlite")
+                    .run(&self.write)
+                    .await
+            }
+            Backend::Postgres => {
+                sqlx::migrate!("../migrations/postgres")
+                    .run(&self.write)
+                    .await
+            }
         }
     }
 

@@ -44,12 +44,19 @@ impl IdempotencyKey {
 
     /// The key of a request that must have one: the fingerprint covers the
     /// method, the path and the raw body.
-    pub fn required(headers: &HeaderMap, method: &str, path: &str, body: &[u8]) -> Result<Self, ApiError> {
+    pub fn required(
+        headers: &HeaderMap,
+        method: &str,
+        path: &str,
+        body: &[u8],
+    ) -> Result<Self, ApiError> {
         let raw = headers
             .get(HEADER)
             .ok_or(ApiError::IdempotencyKeyMissing)?
             .to_str()
-            .map_err(|_| ApiError::validation("Idempotency-Key must be printable ASCII", "Idempotency-Key"))?;
+            .map_err(|_| {
+                ApiError::validation("Idempotency-Key must be printable ASCII", "Idempotency-Key")
+            })?;
         Self::parse(raw, &[method.as_bytes(), path.as_bytes(), body])
     }
 }
@@ -63,7 +70,11 @@ pub struct Stored {
 
 /// Looks the key up outside any transaction: `Ok(Some)` replays, `Ok(None)`
 /// means "not seen yet", errors are 422 (other request) or 409 (in flight).
-pub async fn lookup(db: &Db, buyer: &str, key: &IdempotencyKey) -> Result<Option<Stored>, ApiError> {
+pub async fn lookup(
+    db: &Db,
+    buyer: &str,
+    key: &IdempotencyKey,
+) -> Result<Option<Stored>, ApiError> {
     let row: Option<(String, Option<i64>, Option<String>)> = sqlx::query_as(
         "select fingerprint, status_code, response_body from idempotency_key where buyer_id = $1 and key = $2",
     )
@@ -85,7 +96,12 @@ pub async fn lookup(db: &Db, buyer: &str, key: &IdempotencyKey) -> Result<Option
 /// Inserts the key inside the effect's transaction. `false`: another request
 /// with this key committed first (on Postgres this waits for it), so the
 /// caller rolls back and answers with `lookup`.
-pub async fn claim(tx: &mut Tx, buyer: &str, key: &IdempotencyKey, now: i64) -> Result<bool, sqlx::Error> {
+pub async fn claim(
+    tx: &mut Tx,
+    buyer: &str,
+    key: &IdempotencyKey,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
     Ok(sqlx::query(
         "insert into idempotency_key (buyer_id, key, fingerprint, created_at) values ($1, $2, $3, $4)
          on conflict (buyer_id, key) do nothing",
@@ -101,7 +117,13 @@ pub async fn claim(tx: &mut Tx, buyer: &str, key: &IdempotencyKey, now: i64) -> 
 }
 
 /// Stores the answer, in the transaction of the effect.
-pub async fn complete(tx: &mut Tx, buyer: &str, key: &IdempotencyKey, status: u16, body: &str) -> Result<(), sqlx::Error> {
+pub async fn complete(
+    tx: &mut Tx,
+    buyer: &str,
+    key: &IdempotencyKey,
+    status: u16,
+    body: &str,
+) -> Result<(), sqlx::Error> {
     sqlx::query("update idempotency_key set status_code = $3, response_body = $4 where buyer_id = $1 and key = $2")
         .bind(buyer)
         .bind(&key.key)
@@ -113,15 +135,23 @@ pub async fn complete(tx: &mut Tx, buyer: &str, key: &IdempotencyKey, status: u1
 }
 
 /// After losing `claim`: the winner's answer, or the reason there is none.
-pub async fn answer_for_loser(db: &Db, buyer: &str, key: &IdempotencyKey) -> Result<Stored, ApiError> {
-    lookup(db, buyer, key).await?.ok_or(ApiError::IdempotencyKeyInUse)
+pub async fn answer_for_loser(
+    db: &Db,
+    buyer: &str,
+    key: &IdempotencyKey,
+) -> Result<Stored, ApiError> {
+    lookup(db, buyer, key)
+        .await?
+        .ok_or(ApiError::IdempotencyKeyInUse)
 }
 
 /// Drops keys older than the retention; returns how many.
 pub async fn purge_expired(db: &Db, now: i64) -> Result<u64, sqlx::Error> {
-    Ok(sqlx::query("delete from idempotency_key where created_at < $1")
-        .bind(now - RETENTION_MS)
-        .execute(db.writer())
-        .await?
-        .rows_affected())
+    Ok(
+        sqlx::query("delete from idempotency_key where created_at < $1")
+            .bind(now - RETENTION_MS)
+            .execute(db.writer())
+            .await?
+            .rows_affected(),
+    )
 }

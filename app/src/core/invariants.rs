@@ -17,7 +17,11 @@ pub async fn violations(db: &Db, now: i64) -> Result<Vec<String>, sqlx::Error> {
     .bind(now)
     .fetch_all(db.reader())
     .await?;
-    out.extend(doubles.into_iter().map(|(s, n)| format!("seat {s} is in {n} live bookings")));
+    out.extend(
+        doubles
+            .into_iter()
+            .map(|(s, n)| format!("seat {s} is in {n} live bookings")),
+    );
 
     // `live` agrees with the booking's status: live seats only in live
     // bookings, and a live booking owns all of its seats.

@@ -108,7 +108,12 @@ struct Live {
 }
 
 impl EventSeatMap {
-    pub fn new(event_id: EventId, currency: String, seats: Vec<Seat>, occupancy: Vec<Occupancy>) -> Self {
+    pub fn new(
+        event_id: EventId,
+        currency: String,
+        seats: Vec<Seat>,
+        occupancy: Vec<Occupancy>,
+    ) -> Self {
         let index = seats.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
         let mut groups: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
         for (i, s) in seats.iter().enumerate() {
@@ -217,7 +222,8 @@ impl EventSeatMap {
             let exact = unchanged && now_ms < live.exact_until_ms;
             // Writes pouring in are batched: at most one rebuild per
             // `max_staleness`. A hold running out is rare and rebuilt at once.
-            let throttled = !unchanged && live.built_at.is_some_and(|b| b.elapsed() < max_staleness);
+            let throttled =
+                !unchanged && live.built_at.is_some_and(|b| b.elapsed() < max_staleness);
             if exact || throttled {
                 return r.clone();
             }
@@ -296,7 +302,11 @@ impl Default for SeatMaps {
 
 impl SeatMaps {
     /// The map of a published event, or `None` when there is no such event.
-    pub async fn get(&self, db: &Db, event_id: EventId) -> Result<Option<Arc<EventSeatMap>>, ApiError> {
+    pub async fn get(
+        &self,
+        db: &Db,
+        event_id: EventId,
+    ) -> Result<Option<Arc<EventSeatMap>>, ApiError> {
         if let Some(m) = self.cached(event_id) {
             return Ok(Some(m));
         }
@@ -304,7 +314,11 @@ impl SeatMaps {
             return Ok(None);
         };
         let mut maps = self.maps.write().unwrap_or_else(|p| p.into_inner());
-        Ok(Some(maps.entry(event_id).or_insert_with(|| Arc::new(map)).clone()))
+        Ok(Some(
+            maps.entry(event_id)
+                .or_insert_with(|| Arc::new(map))
+                .clone(),
+        ))
     }
 
     pub fn cached(&self, event_id: EventId) -> Option<Arc<EventSeatMap>> {
@@ -347,7 +361,18 @@ async fn load(db: &Db, event_id: EventId) -> Result<Option<EventSeatMap>, ApiErr
     let Some((currency,)) = event else {
         return Ok(None);
     };
-    type SeatRow = (i64, String, Option<String>, String, String, i64, f64, f64, String, i64);
+    type SeatRow = (
+        i64,
+        String,
+        Option<String>,
+        String,
+        String,
+        i64,
+        f64,
+        f64,
+        String,
+        i64,
+    );
     let rows: Vec<SeatRow> = sqlx::query_as(
         "select s.id, s.label, s.level, s.section, s.row_label, s.number, s.x, s.y, c.code, c.price_cents
          from seat s join price_category c on c.id = s.category_id
@@ -388,12 +413,18 @@ async fn load(db: &Db, event_id: EventId) -> Result<Option<EventSeatMap>, ApiErr
             occupancy[i] = Occupancy::from_booking(&status, held_until);
         }
     }
-    Ok(Some(EventSeatMap::new(event_id, currency, seats, occupancy)))
+    Ok(Some(EventSeatMap::new(
+        event_id, currency, seats, occupancy,
+    )))
 }
 
 impl EventSeatMap {
     /// Each seat's status now (by index).
     pub fn occupied_statuses(&self, now_ms: i64) -> Vec<SeatStatus> {
-        self.live().occupancy.iter().map(|o| o.status(now_ms)).collect()
+        self.live()
+            .occupancy
+            .iter()
+            .map(|o| o.status(now_ms))
+            .collect()
     }
 }

@@ -4,8 +4,6 @@
 //! Idempotent: each event is inserted with `on conflict (slug) do nothing`,
 //! and its seats only when that insert happened, all in one transaction.
 
-
-
 use super::db::{Db, Tx};
 
 /// Exactly this many seats in the arena (the last upper row is trimmed).
@@ -150,14 +148,20 @@ pub async fn insert_layout(
 fn arena() -> EventSpec {
     let (cx, cy) = (1000.0, 110.0);
     let mut seats = Vec::new();
-    let bowls = [("L", 8usize, 190.0, 33usize), ("U", 12usize, 560.0, 38usize)];
+    let bowls = [
+        ("L", 8usize, 190.0, 33usize),
+        ("U", 12usize, 560.0, 38usize),
+    ];
     let (from, to) = (12.0_f64.to_radians(), 168.0_f64.to_radians());
     for (prefix, sections, inner, rows) in bowls {
         let span = (to - from) / sections as f64;
         let gap = 1.0_f64.to_radians();
         for s in 0..sections {
             let section = format!("{prefix}{}", s + 1);
-            let (a0, a1) = (from + s as f64 * span + gap, from + (s + 1) as f64 * span - gap);
+            let (a0, a1) = (
+                from + s as f64 * span + gap,
+                from + (s + 1) as f64 * span - gap,
+            );
             let central = (s as f64 + 0.5 - sections as f64 / 2.0).abs() < sections as f64 / 4.0;
             for r in 0..rows {
                 let radius = inner + r as f64 * 10.0;
@@ -170,7 +174,11 @@ fn arena() -> EventSpec {
                 };
                 for n in 0..count {
                     // Number seats left to right as seen from the stage.
-                    let t = if count == 1 { 0.5 } else { n as f64 / (count - 1) as f64 };
+                    let t = if count == 1 {
+                        0.5
+                    } else {
+                        n as f64 / (count - 1) as f64
+                    };
                     let angle = a1 - t * (a1 - a0);
                     let row = (r + 1).to_string();
                     seats.push(SeatSpec {
@@ -218,7 +226,11 @@ fn cruise() -> EventSpec {
             ("Port", 0.0, if deck == 7 { "SUITE" } else { "BALCONY" }),
             ("Inside port", 70.0, "INSIDE"),
             ("Inside starboard", 110.0, "INSIDE"),
-            ("Starboard", 180.0, if deck == 5 { "OCEAN" } else { "BALCONY" }),
+            (
+                "Starboard",
+                180.0,
+                if deck == 5 { "OCEAN" } else { "BALCONY" },
+            ),
         ];
         let mut number = deck * 1000 + 1;
         for (row, dy, category) in rows {
@@ -291,4 +303,3 @@ mod tests {
         assert_eq!(decks.len(), 3);
     }
 }
-

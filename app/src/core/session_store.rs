@@ -80,12 +80,13 @@ impl SessionStore for DbSessionStore {
     }
 
     async fn load(&self, id: &Id) -> Result<Option<Record>> {
-        let row: Option<(Vec<u8>,)> = sqlx::query_as("select data from session where id = $1 and expiry_ms > $2")
-            .bind(id.to_string())
-            .bind(chrono::Utc::now().timestamp_millis())
-            .fetch_optional(self.db.reader())
-            .await
-            .map_err(backend)?;
+        let row: Option<(Vec<u8>,)> =
+            sqlx::query_as("select data from session where id = $1 and expiry_ms > $2")
+                .bind(id.to_string())
+                .bind(chrono::Utc::now().timestamp_millis())
+                .fetch_optional(self.db.reader())
+                .await
+                .map_err(backend)?;
         row.map(|(data,)| serde_json::from_slice(&data).map_err(|e| Error::Decode(e.to_string())))
             .transpose()
     }

@@ -79,12 +79,19 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     picked.set(Vec::new());
                     hold.set(Some(r));
                 }
-                Ok(HoldOutcome::Refused { message: m, seat_ids, .. }) => {
+                Ok(HoldOutcome::Refused {
+                    message: m,
+                    seat_ids,
+                    ..
+                }) => {
                     mark_seats(&seat_ids, "held");
                     picked.update(|p| p.retain(|s| !seat_ids.contains(&s.id)));
                     message.set(Some(m));
                 }
-                Err(_) => message.set(Some("Something went wrong on our side; your seats were not held. Please try again.".into())),
+                Err(_) => message.set(Some(
+                    "Something went wrong on our side; your seats were not held. Please try again."
+                        .into(),
+                )),
             }
         });
     };
@@ -180,12 +187,21 @@ fn toggle_seat(seat: &web_sys::Element, picked: RwSignal<Vec<Picked>>) {
     if !classes.contains("available") {
         return;
     }
-    let Some(id) = seat.get_attribute("data-id").and_then(|v| v.parse::<i64>().ok()) else {
+    let Some(id) = seat
+        .get_attribute("data-id")
+        .and_then(|v| v.parse::<i64>().ok())
+    else {
         return;
     };
-    let cents = seat.get_attribute("data-price").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let cents = seat
+        .get_attribute("data-price")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     let name = seat.text_content().unwrap_or_default();
-    let name = name.rsplit_once(',').map(|(n, _)| n.to_string()).unwrap_or(name);
+    let name = name
+        .rsplit_once(',')
+        .map(|(n, _)| n.to_string())
+        .unwrap_or(name);
     if classes.contains("selected") {
         let _ = classes.remove_1("selected");
         picked.update(|p| p.retain(|s| s.id != id));
@@ -210,5 +226,9 @@ fn mark_seats(ids: &[i64], status: &str) {
 }
 
 fn new_idempotency_key() -> String {
-    format!("ui-{}-{}", js_sys::Date::now() as u64, (js_sys::Math::random() * 1e12) as u64)
+    format!(
+        "ui-{}-{}",
+        js_sys::Date::now() as u64,
+        (js_sys::Math::random() * 1e12) as u64
+    )
 }

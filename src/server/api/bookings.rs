@@ -10,17 +10,28 @@ use serde_json::{json, Value};
 
 use super::extract;
 
-pub async fn show(State(state): State<AppState>, buyer: Buyer, Path(id): Path<String>) -> Result<Json<BookingView>, ApiError> {
+pub async fn show(
+    State(state): State<AppState>,
+    buyer: Buyer,
+    Path(id): Path<String>,
+) -> Result<Json<BookingView>, ApiError> {
     let id = extract::booking_id(&id)?;
     Ok(Json(query::booking_of_buyer(&state, &buyer.0, &id).await?))
 }
 
-pub async fn mine(State(state): State<AppState>, buyer: Buyer) -> Result<Json<Vec<BookingView>>, ApiError> {
+pub async fn mine(
+    State(state): State<AppState>,
+    buyer: Buyer,
+) -> Result<Json<Vec<BookingView>>, ApiError> {
     Ok(Json(query::bookings_of_buyer(&state, &buyer.0).await?))
 }
 
 /// The owner releases a HELD booking.
-pub async fn release(State(state): State<AppState>, buyer: Buyer, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+pub async fn release(
+    State(state): State<AppState>,
+    buyer: Buyer,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     let id = extract::booking_id(&id)?;
     let status = release::cancel_hold(&state, &buyer.0, &id).await?;
     Ok(Json(json!({ "status": status.as_str() })))

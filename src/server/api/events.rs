@@ -13,7 +13,10 @@ pub async fn list(State(state): State<AppState>) -> Result<Json<Vec<EventSummary
     Ok(Json(catalog::list_events(&state).await?))
 }
 
-pub async fn detail(State(state): State<AppState>, Path(event_id): Path<String>) -> Result<Json<EventDetail>, ApiError> {
+pub async fn detail(
+    State(state): State<AppState>,
+    Path(event_id): Path<String>,
+) -> Result<Json<EventDetail>, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
     Ok(Json(catalog::event_detail(&state, event_id).await?))
 }
@@ -38,7 +41,10 @@ pub async fn seats(
     let matches = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim().trim_start_matches("W/") == snapshot.etag));
+        .is_some_and(|v| {
+            v.split(',')
+                .any(|t| t.trim().trim_start_matches("W/") == snapshot.etag)
+        });
     if matches {
         return Ok((StatusCode::NOT_MODIFIED, cache).into_response());
     }

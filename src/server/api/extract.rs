@@ -12,10 +12,9 @@ use serde::Serialize;
 
 /// A numeric id from the path (`eventId`, `seatId`, …).
 pub fn id(raw: &str, field: &str) -> Result<i64, ApiError> {
-    raw.parse::<i64>()
-        .ok()
-        .filter(|v| *v > 0)
-        .ok_or_else(|| ApiError::validation(format!("{field} must be a positive whole number"), field))
+    raw.parse::<i64>().ok().filter(|v| *v > 0).ok_or_else(|| {
+        ApiError::validation(format!("{field} must be a positive whole number"), field)
+    })
 }
 
 /// A booking id: a UUID.
@@ -33,11 +32,17 @@ impl<S: Send + Sync> FromRequest<S> for RawBody {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        Bytes::from_request(req, state).await.map(RawBody).map_err(|e| ApiError::Validation {
-            status: e.status(),
-            message: format!("the request body could not be read (at most {} bytes)", super::MAX_BODY_BYTES),
-            fields: vec!["body".into()],
-        })
+        Bytes::from_request(req, state)
+            .await
+            .map(RawBody)
+            .map_err(|e| ApiError::Validation {
+                status: e.status(),
+                message: format!(
+                    "the request body could not be read (at most {} bytes)",
+                    super::MAX_BODY_BYTES
+                ),
+                fields: vec!["body".into()],
+            })
     }
 }
 
@@ -54,7 +59,8 @@ pub fn json<T: DeserializeOwned>(headers: &HeaderMap, body: &Bytes) -> Result<T,
             fields: vec!["Content-Type".into()],
         });
     }
-    serde_json::from_slice(body).map_err(|e| ApiError::validation(format!("invalid JSON body: {e}"), "body"))
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::validation(format!("invalid JSON body: {e}"), "body"))
 }
 
 /// A fresh answer as JSON, or the stored answer replayed byte for byte.

@@ -11,14 +11,19 @@ pub async fn healthz() -> Json<Value> {
 
 /// Ready when the database answers and the migrations are applied.
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
-    let (applied,): (i64,) = sqlx::query_as("select count(*) from _sqlx_migrations where success = true")
-        .fetch_one(state.db.reader())
-        .await
-        .or(sqlx::query_as("select count(*) from _sqlx_migrations where success = 1")
+    let (applied,): (i64,) =
+        sqlx::query_as("select count(*) from _sqlx_migrations where success = true")
             .fetch_one(state.db.reader())
-            .await)?;
+            .await
+            .or(
+                sqlx::query_as("select count(*) from _sqlx_migrations where success = 1")
+                    .fetch_one(state.db.reader())
+                    .await,
+            )?;
     if applied == 0 {
         return Err(ApiError::InvalidState("migrations not applied".into()));
     }
-    Ok(Json(json!({ "status": "ready", "database": format!("{:?}", state.db.backend).to_lowercase() })))
+    Ok(Json(
+        json!({ "status": "ready", "database": format!("{:?}", state.db.backend).to_lowercase() }),
+    ))
 }

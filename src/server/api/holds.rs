@@ -49,7 +49,9 @@ pub async fn hold_many(
         .iter()
         .map(|v| v.as_i64().filter(|id| *id > 0))
         .collect::<Option<Vec<i64>>>()
-        .ok_or_else(|| ApiError::unprocessable("seatIds must be positive whole numbers", "seatIds"))?;
+        .ok_or_else(|| {
+            ApiError::unprocessable("seatIds must be positive whole numbers", "seatIds")
+        })?;
     let outcome = hold::hold_seats(&state, &buyer.0, event_id, &seat_ids, Some(&key)).await?;
     Ok(extract::idempotent_json(outcome))
 }
@@ -72,6 +74,14 @@ pub async fn hold_general_admission(
     let area_id = extract::id(&area_id, "areaId")?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
     let req: HoldPlaces = extract::json(&headers, &body)?;
-    let outcome = ga::hold_general_admission(&state, &buyer.0, event_id, area_id, req.quantity, Some(&key)).await?;
+    let outcome = ga::hold_general_admission(
+        &state,
+        &buyer.0,
+        event_id,
+        area_id,
+        req.quantity,
+        Some(&key),
+    )
+    .await?;
     Ok(extract::idempotent_json(outcome))
 }

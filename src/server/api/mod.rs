@@ -22,14 +22,20 @@ pub fn routes() -> Router<AppState> {
         .route("/api/events", get(events::list))
         .route("/api/events/{event_id}", get(events::detail))
         .route("/api/events/{event_id}/seats", get(events::seats))
-        .route("/api/events/{event_id}/seats/{seat_id}/hold", post(holds::hold_one))
+        .route(
+            "/api/events/{event_id}/seats/{seat_id}/hold",
+            post(holds::hold_one),
+        )
         .route("/api/events/{event_id}/holds", post(holds::hold_many))
         .route(
             "/api/events/{event_id}/general-admission/{area_id}/hold",
             post(holds::hold_general_admission),
         )
         .route("/api/bookings", get(bookings::mine))
-        .route("/api/bookings/{booking_id}", get(bookings::show).delete(bookings::release))
+        .route(
+            "/api/bookings/{booking_id}",
+            get(bookings::show).delete(bookings::release),
+        )
         .route("/api/{*rest}", any(not_found))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
 }

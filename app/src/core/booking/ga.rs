@@ -21,7 +21,10 @@ pub async fn hold_general_admission(
     let rules = &state.rules;
     if quantity < 1 || quantity > rules.max_seats_per_booking as i64 {
         return Err(ApiError::unprocessable(
-            format!("quantity must be between 1 and {}", rules.max_seats_per_booking),
+            format!(
+                "quantity must be between 1 and {}",
+                rules.max_seats_per_booking
+            ),
             "quantity",
         ));
     }
@@ -109,7 +112,11 @@ pub async fn hold_general_admission(
     Ok(Idempotent::Fresh(response))
 }
 
-async fn stale_ga_holds(tx: &mut crate::core::db::Tx, area_id: i64, now: i64) -> Result<Vec<String>, sqlx::Error> {
+async fn stale_ga_holds(
+    tx: &mut crate::core::db::Tx,
+    area_id: i64,
+    now: i64,
+) -> Result<Vec<String>, sqlx::Error> {
     let rows: Vec<(String,)> = sqlx::query_as(
         "select id from booking where ga_area_id = $1 and status = 'HELD' and held_until <= $2 limit 100",
     )

@@ -30,7 +30,10 @@ pub async fn hold_seats(
 ) -> Result<Idempotent<HoldResponse>, ApiError> {
     let rules = &state.rules;
     if seat_ids.is_empty() {
-        return Err(ApiError::unprocessable("seatIds must name at least one seat", "seatIds"));
+        return Err(ApiError::unprocessable(
+            "seatIds must name at least one seat",
+            "seatIds",
+        ));
     }
     if seat_ids.len() > rules.max_seats_per_booking {
         return Err(ApiError::unprocessable(
@@ -42,19 +45,29 @@ pub async fn hold_seats(
     ids.sort_unstable();
     ids.dedup();
     if ids.len() != seat_ids.len() {
-        return Err(ApiError::unprocessable("seatIds contains the same seat twice", "seatIds"));
+        return Err(ApiError::unprocessable(
+            "seatIds contains the same seat twice",
+            "seatIds",
+        ));
     }
     let map = state
         .seat_maps
         .get(&state.db, event_id)
         .await?
         .ok_or(ApiError::NotFound("event"))?;
-    let unknown: Vec<String> = ids.iter().filter(|id| map.seat(**id).is_none()).map(|id| id.to_string()).collect();
+    let unknown: Vec<String> = ids
+        .iter()
+        .filter(|id| map.seat(**id).is_none())
+        .map(|id| id.to_string())
+        .collect();
     if !unknown.is_empty() {
         return Err(if seat_ids.len() == 1 {
             ApiError::NotFound("seat")
         } else {
-            ApiError::unprocessable(format!("no such seats in this event: {}", unknown.join(", ")), "seatIds")
+            ApiError::unprocessable(
+                format!("no such seats in this event: {}", unknown.join(", ")),
+                "seatIds",
+            )
         });
     }
     if let Some(key) = key {
@@ -72,7 +85,10 @@ pub async fn hold_seats(
     }
 
     let held_until = now + rules.hold_ttl_ms;
-    let priced: Vec<(SeatId, i64)> = ids.iter().map(|id| (*id, map.seat(*id).map_or(0, |s| s.price_cents))).collect();
+    let priced: Vec<(SeatId, i64)> = ids
+        .iter()
+        .map(|id| (*id, map.seat(*id).map_or(0, |s| s.price_cents)))
+        .collect();
     let amount: i64 = priced.iter().map(|p| p.1).sum();
     let booking_id = uuid::Uuid::new_v4().to_string();
     let response = HoldResponse {
@@ -149,19 +165,31 @@ pub async fn hold_seats(
 }
 
 /// 409 SEAT_TAKEN naming the taken seats, with nearby alternatives.
-pub fn seat_taken(map: &EventSeatMap, requested: &[SeatId], taken: &[SeatId], now: i64) -> ApiError {
+pub fn seat_taken(
+    map: &EventSeatMap,
+    requested: &[SeatId],
+    taken: &[SeatId],
+    now: i64,
+) -> ApiError {
     let mut taken = taken.to_vec();
     if taken.is_empty() {
         // Lost a race to a hold that has since ended: name what was asked.
         taken = requested.to_vec();
     }
-    let labels: Vec<&str> = taken.iter().filter_map(|id| map.seat(*id)).map(|s| s.label.as_str()).collect();
+    let labels: Vec<&str> = taken
+        .iter()
+        .filter_map(|id| map.seat(*id))
+        .map(|s| s.label.as_str())
+        .collect();
     let message = match labels.as_slice() {
         [one] => format!("Seat {one} is no longer available"),
         many => format!("Seats {} are no longer available", many.join(", ")),
     };
     let mut free = map.free_mask(now);
-    let requested_idx: Vec<usize> = requested.iter().filter_map(|id| map.index_of(*id)).collect();
+    let requested_idx: Vec<usize> = requested
+        .iter()
+        .filter_map(|id| map.index_of(*id))
+        .collect();
     let taken_set: HashSet<SeatId> = taken.iter().copied().collect();
     for id in requested.iter().filter(|id| taken_set.contains(id)) {
         if let Some(i) = map.index_of(*id) {

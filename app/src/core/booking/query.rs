@@ -6,11 +6,26 @@ use crate::core::clock::rfc3339;
 use crate::core::{ApiError, AppState};
 use crate::model::{BookingSeat, BookingView, GeneralAdmissionLine};
 
-type BookingRow = (String, i64, String, i64, i64, String, Option<i64>, i64, i64, i64);
+type BookingRow = (
+    String,
+    i64,
+    String,
+    i64,
+    i64,
+    String,
+    Option<i64>,
+    i64,
+    i64,
+    i64,
+);
 
 const COLUMNS: &str = "id, event_id, status, held_until, amount_cents, currency, ga_area_id, ga_quantity, created_at, updated_at";
 
-pub async fn booking_of_buyer(state: &AppState, buyer: &str, booking_id: &str) -> Result<BookingView, ApiError> {
+pub async fn booking_of_buyer(
+    state: &AppState,
+    buyer: &str,
+    booking_id: &str,
+) -> Result<BookingView, ApiError> {
     let row: Option<BookingRow> = sqlx::query_as(&format!(
         "select {COLUMNS} from booking where id = $1 and buyer_id = $2"
     ))
@@ -30,7 +45,10 @@ pub async fn booking_of_buyer(state: &AppState, buyer: &str, booking_id: &str) -
 }
 
 /// The buyer's bookings, newest first (without seat details beyond labels).
-pub async fn bookings_of_buyer(state: &AppState, buyer: &str) -> Result<Vec<BookingView>, ApiError> {
+pub async fn bookings_of_buyer(
+    state: &AppState,
+    buyer: &str,
+) -> Result<Vec<BookingView>, ApiError> {
     let rows: Vec<BookingRow> = sqlx::query_as(&format!(
         "select {COLUMNS} from booking where buyer_id = $1 order by created_at desc limit 100"
     ))
@@ -52,7 +70,8 @@ pub async fn bookings_of_buyer(state: &AppState, buyer: &str) -> Result<Vec<Book
 }
 
 fn view(state: &AppState, row: BookingRow, seats: Vec<(i64, String, i64)>) -> BookingView {
-    let (id, event_id, status, held_until, amount, currency, ga_area, ga_qty, created, updated) = row;
+    let (id, event_id, status, held_until, amount, currency, ga_area, ga_qty, created, updated) =
+        row;
     let now = state.clock.now_ms();
     let running = matches!(
         BookingStatus::parse(&status),
@@ -64,12 +83,18 @@ fn view(state: &AppState, row: BookingRow, seats: Vec<(i64, String, i64)>) -> Bo
         status,
         seats: seats
             .into_iter()
-            .map(|(id, label, price_cents)| BookingSeat { id, label, price_cents })
+            .map(|(id, label, price_cents)| BookingSeat {
+                id,
+                label,
+                price_cents,
+            })
             .collect(),
-        general_admission: ga_area.filter(|_| ga_qty > 0).map(|area_id| GeneralAdmissionLine {
-            area_id,
-            quantity: ga_qty,
-        }),
+        general_admission: ga_area
+            .filter(|_| ga_qty > 0)
+            .map(|area_id| GeneralAdmissionLine {
+                area_id,
+                quantity: ga_qty,
+            }),
         amount_cents: amount,
         currency,
         held_until: Some(rfc3339(held_until)),

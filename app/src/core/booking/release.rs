@@ -7,13 +7,19 @@ use super::BookingStatus;
 use crate::core::{ApiError, AppState};
 
 /// HELD → CANCELLED by the buyer who holds it.
-pub async fn cancel_hold(state: &AppState, buyer: &str, booking_id: &str) -> Result<BookingStatus, ApiError> {
+pub async fn cancel_hold(
+    state: &AppState,
+    buyer: &str,
+    booking_id: &str,
+) -> Result<BookingStatus, ApiError> {
     let now = state.clock.now_ms();
     let mut tx = state.db.begin().await?;
     let released = store::cancel_hold(&mut tx, booking_id, buyer, now).await?;
     tx.commit().await?;
     if let Some(released) = released {
-        state.seat_maps.publish(released.event_id, &released.as_changes(), now);
+        state
+            .seat_maps
+            .publish(released.event_id, &released.as_changes(), now);
         return Ok(BookingStatus::Cancelled);
     }
     match store::status_of(&state.db, booking_id, buyer).await? {

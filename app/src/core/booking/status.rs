@@ -16,7 +16,8 @@ pub enum BookingStatus {
 use BookingStatus::*;
 
 impl BookingStatus {
-    pub const ALL: [BookingStatus; 6] = [Held, PaymentPending, Booked, Expired, Cancelled, Refunded];
+    pub const ALL: [BookingStatus; 6] =
+        [Held, PaymentPending, Booked, Expired, Cancelled, Refunded];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -85,13 +86,19 @@ mod tests {
 
     #[test]
     fn a_hold_can_only_be_paid_ended_or_expired() {
-        let next: Vec<_> = BookingStatus::ALL.into_iter().filter(|t| Held.can_become(*t)).collect();
+        let next: Vec<_> = BookingStatus::ALL
+            .into_iter()
+            .filter(|t| Held.can_become(*t))
+            .collect();
         assert_eq!(next, vec![PaymentPending, Expired, Cancelled]);
     }
 
     #[test]
     fn only_ended_bookings_can_be_refunded() {
-        let from: Vec<_> = BookingStatus::ALL.into_iter().filter(|f| f.can_become(Refunded)).collect();
+        let from: Vec<_> = BookingStatus::ALL
+            .into_iter()
+            .filter(|f| f.can_become(Refunded))
+            .collect();
         assert_eq!(from, vec![Expired, Cancelled]);
         assert!(from.iter().all(|s| !s.is_live()));
     }

@@ -66,7 +66,12 @@ pub async fn insert_seats(
 
 /// Takes a row lock on (buyer, event) so one buyer's concurrent holds count
 /// their seats one after the other (SQLite has a single writer anyway).
-pub async fn lock_buyer(tx: &mut Tx, buyer: &str, event_id: EventId, now: i64) -> Result<(), sqlx::Error> {
+pub async fn lock_buyer(
+    tx: &mut Tx,
+    buyer: &str,
+    event_id: EventId,
+    now: i64,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "insert into buyer_event (buyer_id, event_id, touched_at) values ($1, $2, $3)
          on conflict (buyer_id, event_id) do update set touched_at = excluded.touched_at",
@@ -80,7 +85,12 @@ pub async fn lock_buyer(tx: &mut Tx, buyer: &str, event_id: EventId, now: i64) -
 }
 
 /// Seats plus general-admission places this buyer holds or owns for the event.
-pub async fn live_places_of_buyer(tx: &mut Tx, buyer: &str, event_id: EventId, now: i64) -> Result<i64, sqlx::Error> {
+pub async fn live_places_of_buyer(
+    tx: &mut Tx,
+    buyer: &str,
+    event_id: EventId,
+    now: i64,
+) -> Result<i64, sqlx::Error> {
     let (n,): (i64,) = sqlx::query_as(
         "select cast(coalesce(sum(case when b.ga_quantity > 0 then b.ga_quantity
                                        else (select count(*) from booking_seat bs
@@ -98,11 +108,18 @@ pub async fn live_places_of_buyer(tx: &mut Tx, buyer: &str, event_id: EventId, n
 }
 
 fn placeholders(from: usize, n: usize) -> String {
-    (from..from + n).map(|i| format!("${i}")).collect::<Vec<_>>().join(",")
+    (from..from + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// HELD bookings past their `held_until` that still own one of these seats.
-pub async fn stale_holds_on(tx: &mut Tx, seats: &[SeatId], now: i64) -> Result<Vec<String>, sqlx::Error> {
+pub async fn stale_holds_on(
+    tx: &mut Tx,
+    seats: &[SeatId],
+    now: i64,
+) -> Result<Vec<String>, sqlx::Error> {
     let sql = format!(
         "select distinct b.id from booking_seat bs join booking b on b.id = bs.booking_id
          where bs.live = 1 and bs.seat_id in ({}) and b.status = 'HELD' and b.held_until <= $1",
@@ -112,11 +129,19 @@ pub async fn stale_holds_on(tx: &mut Tx, seats: &[SeatId], now: i64) -> Result<V
     for s in seats {
         q = q.bind(*s);
     }
-    Ok(q.fetch_all(&mut **tx).await?.into_iter().map(|r| r.0).collect())
+    Ok(q.fetch_all(&mut **tx)
+        .await?
+        .into_iter()
+        .map(|r| r.0)
+        .collect())
 }
 
 /// Which of these seats are in a live booking now (expired holds excluded).
-pub async fn taken_seats(db: &Db, seats: &[SeatId], now: i64) -> Result<Vec<(SeatId, Occupancy)>, sqlx::Error> {
+pub async fn taken_seats(
+    db: &Db,
+    seats: &[SeatId],
+    now: i64,
+) -> Result<Vec<(SeatId, Occupancy)>, sqlx::Error> {
     let sql = format!(
         "select bs.seat_id, b.status, b.held_until from booking_seat bs join booking b on b.id = bs.booking_id
          where bs.live = 1 and bs.seat_id in ({}) and (b.status <> 'HELD' or b.held_until > $1)
@@ -128,7 +153,10 @@ pub async fn taken_seats(db: &Db, seats: &[SeatId], now: i64) -> Result<Vec<(Sea
         q = q.bind(*s);
     }
     let rows = q.fetch_all(db.writer()).await?;
-    Ok(rows.into_iter().map(|(id, st, until)| (id, Occupancy::from_booking(&st, until))).collect())
+    Ok(rows
+        .into_iter()
+        .map(|(id, st, until)| (id, Occupancy::from_booking(&st, until)))
+        .collect())
 }
 
 /// What ending a booking freed, for the seat map.
@@ -165,7 +193,12 @@ pub async fn expire_hold(tx: &mut Tx, id: &str, now: i64) -> Result<Option<Relea
 }
 
 /// HELD → CANCELLED by its owner, while the hold still runs.
-pub async fn cancel_hold(tx: &mut Tx, id: &str, buyer: &str, now: i64) -> Result<Option<Released>, sqlx::Error> {
+pub async fn cancel_hold(
+    tx: &mut Tx,
+    id: &str,
+    buyer: &str,
+    now: i64,
+) -> Result<Option<Released>, sqlx::Error> {
     debug_assert!(Held.can_become(Cancelled));
     let won = sqlx::query(
         "update booking set status = 'CANCELLED', updated_at = $3
@@ -209,35 +242,53 @@ async fn release(tx: &mut Tx, id: &str) -> Result<Released, sqlx::Error> {
     }
     let mut seat_ids: Vec<SeatId> = seats.into_iter().map(|(s, _)| s).collect();
     seat_ids.sort_unstable();
-    Ok(Released { event_id, seats: seat_ids })
+    Ok(Released {
+        event_id,
+        seats: seat_ids,
+    })
 }
 
 /// HELD bookings whose time is up, oldest first, claimed for this sweeper
 /// (`skip locked` on Postgres lets several instances sweep side by side).
-pub async fn due_holds(tx: &mut Tx, db: &Db, now: i64, limit: i64) -> Result<Vec<String>, sqlx::Error> {
+pub async fn due_holds(
+    tx: &mut Tx,
+    db: &Db,
+    now: i64,
+    limit: i64,
+) -> Result<Vec<String>, sqlx::Error> {
     let sql = format!(
         "select id from booking where status = 'HELD' and held_until <= $1
          order by held_until limit $2{}",
         db.skip_locked()
     );
-    let rows: Vec<(String,)> = sqlx::query_as(&sql).bind(now).bind(limit).fetch_all(&mut **tx).await?;
+    let rows: Vec<(String,)> = sqlx::query_as(&sql)
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&mut **tx)
+        .await?;
     Ok(rows.into_iter().map(|r| r.0).collect())
 }
 
 /// Claims `n` places of a general-admission area: invariant 2 is the `where`
 /// (and the `check (remaining >= 0)` behind it).
 pub async fn claim_ga(tx: &mut Tx, area_id: i64, n: i64) -> Result<bool, sqlx::Error> {
-    Ok(sqlx::query("update ga_area set remaining = remaining - $2 where id = $1 and remaining >= $2")
-        .bind(area_id)
-        .bind(n)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected()
+    Ok(sqlx::query(
+        "update ga_area set remaining = remaining - $2 where id = $1 and remaining >= $2",
+    )
+    .bind(area_id)
+    .bind(n)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected()
         == 1)
 }
 
 /// The status of a booking if it belongs to this buyer.
-pub async fn status_of(db: &Db, id: &str, buyer: &str) -> Result<Option<(BookingStatus, i64)>, sqlx::Error> {
+pub async fn status_of(
+    db: &Db,
+    id: &str,
+    buyer: &str,
+) -> Result<Option<(BookingStatus, i64)>, sqlx::Error> {
     let row: Option<(String, i64)> =
         sqlx::query_as("select status, held_until from booking where id = $1 and buyer_id = $2")
             .bind(id)

@@ -9,7 +9,13 @@ use crate::model::SeatId;
 
 /// Up to `max` non-overlapping blocks of `n` adjacent free seats near the
 /// requested ones.
-pub fn alternatives(map: &EventSeatMap, free: &[bool], requested: &[usize], n: usize, max: usize) -> Vec<Vec<SeatId>> {
+pub fn alternatives(
+    map: &EventSeatMap,
+    free: &[bool],
+    requested: &[usize],
+    n: usize,
+    max: usize,
+) -> Vec<Vec<SeatId>> {
     if n == 0 || requested.is_empty() {
         return Vec::new();
     }
@@ -53,9 +59,9 @@ pub fn alternatives(map: &EventSeatMap, free: &[bool], requested: &[usize], n: u
                 if end - start + 1 >= n {
                     for s in start..=end + 1 - n {
                         let orphan = s - start == 1 || end - (s + n - 1) == 1;
-                        let (bx, by) = row[s..s + n]
-                            .iter()
-                            .fold((0.0, 0.0), |(x, y), &i| (x + map.seats[i].x, y + map.seats[i].y));
+                        let (bx, by) = row[s..s + n].iter().fold((0.0, 0.0), |(x, y), &i| {
+                            (x + map.seats[i].x, y + map.seats[i].y)
+                        });
                         let d = (bx / n as f64 - cx).powi(2) + (by / n as f64 - cy).powi(2);
                         candidates.push((orphan, d, g, s));
                     }
