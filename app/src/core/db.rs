@@ -105,9 +105,15 @@ impl Db {
         self.write.close().await;
     }
 
-    /// Pool usage for /metrics: (connections open, idle).
-    pub fn pool_usage(&self) -> (u32, usize) {
-        (self.read.size(), self.read.num_idle())
+    /// Readiness: have the migrations been applied? (`success` is a boolean
+    /// on Postgres and an integer on SQLite.)
+    pub async fn migrations_applied(&self) -> Result<bool, sqlx::Error> {
+        let sql = match self.backend {
+            Backend::Sqlite => "select count(*) from _sqlx_migrations where success = 1",
+            Backend::Postgres => "select count(*) from _sqlx_migrations where success = true",
+        };
+        let (n,): (i64,) = sqlx::query_as(sql).fetch_one(&self.read).await?;
+        Ok(n > 0)
     }
 }
 

@@ -171,21 +171,25 @@ impl EventSeatMap {
             .collect()
     }
 
+    /// Each seat's status now (by index).
+    pub fn statuses(&self, now_ms: i64) -> Vec<SeatStatus> {
+        self.live()
+            .occupancy
+            .iter()
+            .map(|o| o.status(now_ms))
+            .collect()
+    }
+
     /// One flag per seat (by index): free now?
     pub fn free_mask(&self, now_ms: i64) -> Vec<bool> {
-        let live = self.live();
-        live.occupancy
-            .iter()
-            .map(|o| o.status(now_ms) == SeatStatus::Available)
+        self.statuses(now_ms)
+            .into_iter()
+            .map(|s| s == SeatStatus::Available)
             .collect()
     }
 
     pub fn available_count(&self, now_ms: i64) -> i64 {
         self.free_mask(now_ms).iter().filter(|f| **f).count() as i64
-    }
-
-    pub fn version(&self) -> u64 {
-        self.live().version
     }
 
     /// Records committed changes; returns the batch for the live stream.
@@ -342,14 +346,6 @@ impl SeatMaps {
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<SeatChanges>> {
         self.changes.subscribe()
     }
-
-    /// Drops a map so the next request reloads it from the database.
-    pub fn forget(&self, event_id: EventId) {
-        self.maps
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&event_id);
-    }
 }
 
 async fn load(db: &Db, event_id: EventId) -> Result<Option<EventSeatMap>, ApiError> {
@@ -416,15 +412,4 @@ async fn load(db: &Db, event_id: EventId) -> Result<Option<EventSeatMap>, ApiErr
     Ok(Some(EventSeatMap::new(
         event_id, currency, seats, occupancy,
     )))
-}
-
-impl EventSeatMap {
-    /// Each seat's status now (by index).
-    pub fn occupied_statuses(&self, now_ms: i64) -> Vec<SeatStatus> {
-        self.live()
-            .occupancy
-            .iter()
-            .map(|o| o.status(now_ms))
-            .collect()
-    }
 }

@@ -161,7 +161,7 @@ fn seats_markup(event_id: i64) -> String {
             return String::new();
         };
         let now = state.clock.now_ms();
-        let statuses = map.occupied_statuses(now);
+        let statuses = map.statuses(now);
         let dots = map.seats.iter().enumerate().map(|(i, s)| SeatDot {
             id: s.id,
             section: &s.section,

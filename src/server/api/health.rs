@@ -11,16 +11,7 @@ pub async fn healthz() -> Json<Value> {
 
 /// Ready when the database answers and the migrations are applied.
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
-    let (applied,): (i64,) =
-        sqlx::query_as("select count(*) from _sqlx_migrations where success = true")
-            .fetch_one(state.db.reader())
-            .await
-            .or(
-                sqlx::query_as("select count(*) from _sqlx_migrations where success = 1")
-                    .fetch_one(state.db.reader())
-                    .await,
-            )?;
-    if applied == 0 {
+    if !state.db.migrations_applied().await? {
         return Err(ApiError::InvalidState("migrations not applied".into()));
     }
     Ok(Json(

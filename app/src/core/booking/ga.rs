@@ -4,7 +4,7 @@
 //! transaction as the transition that ends the booking.
 
 use super::store::{self, NewBooking};
-use super::Idempotent;
+use super::{begin_with_key, earlier_answer, within_buyer_limit, Idempotent};
 use crate::core::clock::rfc3339;
 use crate::core::idempotency::{self, IdempotencyKey};
 use crate::core::{ApiError, AppState};
@@ -38,13 +38,8 @@ pub async fn hold_general_admission(
     .fetch_optional(state.db.reader())
     .await?;
     let (price, currency) = area.ok_or(ApiError::NotFound("general-admission area"))?;
-    if let Some(key) = key {
-        if let Some(stored) = idempotency::lookup(&state.db, buyer, key).await? {
-            return Ok(Idempotent::Replay {
-                status: stored.status,
-                body: stored.body,
-            });
-        }
+    if let Some(answer) = earlier_answer(state, buyer, key).await? {
+        return Ok(answer);
     }
     let now = state.clock.now_ms();
     let held_until = now + rules.hold_ttl_ms;
@@ -61,26 +56,11 @@ pub async fn hold_general_admission(
     };
     let body = serde_json::to_string(&response).map_err(ApiError::internal)?;
 
-    let mut tx = state.db.begin().await?;
-    if let Some(key) = key {
-        if !idempotency::claim(&mut tx, buyer, key, now).await? {
-            tx.rollback().await?;
-            let stored = idempotency::answer_for_loser(&state.db, buyer, key).await?;
-            return Ok(Idempotent::Replay {
-                status: stored.status,
-                body: stored.body,
-            });
-        }
-    }
-    store::lock_buyer(&mut tx, buyer, event_id, now).await?;
-    let owned = store::live_places_of_buyer(&mut tx, buyer, event_id, now).await?;
-    if owned + quantity > rules.max_places_per_buyer {
-        tx.rollback().await?;
-        return Err(ApiError::LimitExceeded(format!(
-            "a buyer may hold or own at most {} places for this event (you have {owned})",
-            rules.max_places_per_buyer
-        )));
-    }
+    let mut tx = match begin_with_key(state, buyer, key, now).await? {
+        Ok(tx) => tx,
+        Err(answer) => return Ok(answer),
+    };
+    within_buyer_limit(&mut tx, state, buyer, event_id, quantity, now).await?;
     // Places of expired holds come back before we count what is left.
     for stale in stale_ga_holds(&mut tx, area_id, now).await? {
         store::expire_hold(&mut tx, &stale, now).await?;

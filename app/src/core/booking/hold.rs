@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use super::store::{self, NewBooking};
 use super::suggest;
-use super::Idempotent;
+use super::{begin_with_key, earlier_answer, within_buyer_limit, Idempotent};
 use crate::core::clock::rfc3339;
 use crate::core::db::is_unique_violation;
 use crate::core::idempotency::{self, IdempotencyKey};
@@ -70,13 +70,8 @@ pub async fn hold_seats(
             )
         });
     }
-    if let Some(key) = key {
-        if let Some(stored) = idempotency::lookup(&state.db, buyer, key).await? {
-            return Ok(Idempotent::Replay {
-                status: stored.status,
-                body: stored.body,
-            });
-        }
+    if let Some(answer) = earlier_answer(state, buyer, key).await? {
+        return Ok(answer);
     }
     let now = state.clock.now_ms();
     let taken = map.taken_among(&ids, now);
@@ -103,26 +98,11 @@ pub async fn hold_seats(
     };
     let body = serde_json::to_string(&response).map_err(ApiError::internal)?;
 
-    let mut tx = state.db.begin().await?;
-    if let Some(key) = key {
-        if !idempotency::claim(&mut tx, buyer, key, now).await? {
-            tx.rollback().await?;
-            let stored = idempotency::answer_for_loser(&state.db, buyer, key).await?;
-            return Ok(Idempotent::Replay {
-                status: stored.status,
-                body: stored.body,
-            });
-        }
-    }
-    store::lock_buyer(&mut tx, buyer, event_id, now).await?;
-    let owned = store::live_places_of_buyer(&mut tx, buyer, event_id, now).await?;
-    if owned + ids.len() as i64 > rules.max_places_per_buyer {
-        tx.rollback().await?;
-        return Err(ApiError::LimitExceeded(format!(
-            "a buyer may hold or own at most {} places for this event (you have {owned})",
-            rules.max_places_per_buyer
-        )));
-    }
+    let mut tx = match begin_with_key(state, buyer, key, now).await? {
+        Ok(tx) => tx,
+        Err(answer) => return Ok(answer),
+    };
+    within_buyer_limit(&mut tx, state, buyer, event_id, ids.len() as i64, now).await?;
     let mut freed = Vec::new();
     for stale in store::stale_holds_on(&mut tx, &ids, now).await? {
         if let Some(released) = store::expire_hold(&mut tx, &stale, now).await? {

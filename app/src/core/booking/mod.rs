@@ -19,3 +19,74 @@ pub enum Idempotent<T> {
     Fresh(T),
     Replay { status: u16, body: String },
 }
+
+use crate::core::db::Tx;
+use crate::core::idempotency::{self, IdempotencyKey, Stored};
+use crate::core::{ApiError, AppState};
+use crate::model::EventId;
+
+impl<T> From<Stored> for Idempotent<T> {
+    fn from(stored: Stored) -> Self {
+        Idempotent::Replay {
+            status: stored.status,
+            body: stored.body,
+        }
+    }
+}
+
+/// The answer given earlier to this buyer's key, if any (checked before any
+/// work, outside a transaction).
+async fn earlier_answer<T>(
+    state: &AppState,
+    buyer: &str,
+    key: Option<&IdempotencyKey>,
+) -> Result<Option<Idempotent<T>>, ApiError> {
+    match key {
+        Some(key) => Ok(idempotency::lookup(&state.db, buyer, key)
+            .await?
+            .map(Into::into)),
+        None => Ok(None),
+    }
+}
+
+/// Begins the step's transaction with its key inserted; `Err(answer)` when
+/// another request with this key committed first (the transaction is then
+/// dropped, which rolls it back).
+async fn begin_with_key<T>(
+    state: &AppState,
+    buyer: &str,
+    key: Option<&IdempotencyKey>,
+    now: i64,
+) -> Result<Result<Tx, Idempotent<T>>, ApiError> {
+    let mut tx = state.db.begin().await?;
+    if let Some(key) = key {
+        if !idempotency::claim(&mut tx, buyer, key, now).await? {
+            tx.rollback().await?;
+            return Ok(Err(idempotency::answer_for_loser(&state.db, buyer, key)
+                .await?
+                .into()));
+        }
+    }
+    Ok(Ok(tx))
+}
+
+/// Locks the buyer's row for this event and refuses more places than the
+/// per-buyer limit, inside the claim's transaction.
+async fn within_buyer_limit(
+    tx: &mut Tx,
+    state: &AppState,
+    buyer: &str,
+    event_id: EventId,
+    wanted: i64,
+    now: i64,
+) -> Result<(), ApiError> {
+    store::lock_buyer(tx, buyer, event_id, now).await?;
+    let owned = store::live_places_of_buyer(tx, buyer, event_id, now).await?;
+    let limit = state.rules.max_places_per_buyer;
+    if owned + wanted > limit {
+        return Err(ApiError::LimitExceeded(format!(
+            "a buyer may hold or own at most {limit} places for this event (you have {owned})"
+        )));
+    }
+    Ok(())
+}

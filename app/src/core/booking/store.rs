@@ -175,21 +175,16 @@ impl Released {
 /// HELD → EXPIRED, only once `held_until` has passed.
 pub async fn expire_hold(tx: &mut Tx, id: &str, now: i64) -> Result<Option<Released>, sqlx::Error> {
     debug_assert!(Held.can_become(Expired));
-    let won = sqlx::query(
+    let ended: Option<Ended> = sqlx::query_as(
         "update booking set status = 'EXPIRED', updated_at = $2
-         where id = $1 and status = 'HELD' and held_until <= $2",
+         where id = $1 and status = 'HELD' and held_until <= $2
+         returning event_id, ga_area_id, ga_quantity",
     )
     .bind(id)
     .bind(now)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected()
-        == 1;
-    if won {
-        Ok(Some(release(tx, id).await?))
-    } else {
-        Ok(None)
-    }
+    .fetch_optional(&mut **tx)
+    .await?;
+    release(tx, id, ended).await
 }
 
 /// HELD → CANCELLED by its owner, while the hold still runs.
@@ -200,39 +195,39 @@ pub async fn cancel_hold(
     now: i64,
 ) -> Result<Option<Released>, sqlx::Error> {
     debug_assert!(Held.can_become(Cancelled));
-    let won = sqlx::query(
+    let ended: Option<Ended> = sqlx::query_as(
         "update booking set status = 'CANCELLED', updated_at = $3
-         where id = $1 and buyer_id = $2 and status = 'HELD' and held_until > $3",
+         where id = $1 and buyer_id = $2 and status = 'HELD' and held_until > $3
+         returning event_id, ga_area_id, ga_quantity",
     )
     .bind(id)
     .bind(buyer)
     .bind(now)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected()
-        == 1;
-    if won {
-        Ok(Some(release(tx, id).await?))
-    } else {
-        Ok(None)
-    }
+    .fetch_optional(&mut **tx)
+    .await?;
+    release(tx, id, ended).await
 }
 
+/// What a winning end-of-booking update returns: (event, standing area, places).
+type Ended = (i64, Option<i64>, i64);
+
 /// Gives back what an ended booking owned: its seats (live → 0) and its
-/// general-admission places. Runs only after the transition that ended the
-/// booking won, so it happens exactly once.
-async fn release(tx: &mut Tx, id: &str) -> Result<Released, sqlx::Error> {
-    let seats: Vec<(i64, i64)> = sqlx::query_as(
-        "update booking_seat set live = 0 where booking_id = $1 and live = 1 returning seat_id, event_id",
+/// general-admission places. Runs only when the transition that ended the
+/// booking won (`ended` is its returned row), so it happens exactly once.
+async fn release(
+    tx: &mut Tx,
+    id: &str,
+    ended: Option<Ended>,
+) -> Result<Option<Released>, sqlx::Error> {
+    let Some((event_id, ga_area, qty)) = ended else {
+        return Ok(None);
+    };
+    let seats: Vec<(i64,)> = sqlx::query_as(
+        "update booking_seat set live = 0 where booking_id = $1 and live = 1 returning seat_id",
     )
     .bind(id)
     .fetch_all(&mut **tx)
     .await?;
-    let (event_id, ga_area, qty): (i64, Option<i64>, i64) =
-        sqlx::query_as("select event_id, ga_area_id, ga_quantity from booking where id = $1")
-            .bind(id)
-            .fetch_one(&mut **tx)
-            .await?;
     if let (Some(area), true) = (ga_area, qty > 0) {
         sqlx::query("update ga_area set remaining = remaining + $2 where id = $1")
             .bind(area)
@@ -240,12 +235,12 @@ async fn release(tx: &mut Tx, id: &str) -> Result<Released, sqlx::Error> {
             .execute(&mut **tx)
             .await?;
     }
-    let mut seat_ids: Vec<SeatId> = seats.into_iter().map(|(s, _)| s).collect();
+    let mut seat_ids: Vec<SeatId> = seats.into_iter().map(|(s,)| s).collect();
     seat_ids.sort_unstable();
-    Ok(Released {
+    Ok(Some(Released {
         event_id,
         seats: seat_ids,
-    })
+    }))
 }
 
 /// HELD bookings whose time is up, oldest first, claimed for this sweeper
