@@ -23,7 +23,7 @@ async fn main() {
         format!("sqlite://{}/bench.db", dir.display())
     });
     let mut config = Config::for_tests(&url);
-    config.max_places_per_buyer = i64::MAX / 4;
+    config.max_places_per_buyer = PER_BUYER as i64;
     config.db_max_connections = 32;
     let (router, state) = build(&config, Arc::new(SystemClock))
         .await
@@ -46,7 +46,7 @@ async fn main() {
                 s
             })
             .collect();
-        let r = holds(&base, seats).await;
+        let r = holds(&base, seats, PER_BUYER).await;
         r.print(&format!("holds, distinct seats, {conns} conns"));
     }
     // Hot seats: 1,000 buyers on 10 seats.
@@ -54,7 +54,7 @@ async fn main() {
     let buyers: Vec<Vec<i64>> = (0..64)
         .map(|i| (0..16).map(|j| hot[(i + j) % 10]).collect())
         .collect();
-    let r = holds(&base, buyers).await;
+    let r = holds(&base, buyers, 1).await;
     r.print("hot seats: 1,024 buyers on 10 seats, 64 conns");
 
     for (name, path, etag) in [
@@ -128,26 +128,37 @@ fn client() -> reqwest::Client {
         .expect("client")
 }
 
-/// One buyer per connection, each holding its list of seats one by one.
-async fn holds(base: &str, per_buyer: Vec<Vec<i64>>) -> Run {
+/// Each connection works through its seats as a line of buyers, each buyer
+/// holding at most `per_buyer` of them, as real buyers hold a handful.
+const PER_BUYER: usize = 8;
+
+async fn holds(base: &str, per_conn: Vec<Vec<i64>>, per_buyer: usize) -> Run {
     let lat = Arc::new(Mutex::new(Vec::new()));
     let counts = Arc::new(Mutex::new((0usize, 0usize, 0usize)));
-    let mut buyers = Vec::new();
-    for seats in per_buyer {
-        let c = client();
-        // Open the session first: the run measures holds, not sign-ups.
-        let _ = c.get(format!("{base}/api/bookings")).send().await;
-        buyers.push((c, seats));
+    let mut conns = Vec::new();
+    for seats in per_conn {
+        let mut line = Vec::new();
+        for chunk in seats.chunks(per_buyer) {
+            let c = client();
+            // Open the session first: the run measures holds, not sign-ups.
+            let _ = c.get(format!("{base}/api/bookings")).send().await;
+            line.push((c, chunk.to_vec()));
+        }
+        conns.push(line);
     }
     let started = Instant::now();
-    let tasks: Vec<_> = buyers
+    let tasks: Vec<_> = conns
         .into_iter()
-        .map(|(c, seats)| {
+        .map(|line| {
             let (base, lat, counts) = (base.to_string(), lat.clone(), counts.clone());
             tokio::spawn(async move {
-                let mut mine = Vec::with_capacity(seats.len());
+                let mut mine = Vec::new();
                 let mut tally = (0, 0, 0);
-                for seat in seats {
+                let work: Vec<(reqwest::Client, i64)> = line
+                    .into_iter()
+                    .flat_map(|(c, seats)| seats.into_iter().map(move |s| (c.clone(), s)))
+                    .collect();
+                for (c, seat) in work {
                     let t = Instant::now();
                     let r = c
                         .post(format!("{base}/api/events/1/seats/{seat}/hold"))

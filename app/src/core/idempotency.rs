@@ -80,7 +80,7 @@ pub async fn lookup(
     )
     .bind(buyer)
     .bind(&key.key)
-    .fetch_optional(db.writer())
+    .fetch_optional(db.reader())
     .await?;
     match row {
         None => Ok(None),

@@ -1,5 +1,13 @@
 //! tower-sessions records in our own database, through the same pool as
 //! everything else (one store for both backends, so no typed-store enum).
+//!
+//! Loaded records are also kept in memory: a buyer's session is written once
+//! (when the buyer id is given) and then only read, so serving it from memory
+//! saves a query on every request. Every save or delete goes to the database
+//! and refreshes this instance's copy; the copy is only ever a cache.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use tower_sessions::session::{Id, Record};
@@ -11,7 +19,11 @@ use super::db::Db;
 #[derive(Clone)]
 pub struct DbSessionStore {
     db: Db,
+    cache: Arc<Mutex<HashMap<Id, Record>>>,
 }
+
+/// Entries kept before the cache starts over.
+const CACHE_CAPACITY: usize = 200_000;
 
 impl std::fmt::Debug for DbSessionStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -21,7 +33,10 @@ impl std::fmt::Debug for DbSessionStore {
 
 impl DbSessionStore {
     pub fn new(db: Db) -> Self {
-        DbSessionStore { db }
+        DbSessionStore {
+            db,
+            cache: Arc::default(),
+        }
     }
 
     /// Deletes sessions past their expiry; returns how many.
@@ -31,6 +46,31 @@ impl DbSessionStore {
             .execute(self.db.writer())
             .await?
             .rows_affected())
+    }
+}
+
+impl DbSessionStore {
+    fn cached(&self, id: &Id) -> Option<Record> {
+        let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        cache
+            .get(id)
+            .filter(|r| r.expiry_date > tower_sessions::cookie::time::OffsetDateTime::now_utc())
+            .cloned()
+    }
+
+    fn remember(&self, record: &Record) {
+        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.len() >= CACHE_CAPACITY {
+            cache.clear();
+        }
+        cache.insert(record.id, record.clone());
+    }
+
+    fn forget(&self, id: &Id) {
+        self.cache
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(id);
     }
 }
 
@@ -45,19 +85,20 @@ fn expiry_ms(record: &Record) -> i64 {
 #[async_trait]
 impl SessionStore for DbSessionStore {
     async fn create(&self, record: &mut Record) -> Result<()> {
-        let data = serde_json::to_vec(&record).map_err(|e| Error::Encode(e.to_string()))?;
         loop {
+            let data = serde_json::to_vec(&record).map_err(|e| Error::Encode(e.to_string()))?;
             let inserted = sqlx::query(
                 "insert into session (id, data, expiry_ms) values ($1, $2, $3) on conflict (id) do nothing",
             )
             .bind(record.id.to_string())
-            .bind(data.clone())
+            .bind(data)
             .bind(expiry_ms(record))
             .execute(self.db.writer())
             .await
             .map_err(backend)?
             .rows_affected();
             if inserted == 1 {
+                self.remember(record);
                 return Ok(());
             }
             record.id = Id::default();
@@ -76,10 +117,14 @@ impl SessionStore for DbSessionStore {
         .execute(self.db.writer())
         .await
         .map_err(backend)?;
+        self.remember(record);
         Ok(())
     }
 
     async fn load(&self, id: &Id) -> Result<Option<Record>> {
+        if let Some(record) = self.cached(id) {
+            return Ok(Some(record));
+        }
         let row: Option<(Vec<u8>,)> =
             sqlx::query_as("select data from session where id = $1 and expiry_ms > $2")
                 .bind(id.to_string())
@@ -87,11 +132,17 @@ impl SessionStore for DbSessionStore {
                 .fetch_optional(self.db.reader())
                 .await
                 .map_err(backend)?;
-        row.map(|(data,)| serde_json::from_slice(&data).map_err(|e| Error::Decode(e.to_string())))
-            .transpose()
+        let record: Option<Record> = row
+            .map(|(data,)| serde_json::from_slice(&data).map_err(|e| Error::Decode(e.to_string())))
+            .transpose()?;
+        if let Some(r) = &record {
+            self.remember(r);
+        }
+        Ok(record)
     }
 
     async fn delete(&self, id: &Id) -> Result<()> {
+        self.forget(id);
         sqlx::query("delete from session where id = $1")
             .bind(id.to_string())
             .execute(self.db.writer())

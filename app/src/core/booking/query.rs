@@ -31,7 +31,7 @@ pub async fn booking_of_buyer(
     ))
     .bind(booking_id)
     .bind(buyer)
-    .fetch_optional(state.db.writer())
+    .fetch_optional(state.db.reader())
     .await?;
     let row = row.ok_or(ApiError::NotFound("booking"))?;
     let seats: Vec<(i64, String, i64)> = sqlx::query_as(
@@ -39,7 +39,7 @@ pub async fn booking_of_buyer(
          where bs.booking_id = $1 order by s.id",
     )
     .bind(booking_id)
-    .fetch_all(state.db.writer())
+    .fetch_all(state.db.reader())
     .await?;
     Ok(view(state, row, seats))
 }

@@ -152,7 +152,7 @@ pub async fn taken_seats(
     for s in seats {
         q = q.bind(*s);
     }
-    let rows = q.fetch_all(db.writer()).await?;
+    let rows = q.fetch_all(db.reader()).await?;
     Ok(rows
         .into_iter()
         .map(|(id, st, until)| (id, Occupancy::from_booking(&st, until)))
@@ -288,7 +288,7 @@ pub async fn status_of(
         sqlx::query_as("select status, held_until from booking where id = $1 and buyer_id = $2")
             .bind(id)
             .bind(buyer)
-            .fetch_optional(db.writer())
+            .fetch_optional(db.reader())
             .await?;
     Ok(row.and_then(|(s, h)| BookingStatus::parse(&s).map(|s| (s, h))))
 }
