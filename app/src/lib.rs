@@ -44,11 +44,14 @@ pub fn App() -> impl IntoView {
             <header class="topbar">
                 <a class="brand" href="/">"Holdfast"</a>
                 <span class="tagline">"Concert and cruise seats, held fairly"</span>
+                <a class="nav" href="/bookings">"My bookings"</a>
             </header>
             <main>
                 <Routes fallback=|| view! { <p class="notice">"Page not found."</p> }>
                     <Route path=path!("/") view=pages::event_list::EventList/>
                     <Route path=path!("/events/:id") view=pages::event_page::EventPage/>
+                    <Route path=path!("/bookings") view=pages::booking_page::MyBookings/>
+                    <Route path=path!("/bookings/:id") view=pages::booking_page::BookingPage/>
                 </Routes>
             </main>
         </Router>

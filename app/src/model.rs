@@ -151,9 +151,31 @@ pub struct BookingView {
     pub currency: String,
     pub held_until: Option<String>,
     pub expires_in_ms: Option<i64>,
-    pub payment: Option<serde_json::Value>,
+    pub payment: Option<PaymentView>,
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// The answer to `POST /api/bookings/{id}/pay`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PayResponse {
+    pub booking_id: String,
+    pub status: String,
+    pub checkout_url: String,
+    pub checkout_session_id: String,
+    pub expires_in_ms: i64,
+}
+
+/// The `payment` object of a booking.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentView {
+    pub provider: String,
+    pub checkout_session_id: Option<String>,
+    pub payment_intent_id: Option<String>,
+    pub refund_id: Option<String>,
+    pub status: String,
 }
 
 /// Formats a price for people: 4500 EUR → "45.00 EUR".

@@ -20,6 +20,9 @@ pub async fn list_events() -> Result<Vec<EventSummary>, ServerFnError> {
 pub struct EventPageData {
     pub detail: EventDetail,
     pub view_box: String,
+    /// The seat-map version the page was rendered at; the live stream
+    /// starts after it.
+    pub version: u64,
     /// Section names with the centre of their seats, for labels on the map.
     pub sections: Vec<(String, f64, f64)>,
 }
@@ -55,6 +58,7 @@ pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFn
     let pad = 30.0;
     Ok(Some(EventPageData {
         detail,
+        version: map.current_version(),
         view_box: format!(
             "{} {} {} {}",
             x0 - pad,
@@ -127,4 +131,66 @@ fn server_error(e: crate::core::ApiError) -> ServerFnError {
         tracing::error!(error = %cause, "server function failed");
     }
     ServerFnError::new(e.to_string())
+}
+
+/// What the page gets back from the pay step.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum PayOutcome {
+    /// Go to the provider's checkout page.
+    Checkout(String),
+    Refused(String),
+}
+
+#[server]
+pub async fn pay_booking(
+    booking_id: String,
+    idempotency_key: String,
+) -> Result<PayOutcome, ServerFnError> {
+    use crate::core::booking::Idempotent;
+    use crate::core::buyer::Buyer;
+    use crate::core::idempotency::IdempotencyKey;
+    use crate::core::payments::checkout::start_checkout;
+    use crate::core::ApiError;
+
+    let state = expect_context::<crate::core::AppState>();
+    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    let key = IdempotencyKey::parse(&idempotency_key, &[b"pay_booking", booking_id.as_bytes()])
+        .map_err(server_error)?;
+    Ok(
+        match start_checkout(&state, &buyer, &booking_id, Some(&key)).await {
+            Ok(Idempotent::Fresh(r)) => PayOutcome::Checkout(r.checkout_url),
+            Ok(Idempotent::Replay { body, .. }) => {
+                let r: crate::model::PayResponse =
+                    serde_json::from_str(&body).map_err(|e| ServerFnError::new(e.to_string()))?;
+                PayOutcome::Checkout(r.checkout_url)
+            }
+            Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
+            Err(e) => PayOutcome::Refused(e.to_string()),
+        },
+    )
+}
+
+#[server]
+pub async fn booking(
+    booking_id: String,
+) -> Result<Option<crate::model::BookingView>, ServerFnError> {
+    use crate::core::buyer::Buyer;
+    use crate::core::ApiError;
+    let state = expect_context::<crate::core::AppState>();
+    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    match crate::core::booking::query::booking_of_buyer(&state, &buyer, &booking_id).await {
+        Ok(b) => Ok(Some(b)),
+        Err(ApiError::NotFound(_)) => Ok(None),
+        Err(e) => Err(server_error(e)),
+    }
+}
+
+#[server]
+pub async fn my_bookings() -> Result<Vec<crate::model::BookingView>, ServerFnError> {
+    use crate::core::buyer::Buyer;
+    let state = expect_context::<crate::core::AppState>();
+    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    crate::core::booking::query::bookings_of_buyer(&state, &buyer)
+        .await
+        .map_err(server_error)
 }

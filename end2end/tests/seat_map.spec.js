@@ -46,3 +46,17 @@ test('a seat held by someone else cannot be selected', async ({ page, request })
   await page.locator(`#seat-${id}`).dispatchEvent('click');
   await expect(page.locator(`#seat-${id}`)).not.toHaveClass(/selected/);
 });
+
+test('a hold by another buyer shows up live, without reloading', async ({ browser }) => {
+  const baseURL = process.env.HOLDFAST_URL || 'http://127.0.0.1:3000';
+  const watcher = await (await browser.newContext({ baseURL })).newPage();
+  const other = await browser.newContext({ baseURL });
+  await watcher.goto('/events/2');
+  await expect(watcher.getByTestId('live')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+  const id = await watcher.locator('circle.seat.available').nth(150).getAttribute('data-id');
+  const held = await other.request.post(`/api/events/2/seats/${id}/hold`, {
+    headers: { 'Idempotency-Key': `live-${Date.now()}` },
+  });
+  expect(held.status()).toBe(200);
+  await expect(watcher.locator(`#seat-${id}`)).toHaveClass(/held/, { timeout: 1000 });
+});

@@ -16,6 +16,12 @@ pub struct Config {
     pub db_max_connections: u32,
     /// Where the built site (wasm, JS, CSS, public files) is served from.
     pub site_root: String,
+    /// `sandbox` (default) or `stripe`.
+    pub payment_provider: String,
+    pub stripe_secret_key: Option<String>,
+    pub stripe_webhook_secret: String,
+    pub checkout_ttl: Duration,
+    pub reconcile_interval: Duration,
     /// Load the demo events when the database has none.
     pub demo_data: bool,
 }
@@ -37,6 +43,13 @@ impl Config {
             db_max_connections: number("DATABASE_MAX_CONNECTIONS", 16)? as u32,
             site_root: var("LEPTOS_SITE_ROOT", "target/site"),
             demo_data: var("DEMO_DATA", "1") != "0",
+            payment_provider: var("PAYMENT_PROVIDER", "sandbox"),
+            stripe_secret_key: std::env::var("STRIPE_SECRET_KEY").ok(),
+            stripe_webhook_secret: var("STRIPE_WEBHOOK_SECRET", DEV_WEBHOOK_SECRET),
+            checkout_ttl: Duration::from_secs(number("CHECKOUT_TTL_SECONDS", 1800)?),
+            reconcile_interval: Duration::from_secs(
+                number("RECONCILE_INTERVAL_SECONDS", 30)?.max(1),
+            ),
         })
     }
 
@@ -53,9 +66,17 @@ impl Config {
             db_max_connections: 16,
             site_root: "target/site".into(),
             demo_data: true,
+            payment_provider: "sandbox".into(),
+            stripe_secret_key: None,
+            stripe_webhook_secret: DEV_WEBHOOK_SECRET.into(),
+            checkout_ttl: Duration::from_secs(1800),
+            reconcile_interval: Duration::from_secs(3600),
         }
     }
 }
+
+/// The sandbox's signing secret in development (never a real Stripe secret).
+pub const DEV_WEBHOOK_SECRET: &str = "whsec_holdfast_development";
 
 fn var(name: &str, default: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| default.to_string())

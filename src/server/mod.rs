@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod config;
+pub mod sandbox_pages;
 pub mod telemetry;
 pub mod workers;
 
@@ -12,9 +13,11 @@ use std::time::Duration;
 use axum::Router;
 use holdfast_app::core::clock::{SharedClock, SystemClock};
 use holdfast_app::core::db::Db;
+use holdfast_app::core::payments::sandbox::Sandbox;
+use holdfast_app::core::payments::PaymentSettings;
 use holdfast_app::core::seat_map::SeatMaps;
 use holdfast_app::core::session_store::DbSessionStore;
-use holdfast_app::core::state::Rules;
+use holdfast_app::core::state::{Payments, Rules};
 use holdfast_app::core::{seed, AppState};
 use holdfast_app::{shell, App};
 use leptos::config::LeptosOptions;
@@ -41,6 +44,28 @@ pub async fn build(
         .site_pkg_dir("pkg")
         .site_addr(config.site_addr)
         .build();
+    if config.payment_provider != "sandbox" {
+        return Err(format!(
+            "PAYMENT_PROVIDER={} is not available yet: only `sandbox` is built in",
+            config.payment_provider
+        )
+        .into());
+    }
+    let sandbox = Sandbox::new(
+        db.clone(),
+        clock.clone(),
+        &config.public_base_url,
+        &config.stripe_webhook_secret,
+    );
+    let payments = Payments {
+        provider: sandbox.clone(),
+        sandbox: Some(sandbox),
+        settings: PaymentSettings {
+            public_base_url: config.public_base_url.trim_end_matches('/').to_string(),
+            webhook_secret: config.stripe_webhook_secret.clone(),
+            checkout_ttl_ms: config.checkout_ttl.as_millis() as i64,
+        },
+    };
     let state = AppState {
         db: db.clone(),
         clock,
@@ -51,6 +76,7 @@ pub async fn build(
             max_places_per_buyer: config.max_places_per_buyer,
             ..Rules::default()
         }),
+        payments: Arc::new(payments),
         leptos_options: leptos_options.clone(),
     };
 
@@ -67,6 +93,7 @@ pub async fn build(
     let page_state = state.clone();
     let router = Router::new()
         .merge(api::routes())
+        .merge(sandbox_pages::routes())
         .leptos_routes_with_context(
             &state,
             routes,
@@ -87,7 +114,7 @@ pub async fn build(
 pub async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let (router, state) = build(&config, Arc::new(SystemClock)).await?;
     let (stop_tx, stop_rx) = watch::channel(false);
-    let workers = workers::spawn_all(state.clone(), config.sweep_interval, stop_rx);
+    let workers = workers::spawn_all(state.clone(), &config, stop_rx);
     let listener = tokio::net::TcpListener::bind(config.site_addr).await?;
     tracing::info!(addr = %listener.local_addr()?, database = ?state.db.backend, "holdfast listening");
     axum::serve(listener, router)

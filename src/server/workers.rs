@@ -1,5 +1,6 @@
-//! Background work that runs on every instance: the expiry sweeper and the
-//! purges. Each is safe to run on many instances at once (conditional
+//! Background work that runs on every instance: the expiry sweeper, payment
+//! reconciliation, the outbox dispatcher, the sandbox's webhook deliveries
+//! and the purges. Each is safe to run on many instances at once (conditional
 //! updates; `skip locked` on Postgres) and only tidies: correctness never
 //! waits for it.
 
@@ -7,18 +8,23 @@ use std::time::Duration;
 
 use holdfast_app::core::booking::release::expire_due_holds;
 use holdfast_app::core::idempotency;
+use holdfast_app::core::payments::outbox::dispatch_due;
+use holdfast_app::core::payments::reconcile::reconcile_due;
 use holdfast_app::core::session_store::DbSessionStore;
 use holdfast_app::core::AppState;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use super::config::Config;
+
 const SWEEP_BATCH: i64 = 500;
 
 pub fn spawn_all(
     state: AppState,
-    sweep_every: Duration,
+    config: &Config,
     stop: watch::Receiver<bool>,
 ) -> Vec<JoinHandle<()>> {
+    let sweep_every = config.sweep_interval;
     let sweeper = {
         let state = state.clone();
         every(sweep_every, stop.clone(), move || {
@@ -27,6 +33,43 @@ pub fn spawn_all(
                 let expired = sweep_expired_holds(&state).await;
                 if expired > 0 {
                     tracing::info!(expired, "expired holds swept");
+                }
+            }
+        })
+    };
+    let reconcile = {
+        let state = state.clone();
+        every(config.reconcile_interval, stop.clone(), move || {
+            let state = state.clone();
+            async move {
+                match reconcile_due(&state).await {
+                    Ok(n) if n > 0 => tracing::info!(settled = n, "payments reconciled"),
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!(error = %e, "reconciliation failed"),
+                }
+            }
+        })
+    };
+    let outbox = {
+        let state = state.clone();
+        every(Duration::from_secs(1), stop.clone(), move || {
+            let state = state.clone();
+            async move {
+                if let Err(e) = dispatch_due(&state).await {
+                    tracing::warn!(error = %e, "outbox dispatch failed");
+                }
+            }
+        })
+    };
+    let sandbox = {
+        let state = state.clone();
+        every(Duration::from_secs(1), stop.clone(), move || {
+            let state = state.clone();
+            async move {
+                if let Some(sandbox) = &state.payments.sandbox {
+                    if let Err(e) = sandbox.deliver_due().await {
+                        tracing::warn!(error = %e, "sandbox webhook delivery failed");
+                    }
                 }
             }
         })
@@ -45,7 +88,7 @@ pub fn spawn_all(
             }
         }
     });
-    vec![sweeper, purge]
+    vec![sweeper, reconcile, outbox, sandbox, purge]
 }
 
 /// Expires every due hold, batch after batch; returns how many.

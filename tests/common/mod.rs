@@ -72,19 +72,21 @@ pub async fn spawn_on(
     tmp: Option<Arc<tempdir::TempDir>>,
     tweak: impl FnOnce(&mut Config),
 ) -> TestApp {
-    let mut config = Config::for_tests(url);
-    tweak(&mut config);
-    let clock = ManualClock::starting_now();
-    let (router, state) = build(&config, clock.clone()).await.expect("app builds");
+    // Bind first: the sandbox sends its webhooks to this very address.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
-    let addr = listener.local_addr().expect("addr");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let mut config = Config::for_tests(url);
+    config.public_base_url = base.clone();
+    tweak(&mut config);
+    let clock = ManualClock::starting_now();
+    let (router, state) = build(&config, clock.clone()).await.expect("app builds");
     tokio::spawn(async move {
         axum::serve(listener, router).await.expect("serve");
     });
     TestApp {
-        base: format!("http://{addr}"),
+        base,
         state,
         clock,
         database_url: url.to_string(),
@@ -148,6 +150,74 @@ impl TestApp {
             .await
             .expect(sql);
         n
+    }
+
+    pub fn sandbox(&self) -> &holdfast_app::core::payments::sandbox::Sandbox {
+        self.state
+            .payments
+            .sandbox
+            .as_deref()
+            .expect("sandbox provider")
+    }
+
+    /// Sends every due sandbox event to the webhook.
+    pub async fn deliver_events(&self) -> usize {
+        let mut total = 0;
+        loop {
+            let n = self.sandbox().deliver_due().await.expect("deliveries");
+            if n == 0 {
+                return total;
+            }
+            total += n;
+        }
+    }
+
+    /// Carries out every due outbox row (emails, refunds).
+    pub async fn dispatch_outbox(&self) -> usize {
+        let mut total = 0;
+        loop {
+            let n = holdfast_app::core::payments::outbox::dispatch_due(&self.state)
+                .await
+                .expect("outbox");
+            if n == 0 {
+                return total;
+            }
+            total += n;
+        }
+    }
+
+    pub async fn status_of(&self, booking: &str) -> String {
+        let (s,): (String,) = sqlx::query_as("select status from booking where id = $1")
+            .bind(booking)
+            .fetch_one(self.state.db.reader())
+            .await
+            .expect("booking");
+        s
+    }
+
+    /// Posts a body to the webhook with the given signature header.
+    pub async fn post_webhook(&self, body: &str, signature: Option<String>) -> Answer {
+        let mut req = reqwest::Client::new()
+            .post(format!("{}/api/payments/webhook", self.base))
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        if let Some(s) = signature {
+            req = req.header("Stripe-Signature", s);
+        }
+        let r = req.send().await.expect("webhook");
+        Answer {
+            status: r.status(),
+            text: r.text().await.expect("body"),
+        }
+    }
+
+    /// A correct signature for `body`, signed at the app's clock.
+    pub fn sign(&self, body: &str) -> String {
+        holdfast_app::core::payments::signature::sign(
+            holdfast::server::config::DEV_WEBHOOK_SECRET,
+            body.as_bytes(),
+            self.clock.now_ms() / 1000,
+        )
     }
 
     /// Seat ids of the arena (event 1) in id order.

@@ -38,6 +38,8 @@ pub enum ApiError {
     NotFound(&'static str),
     #[error("{0}")]
     SoldOut(String),
+    #[error("the payment provider did not answer; your seats stay reserved while we find out")]
+    ProviderUnavailable,
     #[error("internal error")]
     Internal(#[source] anyhow_lite::Cause),
 }
@@ -81,6 +83,7 @@ impl ApiError {
             ApiError::IdempotencyKeyMissing => StatusCode::BAD_REQUEST,
             ApiError::Validation { status, .. } => *status,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::ProviderUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -97,6 +100,7 @@ impl ApiError {
             ApiError::LimitExceeded(_) => "LIMIT_EXCEEDED",
             ApiError::NotFound(_) => "NOT_FOUND",
             ApiError::SoldOut(_) => "SOLD_OUT",
+            ApiError::ProviderUnavailable => "PAYMENT_PROVIDER_UNAVAILABLE",
             ApiError::Internal(_) => "INTERNAL",
         }
     }

@@ -145,6 +145,19 @@ pub async fn answer_for_loser(
         .ok_or(ApiError::IdempotencyKeyInUse)
 }
 
+/// Forgets a key whose request ended without a stored answer (the provider
+/// did not answer), so the client may retry with it.
+pub async fn release(db: &Db, buyer: &str, key: &IdempotencyKey) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "delete from idempotency_key where buyer_id = $1 and key = $2 and status_code is null",
+    )
+    .bind(buyer)
+    .bind(&key.key)
+    .execute(db.writer())
+    .await?;
+    Ok(())
+}
+
 /// Drops keys older than the retention; returns how many.
 pub async fn purge_expired(db: &Db, now: i64) -> Result<u64, sqlx::Error> {
     Ok(

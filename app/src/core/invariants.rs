@@ -57,5 +57,52 @@ pub async fn violations(db: &Db, now: i64) -> Result<Vec<String>, sqlx::Error> {
             ));
         }
     }
+    // 3. Every successful payment ends as exactly one booking or exactly one
+    //    refund: paid ⇒ BOOKED; refund under way ⇒ a refund in the outbox;
+    //    refunded ⇒ REFUNDED with a refund id; BOOKED ⇒ paid; one refund per
+    //    payment at the provider (the sandbox's records).
+    let payments: Vec<(String, String, String, Option<String>, i64)> = sqlx::query_as(
+        "select p.booking_id, p.status, b.status, p.refund_id,
+                (select count(*) from outbox o where o.kind = 'refund' and o.booking_id = p.booking_id
+                 and o.delivered_at is null)
+         from payment p join booking b on b.id = p.booking_id
+         where p.status in ('paid', 'refund_pending', 'refunded') or b.status = 'BOOKED'",
+    )
+    .fetch_all(db.reader())
+    .await?;
+    for (booking, paid, status, refund, pending_refunds) in payments {
+        let ok = match (paid.as_str(), status.as_str()) {
+            ("paid", "BOOKED") => true,
+            ("refund_pending", "EXPIRED" | "CANCELLED") => pending_refunds == 1,
+            ("refunded", "REFUNDED") => refund.is_some(),
+            _ => false,
+        };
+        if !ok {
+            out.push(format!(
+                "booking {booking} is {status} with its payment {paid}"
+            ));
+        }
+    }
+    let booked_unpaid: Vec<(String,)> = sqlx::query_as(
+        "select b.id from booking b left join payment p on p.booking_id = b.id
+         where b.status in ('BOOKED', 'REFUNDED') and p.booking_id is null",
+    )
+    .fetch_all(db.reader())
+    .await?;
+    out.extend(
+        booked_unpaid
+            .into_iter()
+            .map(|(b,)| format!("booking {b} is settled without any payment")),
+    );
+    let double_refunds: Vec<(String, i64)> = sqlx::query_as(
+        "select payment_intent_id, count(*) from sandbox_refund group by payment_intent_id having count(*) > 1",
+    )
+    .fetch_all(db.reader())
+    .await?;
+    out.extend(
+        double_refunds
+            .into_iter()
+            .map(|(pi, n)| format!("payment {pi} was refunded {n} times")),
+    );
     Ok(out)
 }

@@ -14,6 +14,7 @@ pub mod db;
 pub mod error;
 pub mod idempotency;
 pub mod invariants;
+pub mod payments;
 pub mod seat_map;
 pub mod seed;
 pub mod session_store;

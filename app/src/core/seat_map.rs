@@ -5,7 +5,7 @@
 //! stream of changes feeds the SSE endpoint. The database stays the authority:
 //! this cache only ever answers "is it worth trying".
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
@@ -105,7 +105,15 @@ struct Live {
     /// The rendered snapshot is exact until this instant: the next hold expiry.
     exact_until_ms: i64,
     built_at: Option<Instant>,
+    /// Snapshots built so far: part of the ETag, since a hold running out
+    /// changes the picture without a new version of changes.
+    builds: u64,
+    /// The latest batches, so a reconnecting stream can catch up.
+    recent: VecDeque<Arc<SeatChanges>>,
 }
+
+/// Batches kept for reconnecting streams.
+const RECENT_BATCHES: usize = 512;
 
 impl EventSeatMap {
     pub fn new(
@@ -143,6 +151,8 @@ impl EventSeatMap {
                 rendered: None,
                 exact_until_ms: i64::MIN,
                 built_at: None,
+                builds: 0,
+                recent: VecDeque::new(),
             }),
         }
     }
@@ -193,7 +203,7 @@ impl EventSeatMap {
     }
 
     /// Records committed changes; returns the batch for the live stream.
-    pub fn apply(&self, changes: &[(SeatId, Occupancy)], now_ms: i64) -> Option<SeatChanges> {
+    pub fn apply(&self, changes: &[(SeatId, Occupancy)], now_ms: i64) -> Option<Arc<SeatChanges>> {
         let mut live = self.live();
         let mut out = Vec::with_capacity(changes.len());
         for (id, occ) in changes {
@@ -210,11 +220,41 @@ impl EventSeatMap {
         }
         live.version += 1;
         live.exact_until_ms = i64::MIN;
-        Some(SeatChanges {
+        let batch = Arc::new(SeatChanges {
             event_id: self.event_id,
             version: live.version,
             changes: out,
-        })
+        });
+        if live.recent.len() == RECENT_BATCHES {
+            live.recent.pop_front();
+        }
+        live.recent.push_back(batch.clone());
+        Some(batch)
+    }
+
+    /// The version of the latest change.
+    pub fn current_version(&self) -> u64 {
+        self.live().version
+    }
+
+    /// The batches after `version`, or `None` when they are no longer all
+    /// kept (the client must refetch the snapshot).
+    pub fn changes_since(&self, version: u64) -> Option<Vec<Arc<SeatChanges>>> {
+        let live = self.live();
+        if version > live.version {
+            return None;
+        }
+        let oldest_kept = live.recent.front().map_or(live.version + 1, |b| b.version);
+        if version + 1 < oldest_kept && version < live.version {
+            return None;
+        }
+        Some(
+            live.recent
+                .iter()
+                .filter(|b| b.version > version)
+                .cloned()
+                .collect(),
+        )
     }
 
     /// The serialised snapshot, rebuilt when something changed (at most once
@@ -232,10 +272,7 @@ impl EventSeatMap {
                 return r.clone();
             }
         }
-        if live.exact_until_ms != i64::MIN && now_ms >= live.exact_until_ms {
-            // A hold ran out: the picture changes although nobody wrote.
-            live.version += 1;
-        }
+        live.builds += 1;
         let rendered = Arc::new(self.render(&live, now_ms));
         live.exact_until_ms = live
             .occupancy
@@ -282,7 +319,7 @@ impl EventSeatMap {
         let json = serde_json::to_vec(&body).unwrap_or_default();
         Rendered {
             version: live.version,
-            etag: format!("\"{}-{}\"", self.event_id, live.version),
+            etag: format!("\"{}-{}.{}\"", self.event_id, live.version, live.builds),
             json: Bytes::from(json),
         }
     }
@@ -338,7 +375,7 @@ impl SeatMaps {
     pub fn publish(&self, event_id: EventId, changes: &[(SeatId, Occupancy)], now_ms: i64) {
         if let Some(map) = self.cached(event_id) {
             if let Some(batch) = map.apply(changes, now_ms) {
-                let _ = self.changes.send(Arc::new(batch));
+                let _ = self.changes.send(batch);
             }
         }
     }

@@ -8,6 +8,8 @@ use leptos::config::LeptosOptions;
 
 use super::clock::SharedClock;
 use super::db::Db;
+use super::payments::sandbox::Sandbox;
+use super::payments::{PaymentProvider, PaymentSettings};
 use super::seat_map::SeatMaps;
 
 #[derive(Clone)]
@@ -20,8 +22,18 @@ pub struct AppState {
     pub seat_maps: Arc<SeatMaps>,
     /// The booking rules from the configuration.
     pub rules: Arc<Rules>,
+    /// The payment provider and its settings.
+    pub payments: Arc<Payments>,
     /// Leptos' own settings (site root, output name) for rendering pages.
     pub leptos_options: LeptosOptions,
+}
+
+/// The payment side of the state.
+pub struct Payments {
+    pub provider: Arc<dyn PaymentProvider>,
+    /// The built-in sandbox when it is the provider (its pages and deliveries).
+    pub sandbox: Option<Arc<Sandbox>>,
+    pub settings: PaymentSettings,
 }
 
 /// Booking rules, from the environment (see the README's configuration table).

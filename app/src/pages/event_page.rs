@@ -9,7 +9,10 @@ use leptos_router::hooks::use_params_map;
 use wasm_bindgen::JsCast;
 
 use crate::model::format_price;
-use crate::server_fns::{event_page, hold_seats, EventPageData, HoldOutcome};
+use crate::model::HoldResponse;
+use crate::server_fns::{
+    event_page, hold_seats, pay_booking, EventPageData, HoldOutcome, PayOutcome,
+};
 
 #[component]
 pub fn EventPage() -> impl IntoView {
@@ -51,6 +54,9 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let picked: RwSignal<Vec<Picked>> = RwSignal::new(Vec::new());
     let message: RwSignal<Option<String>> = RwSignal::new(None);
     let hold: RwSignal<Option<crate::model::HoldResponse>> = RwSignal::new(None);
+    let live = RwSignal::new(false);
+    let since = data.version;
+    Effect::new(move |_| connect_live(event_id, since, picked, live));
 
     let on_map_click = move |ev: web_sys::MouseEvent| {
         let Some(seat) = ev
@@ -100,6 +106,9 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         <section class="event-head">
             <h1>{detail.summary.name.clone()}</h1>
             <p class="venue">{detail.summary.venue.clone()}</p>
+            <p class="live-indicator" data-testid="live" data-live=move || live.get().to_string()>
+                {move || if live.get() { "● live" } else { "○ reconnecting…" }}
+            </p>
         </section>
         <div class="map-layout">
             <figure class="seat-map">
@@ -140,9 +149,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 <Show when=move || message.get().is_some()>
                     <p class="error" role="alert">{move || message.get()}</p>
                 </Show>
-                <Show when=move || hold.get().is_some()>
-                    <p class="held-note" role="status">{move || hold.get().map(|h| format!("Held {} seat(s) for {}.", h.seat_ids.len(), format_price(h.amount_cents, &h.currency)))}</p>
-                </Show>
+                {move || hold.get().map(|h| view! { <HeldPanel h/> })}
             </aside>
         </div>
     }
@@ -219,7 +226,7 @@ fn mark_seats(ids: &[i64], status: &str) {
     for id in ids {
         if let Some(el) = doc.get_element_by_id(&format!("seat-{id}")) {
             let classes = el.class_list();
-            let _ = classes.remove_3("available", "selected", "booked");
+            let _ = classes.remove_4("available", "selected", "booked", "held");
             let _ = classes.add_1(status);
         }
     }
@@ -232,3 +239,119 @@ fn new_idempotency_key() -> String {
         (js_sys::Math::random() * 1e12) as u64
     )
 }
+
+/// The running hold: a countdown from the server's `expiresInMs` (counted
+/// from when the answer arrived, so the buyer's clock never matters) and Pay.
+#[component]
+fn HeldPanel(h: HoldResponse) -> impl IntoView {
+    let deadline = js_sys::Date::now() + h.expires_in_ms as f64;
+    let left_ms = RwSignal::new(h.expires_in_ms);
+    let seat_ids = h.seat_ids.clone();
+    Effect::new(move |_| {
+        let seat_ids = seat_ids.clone();
+        if let Ok(handle) = set_interval_with_handle(
+            move || {
+                let left = (deadline - js_sys::Date::now()).max(0.0) as i64;
+                if left == 0 && left_ms.get_untracked() > 0 {
+                    mark_seats(&seat_ids, "available");
+                }
+                left_ms.set(left);
+            },
+            std::time::Duration::from_millis(250),
+        ) {
+            on_cleanup(move || handle.clear());
+        }
+    });
+    let error: RwSignal<Option<String>> = RwSignal::new(None);
+    let booking_id = h.booking_id.clone();
+    let pay = move |_| {
+        let booking_id = booking_id.clone();
+        let key = new_idempotency_key();
+        leptos::task::spawn_local(async move {
+            match pay_booking(booking_id, key).await {
+                Ok(PayOutcome::Checkout(url)) => {
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().set_href(&url);
+                    }
+                }
+                Ok(PayOutcome::Refused(m)) => error.set(Some(m)),
+                Err(_) => error.set(Some("The payment could not be started. Your seats are still held; please try again.".into())),
+            }
+        });
+    };
+    let running = move || left_ms.get() > 0;
+    let summary = format!(
+        "Held {} seat(s) for {}.",
+        h.seat_ids.len(),
+        format_price(h.amount_cents, &h.currency)
+    );
+    view! {
+        <div class="held-note" role="status">
+            <p>{summary}</p>
+            <Show
+                when=running
+                fallback=|| view! { <p class="expired" data-testid="hold-expired">"Your hold has expired; the seats are back on sale."</p> }
+            >
+                <p class="countdown" data-testid="countdown">
+                    "Time left: "
+                    <strong>{move || { let s = left_ms.get() / 1000; format!("{}:{:02}", s / 60, s % 60) }}</strong>
+                </p>
+                <button class="hold pay" on:click=pay.clone()>"Pay now"</button>
+            </Show>
+            <Show when=move || error.get().is_some()>
+                <p class="error" role="alert">{move || error.get()}</p>
+            </Show>
+        </div>
+    }
+}
+
+/// Opens the seat stream: every change from any buyer flips the seat's class;
+/// a seat in the selection that someone else took leaves the selection; a
+/// `reset` (too much missed) reloads the page.
+#[cfg(feature = "hydrate")]
+fn connect_live(event_id: i64, since: u64, picked: RwSignal<Vec<Picked>>, live: RwSignal<bool>) {
+    use wasm_bindgen::closure::Closure;
+    let url = format!("/api/events/{event_id}/seats/stream?since={since}");
+    let Ok(source) = web_sys::EventSource::new(&url) else {
+        return;
+    };
+    let on_seats =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            let Some(text) = ev.data().as_string() else {
+                return;
+            };
+            let Ok(batch) = serde_json::from_str::<serde_json::Value>(&text) else {
+                return;
+            };
+            for change in batch["changes"].as_array().into_iter().flatten() {
+                if let (Some(id), Some(status)) = (change["id"].as_i64(), change["status"].as_str())
+                {
+                    let status = status.to_lowercase();
+                    if status != "available" {
+                        picked.update(|p| p.retain(|s| s.id != id));
+                    }
+                    mark_seats(&[id], &status);
+                }
+            }
+        });
+    let on_reset = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.location().reload();
+        }
+    });
+    let on_open = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| live.set(true));
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| live.set(false));
+    let _ = source.add_event_listener_with_callback("seats", on_seats.as_ref().unchecked_ref());
+    let _ = source.add_event_listener_with_callback("reset", on_reset.as_ref().unchecked_ref());
+    source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
+    source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    // The stream lives as long as the page.
+    on_seats.forget();
+    on_reset.forget();
+    on_open.forget();
+    on_error.forget();
+    std::mem::forget(source);
+}
+
+#[cfg(not(feature = "hydrate"))]
+fn connect_live(_: i64, _: u64, _: RwSignal<Vec<Picked>>, _: RwSignal<bool>) {}

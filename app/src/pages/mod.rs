@@ -1,4 +1,5 @@
 //! One module per page.
 
+pub mod booking_page;
 pub mod event_list;
 pub mod event_page;

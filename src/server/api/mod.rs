@@ -6,6 +6,8 @@ mod events;
 mod extract;
 mod health;
 mod holds;
+mod payments;
+mod stream;
 
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{any, get, post};
@@ -14,6 +16,8 @@ use holdfast_app::core::{ApiError, AppState};
 
 /// Request bodies of the API are small JSON documents.
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
+/// Provider events are larger.
+pub const WEBHOOK_MAX_BYTES: usize = 512 * 1024;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -22,6 +26,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/events", get(events::list))
         .route("/api/events/{event_id}", get(events::detail))
         .route("/api/events/{event_id}/seats", get(events::seats))
+        .route("/api/events/{event_id}/seats/stream", get(stream::seats))
         .route(
             "/api/events/{event_id}/seats/{seat_id}/hold",
             post(holds::hold_one),
@@ -35,6 +40,11 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/api/bookings/{booking_id}",
             get(bookings::show).delete(bookings::release),
+        )
+        .route("/api/bookings/{booking_id}/pay", post(payments::pay))
+        .route(
+            "/api/payments/webhook",
+            post(payments::webhook).layer(DefaultBodyLimit::max(WEBHOOK_MAX_BYTES)),
         )
         .route("/api/{*rest}", any(not_found))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

@@ -2,8 +2,9 @@
 //! in one short transaction.
 //!
 //! 1. Input is checked against the in-memory seat map (no query).
-//! 2. A seat the map already knows as taken is refused at once (the fast
-//!    path that keeps losers cheap during an on-sale spike).
+//! 2. A seat the map already knows as taken is refused without touching the
+//!    booking tables (the fast path that keeps losers cheap during an
+//!    on-sale spike); only the Idempotency-Key is looked up, for replays.
 //! 3. The transaction: the Idempotency-Key row, the buyer's lock and limit,
 //!    stale holds on these seats expired on the spot (invariant 4: nobody
 //!    waits for the sweeper), the booking, its seats in ascending order. The
@@ -70,11 +71,14 @@ pub async fn hold_seats(
             )
         });
     }
+    // The map first, the key second: a hold is published to the map only
+    // after it committed, so when the map shows our seats taken by a request
+    // with this very key, the lookup below already sees its answer.
+    let now = state.clock.now_ms();
+    let taken = map.taken_among(&ids, now);
     if let Some(answer) = earlier_answer(state, buyer, key).await? {
         return Ok(answer);
     }
-    let now = state.clock.now_ms();
-    let taken = map.taken_among(&ids, now);
     if !taken.is_empty() {
         return Err(seat_taken(&map, &ids, &taken, now));
     }

@@ -36,7 +36,7 @@ impl<T> From<Stored> for Idempotent<T> {
 
 /// The answer given earlier to this buyer's key, if any (checked before any
 /// work, outside a transaction).
-async fn earlier_answer<T>(
+pub(crate) async fn earlier_answer<T>(
     state: &AppState,
     buyer: &str,
     key: Option<&IdempotencyKey>,
@@ -52,7 +52,7 @@ async fn earlier_answer<T>(
 /// Begins the step's transaction with its key inserted; `Err(answer)` when
 /// another request with this key committed first (the transaction is then
 /// dropped, which rolls it back).
-async fn begin_with_key<T>(
+pub(crate) async fn begin_with_key<T>(
     state: &AppState,
     buyer: &str,
     key: Option<&IdempotencyKey>,

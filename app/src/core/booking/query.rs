@@ -4,7 +4,7 @@
 use super::BookingStatus;
 use crate::core::clock::rfc3339;
 use crate::core::{ApiError, AppState};
-use crate::model::{BookingSeat, BookingView, GeneralAdmissionLine};
+use crate::model::{BookingSeat, BookingView, GeneralAdmissionLine, PaymentView};
 
 type BookingRow = (
     String,
@@ -41,7 +41,8 @@ pub async fn booking_of_buyer(
     .bind(booking_id)
     .fetch_all(state.db.reader())
     .await?;
-    Ok(view(state, row, seats))
+    let payment = payment_of(state, booking_id).await?;
+    Ok(view(state, row, seats, payment))
 }
 
 /// The buyer's bookings, newest first (without seat details beyond labels).
@@ -64,12 +65,18 @@ pub async fn bookings_of_buyer(
         .bind(&row.0)
         .fetch_all(state.db.reader())
         .await?;
-        out.push(view(state, row, seats));
+        let payment = payment_of(state, &row.0).await?;
+        out.push(view(state, row, seats, payment));
     }
     Ok(out)
 }
 
-fn view(state: &AppState, row: BookingRow, seats: Vec<(i64, String, i64)>) -> BookingView {
+fn view(
+    state: &AppState,
+    row: BookingRow,
+    seats: Vec<(i64, String, i64)>,
+    payment: Option<PaymentView>,
+) -> BookingView {
     let (id, event_id, status, held_until, amount, currency, ga_area, ga_qty, created, updated) =
         row;
     let now = state.clock.now_ms();
@@ -99,8 +106,33 @@ fn view(state: &AppState, row: BookingRow, seats: Vec<(i64, String, i64)>) -> Bo
         currency,
         held_until: Some(rfc3339(held_until)),
         expires_in_ms: running.then(|| (held_until - now).max(0)),
-        payment: None,
+        payment,
         created_at: rfc3339(created),
         updated_at: rfc3339(updated),
     }
+}
+
+async fn payment_of(state: &AppState, booking_id: &str) -> Result<Option<PaymentView>, ApiError> {
+    type PaymentRow = (
+        String,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        String,
+    );
+    let row: Option<PaymentRow> = sqlx::query_as(
+        "select provider, checkout_session_id, payment_intent_id, refund_id, status from payment where booking_id = $1",
+    )
+    .bind(booking_id)
+    .fetch_optional(state.db.reader())
+    .await?;
+    Ok(row.map(
+        |(provider, checkout_session_id, payment_intent_id, refund_id, status)| PaymentView {
+            provider,
+            checkout_session_id,
+            payment_intent_id,
+            refund_id,
+            status,
+        },
+    ))
 }

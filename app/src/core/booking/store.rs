@@ -292,3 +292,137 @@ pub async fn status_of(
             .await?;
     Ok(row.and_then(|(s, h)| BookingStatus::parse(&s).map(|s| (s, h))))
 }
+
+/// HELD → PAYMENT_PENDING by its owner while the hold runs; the deadline
+/// becomes the checkout's.
+pub async fn begin_payment(
+    tx: &mut Tx,
+    id: &str,
+    buyer: &str,
+    now: i64,
+    deadline: i64,
+) -> Result<Option<EventId>, sqlx::Error> {
+    debug_assert!(Held.can_become(PaymentPending));
+    let row: Option<(i64,)> = sqlx::query_as(
+        "update booking set status = 'PAYMENT_PENDING', held_until = $4, updated_at = $3
+         where id = $1 and buyer_id = $2 and status = 'HELD' and held_until > $3
+         returning event_id",
+    )
+    .bind(id)
+    .bind(buyer)
+    .bind(now)
+    .bind(deadline)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(row.map(|r| r.0))
+}
+
+/// PAYMENT_PENDING → BOOKED: the provider says it is paid.
+pub async fn book(tx: &mut Tx, id: &str, now: i64) -> Result<bool, sqlx::Error> {
+    debug_assert!(PaymentPending.can_become(Booked));
+    Ok(sqlx::query(
+        "update booking set status = 'BOOKED', updated_at = $2 where id = $1 and status = 'PAYMENT_PENDING'",
+    )
+    .bind(id)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected()
+        == 1)
+}
+
+/// PAYMENT_PENDING → EXPIRED: the checkout ended unpaid; the seats go back.
+pub async fn end_unpaid_checkout(
+    tx: &mut Tx,
+    id: &str,
+    now: i64,
+) -> Result<Option<Released>, sqlx::Error> {
+    debug_assert!(PaymentPending.can_become(Expired));
+    let ended: Option<Ended> = sqlx::query_as(
+        "update booking set status = 'EXPIRED', updated_at = $2
+         where id = $1 and status = 'PAYMENT_PENDING'
+         returning event_id, ga_area_id, ga_quantity",
+    )
+    .bind(id)
+    .bind(now)
+    .fetch_optional(&mut **tx)
+    .await?;
+    release(tx, id, ended).await
+}
+
+/// EXPIRED / CANCELLED → BOOKED for a late payment: takes back exactly the
+/// same seats (or standing places). `Ok(false)` when any of them is taken;
+/// the caller then refunds. A race with a concurrent claim surfaces as a
+/// unique violation, which aborts the whole transaction (nothing half-done).
+pub async fn retake(tx: &mut Tx, id: &str, now: i64) -> Result<bool, sqlx::Error> {
+    debug_assert!(Expired.can_become(Booked) && Cancelled.can_become(Booked));
+    let seats = seats_of(tx, id).await?;
+    if !seats.is_empty() {
+        for stale in stale_holds_on(tx, &seats, now).await? {
+            expire_hold(tx, &stale, now).await?;
+        }
+        let sql = format!(
+            "select count(*) from booking_seat where live = 1 and seat_id in ({})",
+            placeholders(1, seats.len())
+        );
+        let mut q = sqlx::query_as::<_, (i64,)>(&sql);
+        for s in &seats {
+            q = q.bind(*s);
+        }
+        if q.fetch_one(&mut **tx).await?.0 > 0 {
+            return Ok(false);
+        }
+    }
+    let (ga_area, qty): (Option<i64>, i64) =
+        sqlx::query_as("select ga_area_id, ga_quantity from booking where id = $1")
+            .bind(id)
+            .fetch_one(&mut **tx)
+            .await?;
+    if let (Some(area), true) = (ga_area, qty > 0) {
+        if !claim_ga(tx, area, qty).await? {
+            return Ok(false);
+        }
+    }
+    let won = sqlx::query(
+        "update booking set status = 'BOOKED', updated_at = $2
+         where id = $1 and status in ('EXPIRED', 'CANCELLED')",
+    )
+    .bind(id)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if won {
+        sqlx::query("update booking_seat set live = 1 where booking_id = $1")
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(won)
+}
+
+/// EXPIRED / CANCELLED → REFUNDED once the provider confirmed the refund.
+pub async fn mark_refunded(tx: &mut Tx, id: &str, now: i64) -> Result<bool, sqlx::Error> {
+    debug_assert!(Expired.can_become(Refunded));
+    Ok(sqlx::query(
+        "update booking set status = 'REFUNDED', updated_at = $2
+         where id = $1 and status in ('EXPIRED', 'CANCELLED')",
+    )
+    .bind(id)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected()
+        == 1)
+}
+
+/// The seats of a booking, in order.
+pub async fn seats_of(tx: &mut Tx, id: &str) -> Result<Vec<SeatId>, sqlx::Error> {
+    let rows: Vec<(i64,)> =
+        sqlx::query_as("select seat_id from booking_seat where booking_id = $1 order by seat_id")
+            .bind(id)
+            .fetch_all(&mut **tx)
+            .await?;
+    Ok(rows.into_iter().map(|r| r.0).collect())
+}

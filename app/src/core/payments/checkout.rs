@@ -1,0 +1,198 @@
+//! `start_checkout` (POST /api/bookings/{id}/pay): HELD → PAYMENT_PENDING in
+//! one short transaction, then — outside any transaction — the provider's
+//! checkout session. If the provider does not answer, the booking stays
+//! PAYMENT_PENDING ("unknown", not "failed"): a retry of pay or the
+//! reconciliation worker asks again with the same idempotency key.
+
+use std::time::Duration;
+
+use super::{CheckoutRequest, CheckoutSession};
+use crate::core::booking::{begin_with_key, earlier_answer, store, Idempotent};
+use crate::core::db::Tx;
+use crate::core::idempotency::{self, IdempotencyKey};
+use crate::core::seat_map::Occupancy;
+use crate::core::{ApiError, AppState};
+use crate::model::PayResponse;
+
+/// How long the pay step waits for the provider.
+pub const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub async fn start_checkout(
+    state: &AppState,
+    buyer: &str,
+    booking_id: &str,
+    key: Option<&IdempotencyKey>,
+) -> Result<Idempotent<PayResponse>, ApiError> {
+    if let Some(answer) = earlier_answer(state, buyer, key).await? {
+        return Ok(answer);
+    }
+    let now = state.clock.now_ms();
+    let deadline = now + state.payments.settings.checkout_ttl_ms;
+    let mut tx = match begin_with_key(state, buyer, key, now).await? {
+        Ok(tx) => tx,
+        Err(answer) => return Ok(answer),
+    };
+    let moved = store::begin_payment(&mut tx, booking_id, buyer, now, deadline).await?;
+    if moved.is_some() {
+        sqlx::query(
+            "insert into payment (booking_id, provider, status, amount_cents, currency, created_at, updated_at)
+             select id, $2, 'creating', amount_cents, currency, $3, $3 from booking where id = $1",
+        )
+        .bind(booking_id)
+        .bind(state.payments.provider.name())
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    } else {
+        refuse_unless_retry(&mut tx, booking_id, buyer, now).await?;
+    }
+    let request = checkout_request(&mut tx, state, booking_id).await?;
+    tx.commit().await?;
+    if let Some(event_id) = moved {
+        let seats = seats_in_checkout(state, booking_id).await?;
+        state.seat_maps.publish(event_id, &seats, now);
+    }
+
+    let session = match tokio::time::timeout(
+        PROVIDER_TIMEOUT,
+        state.payments.provider.create_checkout(&request),
+    )
+    .await
+    {
+        Ok(Ok(session)) => session,
+        outcome => {
+            let why = match outcome {
+                Ok(Err(e)) => e.to_string(),
+                _ => "timeout".to_string(),
+            };
+            tracing::warn!(
+                booking_id,
+                why,
+                "checkout session not created; booking stays PAYMENT_PENDING"
+            );
+            if let Some(key) = key {
+                idempotency::release(&state.db, buyer, key).await?;
+            }
+            return Err(ApiError::ProviderUnavailable);
+        }
+    };
+    let now = state.clock.now_ms();
+    let response = PayResponse {
+        booking_id: booking_id.to_string(),
+        status: "PAYMENT_PENDING".into(),
+        checkout_url: session.url.clone(),
+        checkout_session_id: session.id.clone(),
+        expires_in_ms: (session.expires_at_ms - now).max(0),
+    };
+    let body = serde_json::to_string(&response).map_err(ApiError::internal)?;
+    let mut tx = state.db.begin().await?;
+    record_session(&mut tx, booking_id, &session, now).await?;
+    if let Some(key) = key {
+        idempotency::complete(&mut tx, buyer, key, 200, &body).await?;
+    }
+    tx.commit().await?;
+    Ok(Idempotent::Fresh(response))
+}
+
+/// Pay on a booking that did not move: only a PAYMENT_PENDING booking whose
+/// session was never confirmed may try again.
+async fn refuse_unless_retry(
+    tx: &mut Tx,
+    booking_id: &str,
+    buyer: &str,
+    now: i64,
+) -> Result<(), ApiError> {
+    let row: Option<(String, i64, Option<String>)> = sqlx::query_as(
+        "select b.status, b.held_until, p.checkout_session_id
+         from booking b left join payment p on p.booking_id = b.id where b.id = $1 and b.buyer_id = $2",
+    )
+    .bind(booking_id)
+    .bind(buyer)
+    .fetch_optional(&mut **tx)
+    .await?;
+    match row {
+        None => Err(ApiError::NotFound("booking")),
+        Some((status, until, _)) if status == "HELD" && until <= now => Err(ApiError::HoldExpired),
+        Some((status, _, None)) if status == "PAYMENT_PENDING" => Ok(()),
+        Some((status, _, _)) => Err(ApiError::InvalidState(format!(
+            "a {status} booking cannot be paid"
+        ))),
+    }
+}
+
+/// The provider request for a booking: always the same for the same booking.
+pub async fn checkout_request(
+    tx: &mut Tx,
+    state: &AppState,
+    booking_id: &str,
+) -> Result<CheckoutRequest, ApiError> {
+    let (amount, currency, held_until, ga_qty): (i64, String, i64, i64) = sqlx::query_as(
+        "select amount_cents, currency, held_until, ga_quantity from booking where id = $1",
+    )
+    .bind(booking_id)
+    .fetch_one(&mut **tx)
+    .await?;
+    let mut lines: Vec<(String, i64)> = sqlx::query_as(
+        "select s.label, bs.price_cents from booking_seat bs join seat s on s.id = bs.seat_id
+         where bs.booking_id = $1 order by s.id",
+    )
+    .bind(booking_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    if ga_qty > 0 {
+        lines.push((format!("Standing × {ga_qty}"), amount));
+    }
+    let base = &state.payments.settings.public_base_url;
+    Ok(CheckoutRequest {
+        booking_id: booking_id.to_string(),
+        amount_cents: amount,
+        currency,
+        lines,
+        expires_at_ms: held_until,
+        success_url: format!("{base}/bookings/{booking_id}"),
+        cancel_url: format!("{base}/bookings/{booking_id}"),
+        idempotency_key: format!("checkout-{booking_id}"),
+    })
+}
+
+/// Stores the provider's session; its end becomes the payment deadline.
+pub async fn record_session(
+    tx: &mut Tx,
+    booking_id: &str,
+    session: &CheckoutSession,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update payment set checkout_session_id = $2, checkout_url = $3, payment_intent_id = $4,
+                status = case when status = 'creating' then 'open' else status end, updated_at = $5
+         where booking_id = $1",
+    )
+    .bind(booking_id)
+    .bind(&session.id)
+    .bind(&session.url)
+    .bind(session.payment_intent_id.as_deref())
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query("update booking set held_until = $2 where id = $1 and status = 'PAYMENT_PENDING'")
+        .bind(booking_id)
+        .bind(session.expires_at_ms)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+async fn seats_in_checkout(
+    state: &AppState,
+    booking_id: &str,
+) -> Result<Vec<(i64, Occupancy)>, ApiError> {
+    let rows: Vec<(i64,)> =
+        sqlx::query_as("select seat_id from booking_seat where booking_id = $1 and live = 1")
+            .bind(booking_id)
+            .fetch_all(state.db.reader())
+            .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| (r.0, Occupancy::Pending))
+        .collect())
+}

@@ -1,0 +1,217 @@
+//! The outbox: side effects written in the transaction of the state change
+//! and carried out afterwards by a dispatcher on every instance. A row is
+//! claimed with a lease before it is acted on, and each effect carries its
+//! own dedupe key (mailbox) or idempotency key (refund), so a buyer never
+//! gets the same email twice and a payment is never refunded twice.
+
+use serde::{Deserialize, Serialize};
+
+use super::effects::MapChanges;
+use crate::core::booking::store;
+use crate::core::db::Tx;
+use crate::core::{ApiError, AppState};
+
+const LEASE_MS: i64 = 60_000;
+
+#[derive(Serialize, Deserialize)]
+struct Email {
+    to: String,
+    subject: String,
+    body: String,
+}
+
+pub async fn enqueue_email(
+    tx: &mut Tx,
+    booking_id: &str,
+    dedupe_key: &str,
+    to: &str,
+    subject: &str,
+    body: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    let payload = serde_json::to_string(&Email {
+        to: to.into(),
+        subject: subject.into(),
+        body: body.into(),
+    })
+    .unwrap_or_default();
+    enqueue(tx, "email", booking_id, dedupe_key, &payload, now).await
+}
+
+pub async fn enqueue_refund(tx: &mut Tx, booking_id: &str, now: i64) -> Result<(), sqlx::Error> {
+    enqueue(tx, "refund", booking_id, &refund_key(booking_id), "{}", now).await
+}
+
+/// The refund's idempotency key at the provider: one per booking, ever.
+pub fn refund_key(booking_id: &str) -> String {
+    format!("refund-{booking_id}")
+}
+
+async fn enqueue(
+    tx: &mut Tx,
+    kind: &str,
+    booking_id: &str,
+    key: &str,
+    payload: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "insert into outbox (kind, booking_id, dedupe_key, payload, next_attempt_at, created_at)
+         values ($1, $2, $3, $4, $5, $5) on conflict (dedupe_key) do nothing",
+    )
+    .bind(kind)
+    .bind(booking_id)
+    .bind(key)
+    .bind(payload)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Carries out due outbox rows; returns how many were delivered.
+pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    let sql = format!(
+        "select id, kind, booking_id, dedupe_key, payload, attempts from outbox
+         where delivered_at is null and next_attempt_at <= $1 and lease_until <= $1
+         order by id limit 20{}",
+        state.db.skip_locked()
+    );
+    let due: Vec<(i64, String, String, String, String, i64)> =
+        sqlx::query_as(&sql).bind(now).fetch_all(&mut *tx).await?;
+    let mut claimed = Vec::new();
+    for row in due {
+        let won = sqlx::query("update outbox set lease_until = $2 where id = $1 and lease_until <= $3 and delivered_at is null")
+            .bind(row.0)
+            .bind(now + LEASE_MS)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+            == 1;
+        if won {
+            claimed.push(row);
+        }
+    }
+    tx.commit().await?;
+
+    let mut delivered = 0;
+    for (id, kind, booking_id, key, payload, attempts) in claimed {
+        let result = match kind.as_str() {
+            "email" => deliver_email(state, &booking_id, &key, &payload).await,
+            _ => refund(state, &booking_id).await,
+        };
+        match result {
+            Ok(()) => {
+                sqlx::query("update outbox set delivered_at = $2 where id = $1")
+                    .bind(id)
+                    .bind(state.clock.now_ms())
+                    .execute(state.db.writer())
+                    .await?;
+                delivered += 1;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, kind, booking_id, "outbox delivery failed; will retry");
+                let backoff = 1000 * 2i64.pow(attempts.clamp(0, 10) as u32);
+                sqlx::query("update outbox set attempts = attempts + 1, next_attempt_at = $2, lease_until = 0 where id = $1")
+                    .bind(id)
+                    .bind(state.clock.now_ms() + backoff)
+                    .execute(state.db.writer())
+                    .await?;
+            }
+        }
+    }
+    Ok(delivered)
+}
+
+/// Into the local mailbox (the dedupe key makes a second delivery a no-op).
+async fn deliver_email(
+    state: &AppState,
+    booking_id: &str,
+    key: &str,
+    payload: &str,
+) -> Result<(), ApiError> {
+    let email: Email = serde_json::from_str(payload).map_err(ApiError::internal)?;
+    sqlx::query(
+        "insert into mailbox (dedupe_key, booking_id, recipient, subject, body, created_at)
+         values ($1, $2, $3, $4, $5, $6) on conflict (dedupe_key) do nothing",
+    )
+    .bind(key)
+    .bind(booking_id)
+    .bind(&email.to)
+    .bind(&email.subject)
+    .bind(&email.body)
+    .bind(state.clock.now_ms())
+    .execute(state.db.writer())
+    .await?;
+    Ok(())
+}
+
+/// Refunds through the provider (its idempotency key makes a repeat the same
+/// refund), then records REFUNDED and tells the buyer.
+async fn refund(state: &AppState, booking_id: &str) -> Result<(), ApiError> {
+    let row: Option<(Option<String>, i64)> =
+        sqlx::query_as("select payment_intent_id, amount_cents from payment where booking_id = $1")
+            .bind(booking_id)
+            .fetch_optional(state.db.reader())
+            .await?;
+    let Some((Some(intent), amount)) = row else {
+        return Err(ApiError::InvalidState(format!(
+            "no payment to refund for {booking_id}"
+        )));
+    };
+    let refund_id = state
+        .payments
+        .provider
+        .refund(&intent, amount, &refund_key(booking_id))
+        .await
+        .map_err(ApiError::internal)?;
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    sqlx::query(
+        "update payment set status = 'refunded', refund_id = $2, updated_at = $3
+         where booking_id = $1 and status = 'refund_pending'",
+    )
+    .bind(booking_id)
+    .bind(&refund_id)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    if store::mark_refunded(&mut tx, booking_id, now).await? {
+        let buyer: (String,) = sqlx::query_as("select buyer_id from booking where id = $1")
+            .bind(booking_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        enqueue_email(
+            &mut tx,
+            booking_id,
+            &format!("refunded-{booking_id}"),
+            &format!("buyer:{}", buyer.0),
+            "Your payment was refunded",
+            "Your payment arrived after the hold had ended and the seats had gone to someone else, so we refunded it in full.",
+            now,
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Undelivered rows (for /metrics and the admin console).
+pub async fn backlog(state: &AppState) -> Result<i64, sqlx::Error> {
+    let (n,): (i64,) = sqlx::query_as("select count(*) from outbox where delivered_at is null")
+        .fetch_one(state.db.reader())
+        .await?;
+    Ok(n)
+}
+
+/// Publishes committed seat changes to the map.
+pub fn publish(state: &AppState, changes: &MapChanges) {
+    if !changes.changes.is_empty() {
+        state
+            .seat_maps
+            .publish(changes.event_id, &changes.changes, state.clock.now_ms());
+    }
+}

@@ -1,0 +1,424 @@
+//! The built-in stand-in for Stripe (`PAYMENT_PROVIDER=sandbox`, the
+//! default). It keeps its sessions and refunds in its own tables (so every
+//! instance sees them), serves a hosted checkout page, and sends
+//! Stripe-shaped events, signed with the webhook secret, over real HTTP to
+//! the webhook — once, twice, or delayed — retrying failed deliveries with
+//! backoff. The webhook path that handles them is the production one.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use serde_json::{json, Value};
+
+use super::signature;
+use super::{CheckoutRequest, CheckoutSession, PaymentProvider, ProviderError, SessionState};
+use crate::core::clock::SharedClock;
+use crate::core::db::Db;
+
+pub struct Sandbox {
+    db: Db,
+    clock: SharedClock,
+    base_url: String,
+    secret: String,
+    http: reqwest::Client,
+    /// Outage drill: this many coming checkouts are created but their answer
+    /// is "lost" (a timeout), as when the network drops the response.
+    lose_answers: AtomicUsize,
+}
+
+/// How the sandbox delivers the events of one checkout completion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delivery {
+    Once,
+    Twice,
+    /// After `DELAY_MS`.
+    Delayed,
+}
+
+pub const DELAY_MS: i64 = 5_000;
+
+type SessionRow = (String, String, String, i64, String, String, String, i64);
+
+impl Sandbox {
+    pub fn new(db: Db, clock: SharedClock, base_url: &str, secret: &str) -> Arc<Self> {
+        Arc::new(Sandbox {
+            db,
+            clock,
+            base_url: base_url.trim_end_matches('/').to_string(),
+            secret: secret.to_string(),
+            lose_answers: AtomicUsize::new(0),
+            http: reqwest::Client::builder()
+                .timeout(std::time::Duration::from_secs(10))
+                .build()
+                .unwrap_or_default(),
+        })
+    }
+
+    async fn session(&self, id: &str) -> Result<Option<SessionRow>, ProviderError> {
+        sqlx::query_as(
+            "select id, booking_id, payment_intent_id, amount_cents, currency, status, payment_status, expires_at
+             from sandbox_session where id = $1",
+        )
+        .bind(id)
+        .fetch_optional(self.db.reader())
+        .await
+        .map_err(other)
+    }
+
+    fn view(&self, row: SessionRow) -> CheckoutSession {
+        let (id, _, intent, amount, currency, status, payment_status, expires_at) = row;
+        let state = match (status.as_str(), payment_status.as_str()) {
+            (_, "paid") => SessionState::Paid,
+            ("open", _) if expires_at > self.clock.now_ms() => SessionState::Open,
+            _ => SessionState::Ended,
+        };
+        CheckoutSession {
+            url: format!("{}/sandbox/checkout/{id}", self.base_url),
+            id,
+            amount_cents: amount,
+            currency,
+            payment_intent_id: Some(intent),
+            expires_at_ms: expires_at,
+            state,
+        }
+    }
+
+    /// The page's form: the buyer pays or declines. Returns where to send
+    /// the browser next, or `None` when the session cannot be completed.
+    pub async fn complete(
+        &self,
+        session_id: &str,
+        paid: bool,
+        delivery: Delivery,
+    ) -> Result<Option<String>, ProviderError> {
+        let now = self.clock.now_ms();
+        let done = sqlx::query(
+            "update sandbox_session set status = 'complete', payment_status = $2
+             where id = $1 and status = 'open' and expires_at > $3",
+        )
+        .bind(session_id)
+        .bind(if paid { "paid" } else { "unpaid" })
+        .bind(now)
+        .execute(self.db.writer())
+        .await
+        .map_err(other)?
+        .rows_affected()
+            == 1;
+        if !done {
+            return Ok(None);
+        }
+        let row = self
+            .session(session_id)
+            .await?
+            .ok_or_else(|| other("session vanished"))?;
+        let object = self.session_object(&row, &row.5.clone());
+        self.enqueue("checkout.session.completed", object.clone(), delivery)
+            .await?;
+        if !paid {
+            self.enqueue("checkout.session.async_payment_failed", object, delivery)
+                .await?;
+        }
+        let urls: (String, String) =
+            sqlx::query_as("select success_url, cancel_url from sandbox_session where id = $1")
+                .bind(session_id)
+                .fetch_one(self.db.reader())
+                .await
+                .map_err(other)?;
+        Ok(Some(if paid { urls.0 } else { urls.1 }))
+    }
+
+    /// A checkout.session object as Stripe shapes it.
+    fn session_object(&self, row: &SessionRow, status: &str) -> Value {
+        let (id, booking, intent, amount, currency, _, payment_status, expires_at) = row;
+        json!({
+            "id": id,
+            "object": "checkout.session",
+            "amount_subtotal": amount,
+            "amount_total": amount,
+            "client_reference_id": booking,
+            "currency": currency.to_lowercase(),
+            "expires_at": expires_at / 1000,
+            "livemode": false,
+            "metadata": { "booking_id": booking },
+            "mode": "payment",
+            "payment_intent": intent,
+            "payment_status": payment_status,
+            "status": status,
+            "url": if status == "open" { Value::String(format!("{}/sandbox/checkout/{id}", self.base_url)) } else { Value::Null },
+        })
+    }
+
+    async fn enqueue(
+        &self,
+        kind: &str,
+        object: Value,
+        delivery: Delivery,
+    ) -> Result<(), ProviderError> {
+        let now = self.clock.now_ms();
+        let event_id = format!("evt_sb_{}", uuid::Uuid::new_v4().simple());
+        let body = json!({
+            "id": event_id,
+            "object": "event",
+            "api_version": "2026-09-30.endive",
+            "created": now / 1000,
+            "data": { "object": object },
+            "livemode": false,
+            "pending_webhooks": 1,
+            "request": { "id": null, "idempotency_key": null },
+            "type": kind,
+        })
+        .to_string();
+        let (copies, at) = match delivery {
+            Delivery::Once => (1, now),
+            Delivery::Twice => (2, now),
+            Delivery::Delayed => (1, now + DELAY_MS),
+        };
+        for _ in 0..copies {
+            sqlx::query(
+                "insert into sandbox_delivery (event_id, body, next_at) values ($1, $2, $3)",
+            )
+            .bind(&event_id)
+            .bind(&body)
+            .bind(at)
+            .execute(self.db.writer())
+            .await
+            .map_err(other)?;
+        }
+        Ok(())
+    }
+
+    /// Sends due events to the webhook (signed at sending time); failed
+    /// deliveries come back with exponential backoff. Returns how many
+    /// were accepted.
+    pub async fn deliver_due(&self) -> Result<usize, ProviderError> {
+        let now = self.clock.now_ms();
+        let due: Vec<(i64, String, i64)> = sqlx::query_as(
+            "select id, body, attempts from sandbox_delivery where delivered_at is null and next_at <= $1 order by id limit 50",
+        )
+        .bind(now)
+        .fetch_all(self.db.reader())
+        .await
+        .map_err(other)?;
+        let mut sent = 0;
+        for (id, body, attempts) in due {
+            // Claim the row so two instances never send it at the same time.
+            let claimed = sqlx::query("update sandbox_delivery set next_at = $2 where id = $1 and next_at <= $3 and delivered_at is null")
+                .bind(id)
+                .bind(now + 30_000)
+                .bind(now)
+                .execute(self.db.writer())
+                .await
+                .map_err(other)?
+                .rows_affected()
+                == 1;
+            if !claimed {
+                continue;
+            }
+            let header = signature::sign(&self.secret, body.as_bytes(), self.clock.now_ms() / 1000);
+            let ok = self
+                .http
+                .post(format!("{}/api/payments/webhook", self.base_url))
+                .header("content-type", "application/json")
+                .header("Stripe-Signature", header)
+                .body(body)
+                .send()
+                .await
+                .is_ok_and(|r| r.status().is_success());
+            let (delivered, next) = if ok {
+                (Some(self.clock.now_ms()), now)
+            } else {
+                (None, now + 1000 * 2i64.pow(attempts.clamp(0, 10) as u32))
+            };
+            sqlx::query("update sandbox_delivery set delivered_at = $2, attempts = attempts + 1, next_at = $3 where id = $1")
+                .bind(id)
+                .bind(delivered)
+                .bind(next)
+                .execute(self.db.writer())
+                .await
+                .map_err(other)?;
+            sent += usize::from(ok);
+        }
+        Ok(sent)
+    }
+
+    /// Makes the next `n` checkout creations time out after the session was
+    /// made (the outcome is unknown to the caller, as with a real outage).
+    pub fn lose_next_answers(&self, n: usize) {
+        self.lose_answers.store(n, Ordering::SeqCst);
+    }
+
+    /// Amount, currency and state of a session, for the hosted page.
+    pub async fn page_data(
+        &self,
+        session_id: &str,
+    ) -> Result<Option<CheckoutSession>, ProviderError> {
+        Ok(self.session(session_id).await?.map(|r| self.view(r)))
+    }
+}
+
+fn other(e: impl std::fmt::Display) -> ProviderError {
+    ProviderError::Other(e.to_string())
+}
+
+#[async_trait]
+impl PaymentProvider for Sandbox {
+    fn name(&self) -> &'static str {
+        "sandbox"
+    }
+
+    async fn create_checkout(
+        &self,
+        req: &CheckoutRequest,
+    ) -> Result<CheckoutSession, ProviderError> {
+        let id = format!("cs_sb_{}", uuid::Uuid::new_v4().simple());
+        let intent = format!("pi_sb_{}", uuid::Uuid::new_v4().simple());
+        sqlx::query(
+            "insert into sandbox_session (id, idempotency_key, booking_id, payment_intent_id, amount_cents, currency,
+                                          status, payment_status, expires_at, success_url, cancel_url, created_at)
+             values ($1, $2, $3, $4, $5, $6, 'open', 'unpaid', $7, $8, $9, $10)
+             on conflict (idempotency_key) do nothing",
+        )
+        .bind(&id)
+        .bind(&req.idempotency_key)
+        .bind(&req.booking_id)
+        .bind(&intent)
+        .bind(req.amount_cents)
+        .bind(&req.currency)
+        .bind(req.expires_at_ms)
+        .bind(&req.success_url)
+        .bind(&req.cancel_url)
+        .bind(self.clock.now_ms())
+        .execute(self.db.writer())
+        .await
+        .map_err(other)?;
+        let (existing,): (String,) =
+            sqlx::query_as("select id from sandbox_session where idempotency_key = $1")
+                .bind(&req.idempotency_key)
+                .fetch_one(self.db.writer())
+                .await
+                .map_err(other)?;
+        let row = self
+            .session(&existing)
+            .await?
+            .ok_or_else(|| other("session vanished"))?;
+        let lose = self
+            .lose_answers
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok();
+        if lose {
+            return Err(ProviderError::Timeout);
+        }
+        Ok(self.view(row))
+    }
+
+    async fn lookup_checkout(&self, session_id: &str) -> Result<CheckoutSession, ProviderError> {
+        // Like Stripe, a session past its `expires_at` is expired (and says so
+        // with an event) the next time anyone looks.
+        let lapsed = sqlx::query(
+            "update sandbox_session set status = 'expired' where id = $1 and status = 'open' and expires_at <= $2",
+        )
+        .bind(session_id)
+        .bind(self.clock.now_ms())
+        .execute(self.db.writer())
+        .await
+        .map_err(other)?
+        .rows_affected()
+            == 1;
+        if lapsed {
+            if let Some(row) = self.session(session_id).await? {
+                self.enqueue(
+                    "checkout.session.expired",
+                    self.session_object(&row, "expired"),
+                    Delivery::Once,
+                )
+                .await?;
+            }
+        }
+        let row = self
+            .session(session_id)
+            .await?
+            .ok_or_else(|| ProviderError::Refused("no such session".into()))?;
+        Ok(self.view(row))
+    }
+
+    async fn expire_checkout(&self, session_id: &str) -> Result<CheckoutSession, ProviderError> {
+        let expired = sqlx::query(
+            "update sandbox_session set status = 'expired' where id = $1 and status = 'open'",
+        )
+        .bind(session_id)
+        .execute(self.db.writer())
+        .await
+        .map_err(other)?
+        .rows_affected()
+            == 1;
+        let row = self
+            .session(session_id)
+            .await?
+            .ok_or_else(|| ProviderError::Refused("no such session".into()))?;
+        if expired {
+            self.enqueue(
+                "checkout.session.expired",
+                self.session_object(&row, "expired"),
+                Delivery::Once,
+            )
+            .await?;
+        }
+        Ok(self.view(row))
+    }
+
+    async fn refund(
+        &self,
+        payment_intent_id: &str,
+        amount_cents: i64,
+        idempotency_key: &str,
+    ) -> Result<String, ProviderError> {
+        let paid: Option<(String,)> = sqlx::query_as(
+            "select id from sandbox_session where payment_intent_id = $1 and payment_status = 'paid'",
+        )
+        .bind(payment_intent_id)
+        .fetch_optional(self.db.reader())
+        .await
+        .map_err(other)?;
+        if paid.is_none() {
+            return Err(ProviderError::Refused(
+                "nothing was paid on this payment intent".into(),
+            ));
+        }
+        let id = format!("re_sb_{}", uuid::Uuid::new_v4().simple());
+        let created = sqlx::query(
+            "insert into sandbox_refund (id, idempotency_key, payment_intent_id, amount_cents, created_at)
+             values ($1, $2, $3, $4, $5) on conflict (idempotency_key) do nothing",
+        )
+        .bind(&id)
+        .bind(idempotency_key)
+        .bind(payment_intent_id)
+        .bind(amount_cents)
+        .bind(self.clock.now_ms())
+        .execute(self.db.writer())
+        .await
+        .map_err(other)?
+        .rows_affected()
+            == 1;
+        let (refund_id,): (String,) =
+            sqlx::query_as("select id from sandbox_refund where idempotency_key = $1")
+                .bind(idempotency_key)
+                .fetch_one(self.db.writer())
+                .await
+                .map_err(other)?;
+        if created {
+            let charge = json!({
+                "id": format!("ch_sb_{}", &payment_intent_id.trim_start_matches("pi_sb_")),
+                "object": "charge",
+                "amount": amount_cents,
+                "amount_refunded": amount_cents,
+                "payment_intent": payment_intent_id,
+                "refunded": true,
+                "refunds": { "object": "list", "data": [{ "id": refund_id, "object": "refund", "amount": amount_cents }] },
+            });
+            self.enqueue("charge.refunded", charge, Delivery::Once)
+                .await?;
+        }
+        Ok(refund_id)
+    }
+}

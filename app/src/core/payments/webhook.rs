@@ -1,0 +1,134 @@
+//! `POST /api/payments/webhook`: the signature is checked on the raw bytes
+//! before anything is parsed; the event id goes into the inbox in the same
+//! transaction as its effect, so a duplicate changes nothing; any order of
+//! events works because every effect is conditional on the booking's state.
+
+use serde_json::Value;
+
+use super::effects::{self, MapChanges};
+use super::outbox;
+use super::signature;
+use crate::core::{ApiError, AppState};
+
+/// Verifies and applies one delivery; returns the outcome recorded.
+pub async fn receive(
+    state: &AppState,
+    header: Option<&str>,
+    body: &[u8],
+) -> Result<String, ApiError> {
+    let header = header.ok_or_else(|| {
+        ApiError::validation("missing Stripe-Signature header", "Stripe-Signature")
+    })?;
+    let now = state.clock.now_ms();
+    signature::verify(
+        &state.payments.settings.webhook_secret,
+        header,
+        body,
+        now / 1000,
+    )
+    .map_err(|e| {
+        ApiError::validation(
+            format!("webhook signature refused: {e}"),
+            "Stripe-Signature",
+        )
+    })?;
+    let event: Value = serde_json::from_slice(body)
+        .map_err(|_| ApiError::validation("webhook body is not JSON", "body"))?;
+    let (Some(event_id), Some(kind)) = (event["id"].as_str(), event["type"].as_str()) else {
+        return Err(ApiError::validation(
+            "webhook event needs an id and a type",
+            "body",
+        ));
+    };
+    let object = &event["data"]["object"];
+    let booking_id = match kind {
+        "charge.refunded" => booking_of_intent(state, object["payment_intent"].as_str()).await?,
+        _ => object["client_reference_id"]
+            .as_str()
+            .or(object["metadata"]["booking_id"].as_str())
+            .map(str::to_string),
+    };
+
+    let mut tx = state.db.begin().await?;
+    let fresh = sqlx::query(
+        "insert into webhook_inbox (event_id, type, booking_id, outcome, received_at)
+         values ($1, $2, $3, 'received', $4) on conflict (event_id) do nothing",
+    )
+    .bind(event_id)
+    .bind(kind)
+    .bind(booking_id.as_deref())
+    .bind(now)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if !fresh {
+        return Ok("duplicate".into());
+    }
+    let mut changes = MapChanges::default();
+    let outcome = match (kind, booking_id.as_deref()) {
+        (_, None) => "no_booking".to_string(),
+        ("checkout.session.completed", Some(_)) if object["payment_status"] != "paid" => {
+            "awaiting_payment".into()
+        }
+        ("checkout.session.completed" | "checkout.session.async_payment_succeeded", Some(b)) => {
+            let (o, c) = effects::apply_paid(
+                &mut tx,
+                b,
+                object["payment_intent"].as_str(),
+                object["amount_total"].as_i64().unwrap_or(-1),
+                object["currency"].as_str().unwrap_or_default(),
+                now,
+            )
+            .await?;
+            changes = c;
+            o.as_str().to_string()
+        }
+        ("checkout.session.async_payment_failed" | "checkout.session.expired", Some(b)) => {
+            let (ended, c) = effects::apply_checkout_ended(&mut tx, b, now).await?;
+            changes = c;
+            let outcome = if ended {
+                "checkout_ended"
+            } else {
+                "already_settled"
+            };
+            outcome.to_string()
+        }
+        ("charge.refunded", Some(b)) => {
+            let refund = object["refunds"]["data"][0]["id"].as_str();
+            sqlx::query(
+                "update payment set refund_id = coalesce(refund_id, $2) where booking_id = $1",
+            )
+            .bind(b)
+            .bind(refund)
+            .execute(&mut *tx)
+            .await?;
+            "refund_recorded".into()
+        }
+        _ => "ignored".into(),
+    };
+    sqlx::query("update webhook_inbox set outcome = $2 where event_id = $1")
+        .bind(event_id)
+        .bind(&outcome)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    outbox::publish(state, &changes);
+    tracing::info!(event_id, kind, outcome, "webhook applied");
+    Ok(outcome)
+}
+
+async fn booking_of_intent(
+    state: &AppState,
+    intent: Option<&str>,
+) -> Result<Option<String>, ApiError> {
+    let Some(intent) = intent else {
+        return Ok(None);
+    };
+    let row: Option<(String,)> =
+        sqlx::query_as("select booking_id from payment where payment_intent_id = $1")
+            .bind(intent)
+            .fetch_optional(state.db.reader())
+            .await?;
+    Ok(row.map(|r| r.0))
+}

@@ -1,0 +1,104 @@
+//! A booking as its buyer sees it: seats, amount, status in words, and —
+//! while the outcome is open — the status refreshed every second without a
+//! manual reload (the page the checkout returns to).
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_params_map;
+
+use crate::model::{format_price, BookingView};
+use crate::server_fns::{booking, my_bookings};
+
+/// What each status means for the buyer.
+pub fn explain(b: &BookingView) -> &'static str {
+    match b.status.as_str() {
+        "HELD" => "Your seats are held for you. Pay before the time runs out.",
+        "PAYMENT_PENDING" => "We are waiting for the payment provider to confirm your payment.",
+        "BOOKED" => "Paid and confirmed. Enjoy the show!",
+        "EXPIRED" => "The hold ended before a payment arrived; the seats went back on sale. Nothing was charged.",
+        "CANCELLED" => "You released these seats. Nothing was charged.",
+        "REFUNDED" => "Your payment arrived after the hold had ended and the seats had gone to someone else, so we refunded it in full.",
+        _ => "",
+    }
+}
+
+#[component]
+pub fn BookingPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.read().get("id").unwrap_or_default();
+    let data = Resource::new(id, booking);
+    // While the outcome is open, ask again every second.
+    Effect::new(move |_| {
+        if let Ok(handle) = set_interval_with_handle(
+            move || {
+                let open = data
+                    .get_untracked()
+                    .and_then(|r| r.ok())
+                    .flatten()
+                    .is_some_and(|b| b.status == "HELD" || b.status == "PAYMENT_PENDING");
+                if open {
+                    data.refetch();
+                }
+            },
+            Duration::from_millis(1000),
+        ) {
+            on_cleanup(move || handle.clear());
+        }
+    });
+    view! {
+        <Transition fallback=|| view! { <p>"Loading your booking…"</p> }>
+            {move || Suspend::new(async move {
+                match data.await {
+                    Ok(Some(b)) => view! { <BookingCard b/> }.into_any(),
+                    Ok(None) => view! { <p class="notice">"There is no such booking in this browser session."</p> }.into_any(),
+                    Err(_) => view! { <p class="error" role="alert">"Your booking could not be loaded. Please try again in a moment."</p> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+fn BookingCard(b: BookingView) -> impl IntoView {
+    let explanation = explain(&b);
+    view! {
+        <article class="booking" data-status=b.status.clone()>
+            <h1>"Booking " <code>{b.id.chars().take(8).collect::<String>()}</code></h1>
+            <p class=format!("status status-{}", b.status.to_lowercase()) data-testid="booking-status">{b.status.replace('_', " ")}</p>
+            <p class="explain">{explanation}</p>
+            <ul class="booking-seats">
+                {b.seats.iter().map(|s| view! { <li>{s.label.clone()} " · " {format_price(s.price_cents, &b.currency)}</li> }).collect_view()}
+            </ul>
+            <p class="total">"Total: " <strong>{format_price(b.amount_cents, &b.currency)}</strong></p>
+            <p><a href="/bookings">"All my bookings"</a></p>
+        </article>
+    }
+}
+
+#[component]
+pub fn MyBookings() -> impl IntoView {
+    let list = Resource::new(|| (), |_| my_bookings());
+    view! {
+        <h1>"My bookings"</h1>
+        <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match list.await {
+                    Ok(items) if items.is_empty() => view! { <p class="notice">"No bookings yet in this browser."</p> }.into_any(),
+                    Ok(items) => view! {
+                        <ul class="event-list">
+                            {items.into_iter().map(|b| view! {
+                                <li class="event-card">
+                                    <span class="kind">{b.status.replace('_', " ")}</span>
+                                    <a href=format!("/bookings/{}", b.id)>{format!("{} seat(s)", b.seats.len().max(1))}</a>
+                                    <span class="availability">{format_price(b.amount_cents, &b.currency)}</span>
+                                </li>
+                            }).collect_view()}
+                        </ul>
+                    }.into_any(),
+                    Err(_) => view! { <p class="error" role="alert">"Your bookings could not be loaded."</p> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}

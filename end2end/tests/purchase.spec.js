@@ -1,0 +1,33 @@
+// A full purchase in the browser: select two seats, hold, pay on the
+// sandbox's hosted page, and land on the booking page, which turns BOOKED
+// by itself once the signed webhook has arrived.
+const { test, expect } = require('@playwright/test');
+
+test('select two seats, hold, pay, and see the booking confirmed', async ({ page }) => {
+  await page.goto('/events/2');
+  const seats = page.locator('circle.seat.available');
+  const first = await seats.nth(40).getAttribute('data-id');
+  const second = await seats.nth(41).getAttribute('data-id');
+  await expect(async () => {
+    await page.locator(`#seat-${first}`).dispatchEvent('click');
+    await expect(page.locator(`#seat-${first}`)).toHaveClass(/selected/, { timeout: 500 });
+  }).toPass({ timeout: 20_000 });
+  await page.locator(`#seat-${second}`).dispatchEvent('click');
+  await expect(page.getByTestId('selection').locator('li')).toHaveCount(2);
+  await page.getByRole('button', { name: 'Hold seats' }).click();
+  await expect(page.getByTestId('countdown')).toContainText(/\d:\d\d/);
+  await page.screenshot({ path: 'test-results/hold-in-progress.png', fullPage: true });
+
+  await page.getByRole('button', { name: 'Pay now' }).click();
+  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+  await expect(page.locator('.amount')).toContainText('EUR');
+  await page.getByRole('button', { name: /^Pay / }).click();
+
+  await expect(page).toHaveURL(/\/bookings\//);
+  await expect(page.getByTestId('booking-status')).toHaveText('BOOKED', { timeout: 15_000 });
+  await page.screenshot({ path: 'test-results/booking-confirmed.png', fullPage: true });
+
+  await page.goto('/bookings');
+  await expect(page.locator('.event-card')).toHaveCount(1);
+  await expect(page.locator('.event-card .kind')).toHaveText('BOOKED');
+});

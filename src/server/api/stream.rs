@@ -1,0 +1,96 @@
+//! `GET /api/events/{eventId}/seats/stream`: seat changes as server-sent
+//! events (`event: seats`, `id:` the version). A client that reconnects
+//! with `Last-Event-ID` (or opens with `?since=`) first gets what it missed
+//! — or `event: reset` when that is no longer kept, and refetches the
+//! snapshot.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures::stream::{self, Stream, StreamExt};
+use holdfast_app::core::seat_map::SeatChanges;
+use holdfast_app::core::{ApiError, AppState};
+use serde::Deserialize;
+use tokio::sync::broadcast::error::RecvError;
+
+use super::extract;
+
+#[derive(Deserialize)]
+pub struct Since {
+    since: Option<u64>,
+}
+
+pub async fn seats(
+    State(state): State<AppState>,
+    Path(event_id): Path<String>,
+    Query(q): Query<Since>,
+    headers: HeaderMap,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let event_id = extract::id(&event_id, "eventId")?;
+    let map = state
+        .seat_maps
+        .get(&state.db, event_id)
+        .await?
+        .ok_or(ApiError::NotFound("event"))?;
+    // Subscribe before reading the backlog, so nothing falls in between.
+    let rx = state.seat_maps.subscribe();
+    let last_seen = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        .or(q.since);
+    let (first, mut sent): (Vec<Event>, u64) = match last_seen {
+        None => (Vec::new(), map.current_version()),
+        Some(v) => match map.changes_since(v) {
+            Some(batches) => {
+                let sent = batches.last().map_or(v, |b| b.version);
+                (batches.iter().map(seats_event).collect(), sent)
+            }
+            None => (
+                vec![reset_event(map.current_version())],
+                map.current_version(),
+            ),
+        },
+    };
+    let live = stream::unfold(rx, move |mut rx| async move {
+        loop {
+            match rx.recv().await {
+                Ok(batch) if batch.event_id == event_id => return Some((Some(batch), rx)),
+                Ok(_) => continue,
+                // Fell behind: tell the client to refetch.
+                Err(RecvError::Lagged(_)) => return Some((None, rx)),
+                Err(RecvError::Closed) => return None,
+            }
+        }
+    })
+    .filter_map(move |item| {
+        let event = match item {
+            Some(batch) if batch.version <= sent => None,
+            Some(batch) => {
+                sent = batch.version;
+                Some(seats_event(&batch))
+            }
+            None => Some(reset_event(sent)),
+        };
+        futures::future::ready(event)
+    });
+    let all = stream::iter(first).chain(live).map(Ok);
+    Ok(Sse::new(all).keep_alive(KeepAlive::default()))
+}
+
+fn seats_event(batch: &Arc<SeatChanges>) -> Event {
+    Event::default()
+        .event("seats")
+        .id(batch.version.to_string())
+        .data(serde_json::to_string(&**batch).unwrap_or_default())
+}
+
+fn reset_event(version: u64) -> Event {
+    Event::default()
+        .event("reset")
+        .id(version.to_string())
+        .data("{}")
+}
