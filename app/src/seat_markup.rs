@@ -26,14 +26,19 @@ pub fn status_word(status: SeatStatus) -> &'static str {
 }
 
 /// `<circle>` elements with data attributes and an accessible name each.
-pub fn seats_svg<'a>(seats: impl Iterator<Item = SeatDot<'a>>, currency: &str) -> String {
+/// `radius` follows the map's seat pitch (arena seats are dense, cabins not).
+pub fn seats_svg<'a>(
+    seats: impl Iterator<Item = SeatDot<'a>>,
+    currency: &str,
+    radius: f64,
+) -> String {
     let mut out = String::with_capacity(1 << 20);
     for s in seats {
         let word = status_word(s.status);
         let price = format_price(s.price_cents, currency);
         out.push_str(&format!(
-            "<circle id=\"seat-{id}\" class=\"seat cat-{cat} {word}\" cx=\"{x}\" cy=\"{y}\" r=\"4\" \
-             data-id=\"{id}\" data-price=\"{cents}\"><title>Section {sec}, row {row}, seat {num}, {price}, {word}</title></circle>",
+            "<circle id=\"seat-{id}\" class=\"seat cat-{cat} {word}\" cx=\"{x}\" cy=\"{y}\" r=\"{radius}\" \
+             data-id=\"{id}\" data-price=\"{cents}\" tabindex=\"-1\" role=\"button\"><title>Section {sec}, row {row}, seat {num}, {price}, {word}</title></circle>",
             id = s.id,
             cat = s.category,
             x = s.x,

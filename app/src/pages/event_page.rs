@@ -71,12 +71,13 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
 
     let currency_total = currency.clone();
     let total = move || format_price(picked.read().iter().map(|p| p.cents).sum(), &currency_total);
-    let do_hold = move |_| {
-        let ids: Vec<i64> = picked.get_untracked().iter().map(|p| p.id).collect();
+    let suggestions: RwSignal<Vec<Vec<i64>>> = RwSignal::new(Vec::new());
+    let hold_ids = move |ids: Vec<i64>| {
         if ids.is_empty() {
             return;
         }
         message.set(None);
+        suggestions.set(Vec::new());
         let key = new_idempotency_key();
         leptos::task::spawn_local(async move {
             match hold_seats(event_id, ids, key).await {
@@ -88,11 +89,14 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 Ok(HoldOutcome::Refused {
                     message: m,
                     seat_ids,
+                    suggestions: offered,
                     ..
                 }) => {
                     mark_seats(&seat_ids, "held");
+                    flash(&seat_ids);
                     picked.update(|p| p.retain(|s| !seat_ids.contains(&s.id)));
                     message.set(Some(m));
+                    suggestions.set(offered);
                 }
                 Err(_) => message.set(Some(
                     "Something went wrong on our side; your seats were not held. Please try again."
@@ -101,6 +105,13 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
             }
         });
     };
+    let do_hold = move |_| hold_ids(picked.get_untracked().iter().map(|p| p.id).collect());
+    // One click on an alternative: select exactly those seats and hold them.
+    let take = move |ids: Vec<i64>| {
+        select_only(&ids, picked);
+        hold_ids(ids);
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| on_map_key(&ev, picked);
 
     view! {
         <section class="event-head">
@@ -115,8 +126,10 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 <svg
                     viewBox=data.view_box.clone()
                     role="group"
-                    aria-label="Seat map"
+                    tabindex="0"
+                    aria-label="Seat map. Arrow keys move between seats, Enter or Space selects one."
                     on:click=on_map_click
+                    on:keydown=on_key
                 >
                     <Show when=move || is_concert>
                         <rect class="stage" x="880" y="62" width="240" height="34" rx="6"></rect>
@@ -149,6 +162,16 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 <Show when=move || message.get().is_some()>
                     <p class="error" role="alert">{move || message.get()}</p>
                 </Show>
+                <Show when=move || !suggestions.read().is_empty()>
+                    <div class="suggestions" data-testid="suggestions">
+                        <p>"Free nearby:"</p>
+                        {move || suggestions.get().into_iter().map(|ids| {
+                            let label = ids.iter().map(|id| seat_name(*id)).collect::<Vec<_>>().join(" + ");
+                            let ids2 = ids.clone();
+                            view! { <button class="suggestion" on:click=move |_| take(ids2.clone())>{format!("Take {label}")}</button> }
+                        }).collect_view()}
+                    </div>
+                </Show>
                 {move || hold.get().map(|h| view! { <HeldPanel h/> })}
             </aside>
         </div>
@@ -180,7 +203,18 @@ fn seats_markup(event_id: i64) -> String {
             price_cents: s.price_cents,
             status: statuses[i],
         });
-        seats_svg(dots, &map.currency)
+        // Seats take ~80% of the distance to their neighbour in a row.
+        let pitch = map
+            .rows
+            .iter()
+            .find(|r| r.len() > 1)
+            .map(|r| {
+                let (a, b) = (&map.seats[r[0]], &map.seats[r[1]]);
+                ((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt()
+            })
+            .unwrap_or(10.0);
+        let radius = (pitch * 0.4).clamp(3.0, 16.0).round();
+        seats_svg(dots, &map.currency, radius)
     }
     #[cfg(not(feature = "ssr"))]
     {
@@ -355,3 +389,107 @@ fn connect_live(event_id: i64, since: u64, picked: RwSignal<Vec<Picked>>, live: 
 
 #[cfg(not(feature = "hydrate"))]
 fn connect_live(_: i64, _: u64, _: RwSignal<Vec<Picked>>, _: RwSignal<bool>) {}
+
+/// Arrow keys move the focus between seats (left/right along the row,
+/// up/down to the nearest seat above or below); Enter or Space selects.
+fn on_map_key(ev: &web_sys::KeyboardEvent, picked: RwSignal<Vec<Picked>>) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let active = doc
+        .active_element()
+        .filter(|el| el.class_list().contains("seat"));
+    let key = ev.key();
+    let next = match (key.as_str(), &active) {
+        ("Enter" | " ", Some(seat)) => {
+            ev.prevent_default();
+            toggle_seat(seat, picked);
+            return;
+        }
+        ("ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown" | "Enter" | " ", None) => {
+            doc.query_selector("circle.seat.available").ok().flatten()
+        }
+        ("ArrowRight", Some(seat)) => seat.next_element_sibling(),
+        ("ArrowLeft", Some(seat)) => seat.previous_element_sibling(),
+        ("ArrowUp" | "ArrowDown", Some(seat)) => nearest_vertically(&doc, seat, key == "ArrowDown"),
+        _ => return,
+    };
+    ev.prevent_default();
+    if let Some(el) = next.and_then(|n| n.dyn_into::<web_sys::SvgElement>().ok()) {
+        let _ = el.focus();
+    }
+}
+
+fn coord(el: &web_sys::Element, name: &str) -> f64 {
+    el.get_attribute(name)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0)
+}
+
+fn nearest_vertically(
+    doc: &web_sys::Document,
+    from: &web_sys::Element,
+    down: bool,
+) -> Option<web_sys::Element> {
+    let (x, y) = (coord(from, "cx"), coord(from, "cy"));
+    let all = doc.query_selector_all("circle.seat").ok()?;
+    let mut best: Option<(f64, web_sys::Element)> = None;
+    for i in 0..all.length() {
+        let Some(el) = all
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        else {
+            continue;
+        };
+        let (ex, ey) = (coord(&el, "cx"), coord(&el, "cy"));
+        let dy = if down { ey - y } else { y - ey };
+        if dy < 3.0 {
+            continue;
+        }
+        let d = dy * dy + 4.0 * (ex - x) * (ex - x);
+        if best.as_ref().is_none_or(|(b, _)| d < *b) {
+            best = Some((d, el));
+        }
+    }
+    best.map(|(_, el)| el)
+}
+
+/// "Section L1, row 3, seat 7" from the seat's accessible name.
+fn seat_name(id: i64) -> String {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(&format!("seat-{id}")))
+        .and_then(|el| el.text_content())
+        .map(|t| t.splitn(4, ", ").take(3).collect::<Vec<_>>().join(", "))
+        .unwrap_or_else(|| format!("seat {id}"))
+}
+
+/// Replaces the selection with exactly these seats.
+fn select_only(ids: &[i64], picked: RwSignal<Vec<Picked>>) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    for p in picked.get_untracked() {
+        if let Some(el) = doc.get_element_by_id(&format!("seat-{}", p.id)) {
+            let _ = el.class_list().remove_1("selected");
+        }
+    }
+    picked.set(Vec::new());
+    for id in ids {
+        if let Some(el) = doc.get_element_by_id(&format!("seat-{id}")) {
+            toggle_seat(&el, picked);
+        }
+    }
+}
+
+/// Briefly highlights seats that were just lost to someone else.
+fn flash(ids: &[i64]) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    for id in ids {
+        if let Some(el) = doc.get_element_by_id(&format!("seat-{id}")) {
+            let _ = el.class_list().add_1("flash");
+        }
+    }
+}
