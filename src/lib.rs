@@ -1,4 +1,3 @@
-#![recursion_limit = "256"]
 //! The Holdfast server process (`ssr`) and the browser's hydrate entry
 //! (`hydrate`). Pages and the booking core live in the `holdfast-app` crate.
 

@@ -113,7 +113,9 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     };
     let on_key = move |ev: web_sys::KeyboardEvent| on_map_key(&ev, picked);
 
-    view! {
+    // Three parts, each type-erased: one nested view type this deep
+    // overflows the compiler's query depth.
+    let head = view! {
         <section class="event-head">
             <h1>{detail.summary.name.clone()}</h1>
             <p class="venue">{detail.summary.venue.clone()}</p>
@@ -121,8 +123,10 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 {move || if live.get() { "● live" } else { "○ reconnecting…" }}
             </p>
         </section>
-        <div class="map-layout">
-            <figure class="seat-map">
+    }
+    .into_any();
+    let map = view! {
+        <figure class="seat-map">
                 <svg
                     viewBox=data.view_box.clone()
                     role="group"
@@ -143,7 +147,10 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     <g class="seats" inner_html=markup></g>
                 </svg>
             </figure>
-            <aside class="panel">
+    }
+    .into_any();
+    let panel = view! {
+        <aside class="panel">
                 <h2>"Your selection"</h2>
                 <ul class="legend">
                     {detail.categories.iter().map(|c| view! {
@@ -174,7 +181,11 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 </Show>
                 {move || hold.get().map(|h| view! { <HeldPanel h/> })}
             </aside>
-        </div>
+    }
+    .into_any();
+    view! {
+        {head}
+        <div class="map-layout">{map}{panel}</div>
     }
 }
 
