@@ -77,3 +77,45 @@ on_both_backends!(
         assert_eq!(unknown.status(), 404);
     }
 );
+
+/// Two instances on one Postgres: a hold made on one reaches the other's
+/// stream and snapshot within a second (LISTEN/NOTIFY).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn changes_on_one_instance_reach_the_other_instances_stream() {
+    if !common::wants_postgres() {
+        return;
+    }
+    let a = common::spawn_app(common::Backend::Postgres).await;
+    let b = common::spawn_on(&a.database_url, None, |_| {}).await;
+    let client = reqwest::Client::new();
+    // B has the map loaded and a stream open.
+    assert_eq!(b.buyer().get("/api/events/1/seats").await.status, 200);
+    let mut stream = client
+        .get(format!("{}/api/events/1/seats/stream", b.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(a.buyer().hold(1, 321).await.status, 200);
+    let got = read_until(&mut stream, "\"id\":321").await;
+    assert!(got.contains("\"status\":\"HELD\""), "B's stream: {got}");
+    // The snapshot may lag its stream by its staleness bound (under 1 s).
+    let mut status = String::new();
+    for _ in 0..10 {
+        let snapshot = b.buyer().get("/api/events/1/seats").await.json();
+        let seat = snapshot["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == 321)
+            .cloned()
+            .unwrap();
+        status = seat["status"].as_str().unwrap().to_string();
+        if status == "HELD" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(status, "HELD");
+    // And B refuses that seat from its own map, without a write.
+    assert_eq!(b.buyer().hold(1, 321).await.code(), "SEAT_TAKEN");
+}

@@ -80,6 +80,16 @@ pub async fn build(
         leptos_options: leptos_options.clone(),
     };
 
+    if db.backend == holdfast_app::core::db::Backend::Postgres {
+        holdfast_app::core::fanout::start(
+            &config.database_url,
+            db.clone(),
+            state.seat_maps.clone(),
+            state.clock.clone(),
+        )
+        .await?;
+    }
+
     let sessions = SessionManagerLayer::new(DbSessionStore::new(db))
         .with_name("holdfast_session")
         .with_http_only(true)

@@ -12,6 +12,7 @@ pub mod catalog;
 pub mod clock;
 pub mod db;
 pub mod error;
+pub mod fanout;
 pub mod idempotency;
 pub mod invariants;
 pub mod payments;

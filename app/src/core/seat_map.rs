@@ -6,12 +6,12 @@
 //! this cache only ever answers "is it worth trying".
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use serde::Serialize;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 use super::db::Db;
 use super::ApiError;
@@ -325,10 +325,15 @@ impl EventSeatMap {
     }
 }
 
+/// Hands one event's committed changes to the fan-out to other instances.
+pub type ChangeSender = mpsc::UnboundedSender<(EventId, Vec<(SeatId, Occupancy)>)>;
+
 /// All events' maps, loaded on first use, plus the broadcast of changes.
 pub struct SeatMaps {
     maps: RwLock<HashMap<EventId, Arc<EventSeatMap>>>,
     changes: broadcast::Sender<Arc<SeatChanges>>,
+    /// Where local changes go to reach the other instances (Postgres only).
+    fanout: OnceLock<ChangeSender>,
 }
 
 impl Default for SeatMaps {
@@ -337,6 +342,7 @@ impl Default for SeatMaps {
         SeatMaps {
             maps: RwLock::new(HashMap::new()),
             changes,
+            fanout: OnceLock::new(),
         }
     }
 }
@@ -373,11 +379,31 @@ impl SeatMaps {
     /// Records committed changes (only for maps already loaded: a map loaded
     /// later reads them from the database).
     pub fn publish(&self, event_id: EventId, changes: &[(SeatId, Occupancy)], now_ms: i64) {
+        self.apply_here(event_id, changes, now_ms);
+        if let Some(out) = self.fanout.get() {
+            let _ = out.send((event_id, changes.to_vec()));
+        }
+    }
+
+    /// Applies changes to this instance's map and its streams only (what
+    /// arrives from other instances).
+    pub fn apply_here(&self, event_id: EventId, changes: &[(SeatId, Occupancy)], now_ms: i64) {
         if let Some(map) = self.cached(event_id) {
             if let Some(batch) = map.apply(changes, now_ms) {
                 let _ = self.changes.send(batch);
             }
         }
+    }
+
+    /// Drops every map; each reloads from the database on its next use.
+    pub fn forget_all(&self) {
+        self.maps.write().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+
+    /// From now on, local changes are also handed to `out` for the other
+    /// instances.
+    pub fn fan_out_to(&self, out: ChangeSender) {
+        let _ = self.fanout.set(out);
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<SeatChanges>> {

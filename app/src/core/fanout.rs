@@ -1,0 +1,118 @@
+//! Seat changes between instances on one Postgres: every instance NOTIFYs
+//! its committed changes on a channel and LISTENs for the others', so a
+//! buyer's stream shows changes made on any instance. SQLite runs as one
+//! process and needs none of this. The database stays the authority; a lost
+//! notification only makes a map stale until its next change or reload.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use sqlx::postgres::PgListener;
+use tokio::sync::mpsc;
+
+use super::clock::SharedClock;
+use super::db::Db;
+use super::seat_map::{Occupancy, SeatMaps};
+use crate::model::{EventId, SeatId};
+
+const CHANNEL: &str = "holdfast_seats";
+/// Postgres caps a payload at 8,000 bytes; this many changes stay below it.
+const CHANGES_PER_NOTICE: usize = 200;
+
+#[derive(Serialize, Deserialize)]
+struct Notice {
+    origin: String,
+    event: EventId,
+    /// (seat, kind, held until): kind 0 free, 1 held, 2 in checkout, 3 booked.
+    changes: Vec<(SeatId, u8, i64)>,
+}
+
+fn encode(o: Occupancy) -> (u8, i64) {
+    match o {
+        Occupancy::Free => (0, 0),
+        Occupancy::Held(until) => (1, until),
+        Occupancy::Pending => (2, 0),
+        Occupancy::Booked => (3, 0),
+    }
+}
+
+fn decode(kind: u8, until: i64) -> Occupancy {
+    match kind {
+        1 => Occupancy::Held(until),
+        2 => Occupancy::Pending,
+        3 => Occupancy::Booked,
+        _ => Occupancy::Free,
+    }
+}
+
+/// Starts the sender and the listener for this instance.
+pub async fn start(
+    url: &str,
+    db: Db,
+    maps: Arc<SeatMaps>,
+    clock: SharedClock,
+) -> Result<(), sqlx::Error> {
+    let origin = uuid::Uuid::new_v4().to_string();
+    let mut listener = PgListener::connect(url).await?;
+    listener.listen(CHANNEL).await?;
+    let (tx, mut rx) = mpsc::unbounded_channel::<(EventId, Vec<(SeatId, Occupancy)>)>();
+    maps.fan_out_to(tx);
+
+    let me = origin.clone();
+    tokio::spawn(async move {
+        // One sender keeps this instance's notices in the order it committed.
+        while let Some((event, changes)) = rx.recv().await {
+            for chunk in changes.chunks(CHANGES_PER_NOTICE) {
+                let notice = Notice {
+                    origin: me.clone(),
+                    event,
+                    changes: chunk
+                        .iter()
+                        .map(|(s, o)| {
+                            let (k, u) = encode(*o);
+                            (*s, k, u)
+                        })
+                        .collect(),
+                };
+                let payload = serde_json::to_string(&notice).unwrap_or_default();
+                if let Err(e) = sqlx::query("select pg_notify($1, $2)")
+                    .bind(CHANNEL)
+                    .bind(payload)
+                    .execute(db.writer())
+                    .await
+                {
+                    tracing::warn!(error = %e, "seat change not sent to other instances");
+                }
+            }
+        }
+    });
+
+    tokio::spawn(async move {
+        loop {
+            match listener.recv().await {
+                Ok(n) => {
+                    let Ok(notice) = serde_json::from_str::<Notice>(n.payload()) else {
+                        continue;
+                    };
+                    if notice.origin == origin {
+                        continue;
+                    }
+                    let changes: Vec<(SeatId, Occupancy)> = notice
+                        .changes
+                        .into_iter()
+                        .map(|(s, k, u)| (s, decode(k, u)))
+                        .collect();
+                    maps.apply_here(notice.event, &changes, clock.now_ms());
+                }
+                Err(e) => {
+                    // PgListener reconnects by itself; notices sent meanwhile
+                    // are lost, so drop the maps and let them reload.
+                    tracing::warn!(error = %e, "seat listener interrupted; maps will reload");
+                    maps.forget_all();
+                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                }
+            }
+        }
+    });
+    Ok(())
+}
