@@ -109,6 +109,23 @@ on_both_backends!(
             .unwrap()
             .starts_with("pi_"));
         assert!(view["expiresInMs"].is_null());
+        // The ticket token checks out at the door; a forged one does not.
+        let token = view["ticket"].as_str().unwrap().to_string();
+        let door = app
+            .buyer()
+            .get(&format!("/api/tickets/{token}"))
+            .await
+            .json();
+        assert_eq!(door["valid"], true);
+        assert_eq!(door["bookingId"], booking.as_str());
+        let forged = format!("{}0", &token[..token.len() - 1]);
+        assert_eq!(
+            app.buyer()
+                .get(&format!("/api/tickets/{forged}"))
+                .await
+                .status,
+            404
+        );
         app.assert_invariants().await;
     }
 );

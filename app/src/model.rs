@@ -152,6 +152,9 @@ pub struct BookingView {
     pub held_until: Option<String>,
     pub expires_in_ms: Option<i64>,
     pub payment: Option<PaymentView>,
+    /// For a BOOKED booking: the signed ticket token its QR code carries.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub ticket: Option<String>,
     pub created_at: String,
     pub updated_at: String,
 }

@@ -194,3 +194,15 @@ pub async fn my_bookings() -> Result<Vec<crate::model::BookingView>, ServerFnErr
         .await
         .map_err(server_error)
 }
+
+/// The ticket's QR code (SVG) of the buyer's own BOOKED booking.
+#[server]
+pub async fn ticket_qr(booking_id: String) -> Result<Option<String>, ServerFnError> {
+    use crate::core::buyer::Buyer;
+    let state = expect_context::<crate::core::AppState>();
+    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    let booked = crate::core::booking::query::booking_of_buyer(&state, &buyer, &booking_id)
+        .await
+        .is_ok_and(|b| b.status == "BOOKED");
+    Ok(booked.then(|| state.tickets.qr_svg(&booking_id)).flatten())
+}

@@ -25,6 +25,7 @@ test('select two seats, hold, pay, and see the booking confirmed', async ({ page
 
   await expect(page).toHaveURL(/\/bookings\//);
   await expect(page.getByTestId('booking-status')).toHaveText('BOOKED', { timeout: 15_000 });
+  await expect(page.getByTestId('ticket').locator('svg')).toBeVisible();
   await page.screenshot({ path: 'test-results/booking-confirmed.png', fullPage: true });
 
   await page.goto('/bookings');

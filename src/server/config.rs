@@ -16,6 +16,8 @@ pub struct Config {
     pub db_max_connections: u32,
     /// Where the built site (wasm, JS, CSS, public files) is served from.
     pub site_root: String,
+    /// Signs ticket tokens (`TICKET_SECRET`).
+    pub ticket_secret: String,
     /// `sandbox` (default) or `stripe`.
     pub payment_provider: String,
     pub stripe_secret_key: Option<String>,
@@ -43,6 +45,7 @@ impl Config {
             db_max_connections: number("DATABASE_MAX_CONNECTIONS", 16)? as u32,
             site_root: var("LEPTOS_SITE_ROOT", "target/site"),
             demo_data: var("DEMO_DATA", "1") != "0",
+            ticket_secret: var("TICKET_SECRET", DEV_TICKET_SECRET),
             payment_provider: var("PAYMENT_PROVIDER", "sandbox"),
             stripe_secret_key: std::env::var("STRIPE_SECRET_KEY").ok(),
             stripe_webhook_secret: var("STRIPE_WEBHOOK_SECRET", DEV_WEBHOOK_SECRET),
@@ -66,6 +69,7 @@ impl Config {
             db_max_connections: 16,
             site_root: "target/site".into(),
             demo_data: true,
+            ticket_secret: DEV_TICKET_SECRET.into(),
             payment_provider: "sandbox".into(),
             stripe_secret_key: None,
             stripe_webhook_secret: DEV_WEBHOOK_SECRET.into(),
@@ -77,6 +81,9 @@ impl Config {
 
 /// The sandbox's signing secret in development (never a real Stripe secret).
 pub const DEV_WEBHOOK_SECRET: &str = "whsec_holdfast_development";
+
+/// Development ticket secret; set `TICKET_SECRET` in production.
+pub const DEV_TICKET_SECRET: &str = "holdfast-development-tickets";
 
 fn var(name: &str, default: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| default.to_string())

@@ -77,6 +77,9 @@ pub async fn build(
             ..Rules::default()
         }),
         payments: Arc::new(payments),
+        tickets: Arc::new(holdfast_app::core::ticket::TicketSigner::new(
+            &config.ticket_secret,
+        )),
         leptos_options: leptos_options.clone(),
     };
 

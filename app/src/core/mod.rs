@@ -20,6 +20,7 @@ pub mod seat_map;
 pub mod seed;
 pub mod session_store;
 pub mod state;
+pub mod ticket;
 
 pub use error::ApiError;
 pub use state::AppState;

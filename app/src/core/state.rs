@@ -11,6 +11,7 @@ use super::db::Db;
 use super::payments::sandbox::Sandbox;
 use super::payments::{PaymentProvider, PaymentSettings};
 use super::seat_map::SeatMaps;
+use super::ticket::TicketSigner;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -22,6 +23,8 @@ pub struct AppState {
     pub seat_maps: Arc<SeatMaps>,
     /// The booking rules from the configuration.
     pub rules: Arc<Rules>,
+    /// Signs and checks ticket tokens.
+    pub tickets: Arc<TicketSigner>,
     /// The payment provider and its settings.
     pub payments: Arc<Payments>,
     /// Leptos' own settings (site root, output name) for rendering pages.

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
 use crate::model::{format_price, BookingView};
-use crate::server_fns::{booking, my_bookings};
+use crate::server_fns::{booking, my_bookings, ticket_qr};
 
 /// What each status means for the buyer.
 pub fn explain(b: &BookingView) -> &'static str {
@@ -71,6 +71,7 @@ fn BookingCard(b: BookingView) -> impl IntoView {
                 {b.seats.iter().map(|s| view! { <li>{s.label.clone()} " · " {format_price(s.price_cents, &b.currency)}</li> }).collect_view()}
             </ul>
             <p class="total">"Total: " <strong>{format_price(b.amount_cents, &b.currency)}</strong></p>
+            {(b.status == "BOOKED").then(|| view! { <Ticket id=b.id.clone()/> })}
             <p><a href="/bookings">"All my bookings"</a></p>
         </article>
     }
@@ -97,6 +98,27 @@ pub fn MyBookings() -> impl IntoView {
                         </ul>
                     }.into_any(),
                     Err(_) => view! { <p class="error" role="alert">"Your bookings could not be loaded."</p> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+/// The QR code to show at the door.
+#[component]
+fn Ticket(id: String) -> impl IntoView {
+    let qr = Resource::new(move || id.clone(), ticket_qr);
+    view! {
+        <Suspense fallback=|| view! { <p>"Preparing your ticket…"</p> }>
+            {move || Suspend::new(async move {
+                match qr.await {
+                    Ok(Some(svg)) => view! {
+                        <figure class="ticket" data-testid="ticket">
+                            <div class="qr" role="img" aria-label="Ticket QR code" inner_html=svg></div>
+                            <figcaption>"Show this code at the entrance."</figcaption>
+                        </figure>
+                    }.into_any(),
+                    _ => view! { <p class="notice">"Your ticket is not available yet."</p> }.into_any(),
                 }
             })}
         </Suspense>

@@ -36,3 +36,23 @@ pub async fn release(
     let status = release::cancel_hold(&state, &buyer.0, &id).await?;
     Ok(Json(json!({ "status": status.as_str() })))
 }
+
+/// For door scanners: is this a genuine ticket, and is its booking BOOKED?
+pub async fn check_ticket(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let booking_id = state
+        .tickets
+        .verify(&token)
+        .ok_or(ApiError::NotFound("ticket"))?;
+    let row: Option<(String, i64)> =
+        sqlx::query_as("select status, event_id from booking where id = $1")
+            .bind(&booking_id)
+            .fetch_optional(state.db.reader())
+            .await?;
+    let (status, event_id) = row.ok_or(ApiError::NotFound("ticket"))?;
+    Ok(Json(
+        json!({ "bookingId": booking_id, "eventId": event_id, "valid": status == "BOOKED", "status": status }),
+    ))
+}

@@ -37,6 +37,7 @@ pub fn routes() -> Router<AppState> {
             post(holds::hold_general_admission),
         )
         .route("/api/bookings", get(bookings::mine))
+        .route("/api/tickets/{token}", get(bookings::check_ticket))
         .route(
             "/api/bookings/{booking_id}",
             get(bookings::show).delete(bookings::release),

@@ -84,6 +84,7 @@ fn view(
         BookingStatus::parse(&status),
         Some(BookingStatus::Held | BookingStatus::PaymentPending)
     );
+    let ticket = (status == "BOOKED").then(|| state.tickets.token(&id));
     BookingView {
         id,
         event_id,
@@ -106,6 +107,7 @@ fn view(
         currency,
         held_until: Some(rfc3339(held_until)),
         expires_in_ms: running.then(|| (held_until - now).max(0)),
+        ticket,
         payment,
         created_at: rfc3339(created),
         updated_at: rfc3339(updated),
