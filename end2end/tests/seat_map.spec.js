@@ -60,3 +60,27 @@ test('a hold by another buyer shows up live, without reloading', async ({ browse
   expect(held.status()).toBe(200);
   await expect(watcher.locator(`#seat-${id}`)).toHaveClass(/held/, { timeout: 1000 });
 });
+
+test('the map zooms with the buttons and the wheel, and a drag pans it', async ({ page }) => {
+  await page.goto('/events/1');
+  await expect(page.getByTestId('live')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+  const svg = page.locator('.seat-map svg');
+  const width = async () => Number((await svg.getAttribute('viewBox')).split(' ')[2]);
+  const whole = await width();
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await expect.poll(width).toBeLessThan(whole);
+  const box = await svg.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const before = await width();
+  await page.mouse.wheel(0, -200);
+  await expect.poll(width).toBeLessThan(before);
+  const x = async () => Number((await svg.getAttribute('viewBox')).split(' ')[0]);
+  const x0 = await x();
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(x).toBeLessThan(x0);
+  await page.screenshot({ path: 'test-results/seat-map-zoomed.png' });
+  await page.getByRole('button', { name: 'Show the whole map' }).click();
+  await expect.poll(width).toBe(whole);
+});

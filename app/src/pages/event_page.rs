@@ -58,7 +58,15 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let since = data.version;
     Effect::new(move |_| connect_live(event_id, since, picked, live));
 
+    let full = ViewBox::parse(&data.view_box);
+    let view_box = RwSignal::new(full);
+    // A drag that moved the map is not a click on a seat.
+    let drag: RwSignal<Option<(f64, f64, bool)>> = RwSignal::new(None);
     let on_map_click = move |ev: web_sys::MouseEvent| {
+        if drag.get_untracked().is_some_and(|d| d.2) {
+            drag.set(None);
+            return;
+        }
         let Some(seat) = ev
             .target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
@@ -127,13 +135,40 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     .into_any();
     let map = view! {
         <figure class="seat-map">
+                <div class="zoom" role="group" aria-label="Zoom">
+                    <button aria-label="Zoom in" on:click=move |_| view_box.update(|v| *v = v.zoom(0.7, 0.5, 0.5, full))>"+"</button>
+                    <button aria-label="Zoom out" on:click=move |_| view_box.update(|v| *v = v.zoom(1.43, 0.5, 0.5, full))>"−"</button>
+                    <button aria-label="Show the whole map" on:click=move |_| view_box.set(full)>"⟲"</button>
+                </div>
                 <svg
-                    viewBox=data.view_box.clone()
+                    viewBox=move || view_box.get().to_string()
                     role="group"
                     tabindex="0"
                     aria-label="Seat map. Arrow keys move between seats, Enter or Space selects one."
                     on:click=on_map_click
                     on:keydown=on_key
+                    on:wheel=move |ev: web_sys::WheelEvent| {
+                        ev.prevent_default();
+                        let factor = if ev.delta_y() < 0.0 { 0.8 } else { 1.25 };
+                        let (fx, fy) = pointer_fraction(&ev);
+                        view_box.update(|v| *v = v.zoom(factor, fx, fy, full));
+                    }
+                    on:pointerdown=move |ev: web_sys::PointerEvent| drag.set(Some((ev.client_x() as f64, ev.client_y() as f64, false)))
+                    on:pointermove=move |ev: web_sys::PointerEvent| {
+                        let Some((x0, y0, _)) = drag.get_untracked() else { return };
+                        let (x, y) = (ev.client_x() as f64, ev.client_y() as f64);
+                        if (x - x0).abs() + (y - y0).abs() < 4.0 {
+                            return;
+                        }
+                        let scale = svg_scale(&ev);
+                        view_box.update(|v| *v = v.pan((x0 - x) * scale, (y0 - y) * scale, full));
+                        drag.set(Some((x, y, true)));
+                    }
+                    on:pointerup=move |_| {
+                        if !drag.get_untracked().is_some_and(|d| d.2) {
+                            drag.set(None);
+                        }
+                    }
                 >
                     <Show when=move || is_concert>
                         <rect class="stage" x="880" y="62" width="240" height="34" rx="6"></rect>
@@ -502,5 +537,125 @@ fn flash(ids: &[i64]) {
         if let Some(el) = doc.get_element_by_id(&format!("seat-{id}")) {
             let _ = el.class_list().add_1("flash");
         }
+    }
+}
+
+/// The visible part of the map, in map units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct ViewBox {
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+}
+
+impl ViewBox {
+    fn parse(s: &str) -> ViewBox {
+        let v: Vec<f64> = s
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect();
+        match v.as_slice() {
+            [x, y, w, h] => ViewBox {
+                x: *x,
+                y: *y,
+                w: *w,
+                h: *h,
+            },
+            _ => ViewBox {
+                x: 0.0,
+                y: 0.0,
+                w: 1000.0,
+                h: 1000.0,
+            },
+        }
+    }
+
+    /// Zooms by `factor` around the point at (fx, fy) of the view (0..1),
+    /// never further out than the whole map nor closer than 1/12 of it.
+    fn zoom(self, factor: f64, fx: f64, fy: f64, full: ViewBox) -> ViewBox {
+        let w = (self.w * factor).clamp(full.w / 12.0, full.w);
+        let h = w * full.h / full.w;
+        let x = self.x + fx * (self.w - w);
+        let y = self.y + fy * (self.h - h);
+        ViewBox { x, y, w, h }.kept_inside(full)
+    }
+
+    fn pan(self, dx: f64, dy: f64, full: ViewBox) -> ViewBox {
+        ViewBox {
+            x: self.x + dx,
+            y: self.y + dy,
+            ..self
+        }
+        .kept_inside(full)
+    }
+
+    fn kept_inside(self, full: ViewBox) -> ViewBox {
+        // min then max (not clamp): rounding may leave no room at all.
+        ViewBox {
+            x: self.x.min(full.x + full.w - self.w).max(full.x),
+            y: self.y.min(full.y + full.h - self.h).max(full.y),
+            ..self
+        }
+    }
+}
+
+impl std::fmt::Display for ViewBox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:.1} {:.1} {:.1} {:.1}", self.x, self.y, self.w, self.h)
+    }
+}
+
+/// Where the pointer is over the map, as fractions of its width and height.
+fn pointer_fraction(ev: &web_sys::MouseEvent) -> (f64, f64) {
+    let Some(el) = ev
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return (0.5, 0.5);
+    };
+    let r = el.get_bounding_client_rect();
+    if r.width() <= 0.0 || r.height() <= 0.0 {
+        return (0.5, 0.5);
+    }
+    (
+        ((ev.client_x() as f64 - r.left()) / r.width()).clamp(0.0, 1.0),
+        ((ev.client_y() as f64 - r.top()) / r.height()).clamp(0.0, 1.0),
+    )
+}
+
+/// Map units per screen pixel.
+fn svg_scale(ev: &web_sys::MouseEvent) -> f64 {
+    let Some(el) = ev
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return 1.0;
+    };
+    let r = el.get_bounding_client_rect();
+    let vb = ViewBox::parse(&el.get_attribute("viewBox").unwrap_or_default());
+    if r.width() > 0.0 {
+        vb.w / r.width()
+    } else {
+        1.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ViewBox;
+
+    #[test]
+    fn zooming_stays_inside_the_map_and_returns_to_it() {
+        let full = ViewBox::parse("0 0 2000 1000");
+        let z = full.zoom(0.5, 0.0, 0.0, full);
+        assert_eq!((z.x, z.y, z.w, z.h), (0.0, 0.0, 1000.0, 500.0));
+        let z = full.zoom(0.5, 1.0, 1.0, full);
+        assert_eq!((z.x, z.y), (1000.0, 500.0));
+        assert_eq!(z.zoom(10.0, 0.5, 0.5, full), full);
+        let tiny = (0..20).fold(full, |v, _| v.zoom(0.5, 0.5, 0.5, full));
+        assert!((tiny.w - 2000.0 / 12.0).abs() < 1e-9);
+        let panned = z.pan(5000.0, 5000.0, full);
+        assert_eq!((panned.x, panned.y), (1000.0, 500.0));
     }
 }
