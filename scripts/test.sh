@@ -12,6 +12,8 @@ pids=()
 cleanup() {
   for p in "${pids[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
   "$root/scripts/pg.sh" stop "$work/pg" || true
+  # The cluster and its test databases take gigabytes; the logs stay.
+  rm -rf "$work/pg"
 }
 trap cleanup EXIT
 
