@@ -53,7 +53,7 @@ async fn mailbox(app: &TestApp, booking: &str) -> Vec<String> {
 /// The buyer pays (or declines) on the sandbox's page.
 async fn complete(app: &TestApp, session: &str, paid: bool, delivery: Delivery) {
     app.sandbox()
-        .complete(session, paid, delivery)
+        .complete(session, paid, delivery, Some("buyer@example.com"))
         .await
         .unwrap();
 }

@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 use axum::routing::get;
 use holdfast::server::{build, config::Config};
 use holdfast_app::core::clock::{Clock, SystemClock};
-use tokio::sync::Mutex;
 
 #[tokio::main]
 async fn main() {
@@ -46,15 +45,25 @@ async fn main() {
                 s
             })
             .collect();
-        let r = holds(&base, seats, PER_BUYER).await;
+        let buyers = seats
+            .into_iter()
+            .map(|s| s.chunks(PER_BUYER).map(<[i64]>::to_vec).collect())
+            .collect();
+        let r = holds(&base, buyers, Until::AllTried).await;
         r.print(&format!("holds, distinct seats, {conns} conns"));
     }
-    // Hot seats: 1,000 buyers on 10 seats.
+    // Hot seats: 1,024 buyers on 10 seats. Each buyer tries the ten seats
+    // one after the other (starting at a different one) until one is held,
+    // as a buyer clicking around a sold-out block would.
     let hot: Vec<i64> = (9000..9010).collect();
-    let buyers: Vec<Vec<i64>> = (0..64)
-        .map(|i| (0..16).map(|j| hot[(i + j) % 10]).collect())
+    let buyers: Vec<Vec<Vec<i64>>> = (0..64)
+        .map(|i| {
+            (0..16)
+                .map(|j| (0..10).map(|k| hot[(i + j + k) % 10]).collect())
+                .collect()
+        })
         .collect();
-    let r = holds(&base, buyers, 1).await;
+    let r = holds(&base, buyers, Until::FirstWin).await;
     r.print("hot seats: 1,024 buyers on 10 seats, 64 conns");
 
     for (name, path, etag) in [
@@ -92,32 +101,44 @@ struct Run {
     other: usize,
     elapsed: Duration,
     latencies: Vec<Duration>,
+    /// Latencies of the 409 answers alone: the losers of a contested seat.
+    loser_latencies: Vec<Duration>,
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    sorted
+        .get(((sorted.len() as f64 * p) as usize).min(sorted.len().saturating_sub(1)))
+        .copied()
+        .unwrap_or_default()
+        .as_secs_f64()
+        * 1e3
 }
 
 impl Run {
     fn print(mut self, name: &str) {
         self.latencies.sort();
-        let pct = |p: f64| {
-            self.latencies
-                .get(
-                    ((self.latencies.len() as f64 * p) as usize)
-                        .min(self.latencies.len().saturating_sub(1)),
-                )
-                .copied()
-                .unwrap_or_default()
-        };
+        self.loser_latencies.sort();
+        let secs = self.elapsed.as_secs_f64();
         let total = self.ok + self.conflicts + self.other;
         println!(
             "{name:<48} {:>8.0} req/s  ok {:>6} ({:>7.0}/s)  409 {:>6} ({:>7.0}/s)  other {:>3}  p50 {:>6.2} ms  p99 {:>6.2} ms",
-            total as f64 / self.elapsed.as_secs_f64(),
+            total as f64 / secs,
             self.ok,
-            self.ok as f64 / self.elapsed.as_secs_f64(),
+            self.ok as f64 / secs,
             self.conflicts,
-            self.conflicts as f64 / self.elapsed.as_secs_f64(),
+            self.conflicts as f64 / secs,
             self.other,
-            pct(0.50).as_secs_f64() * 1e3,
-            pct(0.99).as_secs_f64() * 1e3,
+            percentile(&self.latencies, 0.50),
+            percentile(&self.latencies, 0.99),
         );
+        if self.conflicts > 0 {
+            println!(
+                "{:<48} losers (409 alone): p50 {:>6.2} ms  p99 {:>6.2} ms",
+                "",
+                percentile(&self.loser_latencies, 0.50),
+                percentile(&self.loser_latencies, 0.99),
+            );
+        }
     }
 }
 
@@ -129,20 +150,29 @@ fn client() -> reqwest::Client {
 }
 
 /// Each connection works through its seats as a line of buyers, each buyer
-/// holding at most `per_buyer` of them, as real buyers hold a handful.
+/// holding at most `PER_BUYER` of them, as real buyers hold a handful.
 const PER_BUYER: usize = 8;
 
-async fn holds(base: &str, per_conn: Vec<Vec<i64>>, per_buyer: usize) -> Run {
-    let lat = Arc::new(Mutex::new(Vec::new()));
-    let counts = Arc::new(Mutex::new((0usize, 0usize, 0usize)));
+/// How long a buyer goes on through its list of seats.
+#[derive(Clone, Copy, PartialEq)]
+enum Until {
+    /// Holds every seat of the list.
+    AllTried,
+    /// Stops at the first seat held.
+    FirstWin,
+}
+
+/// One task per connection; each works through its line of buyers, each
+/// buyer through its seats, one hold request per seat.
+async fn holds(base: &str, per_conn: Vec<Vec<Vec<i64>>>, until: Until) -> Run {
     let mut conns = Vec::new();
-    for seats in per_conn {
+    for buyers in per_conn {
         let mut line = Vec::new();
-        for chunk in seats.chunks(per_buyer) {
+        for seats in buyers {
             let c = client();
             // Open the session first: the run measures holds, not sign-ups.
             let _ = c.get(format!("{base}/api/bookings")).send().await;
-            line.push((c, chunk.to_vec()));
+            line.push((c, seats));
         }
         conns.push(line);
     }
@@ -150,53 +180,54 @@ async fn holds(base: &str, per_conn: Vec<Vec<i64>>, per_buyer: usize) -> Run {
     let tasks: Vec<_> = conns
         .into_iter()
         .map(|line| {
-            let (base, lat, counts) = (base.to_string(), lat.clone(), counts.clone());
+            let base = base.to_string();
             tokio::spawn(async move {
-                let mut mine = Vec::new();
-                let mut tally = (0, 0, 0);
-                let work: Vec<(reqwest::Client, i64)> = line
-                    .into_iter()
-                    .flat_map(|(c, seats)| seats.into_iter().map(move |s| (c.clone(), s)))
-                    .collect();
-                for (c, seat) in work {
-                    let t = Instant::now();
-                    let r = c
-                        .post(format!("{base}/api/events/1/seats/{seat}/hold"))
-                        .header("Idempotency-Key", uuid::Uuid::new_v4().to_string())
-                        .send()
-                        .await;
-                    let status = r.as_ref().map(|r| r.status().as_u16()).unwrap_or(0);
-                    if let Ok(r) = r {
-                        let _ = r.bytes().await;
-                    }
-                    mine.push(t.elapsed());
-                    match status {
-                        200 => tally.0 += 1,
-                        409 => tally.1 += 1,
-                        _ => tally.2 += 1,
+                let mut answers: Vec<(u16, Duration)> = Vec::new();
+                for (c, seats) in line {
+                    for seat in seats {
+                        let t = Instant::now();
+                        let r = c
+                            .post(format!("{base}/api/events/1/seats/{seat}/hold"))
+                            .header("Idempotency-Key", uuid::Uuid::new_v4().to_string())
+                            .send()
+                            .await;
+                        let status = r.as_ref().map(|r| r.status().as_u16()).unwrap_or(0);
+                        if let Ok(r) = r {
+                            let _ = r.bytes().await;
+                        }
+                        answers.push((status, t.elapsed()));
+                        if until == Until::FirstWin && status == 200 {
+                            break;
+                        }
                     }
                 }
-                lat.lock().await.extend(mine);
-                let mut c = counts.lock().await;
-                c.0 += tally.0;
-                c.1 += tally.1;
-                c.2 += tally.2;
+                answers
             })
         })
         .collect();
+    let mut run = Run {
+        ok: 0,
+        conflicts: 0,
+        other: 0,
+        elapsed: Duration::ZERO,
+        latencies: Vec::new(),
+        loser_latencies: Vec::new(),
+    };
     for t in tasks {
-        let _ = t.await;
+        for (status, took) in t.await.unwrap_or_default() {
+            match status {
+                200 => run.ok += 1,
+                409 => {
+                    run.conflicts += 1;
+                    run.loser_latencies.push(took);
+                }
+                _ => run.other += 1,
+            }
+            run.latencies.push(took);
+        }
     }
-    let elapsed = started.elapsed();
-    let (ok, conflicts, other) = *counts.lock().await;
-    let latencies = std::mem::take(&mut *lat.lock().await);
-    Run {
-        ok,
-        conflicts,
-        other,
-        elapsed,
-        latencies,
-    }
+    run.elapsed = started.elapsed();
+    run
 }
 
 /// `conns` loops of GET for `dur`.
@@ -244,6 +275,7 @@ async fn gets(base: &str, path: &str, with_etag: bool, conns: usize, dur: Durati
         other: 0,
         elapsed: Duration::ZERO,
         latencies: Vec::new(),
+        loser_latencies: Vec::new(),
     };
     for t in tasks {
         if let Ok((lat, n)) = t.await {

@@ -26,6 +26,10 @@ pub struct Config {
     pub reconcile_interval: Duration,
     /// Load the demo events when the database has none.
     pub demo_data: bool,
+    /// Outgoing mail relay (`SMTP_URL`); unset: the local mailbox only.
+    pub smtp_url: Option<String>,
+    /// Sender of outgoing mail (`MAIL_FROM`).
+    pub mail_from: String,
 }
 
 impl Config {
@@ -53,6 +57,8 @@ impl Config {
             reconcile_interval: Duration::from_secs(
                 number("RECONCILE_INTERVAL_SECONDS", 30)?.max(1),
             ),
+            smtp_url: std::env::var("SMTP_URL").ok().filter(|u| !u.is_empty()),
+            mail_from: var("MAIL_FROM", DEFAULT_MAIL_FROM),
         })
     }
 
@@ -75,12 +81,16 @@ impl Config {
             stripe_webhook_secret: DEV_WEBHOOK_SECRET.into(),
             checkout_ttl: Duration::from_secs(1800),
             reconcile_interval: Duration::from_secs(3600),
+            smtp_url: None,
+            mail_from: DEFAULT_MAIL_FROM.into(),
         }
     }
 }
 
 /// The sandbox's signing secret in development (never a real Stripe secret).
 pub const DEV_WEBHOOK_SECRET: &str = "whsec_holdfast_development";
+
+pub const DEFAULT_MAIL_FROM: &str = "Holdfast <tickets@holdfast.invalid>";
 
 /// Development ticket secret; set `TICKET_SECRET` in production.
 pub const DEV_TICKET_SECRET: &str = "holdfast-development-tickets";

@@ -13,6 +13,7 @@ use std::time::Duration;
 use axum::Router;
 use holdfast_app::core::clock::{SharedClock, SystemClock};
 use holdfast_app::core::db::Db;
+use holdfast_app::core::payments::mail::Mailer;
 use holdfast_app::core::payments::sandbox::Sandbox;
 use holdfast_app::core::payments::PaymentSettings;
 use holdfast_app::core::seat_map::SeatMaps;
@@ -64,6 +65,10 @@ pub async fn build(
             public_base_url: config.public_base_url.trim_end_matches('/').to_string(),
             webhook_secret: config.stripe_webhook_secret.clone(),
             checkout_ttl_ms: config.checkout_ttl.as_millis() as i64,
+        },
+        mailer: match &config.smtp_url {
+            Some(url) => Mailer::smtp(url, &config.mail_from)?,
+            None => Mailer::Mailbox,
         },
     };
     let state = AppState {

@@ -54,6 +54,9 @@ async fn page(State(state): State<AppState>, Path(id): Path<String>) -> Response
         SessionState::Open => format!(
             r#"<p class="amount">Amount due: <strong>{amount}</strong></p>
 <form method="post" action="/sandbox/checkout/{id}/complete">
+  <label>Email for the confirmation
+    <input type="email" name="email" autocomplete="email" placeholder="you@example.com">
+  </label>
   <label>Webhook delivery
     <select name="delivery">
       <option value="once">once</option>
@@ -79,6 +82,8 @@ struct Completion {
     outcome: String,
     #[serde(default)]
     delivery: Option<String>,
+    #[serde(default)]
+    email: Option<String>,
 }
 
 async fn complete(
@@ -105,7 +110,12 @@ async fn complete(
                 .into_response()
         }
     };
-    match sandbox.complete(&id, paid, delivery).await {
+    let email = form
+        .email
+        .as_deref()
+        .map(str::trim)
+        .filter(|e| e.contains('@') && e.len() <= 254);
+    match sandbox.complete(&id, paid, delivery, email).await {
         Ok(Some(next)) => {
             // Send the events now rather than at the next worker tick.
             tokio::spawn(async move {

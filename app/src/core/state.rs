@@ -8,6 +8,7 @@ use leptos::config::LeptosOptions;
 
 use super::clock::SharedClock;
 use super::db::Db;
+use super::payments::mail::Mailer;
 use super::payments::sandbox::Sandbox;
 use super::payments::{PaymentProvider, PaymentSettings};
 use super::seat_map::SeatMaps;
@@ -37,6 +38,8 @@ pub struct Payments {
     /// The built-in sandbox when it is the provider (its pages and deliveries).
     pub sandbox: Option<Arc<Sandbox>>,
     pub settings: PaymentSettings,
+    /// How the outbox's notifications leave (SMTP or the local mailbox).
+    pub mailer: Mailer,
 }
 
 /// Booking rules, from the environment (see the README's configuration table).

@@ -40,15 +40,29 @@ pub struct MapChanges {
     pub changes: Vec<(SeatId, Occupancy)>,
 }
 
+/// What the provider reports about a paid checkout.
+#[derive(Debug, Clone, Copy)]
+pub struct Paid<'a> {
+    pub payment_intent: Option<&'a str>,
+    pub amount_cents: i64,
+    pub currency: &'a str,
+    /// The address the buyer gave at checkout (for the confirmation).
+    pub customer_email: Option<&'a str>,
+}
+
 /// The provider says the booking's checkout is paid.
 pub async fn apply_paid(
     tx: &mut Tx,
     booking_id: &str,
-    payment_intent: Option<&str>,
-    amount_cents: i64,
-    currency: &str,
+    paid: Paid<'_>,
     now: i64,
 ) -> Result<(PaidOutcome, MapChanges), sqlx::Error> {
+    let Paid {
+        payment_intent,
+        amount_cents,
+        currency,
+        customer_email,
+    } = paid;
     let row: Option<(String, i64, String, String, i64)> = sqlx::query_as(
         "select status, amount_cents, currency, buyer_id, event_id from booking where id = $1",
     )
@@ -65,6 +79,13 @@ pub async fn apply_paid(
     .bind(booking_id)
     .bind(payment_intent)
     .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "update payment set customer_email = $2 where booking_id = $1 and customer_email is null",
+    )
+    .bind(booking_id)
+    .bind(customer_email)
     .execute(&mut **tx)
     .await?;
     let right_amount = amount == amount_cents && booking_currency.eq_ignore_ascii_case(currency);

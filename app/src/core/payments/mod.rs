@@ -9,6 +9,7 @@
 
 pub mod checkout;
 pub mod effects;
+pub mod mail;
 pub mod outbox;
 pub mod reconcile;
 pub mod sandbox;
@@ -42,6 +43,8 @@ pub struct CheckoutSession {
     pub payment_intent_id: Option<String>,
     pub expires_at_ms: i64,
     pub state: SessionState,
+    /// The address the buyer gave at checkout, once they gave one.
+    pub customer_email: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

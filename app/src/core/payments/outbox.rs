@@ -126,7 +126,10 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
     Ok(delivered)
 }
 
-/// Into the local mailbox (the dedupe key makes a second delivery a no-op).
+/// Sends one mail at most once per dedupe key: a key already in the mailbox
+/// was delivered; otherwise over SMTP when the buyer's address is known (a
+/// crash between sending and recording sends it again: at least once), then
+/// recorded in the mailbox.
 async fn deliver_email(
     state: &AppState,
     booking_id: &str,
@@ -134,16 +137,38 @@ async fn deliver_email(
     payload: &str,
 ) -> Result<(), ApiError> {
     let email: Email = serde_json::from_str(payload).map_err(ApiError::internal)?;
+    let sent: Option<(i64,)> = sqlx::query_as("select id from mailbox where dedupe_key = $1")
+        .bind(key)
+        .fetch_optional(state.db.writer())
+        .await?;
+    if sent.is_some() {
+        return Ok(());
+    }
+    let address: Option<(Option<String>,)> =
+        sqlx::query_as("select customer_email from payment where booking_id = $1")
+            .bind(booking_id)
+            .fetch_optional(state.db.writer())
+            .await?;
+    let address = address.and_then(|a| a.0);
+    let mailer = &state.payments.mailer;
+    let channel = mailer.channel_for(address.as_deref());
+    if let (Some(to), "smtp") = (&address, channel) {
+        mailer
+            .send(to, &email.subject, &email.body)
+            .await
+            .map_err(|e| ApiError::Internal(e.into()))?;
+    }
     sqlx::query(
-        "insert into mailbox (dedupe_key, booking_id, recipient, subject, body, created_at)
-         values ($1, $2, $3, $4, $5, $6) on conflict (dedupe_key) do nothing",
+        "insert into mailbox (dedupe_key, booking_id, recipient, subject, body, created_at, channel)
+         values ($1, $2, $3, $4, $5, $6, $7) on conflict (dedupe_key) do nothing",
     )
     .bind(key)
     .bind(booking_id)
-    .bind(&email.to)
+    .bind(address.as_deref().unwrap_or(&email.to))
     .bind(&email.subject)
     .bind(&email.body)
     .bind(state.clock.now_ms())
+    .bind(channel)
     .execute(state.db.writer())
     .await?;
     Ok(())

@@ -86,15 +86,13 @@ async fn settle(state: &AppState, booking_id: &str) -> Result<bool, ApiError> {
     let mut tx = state.db.begin().await?;
     let changes = match session.state {
         SessionState::Paid => {
-            let (_, changes) = effects::apply_paid(
-                &mut tx,
-                booking_id,
-                session.payment_intent_id.as_deref(),
-                session.amount_cents,
-                &session.currency,
-                now,
-            )
-            .await?;
+            let paid = effects::Paid {
+                payment_intent: session.payment_intent_id.as_deref(),
+                amount_cents: session.amount_cents,
+                currency: &session.currency,
+                customer_email: session.customer_email.as_deref(),
+            };
+            let (_, changes) = effects::apply_paid(&mut tx, booking_id, paid, now).await?;
             changes
         }
         _ => {

@@ -38,7 +38,19 @@ pub enum Delivery {
 
 pub const DELAY_MS: i64 = 5_000;
 
-type SessionRow = (String, String, String, i64, String, String, String, i64);
+/// id, booking, payment intent, amount, currency, status, payment status,
+/// expires at, customer email.
+type SessionRow = (
+    String,
+    String,
+    String,
+    i64,
+    String,
+    String,
+    String,
+    i64,
+    Option<String>,
+);
 
 impl Sandbox {
     pub fn new(db: Db, clock: SharedClock, base_url: &str, secret: &str) -> Arc<Self> {
@@ -57,7 +69,8 @@ impl Sandbox {
 
     async fn session(&self, id: &str) -> Result<Option<SessionRow>, ProviderError> {
         sqlx::query_as(
-            "select id, booking_id, payment_intent_id, amount_cents, currency, status, payment_status, expires_at
+            "select id, booking_id, payment_intent_id, amount_cents, currency, status, payment_status, expires_at,
+                    customer_email
              from sandbox_session where id = $1",
         )
         .bind(id)
@@ -67,7 +80,7 @@ impl Sandbox {
     }
 
     fn view(&self, row: SessionRow) -> CheckoutSession {
-        let (id, _, intent, amount, currency, status, payment_status, expires_at) = row;
+        let (id, _, intent, amount, currency, status, payment_status, expires_at, email) = row;
         let state = match (status.as_str(), payment_status.as_str()) {
             (_, "paid") => SessionState::Paid,
             ("open", _) if expires_at > self.clock.now_ms() => SessionState::Open,
@@ -81,25 +94,29 @@ impl Sandbox {
             payment_intent_id: Some(intent),
             expires_at_ms: expires_at,
             state,
+            customer_email: email,
         }
     }
 
-    /// The page's form: the buyer pays or declines. Returns where to send
-    /// the browser next, or `None` when the session cannot be completed.
+    /// The page's form: the buyer pays or declines, giving an email address
+    /// as Stripe Checkout asks for one. Returns where to send the browser
+    /// next, or `None` when the session cannot be completed.
     pub async fn complete(
         &self,
         session_id: &str,
         paid: bool,
         delivery: Delivery,
+        email: Option<&str>,
     ) -> Result<Option<String>, ProviderError> {
         let now = self.clock.now_ms();
         let done = sqlx::query(
-            "update sandbox_session set status = 'complete', payment_status = $2
+            "update sandbox_session set status = 'complete', payment_status = $2, customer_email = $4
              where id = $1 and status = 'open' and expires_at > $3",
         )
         .bind(session_id)
         .bind(if paid { "paid" } else { "unpaid" })
         .bind(now)
+        .bind(email)
         .execute(self.db.writer())
         .await
         .map_err(other)?
@@ -130,7 +147,7 @@ impl Sandbox {
 
     /// A checkout.session object as Stripe shapes it.
     fn session_object(&self, row: &SessionRow, status: &str) -> Value {
-        let (id, booking, intent, amount, currency, _, payment_status, expires_at) = row;
+        let (id, booking, intent, amount, currency, _, payment_status, expires_at, email) = row;
         json!({
             "id": id,
             "object": "checkout.session",
@@ -138,6 +155,7 @@ impl Sandbox {
             "amount_total": amount,
             "client_reference_id": booking,
             "currency": currency.to_lowercase(),
+            "customer_details": email.as_ref().map(|e| json!({ "email": e })),
             "expires_at": expires_at / 1000,
             "livemode": false,
             "metadata": { "booking_id": booking },

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::effects::{self, MapChanges};
+use super::effects::{self, MapChanges, Paid};
 use super::outbox;
 use super::signature;
 use crate::core::{ApiError, AppState};
@@ -72,15 +72,15 @@ pub async fn receive(
             "awaiting_payment".into()
         }
         ("checkout.session.completed" | "checkout.session.async_payment_succeeded", Some(b)) => {
-            let (o, c) = effects::apply_paid(
-                &mut tx,
-                b,
-                object["payment_intent"].as_str(),
-                object["amount_total"].as_i64().unwrap_or(-1),
-                object["currency"].as_str().unwrap_or_default(),
-                now,
-            )
-            .await?;
+            let paid = Paid {
+                payment_intent: object["payment_intent"].as_str(),
+                amount_cents: object["amount_total"].as_i64().unwrap_or(-1),
+                currency: object["currency"].as_str().unwrap_or_default(),
+                customer_email: object["customer_details"]["email"]
+                    .as_str()
+                    .or(object["customer_email"].as_str()),
+            };
+            let (o, c) = effects::apply_paid(&mut tx, b, paid, now).await?;
             changes = c;
             o.as_str().to_string()
         }
