@@ -2,6 +2,7 @@
 //! hydrated in the browser), server functions, and behind the `ssr` feature
 //! the booking core they call.
 
+pub mod console_model;
 pub mod model;
 pub mod pages;
 pub mod seat_markup;

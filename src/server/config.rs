@@ -30,6 +30,11 @@ pub struct Config {
     pub smtp_url: Option<String>,
     /// Sender of outgoing mail (`MAIL_FROM`).
     pub mail_from: String,
+    /// The console's password (`ADMIN_PASSWORD`); generated at first start
+    /// when unset.
+    pub admin_password: Option<String>,
+    /// The admin API's bearer token (`ADMIN_TOKEN`); likewise.
+    pub admin_token: Option<String>,
 }
 
 impl Config {
@@ -59,6 +64,10 @@ impl Config {
             ),
             smtp_url: std::env::var("SMTP_URL").ok().filter(|u| !u.is_empty()),
             mail_from: var("MAIL_FROM", DEFAULT_MAIL_FROM),
+            admin_password: std::env::var("ADMIN_PASSWORD")
+                .ok()
+                .filter(|p| !p.is_empty()),
+            admin_token: std::env::var("ADMIN_TOKEN").ok().filter(|t| !t.is_empty()),
         })
     }
 
@@ -83,12 +92,18 @@ impl Config {
             reconcile_interval: Duration::from_secs(3600),
             smtp_url: None,
             mail_from: DEFAULT_MAIL_FROM.into(),
+            admin_password: Some(TEST_ADMIN_PASSWORD.into()),
+            admin_token: Some(TEST_ADMIN_TOKEN.into()),
         }
     }
 }
 
 /// The sandbox's signing secret in development (never a real Stripe secret).
 pub const DEV_WEBHOOK_SECRET: &str = "whsec_holdfast_development";
+
+/// The admin credentials of `Config::for_tests`.
+pub const TEST_ADMIN_PASSWORD: &str = "test-admin-password";
+pub const TEST_ADMIN_TOKEN: &str = "test-admin-token";
 
 pub const DEFAULT_MAIL_FROM: &str = "Holdfast <tickets@holdfast.invalid>";
 

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
+use holdfast_app::core::admin::auth::AdminAuth;
 use holdfast_app::core::clock::{SharedClock, SystemClock};
 use holdfast_app::core::db::Db;
 use holdfast_app::core::payments::mail::Mailer;
@@ -71,7 +72,25 @@ pub async fn build(
             None => Mailer::Mailbox,
         },
     };
+    let (admin, generated) = AdminAuth::start(
+        &db,
+        config.admin_password.as_deref(),
+        config.admin_token.as_deref(),
+        clock.now_ms(),
+    )
+    .await?;
+    if let Some(g) = generated {
+        // Shown once: the instance that created the credentials prints them.
+        if let Some(p) = g.password {
+            println!("holdfast: admin password (shown once): {p}");
+        }
+        if let Some(t) = g.token {
+            println!("holdfast: admin API token (shown once): {t}");
+        }
+    }
     let state = AppState {
+        admin: Arc::new(admin),
+        canary: Arc::default(),
         db: db.clone(),
         clock,
         seat_maps: Arc::new(SeatMaps::default()),
@@ -135,9 +154,12 @@ pub async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let workers = workers::spawn_all(state.clone(), &config, stop_rx);
     let listener = tokio::net::TcpListener::bind(config.site_addr).await?;
     tracing::info!(addr = %listener.local_addr()?, database = ?state.db.backend, "holdfast listening");
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await?;
     let _ = stop_tx.send(true);
     for w in workers {
         let _ = tokio::time::timeout(Duration::from_secs(5), w).await;

@@ -133,6 +133,24 @@ impl TestApp {
         }
     }
 
+    /// A client of the admin API (the bearer token of `Config::for_tests`).
+    pub fn admin(&self) -> Buyer {
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert(
+            reqwest::header::AUTHORIZATION,
+            format!("Bearer {}", holdfast::server::config::TEST_ADMIN_TOKEN)
+                .parse()
+                .expect("header"),
+        );
+        Buyer {
+            base: self.base.clone(),
+            http: reqwest::Client::builder()
+                .default_headers(headers)
+                .build()
+                .expect("client"),
+        }
+    }
+
     pub async fn invariants(&self) -> Vec<String> {
         holdfast_app::core::invariants::violations(&self.state.db, self.clock.now_ms())
             .await

@@ -32,14 +32,25 @@ pub enum ApiError {
         message: String,
         fields: Vec<String>,
     },
+    /// Several fields wrong at once (a form): each with its own message.
+    #[error("{} fields need attention", .0.len())]
+    FieldErrors(Vec<FieldError>),
     #[error("{0}")]
     LimitExceeded(String),
     #[error("{0} not found")]
     NotFound(&'static str),
     #[error("{0}")]
     SoldOut(String),
+    #[error("this event is not on sale")]
+    NotOnSale,
     #[error("the payment provider did not answer; your seats stay reserved while we find out")]
     ProviderUnavailable,
+    #[error("admin credentials are needed")]
+    Unauthorized,
+    #[error("these credentials do not allow this")]
+    Forbidden,
+    #[error("too many requests; try again in {retry_after_secs} s")]
+    RateLimited { retry_after_secs: u64 },
     #[error("internal error")]
     Internal(#[source] anyhow_lite::Cause),
 }
@@ -76,14 +87,18 @@ impl ApiError {
             | ApiError::HoldExpired
             | ApiError::InvalidState(_)
             | ApiError::IdempotencyKeyInUse
-            | ApiError::SoldOut(_) => StatusCode::CONFLICT,
-            ApiError::IdempotencyKeyReused | ApiError::LimitExceeded(_) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            | ApiError::SoldOut(_)
+            | ApiError::NotOnSale => StatusCode::CONFLICT,
+            ApiError::IdempotencyKeyReused
+            | ApiError::LimitExceeded(_)
+            | ApiError::FieldErrors(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::IdempotencyKeyMissing => StatusCode::BAD_REQUEST,
             ApiError::Validation { status, .. } => *status,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::ProviderUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden => StatusCode::FORBIDDEN,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -96,11 +111,15 @@ impl ApiError {
             ApiError::IdempotencyKeyInUse => "IDEMPOTENCY_KEY_IN_USE",
             ApiError::IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
             ApiError::IdempotencyKeyMissing => "IDEMPOTENCY_KEY_MISSING",
-            ApiError::Validation { .. } => "VALIDATION",
+            ApiError::Validation { .. } | ApiError::FieldErrors(_) => "VALIDATION",
             ApiError::LimitExceeded(_) => "LIMIT_EXCEEDED",
             ApiError::NotFound(_) => "NOT_FOUND",
             ApiError::SoldOut(_) => "SOLD_OUT",
+            ApiError::NotOnSale => "NOT_ON_SALE",
             ApiError::ProviderUnavailable => "PAYMENT_PROVIDER_UNAVAILABLE",
+            ApiError::Unauthorized => "UNAUTHORIZED",
+            ApiError::Forbidden => "FORBIDDEN",
+            ApiError::RateLimited { .. } => "RATE_LIMITED",
             ApiError::Internal(_) => "INTERNAL",
         }
     }
@@ -114,7 +133,16 @@ impl ApiError {
                 ..
             } => (Some(seat_ids.clone()), Some(suggestions.clone()), None),
             ApiError::Validation { fields, .. } => (None, None, Some(fields.clone())),
+            ApiError::FieldErrors(errors) => (
+                None,
+                None,
+                Some(errors.iter().map(|e| e.field.clone()).collect()),
+            ),
             _ => (None, None, None),
+        };
+        let field_errors = match self {
+            ApiError::FieldErrors(errors) => Some(errors.clone()),
+            _ => None,
         };
         ErrorBody {
             error: ErrorDetail {
@@ -123,6 +151,7 @@ impl ApiError {
                 seat_ids,
                 suggestions,
                 fields,
+                field_errors,
             },
         }
     }
@@ -144,6 +173,15 @@ pub struct ErrorDetail {
     pub suggestions: Option<Vec<Vec<SeatId>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
+    /// With `VALIDATION` from a form: a message per field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field_errors: Option<Vec<FieldError>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldError {
+    pub field: String,
+    pub message: String,
 }
 
 impl From<sqlx::Error> for ApiError {
@@ -157,6 +195,13 @@ impl IntoResponse for ApiError {
         if let ApiError::Internal(cause) = &self {
             tracing::error!(error = %cause, "request failed");
         }
-        (self.status(), axum::Json(self.body())).into_response()
+        let mut response = (self.status(), axum::Json(self.body())).into_response();
+        if let ApiError::RateLimited { retry_after_secs } = self {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(retry_after_secs),
+            );
+        }
+        response
     }
 }

@@ -6,6 +6,7 @@
 //! - `seat_map` keeps the live, versioned seat-map snapshot in memory;
 //! - `catalog` reads events, categories and seats; `seed` loads the demo data.
 
+pub mod admin;
 pub mod booking;
 pub mod buyer;
 pub mod catalog;

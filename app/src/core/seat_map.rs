@@ -396,6 +396,14 @@ impl SeatMaps {
     }
 
     /// Drops every map; each reloads from the database on its next use.
+    /// Drops one event's map (it is loaded again on next use).
+    pub fn forget(&self, event_id: EventId) {
+        self.maps
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&event_id);
+    }
+
     pub fn forget_all(&self) {
         self.maps.write().unwrap_or_else(|p| p.into_inner()).clear();
     }

@@ -12,7 +12,7 @@ pub const ARENA_SLUG: &str = "arena-concert";
 pub const CRUISE_SLUG: &str = "aurora-cruise";
 
 pub struct SeatSpec {
-    pub category: &'static str,
+    pub category: String,
     pub level: Option<String>,
     pub section: String,
     pub row: String,
@@ -117,7 +117,7 @@ pub async fn insert_layout(
         for s in chunk {
             q = q
                 .bind(event_id)
-                .bind(category_ids.get(s.category).copied().unwrap_or_default())
+                .bind(category_ids.get(&s.category).copied().unwrap_or_default())
                 .bind(s.level.clone())
                 .bind(s.section.clone())
                 .bind(s.row.clone())
@@ -182,7 +182,7 @@ fn arena() -> EventSpec {
                     let angle = a1 - t * (a1 - a0);
                     let row = (r + 1).to_string();
                     seats.push(SeatSpec {
-                        category,
+                        category: category.to_string(),
                         level: None,
                         label: format!("{section}-{row}-{}", n + 1),
                         section: section.clone(),
@@ -238,7 +238,7 @@ fn cruise() -> EventSpec {
             let pitch = 1500.0 / per_row as f64;
             for i in 0..per_row {
                 seats.push(SeatSpec {
-                    category,
+                    category: category.to_string(),
                     level: Some(format!("Deck {deck}")),
                     section: format!("Deck {deck}"),
                     row: row.to_string(),

@@ -6,6 +6,8 @@ use std::time::Duration;
 use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
 
+use super::admin::auth::AdminAuth;
+use super::admin::canary::LastReport;
 use super::clock::SharedClock;
 use super::db::Db;
 use super::payments::mail::Mailer;
@@ -28,6 +30,10 @@ pub struct AppState {
     pub tickets: Arc<TicketSigner>,
     /// The payment provider and its settings.
     pub payments: Arc<Payments>,
+    /// Admin credentials and sign-in throttling.
+    pub admin: Arc<AdminAuth>,
+    /// The invariant canary's last report.
+    pub canary: Arc<LastReport>,
     /// Leptos' own settings (site root, output name) for rendering pages.
     pub leptos_options: LeptosOptions,
 }

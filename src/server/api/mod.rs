@@ -1,6 +1,7 @@
 //! The REST API of API.md. Handlers parse input at the edge, call one use
 //! case, and shape the answer; they decide no transition themselves.
 
+mod admin;
 mod bookings;
 mod events;
 mod extract;
@@ -46,6 +47,33 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/api/payments/webhook",
             post(payments::webhook).layer(DefaultBodyLimit::max(WEBHOOK_MAX_BYTES)),
+        )
+        .route("/api/admin/login", post(admin::login))
+        .route("/api/admin/logout", post(admin::logout))
+        .route("/api/admin/session", get(admin::whoami))
+        .route("/api/admin/holds", get(admin::holds))
+        .route("/api/admin/invariants", get(admin::invariants))
+        .route("/api/admin/audit", get(admin::audit_log))
+        .route(
+            "/api/admin/events",
+            get(admin::events).post(admin::create_event),
+        )
+        .route("/api/admin/events/{event_id}/publish", post(admin::publish))
+        .route(
+            "/api/admin/events/{event_id}/unpublish",
+            post(admin::unpublish),
+        )
+        .route(
+            "/api/admin/events/{event_id}/dashboard",
+            get(admin::dashboard),
+        )
+        .route(
+            "/api/admin/events/{event_id}/stream",
+            get(admin::dashboard_stream),
+        )
+        .route(
+            "/api/admin/bookings/{booking_id}/{action}",
+            post(admin::booking_action),
         )
         .route("/api/{*rest}", any(not_found))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

@@ -71,7 +71,7 @@ pub async fn hold_general_admission(
             "fewer than {quantity} places are left in this area"
         )));
     }
-    store::insert_held(
+    let on_sale = store::insert_held(
         &mut tx,
         &NewBooking {
             id: &booking_id,
@@ -85,6 +85,10 @@ pub async fn hold_general_admission(
         },
     )
     .await?;
+    if !on_sale {
+        tx.rollback().await?;
+        return Err(ApiError::NotOnSale);
+    }
     if let Some(key) = key {
         idempotency::complete(&mut tx, buyer, key, 200, &body).await?;
     }

@@ -113,7 +113,7 @@ pub async fn hold_seats(
             freed.extend(released.as_changes());
         }
     }
-    store::insert_held(
+    let on_sale = store::insert_held(
         &mut tx,
         &NewBooking {
             id: &booking_id,
@@ -127,6 +127,10 @@ pub async fn hold_seats(
         },
     )
     .await?;
+    if !on_sale {
+        tx.rollback().await?;
+        return Err(ApiError::NotOnSale);
+    }
     if let Err(e) = store::insert_seats(&mut tx, &booking_id, event_id, &priced).await {
         tx.rollback().await?;
         if is_unique_violation(&e) {

@@ -47,6 +47,8 @@ impl BookingStatus {
                 | (Held, Expired)
                 | (Held, Cancelled)
                 | (PaymentPending, Booked)
+                // An admin refunds a booked booking (its seats go back).
+                | (Booked, Cancelled)
                 | (PaymentPending, Expired)
                 // A payment that succeeds after the hold ended: re-take the
                 // same seats, or refund.
@@ -77,11 +79,19 @@ mod tests {
     }
 
     #[test]
-    fn a_booked_or_refunded_booking_never_moves_again() {
+    fn a_refunded_booking_never_moves_again() {
         for to in BookingStatus::ALL {
-            assert!(!Booked.can_become(to));
             assert!(!Refunded.can_become(to));
         }
+    }
+
+    #[test]
+    fn a_booked_booking_only_ends_by_an_admin_refund() {
+        let next: Vec<_> = BookingStatus::ALL
+            .into_iter()
+            .filter(|t| Booked.can_become(*t))
+            .collect();
+        assert_eq!(next, vec![Cancelled]);
     }
 
     #[test]

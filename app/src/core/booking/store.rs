@@ -19,11 +19,15 @@ pub struct NewBooking<'a> {
     pub now_ms: i64,
 }
 
-pub async fn insert_held(tx: &mut Tx, b: &NewBooking<'_>) -> Result<(), sqlx::Error> {
-    sqlx::query(
+/// Inserts the HELD booking — only while its event is published and on
+/// sale (checked here, in the claim, so every instance agrees at once);
+/// `false` when it is not.
+pub async fn insert_held(tx: &mut Tx, b: &NewBooking<'_>) -> Result<bool, sqlx::Error> {
+    let inserted = sqlx::query(
         "insert into booking (id, event_id, buyer_id, status, held_until, amount_cents, currency,
                               ga_area_id, ga_quantity, created_at, updated_at)
-         values ($1, $2, $3, 'HELD', $4, $5, $6, $7, $8, $9, $9)",
+         select $1, $2, $3, 'HELD', $4, $5, $6, $7, $8, $9, $9 from event
+         where id = $2 and published = 1 and on_sale_at <= $9",
     )
     .bind(b.id)
     .bind(b.event_id)
@@ -35,8 +39,9 @@ pub async fn insert_held(tx: &mut Tx, b: &NewBooking<'_>) -> Result<(), sqlx::Er
     .bind(b.ga.map(|g| g.1).unwrap_or(0))
     .bind(b.now_ms)
     .execute(&mut **tx)
-    .await?;
-    Ok(())
+    .await?
+    .rows_affected();
+    Ok(inserted == 1)
 }
 
 /// Claims the seats for a booking, in ascending seat order (the caller sorts):
@@ -206,6 +211,66 @@ pub async fn cancel_hold(
     .fetch_optional(&mut **tx)
     .await?;
     release(tx, id, ended).await
+}
+
+/// HELD → CANCELLED by an admin, whoever holds it.
+pub async fn cancel_hold_by_admin(
+    tx: &mut Tx,
+    id: &str,
+    now: i64,
+) -> Result<Option<Released>, sqlx::Error> {
+    debug_assert!(Held.can_become(Cancelled));
+    let ended: Option<Ended> = sqlx::query_as(
+        "update booking set status = 'CANCELLED', updated_at = $2
+         where id = $1 and status = 'HELD' and held_until > $2
+         returning event_id, ga_area_id, ga_quantity",
+    )
+    .bind(id)
+    .bind(now)
+    .fetch_optional(&mut **tx)
+    .await?;
+    release(tx, id, ended).await
+}
+
+/// BOOKED → CANCELLED when an admin refunds it: the seats go back; the
+/// refund itself leaves through the outbox.
+pub async fn cancel_booked(
+    tx: &mut Tx,
+    id: &str,
+    now: i64,
+) -> Result<Option<Released>, sqlx::Error> {
+    debug_assert!(Booked.can_become(Cancelled));
+    let ended: Option<Ended> = sqlx::query_as(
+        "update booking set status = 'CANCELLED', updated_at = $2
+         where id = $1 and status = 'BOOKED'
+         returning event_id, ga_area_id, ga_quantity",
+    )
+    .bind(id)
+    .bind(now)
+    .fetch_optional(&mut **tx)
+    .await?;
+    release(tx, id, ended).await
+}
+
+/// A running hold gets a later `held_until` (HELD stays HELD); answers the
+/// event when it won.
+pub async fn extend_hold(
+    tx: &mut Tx,
+    id: &str,
+    held_until: i64,
+    now: i64,
+) -> Result<Option<EventId>, sqlx::Error> {
+    let row: Option<(i64,)> = sqlx::query_as(
+        "update booking set held_until = $2, updated_at = $3
+         where id = $1 and status = 'HELD' and held_until > $3 and held_until < $2
+         returning event_id",
+    )
+    .bind(id)
+    .bind(held_until)
+    .bind(now)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(row.map(|r| r.0))
 }
 
 /// What a winning end-of-booking update returns: (event, standing area, places).

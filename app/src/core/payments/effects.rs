@@ -184,7 +184,7 @@ async fn queue_refund(tx: &mut Tx, booking_id: &str, now: i64) -> Result<PaidOut
     if !won {
         return Ok(PaidOutcome::AlreadySettled);
     }
-    outbox::enqueue_refund(tx, booking_id, now).await?;
+    outbox::enqueue_refund(tx, booking_id, outbox::RefundReason::LatePayment, now).await?;
     Ok(PaidOutcome::RefundQueued)
 }
 

@@ -38,8 +38,37 @@ pub async fn enqueue_email(
     enqueue(tx, "email", booking_id, dedupe_key, &payload, now).await
 }
 
-pub async fn enqueue_refund(tx: &mut Tx, booking_id: &str, now: i64) -> Result<(), sqlx::Error> {
-    enqueue(tx, "refund", booking_id, &refund_key(booking_id), "{}", now).await
+/// Why money goes back; decides what the buyer is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefundReason {
+    /// The payment came after the hold ended and the seats were gone.
+    LatePayment,
+    /// An admin refunded a booked booking.
+    Admin,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Refund {
+    reason: RefundReason,
+}
+
+pub async fn enqueue_refund(
+    tx: &mut Tx,
+    booking_id: &str,
+    reason: RefundReason,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    let payload = serde_json::to_string(&Refund { reason }).unwrap_or_default();
+    enqueue(
+        tx,
+        "refund",
+        booking_id,
+        &refund_key(booking_id),
+        &payload,
+        now,
+    )
+    .await
 }
 
 /// The refund's idempotency key at the provider: one per booking, ever.
@@ -101,7 +130,7 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
     for (id, kind, booking_id, key, payload, attempts) in claimed {
         let result = match kind.as_str() {
             "email" => deliver_email(state, &booking_id, &key, &payload).await,
-            _ => refund(state, &booking_id).await,
+            _ => refund(state, &booking_id, &payload).await,
         };
         match result {
             Ok(()) => {
@@ -176,7 +205,11 @@ async fn deliver_email(
 
 /// Refunds through the provider (its idempotency key makes a repeat the same
 /// refund), then records REFUNDED and tells the buyer.
-async fn refund(state: &AppState, booking_id: &str) -> Result<(), ApiError> {
+async fn refund(state: &AppState, booking_id: &str, payload: &str) -> Result<(), ApiError> {
+    // Rows queued before reasons were recorded are late payments.
+    let reason = serde_json::from_str::<Refund>(payload)
+        .map(|r| r.reason)
+        .unwrap_or(RefundReason::LatePayment);
     let row: Option<(Option<String>, i64)> =
         sqlx::query_as("select payment_intent_id, amount_cents from payment where booking_id = $1")
             .bind(booking_id)
@@ -215,7 +248,10 @@ async fn refund(state: &AppState, booking_id: &str) -> Result<(), ApiError> {
             &format!("refunded-{booking_id}"),
             &format!("buyer:{}", buyer.0),
             "Your payment was refunded",
-            "Your payment arrived after the hold had ended and the seats had gone to someone else, so we refunded it in full.",
+            match reason {
+                RefundReason::LatePayment => "Your payment arrived after the hold had ended and the seats had gone to someone else, so we refunded it in full.",
+                RefundReason::Admin => "The organizer cancelled your booking and refunded your payment in full.",
+            },
             now,
         )
         .await?;

@@ -1,0 +1,188 @@
+//! What the admin console and the admin API exchange (JSON, camelCase),
+//! shared by the server and the console page in the browser.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{EventId, SeatId};
+
+/// One event's live picture: counts, money, holds and what happened lately.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Dashboard {
+    pub event_id: EventId,
+    pub event_name: String,
+    pub published: bool,
+    pub on_sale_at: String,
+    pub counts: SeatCounts,
+    pub standing: Vec<StandingCount>,
+    pub revenue_cents: i64,
+    pub currency: String,
+    pub holds: Vec<LiveHold>,
+    pub recent: Vec<BookingActivity>,
+    pub webhooks: Vec<WebhookRow>,
+    pub mail: Vec<MailRow>,
+    pub outbox_backlog: i64,
+    pub audit: Vec<AuditRow>,
+    pub canary: CanaryReport,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatCounts {
+    pub available: i64,
+    pub held: i64,
+    pub in_payment: i64,
+    pub booked: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StandingCount {
+    pub area_id: i64,
+    pub name: String,
+    pub capacity: i64,
+    pub remaining: i64,
+}
+
+/// A hold or a pending payment, with its owner and time left.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LiveHold {
+    pub booking_id: String,
+    pub event_id: EventId,
+    /// The buyer's (session) id.
+    pub buyer_id: String,
+    pub seat_ids: Vec<SeatId>,
+    pub seat_labels: Vec<String>,
+    pub places: i64,
+    /// `HELD` or `PAYMENT_PENDING`.
+    pub stage: String,
+    pub expires_in_ms: i64,
+    pub amount_cents: i64,
+    pub currency: String,
+}
+
+/// A booking that was settled lately: booked, re-taken, refunded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BookingActivity {
+    pub booking_id: String,
+    pub status: String,
+    pub amount_cents: i64,
+    pub currency: String,
+    pub at: String,
+    /// Why, in words ("paid", "late payment: seats re-taken", …).
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookRow {
+    pub event_id: String,
+    pub kind: String,
+    pub booking_id: Option<String>,
+    pub outcome: String,
+    pub received_at: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MailRow {
+    pub booking_id: String,
+    pub recipient: String,
+    pub subject: String,
+    /// `mailbox`, `smtp`, or `pending` while still in the outbox.
+    pub channel: String,
+    pub at: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditRow {
+    pub actor: String,
+    pub action: String,
+    pub booking_id: Option<String>,
+    pub detail: String,
+    pub at: String,
+}
+
+/// `GET /api/admin/invariants`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CanaryReport {
+    pub ok: bool,
+    pub checked_at: String,
+    pub violations: Vec<String>,
+}
+
+/// The answer to an admin action on a booking.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionOutcome {
+    pub booking_id: String,
+    pub action: String,
+    /// The booking's status afterwards.
+    pub status: String,
+    pub detail: String,
+}
+
+/// `POST /api/admin/events`: an event from a layout.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct EventLayout {
+    pub name: String,
+    /// `concert` or `cruise`.
+    pub kind: String,
+    pub venue: String,
+    /// RFC 3339.
+    pub starts_at: String,
+    /// RFC 3339; empty: on sale at once when published.
+    pub on_sale_at: String,
+    pub currency: String,
+    pub categories: Vec<CategorySpec>,
+    pub sections: Vec<SectionSpec>,
+    pub general_admission: Vec<StandingSpec>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CategorySpec {
+    pub code: String,
+    pub name: String,
+    pub price_cents: i64,
+    /// `#rrggbb`.
+    pub color: String,
+}
+
+/// A block of `rows` × `seats_per_row` seats whose top-left seat sits at
+/// (`x`, `y`); on a ship, `level` names the deck.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SectionSpec {
+    pub name: String,
+    pub level: Option<String>,
+    pub category: String,
+    pub rows: i64,
+    pub seats_per_row: i64,
+    pub x: f64,
+    pub y: f64,
+    /// Distance between seats and between rows (default 12).
+    pub spacing: Option<f64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct StandingSpec {
+    pub name: String,
+    pub category: String,
+    pub capacity: i64,
+}
+
+/// The answer to creating an event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedEvent {
+    pub event_id: EventId,
+    pub seat_count: i64,
+    pub published: bool,
+}

@@ -1,0 +1,242 @@
+//! What an admin does to a booking: release a hold, extend it (bounded),
+//! refund a booked booking through the provider, resend the confirmation.
+//! Each is one conditional transition plus its audit row in one
+//! transaction; seat-map changes are published after the commit.
+
+use super::audit::{self, Entry};
+use super::auth::Admin;
+use crate::console_model::ActionOutcome;
+use crate::core::booking::store;
+use crate::core::db::Tx;
+use crate::core::payments::outbox::{self, RefundReason};
+use crate::core::seat_map::Occupancy;
+use crate::core::{ApiError, AppState};
+use crate::model::EventId;
+
+/// One extension adds at most this much.
+pub const MAX_EXTENSION_SECS: i64 = 600;
+/// …and a hold never runs more than this far ahead of now.
+pub const MAX_HOLD_AHEAD_MS: i64 = 30 * 60 * 1000;
+
+async fn status_and_event(
+    tx: &mut Tx,
+    booking_id: &str,
+) -> Result<(String, EventId, i64), ApiError> {
+    let row: Option<(String, EventId, i64)> =
+        sqlx::query_as("select status, event_id, held_until from booking where id = $1")
+            .bind(booking_id)
+            .fetch_optional(&mut **tx)
+            .await?;
+    row.ok_or(ApiError::NotFound("booking"))
+}
+
+fn outcome(booking_id: &str, action: &str, status: &str, detail: String) -> ActionOutcome {
+    ActionOutcome {
+        booking_id: booking_id.into(),
+        action: action.into(),
+        status: status.into(),
+        detail,
+    }
+}
+
+/// HELD → CANCELLED, whoever holds it.
+pub async fn release(
+    state: &AppState,
+    admin: &Admin,
+    booking_id: &str,
+) -> Result<ActionOutcome, ApiError> {
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    let (status, event_id, _) = status_and_event(&mut tx, booking_id).await?;
+    let Some(released) = store::cancel_hold_by_admin(&mut tx, booking_id, now).await? else {
+        return Err(ApiError::InvalidState(format!(
+            "only a running hold can be released; this booking is {status}"
+        )));
+    };
+    let detail = format!("released {} seat(s)", released.seats.len());
+    audit::record(
+        &mut tx,
+        &Entry {
+            actor: &admin.actor,
+            action: "release",
+            event_id: Some(event_id),
+            booking_id: Some(booking_id),
+            detail: &detail,
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    state
+        .seat_maps
+        .publish(released.event_id, &released.as_changes(), now);
+    Ok(outcome(booking_id, "release", "CANCELLED", detail))
+}
+
+/// A running hold gets `seconds` more (1..=600), never ending more than 30
+/// minutes from now.
+pub async fn extend(
+    state: &AppState,
+    admin: &Admin,
+    booking_id: &str,
+    seconds: i64,
+) -> Result<ActionOutcome, ApiError> {
+    if !(1..=MAX_EXTENSION_SECS).contains(&seconds) {
+        return Err(ApiError::unprocessable(
+            format!("seconds must be between 1 and {MAX_EXTENSION_SECS}"),
+            "seconds",
+        ));
+    }
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    let (status, event_id, held_until) = status_and_event(&mut tx, booking_id).await?;
+    if status != "HELD" || held_until <= now {
+        return Err(ApiError::InvalidState(format!(
+            "only a running hold can be extended; this booking is {status}"
+        )));
+    }
+    let until = (held_until + seconds * 1000).min(now + MAX_HOLD_AHEAD_MS);
+    if store::extend_hold(&mut tx, booking_id, until, now)
+        .await?
+        .is_none()
+    {
+        return Err(ApiError::InvalidState(
+            "this hold already runs as long as a hold may".into(),
+        ));
+    }
+    let detail = format!("hold extended by {} s", (until - held_until) / 1000);
+    audit::record(
+        &mut tx,
+        &Entry {
+            actor: &admin.actor,
+            action: "extend",
+            event_id: Some(event_id),
+            booking_id: Some(booking_id),
+            detail: &detail,
+        },
+        now,
+    )
+    .await?;
+    let seats = store::seats_of(&mut tx, booking_id).await?;
+    tx.commit().await?;
+    let changes: Vec<_> = seats
+        .into_iter()
+        .map(|s| (s, Occupancy::Held(until)))
+        .collect();
+    state.seat_maps.publish(event_id, &changes, now);
+    Ok(outcome(booking_id, "extend", "HELD", detail))
+}
+
+/// BOOKED → CANCELLED with the refund queued (the provider call leaves
+/// through the outbox with the booking's one refund key). Asking again
+/// answers the refund already under way and changes nothing.
+pub async fn refund(
+    state: &AppState,
+    admin: &Admin,
+    booking_id: &str,
+) -> Result<ActionOutcome, ApiError> {
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    let (status, event_id, _) = status_and_event(&mut tx, booking_id).await?;
+    let Some(released) = store::cancel_booked(&mut tx, booking_id, now).await? else {
+        let payment: Option<(String,)> =
+            sqlx::query_as("select status from payment where booking_id = $1")
+                .bind(booking_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        return match payment.as_ref().map(|p| p.0.as_str()) {
+            Some(p @ ("refund_pending" | "refunded")) => Ok(outcome(
+                booking_id,
+                "refund",
+                &status,
+                format!("already refunded (payment {p})"),
+            )),
+            _ => Err(ApiError::InvalidState(format!(
+                "only a booked booking can be refunded; this one is {status}"
+            ))),
+        };
+    };
+    let moved = sqlx::query(
+        "update payment set status = 'refund_pending', updated_at = $2
+         where booking_id = $1 and status = 'paid'",
+    )
+    .bind(booking_id)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if moved != 1 {
+        // BOOKED always has a paid payment (invariant 3); never refund blind.
+        return Err(ApiError::InvalidState(
+            "this booking has no paid payment to refund".into(),
+        ));
+    }
+    outbox::enqueue_refund(&mut tx, booking_id, RefundReason::Admin, now).await?;
+    let detail = format!("refund queued; {} seat(s) released", released.seats.len());
+    audit::record(
+        &mut tx,
+        &Entry {
+            actor: &admin.actor,
+            action: "refund",
+            event_id: Some(event_id),
+            booking_id: Some(booking_id),
+            detail: &detail,
+        },
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    state
+        .seat_maps
+        .publish(released.event_id, &released.as_changes(), now);
+    Ok(outcome(booking_id, "refund", "CANCELLED", detail))
+}
+
+/// Queues the confirmation again (a fresh dedupe key per resend).
+pub async fn resend_confirmation(
+    state: &AppState,
+    admin: &Admin,
+    booking_id: &str,
+) -> Result<ActionOutcome, ApiError> {
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    let (status, event_id, _) = status_and_event(&mut tx, booking_id).await?;
+    if status != "BOOKED" {
+        return Err(ApiError::InvalidState(format!(
+            "only a booked booking has a confirmation; this one is {status}"
+        )));
+    }
+    let (buyer, amount, currency): (String, i64, String) =
+        sqlx::query_as("select buyer_id, amount_cents, currency from booking where id = $1")
+            .bind(booking_id)
+            .fetch_one(&mut *tx)
+            .await?;
+    let detail = "confirmation queued again";
+    let audit_id = audit::record(
+        &mut tx,
+        &Entry {
+            actor: &admin.actor,
+            action: "resend",
+            event_id: Some(event_id),
+            booking_id: Some(booking_id),
+            detail,
+        },
+        now,
+    )
+    .await?;
+    outbox::enqueue_email(
+        &mut tx,
+        booking_id,
+        &format!("resend-{booking_id}-{audit_id}"),
+        &format!("buyer:{buyer}"),
+        "Your booking is confirmed",
+        &format!(
+            "Booking {booking_id} is paid ({}). Your tickets are ready.",
+            crate::model::format_price(amount, &currency)
+        ),
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(outcome(booking_id, "resend", &status, detail.into()))
+}

@@ -1,0 +1,256 @@
+//! Who is an admin: a password (argon2-hashed in the database) for the
+//! console's sign-in, and a long random token (`Authorization: Bearer`) for
+//! the admin API. When `ADMIN_PASSWORD` / `ADMIN_TOKEN` are unset at first
+//! start, random ones are generated and printed once — by the one instance
+//! whose insert created the credentials row.
+//!
+//! Wrong passwords answer 401 after a pause; more than `MAX_FAILURES` in a
+//! minute from one client answer 429 until the minute is over.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, SaltString};
+use argon2::{Argon2, PasswordVerifier};
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use hmac::digest::Digest;
+use sha2::Sha256;
+use tower_sessions::Session;
+
+use crate::core::db::Db;
+use crate::core::{ApiError, AppState};
+
+/// An admin session lasts this long from sign-in.
+pub const SESSION_MS: i64 = 8 * 3600 * 1000;
+/// Wrong credentials are answered after this pause.
+pub const FAILURE_DELAY: Duration = Duration::from_millis(400);
+const MAX_FAILURES: u32 = 5;
+const WINDOW: Duration = Duration::from_secs(60);
+const SESSION_KEY: &str = "admin_until";
+
+pub struct AdminAuth {
+    db: Db,
+    token_sha256: String,
+    failures: Mutex<HashMap<Option<IpAddr>, (u32, Instant)>>,
+}
+
+/// Credentials generated at first start, to print once.
+pub struct Generated {
+    pub password: Option<String>,
+    pub token: Option<String>,
+}
+
+impl AdminAuth {
+    /// Loads (or creates) the credentials row, applying the configured
+    /// password and token when given.
+    pub async fn start(
+        db: &Db,
+        password: Option<&str>,
+        token: Option<&str>,
+        now_ms: i64,
+    ) -> Result<(AdminAuth, Option<Generated>), String> {
+        let fail = |e: sqlx::Error| format!("admin credentials: {e}");
+        let new_password = password.map_or_else(random_secret, str::to_string);
+        let new_token = token.map_or_else(random_secret, str::to_string);
+        let created = sqlx::query(
+            "insert into admin_credential (id, password_hash, token_sha256, created_at)
+             values (1, $1, $2, $3) on conflict (id) do nothing",
+        )
+        .bind(hash_password(&new_password)?)
+        .bind(sha256_hex(&new_token))
+        .bind(now_ms)
+        .execute(db.writer())
+        .await
+        .map_err(fail)?
+        .rows_affected()
+            == 1;
+        let generated = created.then(|| Generated {
+            password: password.is_none().then(|| new_password.clone()),
+            token: token.is_none().then(|| new_token.clone()),
+        });
+        if !created {
+            if let Some(p) = password {
+                let (stored,): (String,) =
+                    sqlx::query_as("select password_hash from admin_credential where id = 1")
+                        .fetch_one(db.reader())
+                        .await
+                        .map_err(fail)?;
+                if !verify_password(&stored, p) {
+                    sqlx::query("update admin_credential set password_hash = $1 where id = 1")
+                        .bind(hash_password(p)?)
+                        .execute(db.writer())
+                        .await
+                        .map_err(fail)?;
+                }
+            }
+            if let Some(t) = token {
+                sqlx::query("update admin_credential set token_sha256 = $1 where id = 1")
+                    .bind(sha256_hex(t))
+                    .execute(db.writer())
+                    .await
+                    .map_err(fail)?;
+            }
+        }
+        let (token_sha256,): (String,) =
+            sqlx::query_as("select token_sha256 from admin_credential where id = 1")
+                .fetch_one(db.writer())
+                .await
+                .map_err(fail)?;
+        Ok((
+            AdminAuth {
+                db: db.clone(),
+                token_sha256,
+                failures: Mutex::default(),
+            },
+            generated.filter(|g| g.password.is_some() || g.token.is_some()),
+        ))
+    }
+
+    /// Checks a sign-in password for a client; refuses early when the
+    /// client failed too often, pauses before answering a wrong one.
+    pub async fn check_password(
+        &self,
+        client: Option<IpAddr>,
+        password: &str,
+    ) -> Result<(), ApiError> {
+        self.refuse_if_throttled(client)?;
+        let (stored,): (String,) =
+            sqlx::query_as("select password_hash from admin_credential where id = 1")
+                .fetch_one(self.db.reader())
+                .await?;
+        let password = password.to_string();
+        let ok = tokio::task::spawn_blocking(move || verify_password(&stored, &password))
+            .await
+            .map_err(ApiError::internal)?;
+        if ok {
+            return Ok(());
+        }
+        self.record_failure(client);
+        tokio::time::sleep(FAILURE_DELAY).await;
+        Err(ApiError::Unauthorized)
+    }
+
+    fn refuse_if_throttled(&self, client: Option<IpAddr>) -> Result<(), ApiError> {
+        let failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        match failures.get(&client) {
+            Some((n, since)) if *n >= MAX_FAILURES && since.elapsed() < WINDOW => {
+                Err(ApiError::RateLimited {
+                    retry_after_secs: (WINDOW - since.elapsed()).as_secs().max(1),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn record_failure(&self, client: Option<IpAddr>) {
+        let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        if failures.len() > 100_000 {
+            failures.retain(|_, (_, since)| since.elapsed() < WINDOW);
+        }
+        let entry = failures.entry(client).or_insert((0, Instant::now()));
+        if entry.1.elapsed() >= WINDOW {
+            *entry = (0, Instant::now());
+        }
+        entry.0 += 1;
+    }
+
+    fn token_matches(&self, token: &str) -> bool {
+        let given = sha256_hex(token);
+        // Constant time over the (fixed-length) digests.
+        given.len() == self.token_sha256.len()
+            && given
+                .bytes()
+                .zip(self.token_sha256.bytes())
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                == 0
+    }
+}
+
+/// Marks the session as an admin's until `now + SESSION_MS` (a new session
+/// id, so a fixated one is worth nothing).
+pub async fn sign_in(session: &Session, now_ms: i64) -> Result<(), ApiError> {
+    session.cycle_id().await.map_err(ApiError::internal)?;
+    session
+        .insert(SESSION_KEY, now_ms + SESSION_MS)
+        .await
+        .map_err(ApiError::internal)
+}
+
+pub async fn sign_out(session: &Session) -> Result<(), ApiError> {
+    session
+        .remove::<i64>(SESSION_KEY)
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(())
+}
+
+/// Whether this session is a signed-in admin's now.
+pub async fn session_is_admin(session: &Session, now_ms: i64) -> bool {
+    matches!(session.get::<i64>(SESSION_KEY).await, Ok(Some(until)) if until > now_ms)
+}
+
+/// An authenticated admin; `actor` names them in the audit log.
+#[derive(Debug, Clone)]
+pub struct Admin {
+    pub actor: String,
+}
+
+impl FromRequestParts<AppState> for Admin {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        if let Some(value) = parts.headers.get(axum::http::header::AUTHORIZATION) {
+            let token = value
+                .to_str()
+                .ok()
+                .and_then(|v| v.strip_prefix("Bearer "))
+                .ok_or(ApiError::Unauthorized)?;
+            return if state.admin.token_matches(token.trim()) {
+                Ok(Admin {
+                    actor: "api-token".into(),
+                })
+            } else {
+                Err(ApiError::Forbidden)
+            };
+        }
+        let session = Session::from_request_parts(parts, state)
+            .await
+            .map_err(|(_, msg)| ApiError::Internal(msg.into()))?;
+        if session_is_admin(&session, state.clock.now_ms()).await {
+            Ok(Admin {
+                actor: "console".into(),
+            })
+        } else {
+            Err(ApiError::Unauthorized)
+        }
+    }
+}
+
+fn hash_password(password: &str) -> Result<String, String> {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| format!("hashing the admin password: {e}"))
+}
+
+fn verify_password(stored: &str, password: &str) -> bool {
+    PasswordHash::new(stored).is_ok_and(|h| {
+        Argon2::default()
+            .verify_password(password.as_bytes(), &h)
+            .is_ok()
+    })
+}
+
+fn sha256_hex(s: &str) -> String {
+    hex::encode(Sha256::digest(s.as_bytes()))
+}
+
+fn random_secret() -> String {
+    use rand::Rng;
+    let bytes: [u8; 24] = rand::thread_rng().gen();
+    hex::encode(bytes)
+}

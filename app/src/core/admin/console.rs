@@ -1,0 +1,246 @@
+//! What the console shows: one event's counts, money, live holds, recent
+//! settlements, webhook inbox, mail and audit — read-only queries.
+
+use crate::console_model::{
+    BookingActivity, Dashboard, LiveHold, MailRow, SeatCounts, StandingCount, WebhookRow,
+};
+use crate::core::clock::rfc3339;
+use crate::core::payments::outbox;
+use crate::core::{ApiError, AppState};
+use crate::model::EventId;
+
+use super::{audit, canary};
+
+const RECENT: i64 = 25;
+
+pub async fn dashboard(state: &AppState, event_id: EventId) -> Result<Dashboard, ApiError> {
+    let now = state.clock.now_ms();
+    let db = state.db.reader();
+    let event: Option<(String, i64, i64, String)> =
+        sqlx::query_as("select name, published, on_sale_at, currency from event where id = $1")
+            .bind(event_id)
+            .fetch_optional(db)
+            .await?;
+    let Some((event_name, published, on_sale_at, currency)) = event else {
+        return Err(ApiError::NotFound("event"));
+    };
+    let (revenue,): (i64,) = sqlx::query_as(
+        "select cast(coalesce(sum(amount_cents), 0) as bigint) from booking
+         where event_id = $1 and status = 'BOOKED'",
+    )
+    .bind(event_id)
+    .fetch_one(db)
+    .await?;
+    let standing: Vec<(i64, String, i64, i64)> = sqlx::query_as(
+        "select id, name, capacity, remaining from ga_area where event_id = $1 order by id",
+    )
+    .bind(event_id)
+    .fetch_all(db)
+    .await?;
+    let canary = match state.canary.get() {
+        Some(report) => report,
+        None => canary::check(state).await?,
+    };
+    Ok(Dashboard {
+        event_id,
+        event_name,
+        published: published == 1,
+        on_sale_at: rfc3339(on_sale_at),
+        counts: seat_counts(state, event_id, now).await?,
+        standing: standing
+            .into_iter()
+            .map(|(area_id, name, capacity, remaining)| StandingCount {
+                area_id,
+                name,
+                capacity,
+                remaining,
+            })
+            .collect(),
+        revenue_cents: revenue,
+        currency,
+        holds: live_holds(state, Some(event_id)).await?,
+        recent: recent_settlements(state, event_id).await?,
+        webhooks: webhooks(state, event_id).await?,
+        mail: mail(state, event_id).await?,
+        outbox_backlog: outbox::backlog(state).await?,
+        audit: audit::recent(&state.db, Some(event_id), RECENT).await?,
+        canary,
+    })
+}
+
+async fn seat_counts(
+    state: &AppState,
+    event_id: EventId,
+    now: i64,
+) -> Result<SeatCounts, ApiError> {
+    let rows: Vec<(String, i64)> = sqlx::query_as(
+        "select b.status, count(*) from booking_seat bs join booking b on b.id = bs.booking_id
+         where bs.event_id = $1 and bs.live = 1
+           and (b.status <> 'HELD' or b.held_until > $2)
+         group by b.status",
+    )
+    .bind(event_id)
+    .bind(now)
+    .fetch_all(state.db.reader())
+    .await?;
+    let (total,): (i64,) = sqlx::query_as("select count(*) from seat where event_id = $1")
+        .bind(event_id)
+        .fetch_one(state.db.reader())
+        .await?;
+    let mut counts = SeatCounts::default();
+    for (status, n) in rows {
+        match status.as_str() {
+            "HELD" => counts.held = n,
+            "PAYMENT_PENDING" => counts.in_payment = n,
+            "BOOKED" => counts.booked = n,
+            _ => {}
+        }
+    }
+    counts.available = total - counts.held - counts.in_payment - counts.booked;
+    Ok(counts)
+}
+
+/// Live holds and pending payments (all events when `event_id` is `None`),
+/// soonest to end first.
+pub async fn live_holds(
+    state: &AppState,
+    event_id: Option<EventId>,
+) -> Result<Vec<LiveHold>, ApiError> {
+    let now = state.clock.now_ms();
+    let rows: Vec<(String, i64, String, String, i64, i64, String, i64)> = sqlx::query_as(
+        "select id, event_id, buyer_id, status, held_until, amount_cents, currency, ga_quantity
+         from booking
+         where (status = 'PAYMENT_PENDING' or (status = 'HELD' and held_until > $1))
+           and ($2 is null or event_id = $2)
+         order by held_until, id limit 500",
+    )
+    .bind(now)
+    .bind(event_id)
+    .fetch_all(state.db.reader())
+    .await?;
+    let mut holds = Vec::with_capacity(rows.len());
+    for (booking_id, event, buyer_id, stage, held_until, amount, currency, places) in rows {
+        let seats: Vec<(i64, String)> = sqlx::query_as(
+            "select s.id, s.label from booking_seat bs join seat s on s.id = bs.seat_id
+             where bs.booking_id = $1 order by s.id",
+        )
+        .bind(&booking_id)
+        .fetch_all(state.db.reader())
+        .await?;
+        holds.push(LiveHold {
+            booking_id,
+            event_id: event,
+            buyer_id,
+            seat_ids: seats.iter().map(|s| s.0).collect(),
+            seat_labels: seats.into_iter().map(|s| s.1).collect(),
+            places,
+            stage,
+            expires_in_ms: (held_until - now).max(0),
+            amount_cents: amount,
+            currency,
+        });
+    }
+    Ok(holds)
+}
+
+/// Bookings settled lately, with why: paid, re-taken late, refunded.
+async fn recent_settlements(
+    state: &AppState,
+    event_id: EventId,
+) -> Result<Vec<BookingActivity>, ApiError> {
+    let rows: Vec<(String, String, i64, String, i64, Option<String>)> = sqlx::query_as(
+        "select b.id, b.status, b.amount_cents, b.currency, b.updated_at, p.status
+         from booking b left join payment p on p.booking_id = b.id
+         where b.event_id = $1
+           and (b.status in ('BOOKED', 'REFUNDED') or p.status = 'refund_pending')
+         order by b.updated_at desc limit $2",
+    )
+    .bind(event_id)
+    .bind(RECENT)
+    .fetch_all(state.db.reader())
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (booking_id, status, amount, currency, at, payment) in rows {
+        let outcomes: Vec<(String,)> =
+            sqlx::query_as("select outcome from webhook_inbox where booking_id = $1")
+                .bind(&booking_id)
+                .fetch_all(state.db.reader())
+                .await?;
+        let by_admin: (i64,) = sqlx::query_as(
+            "select count(*) from audit_log where booking_id = $1 and action = 'refund'",
+        )
+        .bind(&booking_id)
+        .fetch_one(state.db.reader())
+        .await?;
+        let late = |o: &str| outcomes.iter().any(|r| r.0 == o);
+        let reason = match (status.as_str(), payment.as_deref()) {
+            _ if by_admin.0 > 0 => "refunded by an admin".to_string(),
+            ("BOOKED", _) if late("late_payment_retaken") => {
+                "late payment: the same seats were re-taken".into()
+            }
+            ("BOOKED", _) => "paid".into(),
+            (_, Some("refund_pending")) => "late payment: seats gone, refund under way".into(),
+            _ if late("late_payment_refund_queued") => "late payment: seats gone, refunded".into(),
+            _ => "refunded".into(),
+        };
+        out.push(BookingActivity {
+            booking_id,
+            status,
+            amount_cents: amount,
+            currency,
+            at: rfc3339(at),
+            reason,
+        });
+    }
+    Ok(out)
+}
+
+async fn webhooks(state: &AppState, event_id: EventId) -> Result<Vec<WebhookRow>, ApiError> {
+    let rows: Vec<(String, String, Option<String>, String, i64)> = sqlx::query_as(
+        "select w.event_id, w.type, w.booking_id, w.outcome, w.received_at from webhook_inbox w
+         where w.booking_id is null
+            or w.booking_id in (select id from booking where event_id = $1)
+         order by w.received_at desc limit $2",
+    )
+    .bind(event_id)
+    .bind(RECENT)
+    .fetch_all(state.db.reader())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(event_id, kind, booking_id, outcome, at)| WebhookRow {
+            event_id,
+            kind,
+            booking_id,
+            outcome,
+            received_at: rfc3339(at),
+        })
+        .collect())
+}
+
+/// Sent mail and mail still waiting in the outbox.
+async fn mail(state: &AppState, event_id: EventId) -> Result<Vec<MailRow>, ApiError> {
+    let rows: Vec<(String, String, String, String, i64)> = sqlx::query_as(
+        "select m.booking_id, m.recipient, m.subject, m.channel, m.created_at from mailbox m
+         join booking b on b.id = m.booking_id where b.event_id = $1
+         union all
+         select o.booking_id, '', o.dedupe_key, 'pending', o.created_at from outbox o
+         join booking b on b.id = o.booking_id
+         where b.event_id = $1 and o.kind = 'email' and o.delivered_at is null
+         order by 5 desc limit $2",
+    )
+    .bind(event_id)
+    .bind(RECENT)
+    .fetch_all(state.db.reader())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(booking_id, recipient, subject, channel, at)| MailRow {
+            booking_id,
+            recipient,
+            subject,
+            channel,
+            at: rfc3339(at),
+        })
+        .collect())
+}

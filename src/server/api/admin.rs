@@ -1,0 +1,266 @@
+//! The admin API: sign-in for the console, the live picture of an event
+//! (JSON and SSE), actions on bookings, event setup, the invariant canary.
+//! Every handler but sign-in takes an `Admin` (bearer token or console
+//! session); anyone else gets 401/403 in the API's error shape.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use futures::stream::Stream;
+use holdfast_app::console_model::{
+    ActionOutcome, AuditRow, CanaryReport, CreatedEvent, Dashboard, EventLayout, LiveHold,
+};
+use holdfast_app::core::admin::auth::{self, Admin};
+use holdfast_app::core::admin::{actions, audit, canary, console, setup};
+use holdfast_app::core::{ApiError, AppState};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tower_sessions::Session;
+
+use super::extract::{self, RawBody};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignIn {
+    password: String,
+}
+
+/// `POST /api/admin/login` `{ password }` → the session becomes an admin's.
+pub async fn login(
+    State(state): State<AppState>,
+    session: Session,
+    headers: HeaderMap,
+    request: axum::extract::Request,
+) -> Result<Json<Value>, ApiError> {
+    let client = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    let body = axum::body::to_bytes(request.into_body(), super::MAX_BODY_BYTES)
+        .await
+        .map_err(|_| ApiError::validation("the request body could not be read", "body"))?;
+    let form: SignIn = extract::json(&headers, &body)?;
+    state.admin.check_password(client, &form.password).await?;
+    auth::sign_in(&session, state.clock.now_ms()).await?;
+    Ok(Json(json!({ "admin": true })))
+}
+
+/// `POST /api/admin/logout`.
+pub async fn logout(session: Session) -> Result<StatusCode, ApiError> {
+    auth::sign_out(&session).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/admin/session` → `{ admin }`: is this session signed in?
+pub async fn whoami(State(state): State<AppState>, session: Session) -> Json<Value> {
+    let admin = auth::session_is_admin(&session, state.clock.now_ms()).await;
+    Json(json!({ "admin": admin }))
+}
+
+#[derive(Deserialize)]
+pub struct EventQuery {
+    #[serde(rename = "eventId")]
+    event_id: Option<String>,
+}
+
+fn event_filter(q: &EventQuery) -> Result<Option<i64>, ApiError> {
+    q.event_id
+        .as_deref()
+        .map(|raw| extract::id(raw, "eventId"))
+        .transpose()
+}
+
+/// `GET /api/admin/holds?eventId=`.
+pub async fn holds(
+    State(state): State<AppState>,
+    _admin: Admin,
+    Query(q): Query<EventQuery>,
+) -> Result<Json<Vec<LiveHold>>, ApiError> {
+    Ok(Json(console::live_holds(&state, event_filter(&q)?).await?))
+}
+
+/// `GET /api/admin/invariants`: checked now.
+pub async fn invariants(
+    State(state): State<AppState>,
+    _admin: Admin,
+) -> Result<Json<CanaryReport>, ApiError> {
+    Ok(Json(canary::check(&state).await?))
+}
+
+/// `GET /api/admin/audit?eventId=`.
+pub async fn audit_log(
+    State(state): State<AppState>,
+    _admin: Admin,
+    Query(q): Query<EventQuery>,
+) -> Result<Json<Vec<AuditRow>>, ApiError> {
+    Ok(Json(
+        audit::recent(&state.db, event_filter(&q)?, 200).await?,
+    ))
+}
+
+/// `GET /api/admin/events`: every event, published or not.
+pub async fn events(State(state): State<AppState>, _admin: Admin) -> Result<Json<Value>, ApiError> {
+    let rows: Vec<(i64, String, String, i64, i64)> = sqlx::query_as(
+        "select e.id, e.name, e.kind, e.published, (select count(*) from seat s where s.event_id = e.id)
+         from event e order by e.id",
+    )
+    .fetch_all(state.db.reader())
+    .await?;
+    Ok(Json(Value::Array(
+        rows.into_iter()
+            .map(|(id, name, kind, published, seats)| {
+                json!({ "id": id, "name": name, "kind": kind, "published": published == 1, "seatCount": seats })
+            })
+            .collect(),
+    )))
+}
+
+/// `POST /api/admin/events`: a new, unpublished event from a layout.
+pub async fn create_event(
+    State(state): State<AppState>,
+    admin: Admin,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Result<Response, ApiError> {
+    let layout: EventLayout = extract::json(&headers, &body)?;
+    let created: CreatedEvent = setup::create_event(&state, &admin, &layout).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+pub async fn publish(
+    State(state): State<AppState>,
+    admin: Admin,
+    Path(event_id): Path<String>,
+) -> Result<Json<CreatedEvent>, ApiError> {
+    let event_id = extract::id(&event_id, "eventId")?;
+    Ok(Json(
+        setup::set_published(&state, &admin, event_id, true).await?,
+    ))
+}
+
+pub async fn unpublish(
+    State(state): State<AppState>,
+    admin: Admin,
+    Path(event_id): Path<String>,
+) -> Result<Json<CreatedEvent>, ApiError> {
+    let event_id = extract::id(&event_id, "eventId")?;
+    Ok(Json(
+        setup::set_published(&state, &admin, event_id, false).await?,
+    ))
+}
+
+/// `GET /api/admin/events/{eventId}/dashboard`.
+pub async fn dashboard(
+    State(state): State<AppState>,
+    _admin: Admin,
+    Path(event_id): Path<String>,
+) -> Result<Json<Dashboard>, ApiError> {
+    let event_id = extract::id(&event_id, "eventId")?;
+    Ok(Json(console::dashboard(&state, event_id).await?))
+}
+
+/// `GET /api/admin/events/{eventId}/stream`: `event: dashboard` whenever
+/// the picture changed — at once after a seat change, else once a second.
+pub async fn dashboard_stream(
+    State(state): State<AppState>,
+    _admin: Admin,
+    Path(event_id): Path<String>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let event_id = extract::id(&event_id, "eventId")?;
+    let first = console::dashboard(&state, event_id).await?;
+    let rx = state.seat_maps.subscribe();
+    let stream = futures::stream::unfold(
+        (state, rx, None::<Dashboard>, Some(first)),
+        move |(state, mut rx, mut last, mut next)| async move {
+            loop {
+                if let Some(d) = next.take() {
+                    if last.as_ref() != Some(&d) {
+                        let event = Event::default()
+                            .event("dashboard")
+                            .json_data(&d)
+                            .unwrap_or_default();
+                        last = Some(d);
+                        return Some((Ok(event), (state, rx, last, None)));
+                    }
+                }
+                // A seat change of this event, or a second gone by.
+                let _ = tokio::time::timeout(Duration::from_secs(1), async {
+                    loop {
+                        match rx.recv().await {
+                            Ok(batch) if batch.event_id == event_id => return,
+                            Ok(_) => continue,
+                            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => return,
+                            Err(_) => std::future::pending::<()>().await,
+                        }
+                    }
+                })
+                .await;
+                match console::dashboard(&state, event_id).await {
+                    Ok(mut d) => {
+                        // Countdowns tick in the browser; only send when
+                        // something else changed.
+                        if let Some(prev) = &last {
+                            align_countdowns(&mut d, prev);
+                        }
+                        next = Some(d);
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "dashboard stream stopped");
+                        return None;
+                    }
+                }
+            }
+        },
+    );
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// Copies the previous countdowns (and canary time) into a fresh picture,
+/// so a picture that only differs by the passing of time counts as equal.
+fn align_countdowns(fresh: &mut Dashboard, prev: &Dashboard) {
+    for hold in &mut fresh.holds {
+        if let Some(p) = prev.holds.iter().find(|p| p.booking_id == hold.booking_id) {
+            if p.stage == hold.stage && (p.expires_in_ms - hold.expires_in_ms).abs() < 2_000 {
+                hold.expires_in_ms = p.expires_in_ms;
+            }
+        }
+    }
+    if fresh.canary.ok == prev.canary.ok && fresh.canary.violations == prev.canary.violations {
+        fresh.canary.checked_at = prev.canary.checked_at.clone();
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Extension {
+    seconds: i64,
+}
+
+/// `POST /api/admin/bookings/{bookingId}/{action}`: release, extend
+/// (`{ seconds }`), refund, resend.
+pub async fn booking_action(
+    State(state): State<AppState>,
+    admin: Admin,
+    Path((booking_id, action)): Path<(String, String)>,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Result<Json<ActionOutcome>, ApiError> {
+    let booking_id = extract::booking_id(&booking_id)?;
+    let outcome = match action.as_str() {
+        "release" => actions::release(&state, &admin, &booking_id).await?,
+        "extend" => {
+            let e: Extension = extract::json(&headers, &body)?;
+            actions::extend(&state, &admin, &booking_id, e.seconds).await?
+        }
+        "refund" => actions::refund(&state, &admin, &booking_id).await?,
+        "resend" => actions::resend_confirmation(&state, &admin, &booking_id).await?,
+        _ => return Err(ApiError::NotFound("action")),
+    };
+    Ok(Json(outcome))
+}
