@@ -21,6 +21,8 @@ pub struct Config {
     /// `sandbox` (default) or `stripe`.
     pub payment_provider: String,
     pub stripe_secret_key: Option<String>,
+    /// Stripe's API address (`STRIPE_API_BASE`); unset: Stripe itself.
+    pub stripe_api_base: Option<String>,
     pub stripe_webhook_secret: String,
     pub checkout_ttl: Duration,
     pub reconcile_interval: Duration,
@@ -57,6 +59,9 @@ impl Config {
             ticket_secret: var("TICKET_SECRET", DEV_TICKET_SECRET),
             payment_provider: var("PAYMENT_PROVIDER", "sandbox"),
             stripe_secret_key: std::env::var("STRIPE_SECRET_KEY").ok(),
+            stripe_api_base: std::env::var("STRIPE_API_BASE")
+                .ok()
+                .filter(|u| !u.is_empty()),
             stripe_webhook_secret: var("STRIPE_WEBHOOK_SECRET", DEV_WEBHOOK_SECRET),
             checkout_ttl: Duration::from_secs(number("CHECKOUT_TTL_SECONDS", 1800)?),
             reconcile_interval: Duration::from_secs(
@@ -87,6 +92,7 @@ impl Config {
             ticket_secret: DEV_TICKET_SECRET.into(),
             payment_provider: "sandbox".into(),
             stripe_secret_key: None,
+            stripe_api_base: None,
             stripe_webhook_secret: DEV_WEBHOOK_SECRET.into(),
             checkout_ttl: Duration::from_secs(1800),
             reconcile_interval: Duration::from_secs(3600),

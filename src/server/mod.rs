@@ -16,6 +16,8 @@ use holdfast_app::core::clock::{SharedClock, SystemClock};
 use holdfast_app::core::db::Db;
 use holdfast_app::core::payments::mail::Mailer;
 use holdfast_app::core::payments::sandbox::Sandbox;
+use holdfast_app::core::payments::stripe::{self, Stripe};
+use holdfast_app::core::payments::PaymentProvider;
 use holdfast_app::core::payments::PaymentSettings;
 use holdfast_app::core::seat_map::SeatMaps;
 use holdfast_app::core::session_store::DbSessionStore;
@@ -46,26 +48,14 @@ pub async fn build(
         .site_pkg_dir("pkg")
         .site_addr(config.site_addr)
         .build();
-    if config.payment_provider != "sandbox" {
-        return Err(format!(
-            "PAYMENT_PROVIDER={} is not available yet: only `sandbox` is built in",
-            config.payment_provider
-        )
-        .into());
-    }
-    let sandbox = Sandbox::new(
-        db.clone(),
-        clock.clone(),
-        &config.public_base_url,
-        &config.stripe_webhook_secret,
-    );
+    let (provider, sandbox, checkout_ttl) = payment_provider(config, &db, &clock)?;
     let payments = Payments {
-        provider: sandbox.clone(),
-        sandbox: Some(sandbox),
+        provider,
+        sandbox,
         settings: PaymentSettings {
             public_base_url: config.public_base_url.trim_end_matches('/').to_string(),
             webhook_secret: config.stripe_webhook_secret.clone(),
-            checkout_ttl_ms: config.checkout_ttl.as_millis() as i64,
+            checkout_ttl_ms: checkout_ttl.as_millis() as i64,
         },
         mailer: match &config.smtp_url {
             Some(url) => Mailer::smtp(url, &config.mail_from)?,
@@ -145,6 +135,47 @@ pub async fn build(
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state.clone());
     Ok((router, state))
+}
+
+type Provider = (Arc<dyn PaymentProvider>, Option<Arc<Sandbox>>, Duration);
+
+/// The payment provider `PAYMENT_PROVIDER` names, and the checkout deadline
+/// it allows.
+fn payment_provider(config: &Config, db: &Db, clock: &SharedClock) -> Result<Provider, String> {
+    match config.payment_provider.as_str() {
+        "sandbox" => {
+            let sandbox = Sandbox::new(
+                db.clone(),
+                clock.clone(),
+                &config.public_base_url,
+                &config.stripe_webhook_secret,
+            );
+            Ok((sandbox.clone(), Some(sandbox), config.checkout_ttl))
+        }
+        "stripe" => {
+            let key = config
+                .stripe_secret_key
+                .as_deref()
+                .ok_or("PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY")?;
+            if config.stripe_webhook_secret == config::DEV_WEBHOOK_SECRET {
+                return Err("PAYMENT_PROVIDER=stripe needs STRIPE_WEBHOOK_SECRET (whsec_…)".into());
+            }
+            let stripe = Stripe::new(key, config.stripe_api_base.as_deref())?;
+            let ttl = config
+                .checkout_ttl
+                .clamp(stripe::MIN_CHECKOUT, stripe::MAX_CHECKOUT);
+            if ttl != config.checkout_ttl {
+                tracing::warn!(
+                    seconds = ttl.as_secs(),
+                    "CHECKOUT_TTL_SECONDS moved into Stripe's range (31 min to 24 h)"
+                );
+            }
+            Ok((Arc::new(stripe), None, ttl))
+        }
+        other => Err(format!(
+            "PAYMENT_PROVIDER={other}: choose `sandbox` or `stripe`"
+        )),
+    }
 }
 
 /// Runs the server until SIGINT/SIGTERM, with the workers beside it.

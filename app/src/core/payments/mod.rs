@@ -14,6 +14,7 @@ pub mod outbox;
 pub mod reconcile;
 pub mod sandbox;
 pub mod signature;
+pub mod stripe;
 pub mod webhook;
 
 use async_trait::async_trait;

@@ -1,0 +1,452 @@
+//! The Stripe adapter (`PAYMENT_PROVIDER=stripe`, async-stripe) against a
+//! stand-in of Stripe's API on 127.0.0.1 that answers with Stripe's own
+//! published `checkout.session` object (tests/fixtures/stripe) and records
+//! every request: what the adapter sends (form fields, idempotency keys,
+//! the secret key) and how it reads the answers, through the whole flow —
+//! pay, webhook, reconciliation (paid and expired), refund, outage.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use common::{new_key, Backend, TestApp};
+use holdfast_app::core::clock::Clock;
+use holdfast_app::core::payments::reconcile::reconcile_due;
+use serde_json::{json, Value};
+
+const SECRET_KEY: &str = "sk_test_holdfast";
+const WEBHOOK_SECRET: &str = "whsec_test_holdfast";
+
+#[derive(Debug, Clone)]
+struct Recorded {
+    method: &'static str,
+    path: String,
+    authorization: String,
+    idempotency_key: Option<String>,
+    form: HashMap<String, String>,
+}
+
+#[derive(Default)]
+struct FakeStripe {
+    requests: Mutex<Vec<Recorded>>,
+    sessions: Mutex<HashMap<String, Value>>,
+    by_key: Mutex<HashMap<String, Value>>,
+    /// The next this-many requests answer 500.
+    failing: AtomicUsize,
+}
+
+type Shared = Arc<FakeStripe>;
+
+fn official_session() -> Value {
+    let all: Value = serde_json::from_str(include_str!(
+        "fixtures/stripe/official-fixtures3-objects-f6c2a48.json"
+    ))
+    .unwrap();
+    all["checkout.session"].clone()
+}
+
+impl FakeStripe {
+    fn record(&self, method: &'static str, path: String, headers: &HeaderMap, body: &str) {
+        let header = |n: &str| {
+            headers
+                .get(n)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let form: Vec<(String, String)> = serde_urlencoded::from_str(body).unwrap_or_default();
+        self.requests.lock().unwrap().push(Recorded {
+            method,
+            path,
+            authorization: header("authorization").unwrap_or_default(),
+            idempotency_key: header("idempotency-key"),
+            form: form.into_iter().collect(),
+        });
+    }
+
+    fn failure(&self) -> Option<Response> {
+        self.failing
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .ok()
+            .map(|_| {
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    Json(json!({ "error": { "type": "api_error", "message": "try later" } })),
+                )
+                    .into_response()
+            })
+    }
+
+    fn sent(&self, path: &str) -> Vec<Recorded> {
+        self.requests
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|r| r.path == path)
+            .cloned()
+            .collect()
+    }
+
+    /// What Stripe does when the buyer pays on its page.
+    fn pay(&self, session_id: &str, email: &str) {
+        let mut sessions = self.sessions.lock().unwrap();
+        let s = sessions.get_mut(session_id).expect("known session");
+        s["status"] = json!("complete");
+        s["payment_status"] = json!("paid");
+        s["url"] = Value::Null;
+        s["customer_details"]["email"] = json!(email);
+    }
+}
+
+async fn create_session(State(fake): State<Shared>, headers: HeaderMap, body: String) -> Response {
+    fake.record("POST", "/v1/checkout/sessions".into(), &headers, &body);
+    if let Some(r) = fake.failure() {
+        return r;
+    }
+    let key = headers
+        .get("idempotency-key")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    if let Some(earlier) = fake.by_key.lock().unwrap().get(&key) {
+        return Json(earlier.clone()).into_response();
+    }
+    let form: HashMap<String, String> = serde_urlencoded::from_str::<Vec<(String, String)>>(&body)
+        .unwrap()
+        .into_iter()
+        .collect();
+    let n = fake.sessions.lock().unwrap().len();
+    let id = format!("cs_test_fake{n}");
+    let total: i64 = (0..)
+        .map_while(|i| form.get(&format!("line_items[{i}][price_data][unit_amount]")))
+        .map(|v| v.parse::<i64>().unwrap())
+        .sum();
+    let mut s = official_session();
+    s["id"] = json!(id);
+    s["status"] = json!("open");
+    s["payment_status"] = json!("unpaid");
+    s["payment_intent"] = json!(format!("pi_fake{n}"));
+    s["amount_total"] = json!(total);
+    s["amount_subtotal"] = json!(total);
+    s["currency"] = json!(form["line_items[0][price_data][currency]"]);
+    s["client_reference_id"] = json!(form["client_reference_id"]);
+    s["metadata"] = json!({ "booking_id": form["metadata[booking_id]"] });
+    s["expires_at"] = json!(form["expires_at"].parse::<i64>().unwrap());
+    s["url"] = json!(format!("https://checkout.stripe.com/c/pay/{id}"));
+    s["customer_details"]["email"] = Value::Null;
+    fake.sessions.lock().unwrap().insert(id, s.clone());
+    fake.by_key.lock().unwrap().insert(key, s.clone());
+    Json(s).into_response()
+}
+
+async fn retrieve_session(
+    State(fake): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    fake.record("GET", format!("/v1/checkout/sessions/{id}"), &headers, "");
+    if let Some(r) = fake.failure() {
+        return r;
+    }
+    match fake.sessions.lock().unwrap().get(&id) {
+        Some(s) => Json(s.clone()).into_response(),
+        None => (
+            StatusCode::NOT_FOUND,
+            Json(
+                json!({ "error": { "type": "invalid_request_error", "code": "resource_missing" } }),
+            ),
+        )
+            .into_response(),
+    }
+}
+
+async fn expire_session(
+    State(fake): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
+    fake.record(
+        "POST",
+        format!("/v1/checkout/sessions/{id}/expire"),
+        &headers,
+        &body,
+    );
+    let mut sessions = fake.sessions.lock().unwrap();
+    let s = sessions.get_mut(&id).expect("known session");
+    if s["status"] != "open" {
+        return (
+            StatusCode::BAD_REQUEST,
+            Json(json!({ "error": { "type": "invalid_request_error", "message": "Only Checkout Sessions with a status in [\"open\"] can be expired." } })),
+        )
+            .into_response();
+    }
+    s["status"] = json!("expired");
+    s["url"] = Value::Null;
+    Json(s.clone()).into_response()
+}
+
+async fn create_refund(State(fake): State<Shared>, headers: HeaderMap, body: String) -> Response {
+    fake.record("POST", "/v1/refunds".into(), &headers, &body);
+    let form: HashMap<String, String> = serde_urlencoded::from_str::<Vec<(String, String)>>(&body)
+        .unwrap()
+        .into_iter()
+        .collect();
+    Json(json!({
+        "id": "re_fake1", "object": "refund", "amount": form["amount"].parse::<i64>().unwrap(),
+        "created": 1_700_000_000, "currency": "eur", "payment_intent": form["payment_intent"],
+        "status": "succeeded"
+    }))
+    .into_response()
+}
+
+async fn start_fake() -> (String, Shared) {
+    let fake: Shared = Arc::default();
+    let app = Router::new()
+        .route("/v1/checkout/sessions", post(create_session))
+        .route("/v1/checkout/sessions/{id}", get(retrieve_session))
+        .route("/v1/checkout/sessions/{id}/expire", post(expire_session))
+        .route("/v1/refunds", post(create_refund))
+        .with_state(fake.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (url, fake)
+}
+
+async fn stripe_app(backend: Backend) -> Option<(TestApp, Shared)> {
+    if matches!(backend, Backend::Postgres) && !common::wants_postgres() {
+        return None;
+    }
+    let (url, fake) = start_fake().await;
+    let (db, tmp) = common::fresh_database(backend).await;
+    let app = common::spawn_on(&db, tmp, |c| {
+        c.payment_provider = "stripe".into();
+        c.stripe_secret_key = Some(SECRET_KEY.into());
+        c.stripe_api_base = Some(url);
+        c.stripe_webhook_secret = WEBHOOK_SECRET.into();
+    })
+    .await;
+    Some((app, fake))
+}
+
+/// Holds `seats` and pays: (buyer, booking, pay answer).
+async fn hold_and_pay(app: &TestApp, seats: &[i64]) -> (common::Buyer, String, common::Answer) {
+    let buyer = app.buyer();
+    let held = buyer.hold_many(1, seats).await;
+    let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+    let paid = buyer
+        .post(
+            &format!("/api/bookings/{booking}/pay"),
+            Some(&new_key()),
+            None,
+        )
+        .await;
+    (buyer, booking, paid)
+}
+
+async fn webhook_completed(app: &TestApp, booking: &str, session: &Value) -> common::Answer {
+    let mut event: Value = serde_json::from_str(include_str!(
+        "fixtures/stripe/checkout.session.completed.json"
+    ))
+    .unwrap();
+    event["id"] = json!(format!("evt_{}", uuid::Uuid::new_v4().simple()));
+    let object = &mut event["data"]["object"];
+    object["id"] = session["id"].clone();
+    object["client_reference_id"] = json!(booking);
+    object["metadata"] = json!({ "booking_id": booking });
+    object["payment_intent"] = session["payment_intent"].clone();
+    object["amount_total"] = session["amount_total"].clone();
+    object["currency"] = session["currency"].clone();
+    let body = event.to_string();
+    let now = app.clock.now_ms() / 1000;
+    let header =
+        holdfast_app::core::payments::signature::sign(WEBHOOK_SECRET, body.as_bytes(), now);
+    app.post_webhook(&body, Some(header)).await
+}
+
+async fn checkout_request_webhook_and_refund(backend: Backend) {
+    let Some((app, fake)) = stripe_app(backend).await else {
+        return;
+    };
+    let (buyer, booking, paid) = hold_and_pay(&app, &[300, 301]).await;
+    assert_eq!(paid.status, 200, "{}", paid.text);
+    let answer = paid.json();
+
+    // What went to Stripe.
+    let sent = fake.sent("/v1/checkout/sessions");
+    assert_eq!(sent.len(), 1);
+    let req = &sent[0];
+    assert_eq!(req.authorization, format!("Bearer {SECRET_KEY}"));
+    assert_eq!(
+        req.idempotency_key.as_deref(),
+        Some(format!("checkout-{booking}").as_str())
+    );
+    let f = &req.form;
+    assert_eq!(f["mode"], "payment");
+    assert_eq!(f["client_reference_id"], booking);
+    assert_eq!(f["metadata[booking_id]"], booking);
+    assert_eq!(f["success_url"], format!("{}/bookings/{booking}", app.base));
+    assert_eq!(f["cancel_url"], format!("{}/bookings/{booking}", app.base));
+    let prices: Vec<(i64,)> = sqlx::query_as(
+        "select price_cents from booking_seat where booking_id = $1 order by seat_id",
+    )
+    .bind(&booking)
+    .fetch_all(app.state.db.reader())
+    .await
+    .unwrap();
+    for (i, (price,)) in prices.iter().enumerate() {
+        assert_eq!(f[&format!("line_items[{i}][price_data][currency]")], "eur");
+        assert_eq!(
+            f[&format!("line_items[{i}][price_data][unit_amount]")],
+            price.to_string()
+        );
+        assert_eq!(f[&format!("line_items[{i}][quantity]")], "1");
+        assert!(f[&format!("line_items[{i}][price_data][product_data][name]")].contains('-'));
+    }
+    assert!(!f.contains_key("line_items[2][quantity]"));
+    // The deadline is Stripe's minimum (31 minutes, the configured 30 moved up).
+    let expires_at: i64 = f["expires_at"].parse().unwrap();
+    let ahead = expires_at * 1000 - app.clock.now_ms();
+    assert!((1_859_000..=1_860_000).contains(&ahead), "{ahead}");
+
+    // How its answer was read.
+    let session = fake.sessions.lock().unwrap()["cs_test_fake0"].clone();
+    assert_eq!(answer["checkoutSessionId"], "cs_test_fake0");
+    assert_eq!(answer["checkoutUrl"], session["url"]);
+    let remaining = answer["expiresInMs"].as_i64().unwrap();
+    assert!((1_859_000..=1_860_000).contains(&remaining), "{remaining}");
+    let view = buyer.get(&format!("/api/bookings/{booking}")).await.json();
+    assert_eq!(view["payment"]["paymentIntentId"], "pi_fake0", "{view}");
+
+    // Stripe's webhook books it.
+    fake.pay("cs_test_fake0", "ada@example.com");
+    let hook = webhook_completed(&app, &booking, &session).await;
+    assert_eq!(hook.status, 200, "{}", hook.text);
+    assert_eq!(app.status_of(&booking).await, "BOOKED");
+
+    // An admin refund goes to Stripe once, with the booking's refund key.
+    let admin = app.admin();
+    let path = format!("/api/admin/bookings/{booking}/refund");
+    assert_eq!(admin.post(&path, None, None).await.status, 200);
+    assert_eq!(admin.post(&path, None, None).await.status, 200);
+    app.dispatch_outbox().await;
+    app.dispatch_outbox().await;
+    let refunds = fake.sent("/v1/refunds");
+    assert_eq!(refunds.len(), 1, "{refunds:?}");
+    assert_eq!(refunds[0].method, "POST");
+    assert_eq!(
+        refunds[0].idempotency_key.as_deref(),
+        Some(format!("refund-{booking}").as_str())
+    );
+    assert_eq!(refunds[0].form["payment_intent"], "pi_fake0");
+    assert_eq!(
+        refunds[0].form["amount"],
+        session["amount_total"].to_string()
+    );
+    assert_eq!(app.status_of(&booking).await, "REFUNDED");
+    app.assert_invariants().await;
+}
+
+async fn reconciliation_asks_stripe(backend: Backend) {
+    let Some((app, fake)) = stripe_app(backend).await else {
+        return;
+    };
+    // One buyer paid but the webhook never came; one never paid.
+    let (_, paid_booking, a) = hold_and_pay(&app, &[310]).await;
+    assert_eq!(a.status, 200);
+    let (_, open_booking, b) = hold_and_pay(&app, &[311]).await;
+    assert_eq!(b.status, 200);
+    fake.pay("cs_test_fake0", "late@example.com");
+
+    app.clock.advance_ms(32 * 60 * 1000);
+    reconcile_due(&app.state).await.unwrap();
+    assert_eq!(app.status_of(&paid_booking).await, "BOOKED");
+    assert_eq!(app.status_of(&open_booking).await, "EXPIRED");
+    // The open session was expired at Stripe before its seat went back.
+    assert_eq!(
+        fake.sent("/v1/checkout/sessions/cs_test_fake1/expire")
+            .len(),
+        1
+    );
+    assert!(fake
+        .sent("/v1/checkout/sessions/cs_test_fake0/expire")
+        .is_empty());
+    let email: (Option<String>,) =
+        sqlx::query_as("select customer_email from payment where booking_id = $1")
+            .bind(&paid_booking)
+            .fetch_one(app.state.db.reader())
+            .await
+            .unwrap();
+    assert_eq!(email.0.as_deref(), Some("late@example.com"));
+    assert_eq!(app.buyer().hold(1, 311).await.status, 200);
+    app.assert_invariants().await;
+}
+
+async fn an_outage_keeps_the_booking_pending(backend: Backend) {
+    let Some((app, fake)) = stripe_app(backend).await else {
+        return;
+    };
+    fake.failing.store(1, Ordering::SeqCst);
+    let (buyer, booking, paid) = hold_and_pay(&app, &[320]).await;
+    assert_eq!(paid.status, 503, "{}", paid.text);
+    assert_eq!(paid.code(), "PAYMENT_PROVIDER_UNAVAILABLE");
+    assert!(
+        !paid.text.contains("try later"),
+        "no provider message leaks"
+    );
+    assert_eq!(app.status_of(&booking).await, "PAYMENT_PENDING");
+    // Asking again sends the same idempotency key and gets the session.
+    let again = buyer
+        .post(
+            &format!("/api/bookings/{booking}/pay"),
+            Some(&new_key()),
+            None,
+        )
+        .await;
+    assert_eq!(again.status, 200, "{}", again.text);
+    let keys: Vec<Option<String>> = fake
+        .sent("/v1/checkout/sessions")
+        .into_iter()
+        .map(|r| r.idempotency_key)
+        .collect();
+    assert_eq!(keys.len(), 2);
+    assert_eq!(keys[0], keys[1]);
+    app.assert_invariants().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn checkout_request_webhook_and_refund_sqlite() {
+    checkout_request_webhook_and_refund(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn checkout_request_webhook_and_refund_postgres() {
+    checkout_request_webhook_and_refund(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn reconciliation_asks_stripe_sqlite() {
+    reconciliation_asks_stripe(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn reconciliation_asks_stripe_postgres() {
+    reconciliation_asks_stripe(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_outage_keeps_the_booking_pending_sqlite() {
+    an_outage_keeps_the_booking_pending(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_outage_keeps_the_booking_pending_postgres() {
+    an_outage_keeps_the_booking_pending(Backend::Postgres).await;
+}
