@@ -446,3 +446,34 @@ on_both_backends!(
         assert_eq!(dashboard["canary"]["ok"], false);
     }
 );
+
+on_both_backends!(
+    metrics_count_holds_payments_webhooks_and_requests,
+    |app: TestApp| async move {
+        let winner = app.buyer();
+        assert_eq!(winner.hold(1, 95).await.status, 200);
+        assert_eq!(app.buyer().hold(1, 95).await.status, 409);
+        booked(&app, &[96]).await;
+        let text = app.buyer().get("/metrics").await.text;
+        let value = |series: &str| -> f64 {
+            text.lines()
+                .find(|l| l.starts_with(series))
+                .and_then(|l| l.rsplit(' ').next())
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("no {series} in\n{text}"))
+        };
+        assert!(value("holdfast_hold_attempts_total{outcome=\"held\"}") >= 2.0);
+        assert!(value("holdfast_hold_attempts_total{outcome=\"conflict\"}") >= 1.0);
+        assert!(value("holdfast_payments_total{event=\"started\"}") >= 1.0);
+        assert!(value("holdfast_payments_total{event=\"booked\"}") >= 1.0);
+        assert!(
+            value("holdfast_webhook_events_total{type=\"checkout.session.completed\",outcome=\"booked\"}")
+                >= 1.0
+        );
+        assert!(text.contains(
+            "holdfast_http_request_duration_seconds_bucket{route=\"/api/events/{event_id}/seats/{seat_id}/hold\",method=\"POST\",status=\"409\""
+        ), "{text}");
+        assert!(value("holdfast_db_pool_connections{pool=\"write\"}") >= 1.0);
+        value("holdfast_outbox_backlog");
+    }
+);

@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod config;
+pub mod metrics;
 pub mod sandbox_pages;
 pub mod telemetry;
 pub mod workers;
@@ -116,6 +117,7 @@ pub async fn build(
             tower_sessions::cookie::time::Duration::days(30),
         ));
 
+    metrics::handle();
     let routes = generate_route_list(App);
     let page_state = state.clone();
     let router = Router::new()
@@ -130,7 +132,9 @@ pub async fn build(
                 move || shell(options.clone())
             },
         )
+        .route("/metrics", axum::routing::get(metrics::render))
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .layer(axum::middleware::from_fn(metrics::track))
         .layer(sessions)
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state.clone());

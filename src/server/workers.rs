@@ -1,11 +1,12 @@
 //! Background work that runs on every instance: the expiry sweeper, payment
-//! reconciliation, the outbox dispatcher, the sandbox's webhook deliveries
-//! and the purges. Each is safe to run on many instances at once (conditional
+//! reconciliation, the outbox dispatcher, the sandbox's webhook deliveries,
+//! the invariant canary and the purges. Each is safe to run on many instances at once (conditional
 //! updates; `skip locked` on Postgres) and only tidies: correctness never
 //! waits for it.
 
 use std::time::Duration;
 
+use holdfast_app::core::admin::canary;
 use holdfast_app::core::booking::release::expire_due_holds;
 use holdfast_app::core::idempotency;
 use holdfast_app::core::payments::outbox::dispatch_due;
@@ -74,6 +75,19 @@ pub fn spawn_all(
             }
         })
     };
+    // The invariant canary: a violation logs at error level, counts in
+    // holdfast_invariant_violations_total and turns the console red.
+    let canary = {
+        let state = state.clone();
+        every(Duration::from_secs(60), stop.clone(), move || {
+            let state = state.clone();
+            async move {
+                if let Err(e) = canary::check(&state).await {
+                    tracing::warn!(error = %e, "invariant canary could not run");
+                }
+            }
+        })
+    };
     let purge = every(Duration::from_secs(3600), stop, move || {
         let state = state.clone();
         async move {
@@ -88,7 +102,7 @@ pub fn spawn_all(
             }
         }
     });
-    vec![sweeper, reconcile, outbox, sandbox, purge]
+    vec![sweeper, reconcile, outbox, sandbox, canary, purge]
 }
 
 /// Expires every due hold, batch after batch; returns how many.

@@ -16,6 +16,7 @@ pub mod error;
 pub mod fanout;
 pub mod idempotency;
 pub mod invariants;
+pub mod metrics;
 pub mod payments;
 pub mod seat_map;
 pub mod seed;

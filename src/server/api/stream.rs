@@ -11,6 +11,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::stream::{self, Stream, StreamExt};
+use holdfast_app::core::metrics::SseClient;
 use holdfast_app::core::seat_map::SeatChanges;
 use holdfast_app::core::{ApiError, AppState};
 use serde::Deserialize;
@@ -77,7 +78,12 @@ pub async fn seats(
         };
         futures::future::ready(event)
     });
-    let all = stream::iter(first).chain(live).map(Ok);
+    // Counted in holdfast_sse_clients while the stream lives.
+    let client = SseClient::open();
+    let all = stream::iter(first).chain(live).map(move |e| {
+        let _open = &client;
+        Ok(e)
+    });
     Ok(Sse::new(all).keep_alive(KeepAlive::default()))
 }
 

@@ -18,6 +18,19 @@ pub async fn hold_general_admission(
     quantity: i64,
     key: Option<&IdempotencyKey>,
 ) -> Result<Idempotent<HoldResponse>, ApiError> {
+    let outcome = claim(state, buyer, event_id, area_id, quantity, key).await;
+    super::count_attempt(&outcome);
+    outcome
+}
+
+async fn claim(
+    state: &AppState,
+    buyer: &str,
+    event_id: EventId,
+    area_id: i64,
+    quantity: i64,
+    key: Option<&IdempotencyKey>,
+) -> Result<Idempotent<HoldResponse>, ApiError> {
     let rules = &state.rules;
     if quantity < 1 || quantity > rules.max_seats_per_booking as i64 {
         return Err(ApiError::unprocessable(

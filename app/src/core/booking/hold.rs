@@ -29,6 +29,18 @@ pub async fn hold_seats(
     seat_ids: &[SeatId],
     key: Option<&IdempotencyKey>,
 ) -> Result<Idempotent<HoldResponse>, ApiError> {
+    let outcome = claim(state, buyer, event_id, seat_ids, key).await;
+    super::count_attempt(&outcome);
+    outcome
+}
+
+async fn claim(
+    state: &AppState,
+    buyer: &str,
+    event_id: EventId,
+    seat_ids: &[SeatId],
+    key: Option<&IdempotencyKey>,
+) -> Result<Idempotent<HoldResponse>, ApiError> {
     let rules = &state.rules;
     if seat_ids.is_empty() {
         return Err(ApiError::unprocessable(

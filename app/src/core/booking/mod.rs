@@ -90,3 +90,15 @@ async fn within_buyer_limit(
     }
     Ok(())
 }
+
+/// Counts a hold attempt by how it ended (see `core::metrics`).
+pub(crate) fn count_attempt<T>(outcome: &Result<Idempotent<T>, ApiError>) {
+    crate::core::metrics::hold_attempt(match outcome {
+        Ok(_) => "held",
+        Err(ApiError::SeatTaken { .. }) => "conflict",
+        Err(ApiError::SoldOut(_)) => "sold_out",
+        Err(ApiError::LimitExceeded(_)) => "limit",
+        Err(ApiError::Internal(_)) => "error",
+        Err(_) => "rejected",
+    });
+}

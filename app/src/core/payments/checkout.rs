@@ -91,6 +91,7 @@ pub async fn start_checkout(
         idempotency::complete(&mut tx, buyer, key, 200, &body).await?;
     }
     tx.commit().await?;
+    crate::core::metrics::payment("started");
     Ok(Idempotent::Fresh(response))
 }
 

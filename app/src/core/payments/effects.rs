@@ -57,6 +57,22 @@ pub async fn apply_paid(
     paid: Paid<'_>,
     now: i64,
 ) -> Result<(PaidOutcome, MapChanges), sqlx::Error> {
+    let (outcome, changes) = settle_paid(tx, booking_id, paid, now).await?;
+    crate::core::metrics::payment(match outcome {
+        PaidOutcome::Booked => "booked",
+        PaidOutcome::Retaken => "late_retaken",
+        PaidOutcome::RefundQueued => "late_refund_queued",
+        PaidOutcome::AlreadySettled | PaidOutcome::UnknownBooking => "paid_again",
+    });
+    Ok((outcome, changes))
+}
+
+async fn settle_paid(
+    tx: &mut Tx,
+    booking_id: &str,
+    paid: Paid<'_>,
+    now: i64,
+) -> Result<(PaidOutcome, MapChanges), sqlx::Error> {
     let Paid {
         payment_intent,
         amount_cents,
@@ -147,6 +163,7 @@ pub async fn apply_checkout_ended(
     let Some(released) = store::end_unpaid_checkout(tx, booking_id, now).await? else {
         return Ok((false, MapChanges::default()));
     };
+    crate::core::metrics::payment("failed");
     let buyer: (String,) = sqlx::query_as("select buyer_id from booking where id = $1")
         .bind(booking_id)
         .fetch_one(&mut **tx)

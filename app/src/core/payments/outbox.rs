@@ -238,6 +238,7 @@ async fn refund(state: &AppState, booking_id: &str, payload: &str) -> Result<(),
     .execute(&mut *tx)
     .await?;
     if store::mark_refunded(&mut tx, booking_id, now).await? {
+        crate::core::metrics::payment("refunded");
         let buyer: (String,) = sqlx::query_as("select buyer_id from booking where id = $1")
             .bind(booking_id)
             .fetch_one(&mut *tx)

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::effects::{self, MapChanges, Paid};
 use super::outbox;
 use super::signature;
-use crate::core::{ApiError, AppState};
+use crate::core::{metrics, ApiError, AppState};
 
 /// Verifies and applies one delivery; returns the outcome recorded.
 pub async fn receive(
@@ -63,6 +63,7 @@ pub async fn receive(
     .rows_affected()
         == 1;
     if !fresh {
+        metrics::webhook(kind, "duplicate");
         return Ok("duplicate".into());
     }
     let mut changes = MapChanges::default();
@@ -114,6 +115,7 @@ pub async fn receive(
         .await?;
     tx.commit().await?;
     outbox::publish(state, &changes);
+    metrics::webhook(kind, &outcome);
     tracing::info!(event_id, kind, outcome, "webhook applied");
     Ok(outcome)
 }

@@ -1,0 +1,47 @@
+//! The names of what Holdfast counts (Prometheus, via the `metrics`
+//! facade; the server installs the exporter and serves `GET /metrics`).
+//! Counting happens where the outcome is decided — in the use cases — so
+//! the REST API and the pages' server functions count alike.
+
+use metrics::{counter, gauge};
+
+/// A hold (seats or standing places) was asked for; `outcome` says how it
+/// ended: `held`, `conflict`, `sold_out`, `limit`, `rejected`, `error`.
+pub fn hold_attempt(outcome: &'static str) {
+    counter!("holdfast_hold_attempts_total", "outcome" => outcome).increment(1);
+}
+
+pub fn holds_expired(n: u64) {
+    counter!("holdfast_holds_expired_total").increment(n);
+}
+
+/// `started`, `booked`, `failed` (ended unpaid), `late_retaken`,
+/// `late_refund_queued`, `refunded`.
+pub fn payment(event: &'static str) {
+    counter!("holdfast_payments_total", "event" => event).increment(1);
+}
+
+pub fn webhook(kind: &str, outcome: &str) {
+    counter!(
+        "holdfast_webhook_events_total",
+        "type" => kind.to_string(),
+        "outcome" => outcome.to_string()
+    )
+    .increment(1);
+}
+
+/// Live seat-map and console streams; the guard counts one while it lives.
+pub struct SseClient;
+
+impl SseClient {
+    pub fn open() -> SseClient {
+        gauge!("holdfast_sse_clients").increment(1.0);
+        SseClient
+    }
+}
+
+impl Drop for SseClient {
+    fn drop(&mut self) {
+        gauge!("holdfast_sse_clients").decrement(1.0);
+    }
+}
