@@ -7,6 +7,7 @@ use crate::model::{EventId, SeatId};
 
 /// One event's live picture: counts, money, holds and what happened lately.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Dashboard {
     pub event_id: EventId,
@@ -27,6 +28,7 @@ pub struct Dashboard {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SeatCounts {
     pub available: i64,
@@ -36,6 +38,7 @@ pub struct SeatCounts {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct StandingCount {
     pub area_id: i64,
@@ -46,6 +49,7 @@ pub struct StandingCount {
 
 /// A hold or a pending payment, with its owner and time left.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LiveHold {
     pub booking_id: String,
@@ -64,6 +68,7 @@ pub struct LiveHold {
 
 /// A booking that was settled lately: booked, re-taken, refunded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BookingActivity {
     pub booking_id: String,
@@ -76,6 +81,7 @@ pub struct BookingActivity {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookRow {
     pub event_id: String,
@@ -86,6 +92,7 @@ pub struct WebhookRow {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct MailRow {
     pub booking_id: String,
@@ -97,6 +104,7 @@ pub struct MailRow {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AuditRow {
     pub actor: String,
@@ -108,6 +116,7 @@ pub struct AuditRow {
 
 /// `GET /api/admin/invariants`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CanaryReport {
     pub ok: bool,
@@ -117,6 +126,7 @@ pub struct CanaryReport {
 
 /// The answer to an admin action on a booking.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ActionOutcome {
     pub booking_id: String,
@@ -128,6 +138,7 @@ pub struct ActionOutcome {
 
 /// `POST /api/admin/events`: an event from a layout.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct EventLayout {
     pub name: String,
@@ -145,6 +156,7 @@ pub struct EventLayout {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct CategorySpec {
     pub code: String,
@@ -157,6 +169,7 @@ pub struct CategorySpec {
 /// A block of `rows` × `seats_per_row` seats whose top-left seat sits at
 /// (`x`, `y`); on a ship, `level` names the deck.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct SectionSpec {
     pub name: String,
@@ -171,6 +184,7 @@ pub struct SectionSpec {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct StandingSpec {
     pub name: String,
@@ -180,6 +194,7 @@ pub struct StandingSpec {
 
 /// The answer to creating an event.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CreatedEvent {
     pub event_id: EventId,

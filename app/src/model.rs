@@ -7,6 +7,7 @@ pub type SeatId = i64;
 pub type EventId = i64;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum EventKind {
     Concert,
@@ -32,6 +33,7 @@ impl EventKind {
 
 /// One line of `GET /api/events`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct EventSummary {
     pub id: EventId,
@@ -45,6 +47,7 @@ pub struct EventSummary {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PriceCategory {
     pub code: String,
@@ -55,6 +58,7 @@ pub struct PriceCategory {
 
 /// A standing area sold by count, not by seat (additive to API.md).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GeneralAdmissionArea {
     pub id: i64,
@@ -67,6 +71,7 @@ pub struct GeneralAdmissionArea {
 
 /// `GET /api/events/{eventId}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct EventDetail {
     #[serde(flatten)]
@@ -76,6 +81,7 @@ pub struct EventDetail {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum SeatStatus {
     Available,
@@ -85,6 +91,7 @@ pub enum SeatStatus {
 
 /// One seat of `GET /api/events/{eventId}/seats`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SeatView {
     pub id: SeatId,
@@ -100,6 +107,7 @@ pub struct SeatView {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SeatMapSnapshot {
     pub event_id: EventId,
@@ -109,6 +117,7 @@ pub struct SeatMapSnapshot {
 
 /// The answer to a successful hold (single seat, several seats, or general admission).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HoldResponse {
     pub booking_id: String,
@@ -123,6 +132,7 @@ pub struct HoldResponse {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GeneralAdmissionLine {
     pub area_id: i64,
@@ -130,6 +140,7 @@ pub struct GeneralAdmissionLine {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BookingSeat {
     pub id: SeatId,
@@ -139,6 +150,7 @@ pub struct BookingSeat {
 
 /// `GET /api/bookings/{bookingId}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BookingView {
     pub id: String,
@@ -161,6 +173,7 @@ pub struct BookingView {
 
 /// The answer to `POST /api/bookings/{id}/pay`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PayResponse {
     pub booking_id: String,
@@ -172,6 +185,7 @@ pub struct PayResponse {
 
 /// The `payment` object of a booking.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentView {
     pub provider: String,

@@ -3,6 +3,7 @@
 //! Every handler but sign-in takes an `Admin` (bearer token or console
 //! session); anyone else gets 401/403 in the API's error shape.
 
+use holdfast_app::core::error::ErrorBody;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -25,13 +26,21 @@ use tower_sessions::Session;
 
 use super::extract::{self, RawBody};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SignIn {
     password: String,
 }
 
 /// `POST /api/admin/login` `{ password }` → the session becomes an admin's.
+#[utoipa::path(
+    post,
+    path = "/api/admin/login",
+    tag = "admin",
+    summary = "Console sign-in",
+    request_body = SignIn,
+    responses((status = 200, description = "`{ admin: true }`"), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)),
+)]
 pub async fn login(
     State(state): State<AppState>,
     session: Session,
@@ -52,12 +61,26 @@ pub async fn login(
 }
 
 /// `POST /api/admin/logout`.
+#[utoipa::path(
+    post,
+    path = "/api/admin/logout",
+    tag = "admin",
+    summary = "Console sign-out",
+    responses((status = 204, description = "signed out")),
+)]
 pub async fn logout(session: Session) -> Result<StatusCode, ApiError> {
     auth::sign_out(&session).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// `GET /api/admin/session` → `{ admin }`: is this session signed in?
+#[utoipa::path(
+    get,
+    path = "/api/admin/session",
+    tag = "admin",
+    summary = "Is this session signed in as admin?",
+    responses((status = 200, description = "`{ admin }`")),
+)]
 pub async fn whoami(State(state): State<AppState>, session: Session) -> Json<Value> {
     let admin = auth::session_is_admin(&session, state.clock.now_ms()).await;
     Json(json!({ "admin": admin }))
@@ -77,6 +100,15 @@ fn event_filter(q: &EventQuery) -> Result<Option<i64>, ApiError> {
 }
 
 /// `GET /api/admin/holds?eventId=`.
+#[utoipa::path(
+    get,
+    path = "/api/admin/holds",
+    tag = "admin",
+    summary = "Live holds and pending payments",
+    params(("eventId" = Option<i64>, Query, description = "one event only")),
+    responses((status = 200, body = Vec<LiveHold>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
 pub async fn holds(
     State(state): State<AppState>,
     _admin: Admin,
@@ -86,6 +118,14 @@ pub async fn holds(
 }
 
 /// `GET /api/admin/invariants`: checked now.
+#[utoipa::path(
+    get,
+    path = "/api/admin/invariants",
+    tag = "admin",
+    summary = "The invariants, checked now",
+    responses((status = 200, body = CanaryReport), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
 pub async fn invariants(
     State(state): State<AppState>,
     _admin: Admin,
@@ -94,6 +134,15 @@ pub async fn invariants(
 }
 
 /// `GET /api/admin/audit?eventId=`.
+#[utoipa::path(
+    get,
+    path = "/api/admin/audit",
+    tag = "admin",
+    summary = "Admin actions, latest first",
+    params(("eventId" = Option<i64>, Query, description = "one event only")),
+    responses((status = 200, body = Vec<AuditRow>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
 pub async fn audit_log(
     State(state): State<AppState>,
     _admin: Admin,
@@ -105,6 +154,14 @@ pub async fn audit_log(
 }
 
 /// `GET /api/admin/events`: every event, published or not.
+#[utoipa::path(
+    get,
+    path = "/api/admin/events",
+    tag = "admin",
+    summary = "Every event, published or not",
+    responses((status = 200, description = "`[{ id, name, kind, published, seatCount }]`"), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
 pub async fn events(State(state): State<AppState>, _admin: Admin) -> Result<Json<Value>, ApiError> {
     let rows: Vec<(i64, String, String, i64, i64)> = sqlx::query_as(
         "select e.id, e.name, e.kind, e.published, (select count(*) from seat s where s.event_id = e.id)
@@ -122,6 +179,15 @@ pub async fn events(State(state): State<AppState>, _admin: Admin) -> Result<Json
 }
 
 /// `POST /api/admin/events`: a new, unpublished event from a layout.
+#[utoipa::path(
+    post,
+    path = "/api/admin/events",
+    tag = "admin",
+    summary = "Create an unpublished event from a layout",
+    request_body = EventLayout,
+    responses((status = 201, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
 pub async fn create_event(
     State(state): State<AppState>,
     admin: Admin,
@@ -133,6 +199,15 @@ pub async fn create_event(
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/admin/events/{eventId}/publish",
+    tag = "admin",
+    summary = "Publish an event",
+    params(("eventId" = i64, Path, description = "event id")),
+    responses((status = 200, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
 pub async fn publish(
     State(state): State<AppState>,
     admin: Admin,
@@ -144,6 +219,15 @@ pub async fn publish(
     ))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/admin/events/{eventId}/unpublish",
+    tag = "admin",
+    summary = "Withdraw an event (no new holds)",
+    params(("eventId" = i64, Path, description = "event id")),
+    responses((status = 200, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
 pub async fn unpublish(
     State(state): State<AppState>,
     admin: Admin,
@@ -156,6 +240,15 @@ pub async fn unpublish(
 }
 
 /// `GET /api/admin/events/{eventId}/dashboard`.
+#[utoipa::path(
+    get,
+    path = "/api/admin/events/{eventId}/dashboard",
+    tag = "admin",
+    summary = "An event's live picture",
+    params(("eventId" = i64, Path, description = "event id")),
+    responses((status = 200, body = Dashboard), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
 pub async fn dashboard(
     State(state): State<AppState>,
     _admin: Admin,
@@ -167,6 +260,15 @@ pub async fn dashboard(
 
 /// `GET /api/admin/events/{eventId}/stream`: `event: dashboard` whenever
 /// the picture changed — at once after a seat change, else once a second.
+#[utoipa::path(
+    get,
+    path = "/api/admin/events/{eventId}/stream",
+    tag = "admin",
+    summary = "The live picture as server-sent events (`event: dashboard`)",
+    params(("eventId" = i64, Path, description = "event id")),
+    responses((status = 200, content_type = "text/event-stream", description = "event stream"), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
 pub async fn dashboard_stream(
     State(state): State<AppState>,
     _admin: Admin,
@@ -244,6 +346,15 @@ pub struct Extension {
 
 /// `POST /api/admin/bookings/{bookingId}/{action}`: release, extend
 /// (`{ seconds }`), refund, resend.
+#[utoipa::path(
+    post,
+    path = "/api/admin/bookings/{bookingId}/{action}",
+    tag = "admin",
+    summary = "release | extend (`{ seconds }`, 1–600) | refund | resend",
+    params(("bookingId" = String, Path, description = "booking id (UUID)"), ("action" = String, Path, description = "release, extend, refund or resend")),
+    responses((status = 200, body = ActionOutcome), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
 pub async fn booking_action(
     State(state): State<AppState>,
     admin: Admin,

@@ -4,12 +4,21 @@ use axum::extract::{Path, State};
 use axum::Json;
 use holdfast_app::core::booking::{query, release};
 use holdfast_app::core::buyer::Buyer;
+use holdfast_app::core::error::ErrorBody;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::BookingView;
 use serde_json::{json, Value};
 
 use super::extract;
 
+#[utoipa::path(
+    get,
+    path = "/api/bookings/{bookingId}",
+    tag = "bookings",
+    summary = "One of your bookings (others: 404)",
+    params(("bookingId" = String, Path, description = "booking id (UUID)")),
+    responses((status = 200, body = BookingView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)),
+)]
 pub async fn show(
     State(state): State<AppState>,
     buyer: Buyer,
@@ -19,6 +28,13 @@ pub async fn show(
     Ok(Json(query::booking_of_buyer(&state, &buyer.0, &id).await?))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/bookings",
+    tag = "bookings",
+    summary = "The session buyer's bookings",
+    responses((status = 200, body = Vec<BookingView>)),
+)]
 pub async fn mine(
     State(state): State<AppState>,
     buyer: Buyer,
@@ -27,6 +43,14 @@ pub async fn mine(
 }
 
 /// The owner releases a HELD booking.
+#[utoipa::path(
+    delete,
+    path = "/api/bookings/{bookingId}",
+    tag = "bookings",
+    summary = "Release your running hold",
+    params(("bookingId" = String, Path, description = "booking id (UUID)")),
+    responses((status = 200, description = "`{ status: \"CANCELLED\" }`"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)),
+)]
 pub async fn release(
     State(state): State<AppState>,
     buyer: Buyer,
@@ -38,6 +62,14 @@ pub async fn release(
 }
 
 /// For door scanners: is this a genuine ticket, and is its booking BOOKED?
+#[utoipa::path(
+    get,
+    path = "/api/tickets/{token}",
+    tag = "bookings",
+    summary = "Door check: is this ticket genuine and its booking BOOKED?",
+    params(("token" = String, Path, description = "the signed ticket token")),
+    responses((status = 200, description = "`{ bookingId, eventId, valid, status }`"), (status = 404, body = ErrorBody)),
+)]
 pub async fn check_ticket(
     State(state): State<AppState>,
     Path(token): Path<String>,

@@ -4,15 +4,32 @@ use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use holdfast_app::core::error::ErrorBody;
 use holdfast_app::core::{catalog, ApiError, AppState};
+use holdfast_app::model::SeatMapSnapshot;
 use holdfast_app::model::{EventDetail, EventSummary};
 
 use super::extract;
 
+#[utoipa::path(
+    get,
+    path = "/api/events",
+    tag = "events",
+    summary = "Published events with seat counts",
+    responses((status = 200, body = Vec<EventSummary>)),
+)]
 pub async fn list(State(state): State<AppState>) -> Result<Json<Vec<EventSummary>>, ApiError> {
     Ok(Json(catalog::list_events(&state).await?))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/events/{eventId}",
+    tag = "events",
+    summary = "One event with its price categories and standing areas",
+    params(("eventId" = i64, Path, description = "event id")),
+    responses((status = 200, body = EventDetail), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)),
+)]
 pub async fn detail(
     State(state): State<AppState>,
     Path(event_id): Path<String>,
@@ -22,6 +39,14 @@ pub async fn detail(
 }
 
 /// The snapshot from memory, with an ETag; `304` when the client has it.
+#[utoipa::path(
+    get,
+    path = "/api/events/{eventId}/seats",
+    tag = "events",
+    summary = "The seat map snapshot (ETag; 304 on If-None-Match)",
+    params(("eventId" = i64, Path, description = "event id")),
+    responses((status = 200, body = SeatMapSnapshot), (status = 304, description = "unchanged"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)),
+)]
 pub async fn seats(
     State(state): State<AppState>,
     Path(event_id): Path<String>,

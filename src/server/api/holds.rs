@@ -1,17 +1,28 @@
 //! Holding seats and standing places. Each handler needs an
 //! Idempotency-Key, fingerprints the request, and calls one use case.
 
+use super::openapi::{HoldPlacesRequest, HoldSeatsRequest};
 use axum::extract::{OriginalUri, Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use holdfast_app::core::booking::{ga, hold};
 use holdfast_app::core::buyer::Buyer;
+use holdfast_app::core::error::ErrorBody;
 use holdfast_app::core::idempotency::IdempotencyKey;
 use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::model::HoldResponse;
 use serde::Deserialize;
 
 use super::extract::{self, RawBody};
 
+#[utoipa::path(
+    post,
+    path = "/api/events/{eventId}/seats/{seatId}/hold",
+    tag = "holds",
+    summary = "Hold one seat",
+    params(("eventId" = i64, Path, description = "event id"), ("seatId" = i64, Path, description = "seat id"), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
+    responses((status = 200, body = HoldResponse), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+)]
 pub async fn hold_one(
     State(state): State<AppState>,
     buyer: Buyer,
@@ -33,6 +44,15 @@ pub struct HoldMany {
     seat_ids: Vec<serde_json::Value>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/events/{eventId}/holds",
+    tag = "holds",
+    summary = "Hold several seats, all or nothing",
+    params(("eventId" = i64, Path, description = "event id"), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
+    request_body = HoldSeatsRequest,
+    responses((status = 200, body = HoldResponse), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+)]
 pub async fn hold_many(
     State(state): State<AppState>,
     buyer: Buyer,
@@ -62,6 +82,15 @@ pub struct HoldPlaces {
     quantity: i64,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/events/{eventId}/general-admission/{areaId}/hold",
+    tag = "holds",
+    summary = "Hold standing places",
+    params(("eventId" = i64, Path, description = "event id"), ("areaId" = i64, Path, description = "standing area id"), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
+    request_body = HoldPlacesRequest,
+    responses((status = 200, body = HoldResponse), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+)]
 pub async fn hold_general_admission(
     State(state): State<AppState>,
     buyer: Buyer,

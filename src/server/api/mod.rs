@@ -7,6 +7,7 @@ mod events;
 mod extract;
 mod health;
 mod holds;
+pub mod openapi;
 mod payments;
 mod stream;
 
@@ -75,6 +76,7 @@ pub fn routes() -> Router<AppState> {
             "/api/admin/bookings/{booking_id}/{action}",
             post(admin::booking_action),
         )
+        .route("/api/openapi.json", get(openapi::openapi_json))
         .route("/api/{*rest}", any(not_found))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
 }

@@ -5,13 +5,23 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
 use holdfast_app::core::buyer::Buyer;
+use holdfast_app::core::error::ErrorBody;
 use holdfast_app::core::idempotency::IdempotencyKey;
 use holdfast_app::core::payments::{checkout, webhook};
 use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::model::PayResponse;
 use serde_json::{json, Value};
 
 use super::extract::{self, RawBody};
 
+#[utoipa::path(
+    post,
+    path = "/api/bookings/{bookingId}/pay",
+    tag = "payments",
+    summary = "Start the checkout of a HELD booking",
+    params(("bookingId" = String, Path, description = "booking id (UUID)"), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
+    responses((status = 200, body = PayResponse), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 503, body = ErrorBody)),
+)]
 pub async fn pay(
     State(state): State<AppState>,
     buyer: Buyer,
@@ -27,6 +37,15 @@ pub async fn pay(
 }
 
 /// Verified on the raw bytes before anything is parsed.
+#[utoipa::path(
+    post,
+    path = "/api/payments/webhook",
+    tag = "payments",
+    summary = "The payment provider's signed events (Stripe format)",
+    params(("Stripe-Signature" = String, Header, description = "t=…,v1=…")),
+    request_body = serde_json::Value,
+    responses((status = 200, description = "applied, or a duplicate"), (status = 400, body = ErrorBody)),
+)]
 pub async fn webhook(
     State(state): State<AppState>,
     headers: HeaderMap,

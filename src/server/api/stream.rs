@@ -4,6 +4,7 @@
 //! — or `event: reset` when that is no longer kept, and refetches the
 //! snapshot.
 
+use holdfast_app::core::error::ErrorBody;
 use std::convert::Infallible;
 use std::sync::Arc;
 
@@ -24,6 +25,14 @@ pub struct Since {
     since: Option<u64>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/events/{eventId}/seats/stream",
+    tag = "events",
+    summary = "Seat changes as server-sent events (`event: seats`, `event: reset`)",
+    params(("eventId" = i64, Path, description = "event id"), ("since" = Option<u64>, Query, description = "resume after this version (or Last-Event-ID)")),
+    responses((status = 200, content_type = "text/event-stream", description = "event stream"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)),
+)]
 pub async fn seats(
     State(state): State<AppState>,
     Path(event_id): Path<String>,
