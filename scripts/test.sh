@@ -38,6 +38,7 @@ HOLDFAST_TEST_PG_URL="$pg_url" cargo test --workspace --features holdfast/ssr,ho
 echo "==> end-to-end (Playwright, Chromium)"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 DATABASE_URL="sqlite://$work/e2e.db" LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT=target/site \
+  ADMIN_PASSWORD=playwright-admin \
   RUST_LOG=warn ./target/debug/holdfast > "$work/server.log" 2>&1 &
 pids+=($!)
 # A second server with 5-second holds, for the countdown-to-expiry spec.
@@ -48,5 +49,5 @@ pids+=($!)
 for p in "$port" "$short"; do
   for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$p/readyz" >/dev/null && break; sleep 0.2; done
 done
-(cd end2end && HOLDFAST_URL="http://127.0.0.1:$port" HOLDFAST_SHORT_TTL_URL="http://127.0.0.1:$short" npx playwright test)
+(cd end2end && HOLDFAST_ADMIN_PASSWORD=playwright-admin HOLDFAST_URL="http://127.0.0.1:$port" HOLDFAST_SHORT_TTL_URL="http://127.0.0.1:$short" npx playwright test)
 echo "==> all tests passed (screenshots in end2end/test-results)"

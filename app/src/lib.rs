@@ -2,6 +2,7 @@
 //! hydrated in the browser), server functions, and behind the `ssr` feature
 //! the booking core they call.
 
+pub mod admin_fns;
 pub mod console_model;
 pub mod model;
 pub mod pages;
@@ -53,6 +54,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/events/:id") view=pages::event_page::EventPage/>
                     <Route path=path!("/bookings") view=pages::booking_page::MyBookings/>
                     <Route path=path!("/bookings/:id") view=pages::booking_page::BookingPage/>
+                    <Route path=path!("/admin") view=pages::admin_console::AdminHome/>
+                    <Route path=path!("/admin/events/:id") view=pages::admin_console::AdminEventPage/>
                 </Routes>
             </main>
         </Router>

@@ -33,7 +33,7 @@ pub enum ApiError {
         fields: Vec<String>,
     },
     /// Several fields wrong at once (a form): each with its own message.
-    #[error("{} fields need attention", .0.len())]
+    #[error("please correct the marked fields ({} to fix)", .0.len())]
     FieldErrors(Vec<FieldError>),
     #[error("{0}")]
     LimitExceeded(String),

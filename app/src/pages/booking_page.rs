@@ -17,8 +17,8 @@ pub fn explain(b: &BookingView) -> &'static str {
         "PAYMENT_PENDING" => "We are waiting for the payment provider to confirm your payment.",
         "BOOKED" => "Paid and confirmed. Enjoy the show!",
         "EXPIRED" => "The hold ended before a payment arrived; the seats went back on sale. Nothing was charged.",
-        "CANCELLED" => "You released these seats. Nothing was charged.",
-        "REFUNDED" => "Your payment arrived after the hold had ended and the seats had gone to someone else, so we refunded it in full.",
+        "CANCELLED" => "This hold was released and the seats went back on sale. Nothing was charged.",
+        "REFUNDED" => "Your payment was refunded in full.",
         _ => "",
     }
 }

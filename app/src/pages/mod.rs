@@ -1,5 +1,6 @@
 //! One module per page.
 
+pub mod admin_console;
 pub mod booking_page;
 pub mod event_list;
 pub mod event_page;

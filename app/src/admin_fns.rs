@@ -1,0 +1,175 @@
+//! Server functions of the admin console. Each checks the admin session
+//! (the same `Admin` the admin API takes) and calls the same use case as
+//! the admin REST endpoint.
+
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::console_model::{ActionOutcome, CreatedEvent, Dashboard, EventLayout};
+
+/// A row of the console's event list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AdminEvent {
+    pub id: i64,
+    pub name: String,
+    pub kind: String,
+    pub published: bool,
+    pub seat_count: i64,
+}
+
+/// A refusal a form shows: a message, and per-field messages.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Refusal {
+    pub message: String,
+    pub fields: Vec<(String, String)>,
+}
+
+#[cfg(feature = "ssr")]
+async fn admin() -> Result<crate::core::admin::auth::Admin, ServerFnError> {
+    let state = expect_context::<crate::core::AppState>();
+    leptos_axum::extract_with_state::<crate::core::admin::auth::Admin, _>(&state)
+        .await
+        .map_err(|e| ServerFnError::new(e.to_string()))
+}
+
+#[cfg(feature = "ssr")]
+fn refusal(e: crate::core::ApiError) -> Refusal {
+    if let crate::core::ApiError::Internal(cause) = &e {
+        tracing::error!(error = %cause, "console action failed");
+    }
+    let body = e.body().error;
+    Refusal {
+        message: body.message,
+        fields: body
+            .field_errors
+            .unwrap_or_default()
+            .into_iter()
+            .map(|f| (f.field, f.message))
+            .collect(),
+    }
+}
+
+/// Is this browser signed in to the console?
+#[server]
+pub async fn admin_signed_in() -> Result<bool, ServerFnError> {
+    Ok(admin().await.is_ok())
+}
+
+/// Signs in with the console password; `Err` carries the refusal's words.
+#[server]
+pub async fn admin_sign_in(password: String) -> Result<Result<(), String>, ServerFnError> {
+    use axum::extract::ConnectInfo;
+    use std::net::SocketAddr;
+    let state = expect_context::<crate::core::AppState>();
+    let parts: axum::http::request::Parts = leptos_axum::extract().await?;
+    let client = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    let session: tower_sessions::Session = leptos_axum::extract().await?;
+    if let Err(e) = state.admin.check_password(client, &password).await {
+        return Ok(Err(match e {
+            crate::core::ApiError::Unauthorized => "That password is not right.".into(),
+            other => other.to_string(),
+        }));
+    }
+    crate::core::admin::auth::sign_in(&session, state.clock.now_ms())
+        .await
+        .map_err(|e| ServerFnError::new(e.to_string()))?;
+    Ok(Ok(()))
+}
+
+#[server]
+pub async fn admin_sign_out() -> Result<(), ServerFnError> {
+    let session: tower_sessions::Session = leptos_axum::extract().await?;
+    crate::core::admin::auth::sign_out(&session)
+        .await
+        .map_err(|e| ServerFnError::new(e.to_string()))
+}
+
+/// Every event (published or not); `None` when not signed in.
+#[server]
+pub async fn admin_events() -> Result<Option<Vec<AdminEvent>>, ServerFnError> {
+    if admin().await.is_err() {
+        return Ok(None);
+    }
+    let state = expect_context::<crate::core::AppState>();
+    let rows: Vec<(i64, String, String, i64, i64)> = sqlx::query_as(
+        "select e.id, e.name, e.kind, e.published, (select count(*) from seat s where s.event_id = e.id)
+         from event e order by e.id",
+    )
+    .fetch_all(state.db.reader())
+    .await
+    .map_err(|e| ServerFnError::new(e.to_string()))?;
+    Ok(Some(
+        rows.into_iter()
+            .map(|(id, name, kind, published, seat_count)| AdminEvent {
+                id,
+                name,
+                kind,
+                published: published == 1,
+                seat_count,
+            })
+            .collect(),
+    ))
+}
+
+/// One event's live picture; `None` when not signed in.
+#[server]
+pub async fn admin_dashboard(event_id: i64) -> Result<Option<Dashboard>, ServerFnError> {
+    if admin().await.is_err() {
+        return Ok(None);
+    }
+    let state = expect_context::<crate::core::AppState>();
+    crate::core::admin::console::dashboard(&state, event_id)
+        .await
+        .map(Some)
+        .map_err(|e| ServerFnError::new(e.to_string()))
+}
+
+/// release | extend (`seconds`) | refund | resend.
+#[server]
+pub async fn admin_act(
+    booking_id: String,
+    action: String,
+    seconds: i64,
+) -> Result<Result<ActionOutcome, Refusal>, ServerFnError> {
+    use crate::core::admin::actions;
+    let admin = admin().await?;
+    let state = expect_context::<crate::core::AppState>();
+    let done = match action.as_str() {
+        "release" => actions::release(&state, &admin, &booking_id).await,
+        "extend" => actions::extend(&state, &admin, &booking_id, seconds).await,
+        "refund" => actions::refund(&state, &admin, &booking_id).await,
+        "resend" => actions::resend_confirmation(&state, &admin, &booking_id).await,
+        _ => Err(crate::core::ApiError::NotFound("action")),
+    };
+    Ok(done.map_err(refusal))
+}
+
+#[server]
+pub async fn admin_create_event(
+    layout: EventLayout,
+) -> Result<Result<CreatedEvent, Refusal>, ServerFnError> {
+    let admin = admin().await?;
+    let state = expect_context::<crate::core::AppState>();
+    Ok(
+        crate::core::admin::setup::create_event(&state, &admin, &layout)
+            .await
+            .map_err(refusal),
+    )
+}
+
+#[server]
+pub async fn admin_set_published(
+    event_id: i64,
+    published: bool,
+) -> Result<Result<CreatedEvent, Refusal>, ServerFnError> {
+    let admin = admin().await?;
+    let state = expect_context::<crate::core::AppState>();
+    Ok(
+        crate::core::admin::setup::set_published(&state, &admin, event_id, published)
+            .await
+            .map_err(refusal),
+    )
+}

@@ -1,0 +1,501 @@
+//! The admin console: sign-in, the event list with publish/withdraw and a
+//! form that creates an event from a layout (errors shown on their fields),
+//! and per event a live dashboard (server-sent events) — counts, revenue,
+//! holds with ticking countdowns and their actions, settlements, webhook
+//! inbox, mail, audit, and a red banner when the invariant canary fails.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::hooks::use_params_map;
+
+use crate::admin_fns::{
+    admin_act, admin_create_event, admin_dashboard, admin_events, admin_set_published,
+    admin_sign_in, admin_sign_out, AdminEvent, Refusal,
+};
+use crate::console_model::{
+    CategorySpec, Dashboard, EventLayout, LiveHold, SectionSpec, StandingSpec,
+};
+use crate::model::format_price;
+
+/// Milliseconds on the browser's clock (0 on the server).
+fn now_ms() -> f64 {
+    #[cfg(feature = "hydrate")]
+    {
+        js_sys::Date::now()
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        0.0
+    }
+}
+
+#[component]
+pub fn AdminHome() -> impl IntoView {
+    let events = Resource::new(|| (), |_| admin_events());
+    view! {
+        <section class="console">
+            <h1>"Admin console"</h1>
+            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match events.await {
+                        Ok(Some(list)) => view! { <EventAdmin list events/> }.into_any(),
+                        Ok(None) => view! { <SignIn/> }.into_any(),
+                        Err(_) => view! { <p class="error" role="alert">"The console could not load. Try again."</p> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+#[component]
+fn SignIn() -> impl IntoView {
+    let password = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let pw = password.get_untracked();
+        spawn_local(async move {
+            match admin_sign_in(pw).await {
+                Ok(Ok(())) => {
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().reload();
+                    }
+                }
+                Ok(Err(message)) => error.set(Some(message)),
+                Err(_) => error.set(Some("Signing in failed; try again.".into())),
+            }
+        });
+    };
+    view! {
+        <form class="signin" on:submit=submit>
+            <label>"Password"
+                <input type="password" name="password" autocomplete="current-password" required
+                    prop:value=password on:input=move |ev| password.set(event_target_value(&ev))/>
+            </label>
+            <button type="submit">"Sign in"</button>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+        </form>
+    }
+}
+
+#[component]
+fn EventAdmin(
+    list: Vec<AdminEvent>,
+    events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>,
+) -> impl IntoView {
+    let sign_out = move |_| {
+        spawn_local(async move {
+            let _ = admin_sign_out().await;
+            if let Some(w) = web_sys::window() {
+                let _ = w.location().reload();
+            }
+        });
+    };
+    let rows = list
+        .into_iter()
+        .map(|e| {
+            let id = e.id;
+            let published = e.published;
+            let toggle = move |_| {
+                spawn_local(async move {
+                    let _ = admin_set_published(id, !published).await;
+                    events.refetch();
+                });
+            };
+            view! {
+                <tr>
+                    <td><a href=format!("/admin/events/{id}")>{e.name}</a></td>
+                    <td>{e.kind}</td>
+                    <td>{e.seat_count}</td>
+                    <td>{if published { "published" } else { "not published" }}</td>
+                    <td><button class="publish" on:click=toggle>{if published { "Withdraw" } else { "Publish" }}</button></td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <p><button class="signout" on:click=sign_out>"Sign out"</button></p>
+        <h2>"Events"</h2>
+        <table class="events">
+            <thead><tr><th>"Event"</th><th>"Kind"</th><th>"Seats"</th><th>"State"</th><th></th></tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
+        <NewEvent events/>
+    }
+    .into_any()
+}
+
+/// The layout form: one price category, one block of seats, optionally a
+/// standing area — enough for a small event; the API takes any layout.
+#[component]
+fn NewEvent(events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>) -> impl IntoView {
+    let f = |v: &str| RwSignal::new(v.to_string());
+    let (name, kind, venue, starts, on_sale, currency) = (
+        f(""),
+        f("concert"),
+        f(""),
+        f("2027-06-01T20:00"),
+        f(""),
+        f("EUR"),
+    );
+    let (cat_name, price, color) = (f("Stalls"), f("30.00"), f("#c0392b"));
+    let (section, level, rows, per_row) = (f("Stalls"), f(""), f("5"), f("10"));
+    let (standing, capacity) = (f(""), f("0"));
+    let refusal = RwSignal::new(Refusal::default());
+    let created = RwSignal::new(None::<String>);
+    let error_for =
+        move |field: &'static str| {
+            move || {
+                refusal.get().fields.iter().find(|(f, _)| f == field).map(
+                    |(_, m)| view! { <span class="field-error" role="alert">{m.clone()}</span> },
+                )
+            }
+        };
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let local = |v: String| if v.is_empty() { v } else { format!("{v}:00Z") };
+        let cents = (price
+            .get_untracked()
+            .replace(',', ".")
+            .parse::<f64>()
+            .unwrap_or(-1.0)
+            * 100.0)
+            .round() as i64;
+        let capacity = capacity.get_untracked().parse::<i64>().unwrap_or(-1);
+        let layout = EventLayout {
+            name: name.get_untracked(),
+            kind: kind.get_untracked(),
+            venue: venue.get_untracked(),
+            starts_at: local(starts.get_untracked()),
+            on_sale_at: local(on_sale.get_untracked()),
+            currency: currency.get_untracked().to_uppercase(),
+            categories: vec![CategorySpec {
+                code: "A".into(),
+                name: cat_name.get_untracked(),
+                price_cents: cents,
+                color: color.get_untracked(),
+            }],
+            sections: vec![SectionSpec {
+                name: section.get_untracked(),
+                level: Some(level.get_untracked()).filter(|l| !l.is_empty()),
+                category: "A".into(),
+                rows: rows.get_untracked().parse().unwrap_or(0),
+                seats_per_row: per_row.get_untracked().parse().unwrap_or(0),
+                ..Default::default()
+            }],
+            general_admission: if standing.get_untracked().is_empty() && capacity == 0 {
+                Vec::new()
+            } else {
+                vec![StandingSpec {
+                    name: standing.get_untracked(),
+                    category: "A".into(),
+                    capacity,
+                }]
+            },
+        };
+        spawn_local(async move {
+            match admin_create_event(layout).await {
+                Ok(Ok(c)) => {
+                    refusal.set(Refusal::default());
+                    created.set(Some(format!(
+                        "Created event {} with {} seats (not published yet).",
+                        c.event_id, c.seat_count
+                    )));
+                    events.refetch();
+                }
+                Ok(Err(r)) => {
+                    created.set(None);
+                    refusal.set(r);
+                }
+                Err(_) => refusal.set(Refusal {
+                    message: "Saving failed; try again.".into(),
+                    fields: Vec::new(),
+                }),
+            }
+        });
+    };
+    let input = move |label: &'static str,
+                      field: &'static str,
+                      value: RwSignal<String>,
+                      kind: &'static str| {
+        view! {
+            <label>{label}
+                <input type=kind name=field prop:value=value on:input=move |ev| value.set(event_target_value(&ev))/>
+                {error_for(field)}
+            </label>
+        }
+    };
+    view! {
+        <h2>"New event"</h2>
+        <form class="new-event" on:submit=submit>
+            <fieldset><legend>"Event"</legend>
+                {input("Name", "name", name, "text")}
+                <label>"Kind"
+                    <select name="kind" on:change=move |ev| kind.set(event_target_value(&ev))>
+                        <option value="concert">"Concert"</option>
+                        <option value="cruise">"Cruise"</option>
+                    </select>
+                    {error_for("kind")}
+                </label>
+                {input("Venue", "venue", venue, "text")}
+                {input("Starts (UTC)", "startsAt", starts, "datetime-local")}
+                {input("On sale from (UTC, empty: when published)", "onSaleAt", on_sale, "datetime-local")}
+                {input("Currency", "currency", currency, "text")}
+            </fieldset>
+            <fieldset><legend>"Price category"</legend>
+                {input("Name", "categories[0].name", cat_name, "text")}
+                {input("Price", "categories[0].priceCents", price, "text")}
+                {input("Colour", "categories[0].color", color, "text")}
+            </fieldset>
+            <fieldset><legend>"Seats"</legend>
+                {input("Section", "sections[0].name", section, "text")}
+                {input("Deck (cruises)", "sections[0].level", level, "text")}
+                {input("Rows", "sections[0].rows", rows, "number")}
+                {input("Seats per row", "sections[0].seatsPerRow", per_row, "number")}
+            </fieldset>
+            <fieldset><legend>"Standing area (optional)"</legend>
+                {input("Name", "generalAdmission[0].name", standing, "text")}
+                {input("Capacity", "generalAdmission[0].capacity", capacity, "number")}
+            </fieldset>
+            <button type="submit">"Create event"</button>
+            {move || { let m = refusal.get().message; (!m.is_empty()).then(|| view! { <p class="error" role="alert">{m}</p> }) }}
+            {move || created.get().map(|m| view! { <p class="notice created" role="status">{m}</p> })}
+        </form>
+    }
+    .into_any()
+}
+
+#[component]
+pub fn AdminEventPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || {
+        params
+            .read()
+            .get("id")
+            .and_then(|v| v.parse::<i64>().ok())
+            .unwrap_or(0)
+    };
+    let data = Resource::new(id, admin_dashboard);
+    view! {
+        <section class="console">
+            <p><a href="/admin">"← All events"</a></p>
+            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Ok(Some(d)) => view! { <LiveDashboard first=d/> }.into_any(),
+                        Ok(None) => view! { <p class="notice">"Sign in on the " <a href="/admin">"console"</a> " first."</p> }.into_any(),
+                        Err(_) => view! { <p class="error" role="alert">"This event could not be loaded."</p> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+#[component]
+fn LiveDashboard(first: Dashboard) -> impl IntoView {
+    let event_id = first.event_id;
+    let dash = RwSignal::new(first);
+    let received = RwSignal::new(now_ms());
+    let tick = RwSignal::new(now_ms());
+    let live = RwSignal::new(false);
+    let notice = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        received.set(now_ms());
+        connect_dashboard(event_id, dash, received, live);
+        if let Ok(h) = set_interval_with_handle(
+            move || tick.set(now_ms()),
+            std::time::Duration::from_millis(250),
+        ) {
+            on_cleanup(move || h.clear());
+        }
+    });
+    let act = move |booking: String, action: &'static str, seconds: i64| {
+        spawn_local(async move {
+            let words = match admin_act(booking.clone(), action.into(), seconds).await {
+                Ok(Ok(o)) => format!("{} {}: {}", o.action, short(&o.booking_id), o.detail),
+                Ok(Err(r)) => r.message,
+                Err(_) => "The action failed; try again.".into(),
+            };
+            notice.set(Some(words));
+        });
+    };
+    let head = move || {
+        let d = dash.get();
+        view! {
+            {(!d.canary.ok).then(|| view! {
+                <div class="canary-alert" role="alert">
+                    <strong>"Invariant violated! "</strong>
+                    {d.canary.violations.join("; ")}
+                </div>
+            })}
+            <h1>{d.event_name.clone()}</h1>
+            <p class="live-state">{move || if live.get() { "● live" } else { "○ connecting…" }}</p>
+            <div class="tiles">
+                <div class="tile"><span class="n available">{d.counts.available}</span>" available"</div>
+                <div class="tile"><span class="n held">{d.counts.held}</span>" held"</div>
+                <div class="tile"><span class="n in-payment">{d.counts.in_payment}</span>" in payment"</div>
+                <div class="tile"><span class="n booked">{d.counts.booked}</span>" booked"</div>
+                <div class="tile"><span class="n revenue">{format_price(d.revenue_cents, &d.currency)}</span>" revenue"</div>
+                <div class="tile"><span class="n">{d.outbox_backlog}</span>" mails/refunds waiting"</div>
+            </div>
+        }
+        .into_any()
+    };
+    let holds = move || {
+        let d = dash.get();
+        let rows = d
+            .holds
+            .into_iter()
+            .map(|h| hold_row(h, received, tick, act))
+            .collect_view();
+        view! {
+            <h2>"Live holds"</h2>
+            <table class="holds">
+                <thead><tr><th>"Booking"</th><th>"Buyer"</th><th>"Seats"</th><th>"Stage"</th><th>"Ends in"</th><th></th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        }
+        .into_any()
+    };
+    let history = move || {
+        let d = dash.get();
+        view! {
+            <h2>"Recent bookings, refunds and late payments"</h2>
+            <table class="recent">
+                <thead><tr><th>"Booking"</th><th>"Status"</th><th>"Amount"</th><th>"Why"</th><th>"At"</th><th></th></tr></thead>
+                <tbody>{d.recent.into_iter().map(|r| {
+                    let (b1, b2) = (r.booking_id.clone(), r.booking_id.clone());
+                    let booked = r.status == "BOOKED";
+                    view! {
+                        <tr>
+                            <td title=r.booking_id.clone()>{short(&r.booking_id)}</td>
+                            <td>{r.status}</td>
+                            <td>{format_price(r.amount_cents, &r.currency)}</td>
+                            <td>{r.reason}</td>
+                            <td>{r.at}</td>
+                            <td>{booked.then(|| view! {
+                                <button class="refund" on:click=move |_| act(b1.clone(), "refund", 0)>"Refund"</button>
+                                <button class="resend" on:click=move |_| act(b2.clone(), "resend", 0)>"Resend email"</button>
+                            })}</td>
+                        </tr>
+                    }
+                }).collect_view()}</tbody>
+            </table>
+        }
+        .into_any()
+    };
+    let feeds = move || {
+        let d = dash.get();
+        view! {
+            <h2>"Webhook inbox"</h2>
+            <table class="webhooks">
+                <thead><tr><th>"Event"</th><th>"Type"</th><th>"Booking"</th><th>"Outcome"</th><th>"Received"</th></tr></thead>
+                <tbody>{d.webhooks.into_iter().map(|w| view! {
+                    <tr><td>{w.event_id}</td><td>{w.kind}</td><td>{w.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{w.outcome}</td><td>{w.received_at}</td></tr>
+                }).collect_view()}</tbody>
+            </table>
+            <h2>"Mail"</h2>
+            <table class="mail">
+                <thead><tr><th>"Booking"</th><th>"To"</th><th>"Subject"</th><th>"Channel"</th><th>"At"</th></tr></thead>
+                <tbody>{d.mail.into_iter().map(|m| view! {
+                    <tr><td>{short(&m.booking_id)}</td><td>{m.recipient}</td><td>{m.subject}</td><td>{m.channel}</td><td>{m.at}</td></tr>
+                }).collect_view()}</tbody>
+            </table>
+            <h2>"Audit"</h2>
+            <table class="audit">
+                <thead><tr><th>"Who"</th><th>"What"</th><th>"Booking"</th><th>"Detail"</th><th>"When"</th></tr></thead>
+                <tbody>{d.audit.into_iter().map(|a| view! {
+                    <tr><td>{a.actor}</td><td>{a.action}</td><td>{a.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{a.detail}</td><td>{a.at}</td></tr>
+                }).collect_view()}</tbody>
+            </table>
+        }
+        .into_any()
+    };
+    view! {
+        {head}
+        {move || notice.get().map(|n| view! { <p class="notice action-result" role="status">{n}</p> })}
+        {holds}
+        {history}
+        {feeds}
+    }
+    .into_any()
+}
+
+fn hold_row(
+    h: LiveHold,
+    received: RwSignal<f64>,
+    tick: RwSignal<f64>,
+    act: impl Fn(String, &'static str, i64) + Copy + 'static,
+) -> impl IntoView {
+    let expires = h.expires_in_ms as f64;
+    let left = move || {
+        let ms = (expires - (tick.get() - received.get())).max(0.0) as i64;
+        format!("{}:{:02}", ms / 60_000, (ms / 1000) % 60)
+    };
+    let seats = if h.seat_labels.is_empty() {
+        format!("{} standing", h.places)
+    } else {
+        h.seat_labels.join(", ")
+    };
+    let held = h.stage == "HELD";
+    let (b1, b2) = (h.booking_id.clone(), h.booking_id.clone());
+    view! {
+        <tr class="hold" data-booking=h.booking_id.clone()>
+            <td title=h.booking_id.clone()>{short(&h.booking_id)}</td>
+            <td title=h.buyer_id.clone()>{short(&h.buyer_id)}</td>
+            <td>{seats}</td>
+            <td>{h.stage.clone()}</td>
+            <td class="countdown">{left}</td>
+            <td>{held.then(|| view! {
+                <button class="release" on:click=move |_| act(b1.clone(), "release", 0)>"Release"</button>
+                <button class="extend" on:click=move |_| act(b2.clone(), "extend", 60)>"+1 min"</button>
+            })}</td>
+        </tr>
+    }
+}
+
+fn short(id: &str) -> String {
+    id.chars().take(8).collect()
+}
+
+#[cfg(feature = "hydrate")]
+fn connect_dashboard(
+    event_id: i64,
+    dash: RwSignal<Dashboard>,
+    received: RwSignal<f64>,
+    live: RwSignal<bool>,
+) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let Ok(source) = web_sys::EventSource::new(&format!("/api/admin/events/{event_id}/stream"))
+    else {
+        return;
+    };
+    let on_dashboard =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            if let Some(d) = ev
+                .data()
+                .as_string()
+                .and_then(|t| serde_json::from_str::<Dashboard>(&t).ok())
+            {
+                dash.set(d);
+                received.set(now_ms());
+            }
+        });
+    let on_open = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| live.set(true));
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| live.set(false));
+    let _ =
+        source.add_event_listener_with_callback("dashboard", on_dashboard.as_ref().unchecked_ref());
+    source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
+    source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    on_dashboard.forget();
+    on_open.forget();
+    on_error.forget();
+    let keep = source.clone();
+    on_cleanup(move || keep.close());
+}
+
+#[cfg(not(feature = "hydrate"))]
+fn connect_dashboard(_: i64, _: RwSignal<Dashboard>, _: RwSignal<f64>, _: RwSignal<bool>) {}
