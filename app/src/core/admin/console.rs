@@ -100,6 +100,9 @@ async fn seat_counts(
     Ok(counts)
 }
 
+/// id, event, buyer, status, held until, amount, currency, standing places.
+type HoldRow = (String, i64, String, String, i64, i64, String, i64);
+
 /// Live holds and pending payments (all events when `event_id` is `None`),
 /// soonest to end first.
 pub async fn live_holds(
@@ -107,7 +110,7 @@ pub async fn live_holds(
     event_id: Option<EventId>,
 ) -> Result<Vec<LiveHold>, ApiError> {
     let now = state.clock.now_ms();
-    let rows: Vec<(String, i64, String, String, i64, i64, String, i64)> = sqlx::query_as(
+    let rows: Vec<HoldRow> = sqlx::query_as(
         "select id, event_id, buyer_id, status, held_until, amount_cents, currency, ga_quantity
          from booking
          where (status = 'PAYMENT_PENDING' or (status = 'HELD' and held_until > $1))
