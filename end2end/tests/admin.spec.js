@@ -8,11 +8,15 @@ const { test, expect } = require('@playwright/test');
 
 const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
 
-async function signIn(page) {
+// Wrong passwords count towards the sign-in throttle (5 a minute from one
+// client), so only one test tries a wrong one.
+async function signIn(page, { wrongFirst = false } = {}) {
   await page.goto('/admin');
-  await page.getByLabel('Password').fill('not the password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('alert')).toContainText('not right');
+  if (wrongFirst) {
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert')).toContainText('not right');
+  }
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Events' })).toBeVisible();
@@ -34,7 +38,7 @@ async function holdOneSeat(page, eventId, nth) {
 test('an admin sees a new hold live, releases it, and the buyer sees it released', async ({ browser }) => {
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
-  await signIn(admin);
+  await signIn(admin, { wrongFirst: true });
   await admin.getByRole('link', { name: /Arena/ }).click();
   await expect(admin.locator('.live-state')).toHaveText(/live/, { timeout: 15_000 });
   const before = await admin.locator('tr.hold').count();
@@ -45,7 +49,8 @@ test('an admin sees a new hold live, releases it, and the buyer sees it released
   const heldAt = Date.now();
   await expect(admin.locator('tr.hold')).toHaveCount(before + 1, { timeout: 3_000 });
   const appeared = Date.now() - heldAt;
-  expect(appeared).toBeLessThan(1_500);
+  console.log(`hold visible on the dashboard after ${appeared} ms`);
+  expect(appeared).toBeLessThan(1_000);
   const row = admin.locator('tr.hold').filter({ hasText: 'HELD' }).last();
   const first = await row.locator('.countdown').textContent();
   expect(first).toMatch(/^[45]:\d\d$/);

@@ -10,7 +10,7 @@ use leptos_router::hooks::use_params_map;
 
 use crate::admin_fns::{
     admin_act, admin_create_event, admin_dashboard, admin_events, admin_set_published,
-    admin_sign_in, admin_sign_out, AdminEvent, Refusal,
+    admin_sign_in, admin_sign_out, admin_signed_in, AdminEvent, Refusal,
 };
 use crate::console_model::{
     CategorySpec, Dashboard, EventLayout, LiveHold, SectionSpec, StandingSpec,
@@ -32,6 +32,9 @@ fn now_ms() -> f64 {
 #[component]
 pub fn AdminHome() -> impl IntoView {
     let events = Resource::new(|| (), |_| admin_events());
+    // Asked once: the form below must not be rebuilt (and emptied) each
+    // time the event list above reloads.
+    let signed_in = Resource::new(|| (), |_| admin_signed_in());
     view! {
         <section class="console">
             <h1>"Admin console"</h1>
@@ -42,6 +45,11 @@ pub fn AdminHome() -> impl IntoView {
                         Ok(None) => view! { <SignIn/> }.into_any(),
                         Err(_) => view! { <p class="error" role="alert">"The console could not load. Try again."</p> }.into_any(),
                     }
+                })}
+            </Transition>
+            <Transition fallback=|| ()>
+                {move || Suspend::new(async move {
+                    matches!(signed_in.await, Ok(true)).then(|| view! { <NewEvent events/> })
                 })}
             </Transition>
         </section>
@@ -121,7 +129,6 @@ fn EventAdmin(
             <thead><tr><th>"Event"</th><th>"Kind"</th><th>"Seats"</th><th>"State"</th><th></th></tr></thead>
             <tbody>{rows}</tbody>
         </table>
-        <NewEvent events/>
     }
     .into_any()
 }
