@@ -4,6 +4,7 @@
 pub mod api;
 pub mod config;
 pub mod metrics;
+pub mod protect;
 pub mod sandbox_pages;
 pub mod telemetry;
 pub mod workers;
@@ -118,6 +119,8 @@ pub async fn build(
         ));
 
     metrics::handle();
+    let public = Some(config.public_base_url.clone());
+    let [csp, nosniff, referrer, frames, permissions] = protect::security_headers();
     let routes = generate_route_list(App);
     let page_state = state.clone();
     let router = Router::new()
@@ -135,6 +138,14 @@ pub async fn build(
         .route("/metrics", axum::routing::get(metrics::render))
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
         .layer(axum::middleware::from_fn(metrics::track))
+        .layer(axum::middleware::from_fn(move |req, next| {
+            protect::same_origin_writes(public.clone(), req, next)
+        }))
+        .layer(csp)
+        .layer(nosniff)
+        .layer(referrer)
+        .layer(frames)
+        .layer(permissions)
         .layer(sessions)
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state.clone());

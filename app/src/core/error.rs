@@ -49,6 +49,8 @@ pub enum ApiError {
     Unauthorized,
     #[error("these credentials do not allow this")]
     Forbidden,
+    #[error("a request from another site may not change anything here")]
+    CrossSite,
     #[error("too many requests; try again in {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
     #[error("internal error")]
@@ -97,7 +99,7 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::ProviderUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden => StatusCode::FORBIDDEN,
+            ApiError::Forbidden | ApiError::CrossSite => StatusCode::FORBIDDEN,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -118,7 +120,7 @@ impl ApiError {
             ApiError::NotOnSale => "NOT_ON_SALE",
             ApiError::ProviderUnavailable => "PAYMENT_PROVIDER_UNAVAILABLE",
             ApiError::Unauthorized => "UNAUTHORIZED",
-            ApiError::Forbidden => "FORBIDDEN",
+            ApiError::Forbidden | ApiError::CrossSite => "FORBIDDEN",
             ApiError::RateLimited { .. } => "RATE_LIMITED",
             ApiError::Internal(_) => "INTERNAL",
         }

@@ -1,0 +1,82 @@
+//! Browser-facing protection: no cross-site request may change anything
+//! (CSRF), and every answer carries the security headers.
+//!
+//! A state-changing request (POST, PUT, PATCH, DELETE) is refused with 403
+//! when the browser says it comes from another site (`Sec-Fetch-Site:
+//! cross-site` / `same-site`) or names an `Origin` other than this server.
+//! Clients that are not browsers send neither and pass (integrators, the
+//! payment provider); the webhook is guarded by its signature instead.
+//! Session cookies are `SameSite=Lax` besides.
+
+use axum::extract::Request;
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use holdfast_app::core::ApiError;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+/// Paths whose callers are servers, authenticated otherwise.
+const EXEMPT: &[&str] = &["/api/payments/webhook"];
+
+/// `public`: `PUBLIC_BASE_URL`, whose host also counts as ours (behind a
+/// proxy the Host header may differ from what the browser shows).
+pub async fn same_origin_writes(public: Option<String>, request: Request, next: Next) -> Response {
+    let writes = matches!(
+        *request.method(),
+        Method::POST | Method::PUT | Method::PATCH | Method::DELETE
+    );
+    if writes
+        && !EXEMPT.contains(&request.uri().path())
+        && is_cross_site(request.headers(), public.as_deref())
+    {
+        tracing::warn!(path = %request.uri().path(), "cross-site write refused");
+        return ApiError::CrossSite.into_response();
+    }
+    next.run(request).await
+}
+
+fn is_cross_site(headers: &HeaderMap, public: Option<&str>) -> bool {
+    let text = |name: HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
+    if matches!(
+        text(HeaderName::from_static("sec-fetch-site")),
+        Some("cross-site" | "same-site")
+    ) {
+        return true;
+    }
+    let Some(origin) = text(header::ORIGIN) else {
+        return false;
+    };
+    let authority = authority_of(origin);
+    authority.is_none()
+        || (authority != text(header::HOST) && authority != public.and_then(authority_of))
+}
+
+/// `https://host:port/…` → `host:port`.
+fn authority_of(url: &str) -> Option<&str> {
+    url.strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .map(|rest| rest.split('/').next().unwrap_or(rest))
+}
+
+/// The Content-Security-Policy of the hydrated pages: our own scripts (the
+/// hydration bootstrap is inline), WebAssembly, our own styles, streams and
+/// calls to ourselves only, never framed.
+const CSP: &str = "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; \
+style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
+frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
+
+pub fn security_headers() -> [SetResponseHeaderLayer<HeaderValue>; 5] {
+    let set = |name: HeaderName, value: &'static str| {
+        SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
+    };
+    [
+        set(header::CONTENT_SECURITY_POLICY, CSP),
+        set(header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        set(header::REFERRER_POLICY, "strict-origin-when-cross-origin"),
+        set(header::X_FRAME_OPTIONS, "DENY"),
+        set(
+            HeaderName::from_static("permissions-policy"),
+            "camera=(), microphone=(), geolocation=()",
+        ),
+    ]
+}
