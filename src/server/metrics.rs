@@ -2,25 +2,28 @@
 //! keep (see `holdfast_app::core::metrics`), request latency per route,
 //! the outbox backlog, database pool use and open live streams.
 
-use std::sync::OnceLock;
-use std::time::Instant;
+use std::collections::HashMap;
+use std::sync::{OnceLock, RwLock};
+use std::time::{Duration, Instant};
 
 use axum::extract::{MatchedPath, Request, State};
+use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use holdfast_app::core::payments::outbox;
 use holdfast_app::core::AppState;
-use metrics::{gauge, histogram};
+use metrics::{gauge, histogram, Histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 const LATENCY: &str = "holdfast_http_request_duration_seconds";
 
 /// The process-wide recorder (installed once, however many apps a test
-/// process builds).
+/// process builds). A thread folds recorded samples into their buckets
+/// every few seconds, so memory stays flat whether or not anyone scrapes.
 pub fn handle() -> &'static PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE.get_or_init(|| {
-        PrometheusBuilder::new()
+        let handle = PrometheusBuilder::new()
             .set_buckets_for_metric(
                 Matcher::Full(LATENCY.to_string()),
                 &[
@@ -29,28 +32,50 @@ pub fn handle() -> &'static PrometheusHandle {
             )
             .expect("buckets")
             .install_recorder()
-            .expect("one metrics recorder per process")
+            .expect("one metrics recorder per process");
+        let upkeep = handle.clone();
+        std::thread::spawn(move || loop {
+            std::thread::sleep(Duration::from_secs(5));
+            upkeep.run_upkeep();
+        });
+        handle
     })
+}
+
+/// The latency series of one (route, method, status), looked up once: the
+/// hot paths then only record a number.
+fn latency_series(route: &str, method: &Method, status: u16) -> Histogram {
+    type Series = HashMap<(String, Method, u16), Histogram>;
+    static SERIES: OnceLock<RwLock<Series>> = OnceLock::new();
+    let series = SERIES.get_or_init(Default::default);
+    let key = (route.to_string(), method.clone(), status);
+    if let Some(h) = series.read().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return h.clone();
+    }
+    let h = histogram!(
+        LATENCY,
+        "route" => key.0.clone(),
+        "method" => method.as_str().to_string(),
+        "status" => status.to_string()
+    );
+    series
+        .write()
+        .unwrap_or_else(|p| p.into_inner())
+        .entry(key)
+        .or_insert(h)
+        .clone()
 }
 
 /// Times every request, labelled by its route template (not the raw path,
 /// so ids do not explode the series).
 pub async fn track(request: Request, next: Next) -> Response {
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|p| p.as_str().to_string());
-    let method = request.method().to_string();
+    let route = request.extensions().get::<MatchedPath>().cloned();
+    let method = request.method().clone();
     let started = Instant::now();
     let response = next.run(request).await;
     if let Some(route) = route {
-        histogram!(
-            LATENCY,
-            "route" => route,
-            "method" => method,
-            "status" => response.status().as_u16().to_string()
-        )
-        .record(started.elapsed().as_secs_f64());
+        latency_series(route.as_str(), &method, response.status().as_u16())
+            .record(started.elapsed().as_secs_f64());
     }
     response
 }

@@ -120,7 +120,6 @@ pub async fn build(
 
     metrics::handle();
     let public = Some(config.public_base_url.clone());
-    let [csp, nosniff, referrer, frames, permissions] = protect::security_headers();
     let routes = generate_route_list(App);
     let page_state = state.clone();
     let router = Router::new()
@@ -141,11 +140,6 @@ pub async fn build(
         .layer(axum::middleware::from_fn(move |req, next| {
             protect::same_origin_writes(public.clone(), req, next)
         }))
-        .layer(csp)
-        .layer(nosniff)
-        .layer(referrer)
-        .layer(frames)
-        .layer(permissions)
         .layer(sessions)
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state.clone());
