@@ -14,28 +14,7 @@ use serde_json::{json, Value};
 
 /// Holds, pays and books `seats` for a new buyer: (buyer, booking id).
 async fn booked(app: &TestApp, seats: &[i64]) -> (Buyer, String) {
-    let buyer = app.buyer();
-    let held = buyer.hold_many(1, seats).await;
-    assert_eq!(held.status, 200, "{}", held.text);
-    let booking = held.json()["bookingId"].as_str().unwrap().to_string();
-    let paid = buyer
-        .post(
-            &format!("/api/bookings/{booking}/pay"),
-            Some(&new_key()),
-            None,
-        )
-        .await;
-    let session = paid.json()["checkoutSessionId"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    app.sandbox()
-        .complete(&session, true, Delivery::Once, Some("fan@example.com"))
-        .await
-        .unwrap();
-    app.deliver_events().await;
-    assert_eq!(app.status_of(&booking).await, "BOOKED");
-    (buyer, booking)
+    app.book(seats, "fan@example.com", Delivery::Once).await
 }
 
 async fn audit_actions(app: &TestApp, booking: &str) -> Vec<String> {

@@ -8,7 +8,7 @@ mod common;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use common::{new_key, Backend, TestApp};
+use common::{Backend, TestApp};
 use holdfast_app::core::payments::sandbox::Delivery;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
@@ -108,27 +108,9 @@ async fn app_with_relay(backend: Backend) -> Option<(TestApp, Arc<Relay>)> {
 
 /// Hold, pay, and pay on the sandbox page with an email address.
 async fn buy(app: &TestApp, seat: i64) -> String {
-    let buyer = app.buyer();
-    let held = buyer.hold_many(1, &[seat]).await;
-    let booking = held.json()["bookingId"].as_str().unwrap().to_string();
-    let paid = buyer
-        .post(
-            &format!("/api/bookings/{booking}/pay"),
-            Some(&new_key()),
-            None,
-        )
-        .await;
-    let session = paid.json()["checkoutSessionId"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    app.sandbox()
-        .complete(&session, true, Delivery::Twice, Some("ada@example.com"))
+    app.book(&[seat], "ada@example.com", Delivery::Twice)
         .await
-        .unwrap();
-    app.deliver_events().await;
-    assert_eq!(app.status_of(&booking).await, "BOOKED");
-    booking
+        .1
 }
 
 async fn confirmation_sent_once_over_smtp(backend: Backend) {

@@ -236,21 +236,6 @@ async fn stripe_app(backend: Backend) -> Option<(TestApp, Shared)> {
     Some((app, fake))
 }
 
-/// Holds `seats` and pays: (buyer, booking, pay answer).
-async fn hold_and_pay(app: &TestApp, seats: &[i64]) -> (common::Buyer, String, common::Answer) {
-    let buyer = app.buyer();
-    let held = buyer.hold_many(1, seats).await;
-    let booking = held.json()["bookingId"].as_str().unwrap().to_string();
-    let paid = buyer
-        .post(
-            &format!("/api/bookings/{booking}/pay"),
-            Some(&new_key()),
-            None,
-        )
-        .await;
-    (buyer, booking, paid)
-}
-
 async fn webhook_completed(app: &TestApp, booking: &str, session: &Value) -> common::Answer {
     let mut event: Value = serde_json::from_str(include_str!(
         "fixtures/stripe/checkout.session.completed.json"
@@ -275,7 +260,7 @@ async fn checkout_request_webhook_and_refund(backend: Backend) {
     let Some((app, fake)) = stripe_app(backend).await else {
         return;
     };
-    let (buyer, booking, paid) = hold_and_pay(&app, &[300, 301]).await;
+    let (buyer, booking, paid) = app.hold_and_pay(&[300, 301]).await;
     assert_eq!(paid.status, 200, "{}", paid.text);
     let answer = paid.json();
 
@@ -359,9 +344,9 @@ async fn reconciliation_asks_stripe(backend: Backend) {
         return;
     };
     // One buyer paid but the webhook never came; one never paid.
-    let (_, paid_booking, a) = hold_and_pay(&app, &[310]).await;
+    let (_, paid_booking, a) = app.hold_and_pay(&[310]).await;
     assert_eq!(a.status, 200);
-    let (_, open_booking, b) = hold_and_pay(&app, &[311]).await;
+    let (_, open_booking, b) = app.hold_and_pay(&[311]).await;
     assert_eq!(b.status, 200);
     fake.pay("cs_test_fake0", "late@example.com");
 
@@ -394,7 +379,7 @@ async fn an_outage_keeps_the_booking_pending(backend: Backend) {
         return;
     };
     fake.failing.store(1, Ordering::SeqCst);
-    let (buyer, booking, paid) = hold_and_pay(&app, &[320]).await;
+    let (buyer, booking, paid) = app.hold_and_pay(&[320]).await;
     assert_eq!(paid.status, 503, "{}", paid.text);
     assert_eq!(paid.code(), "PAYMENT_PROVIDER_UNAVAILABLE");
     assert!(

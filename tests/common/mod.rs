@@ -151,6 +151,46 @@ impl TestApp {
         }
     }
 
+    /// A new buyer holds `seats` of event 1 and starts paying:
+    /// (buyer, booking id, the pay answer).
+    pub async fn hold_and_pay(&self, seats: &[i64]) -> (Buyer, String, Answer) {
+        let buyer = self.buyer();
+        let held = buyer.hold_many(1, seats).await;
+        assert_eq!(held.status, 200, "{}", held.text);
+        let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+        let paid = buyer
+            .post(
+                &format!("/api/bookings/{booking}/pay"),
+                Some(&new_key()),
+                None,
+            )
+            .await;
+        (buyer, booking, paid)
+    }
+
+    /// …and pays on the sandbox's page with `email`, events delivered `delivery`:
+    /// the booking is BOOKED.
+    pub async fn book(
+        &self,
+        seats: &[i64],
+        email: &str,
+        delivery: holdfast_app::core::payments::sandbox::Delivery,
+    ) -> (Buyer, String) {
+        let (buyer, booking, paid) = self.hold_and_pay(seats).await;
+        assert_eq!(paid.status, 200, "{}", paid.text);
+        let session = paid.json()["checkoutSessionId"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        self.sandbox()
+            .complete(&session, true, delivery, Some(email))
+            .await
+            .unwrap();
+        self.deliver_events().await;
+        assert_eq!(self.status_of(&booking).await, "BOOKED");
+        (buyer, booking)
+    }
+
     pub async fn invariants(&self) -> Vec<String> {
         holdfast_app::core::invariants::violations(&self.state.db, self.clock.now_ms())
             .await

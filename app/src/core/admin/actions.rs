@@ -30,6 +30,26 @@ async fn status_and_event(
     row.ok_or(ApiError::NotFound("booking"))
 }
 
+/// The audit row of an action on a booking, in the action's transaction.
+async fn audited(
+    tx: &mut Tx,
+    admin: &Admin,
+    action: &str,
+    event_id: EventId,
+    booking_id: &str,
+    detail: &str,
+    now: i64,
+) -> Result<i64, sqlx::Error> {
+    let entry = Entry {
+        actor: &admin.actor,
+        action,
+        event_id: Some(event_id),
+        booking_id: Some(booking_id),
+        detail,
+    };
+    audit::record(tx, &entry, now).await
+}
+
 fn outcome(booking_id: &str, action: &str, status: &str, detail: String) -> ActionOutcome {
     ActionOutcome {
         booking_id: booking_id.into(),
@@ -54,16 +74,8 @@ pub async fn release(
         )));
     };
     let detail = format!("released {} seat(s)", released.seats.len());
-    audit::record(
-        &mut tx,
-        &Entry {
-            actor: &admin.actor,
-            action: "release",
-            event_id: Some(event_id),
-            booking_id: Some(booking_id),
-            detail: &detail,
-        },
-        now,
+    audited(
+        &mut tx, admin, "release", event_id, booking_id, &detail, now,
     )
     .await?;
     tx.commit().await?;
@@ -105,18 +117,7 @@ pub async fn extend(
         ));
     }
     let detail = format!("hold extended by {} s", (until - held_until) / 1000);
-    audit::record(
-        &mut tx,
-        &Entry {
-            actor: &admin.actor,
-            action: "extend",
-            event_id: Some(event_id),
-            booking_id: Some(booking_id),
-            detail: &detail,
-        },
-        now,
-    )
-    .await?;
+    audited(&mut tx, admin, "extend", event_id, booking_id, &detail, now).await?;
     let seats = store::seats_of(&mut tx, booking_id).await?;
     tx.commit().await?;
     let changes: Vec<_> = seats
@@ -173,18 +174,7 @@ pub async fn refund(
     }
     outbox::enqueue_refund(&mut tx, booking_id, RefundReason::Admin, now).await?;
     let detail = format!("refund queued; {} seat(s) released", released.seats.len());
-    audit::record(
-        &mut tx,
-        &Entry {
-            actor: &admin.actor,
-            action: "refund",
-            event_id: Some(event_id),
-            booking_id: Some(booking_id),
-            detail: &detail,
-        },
-        now,
-    )
-    .await?;
+    audited(&mut tx, admin, "refund", event_id, booking_id, &detail, now).await?;
     tx.commit().await?;
     state
         .seat_maps
@@ -212,18 +202,7 @@ pub async fn resend_confirmation(
             .fetch_one(&mut *tx)
             .await?;
     let detail = "confirmation queued again";
-    let audit_id = audit::record(
-        &mut tx,
-        &Entry {
-            actor: &admin.actor,
-            action: "resend",
-            event_id: Some(event_id),
-            booking_id: Some(booking_id),
-            detail,
-        },
-        now,
-    )
-    .await?;
+    let audit_id = audited(&mut tx, admin, "resend", event_id, booking_id, detail, now).await?;
     outbox::enqueue_email(
         &mut tx,
         booking_id,
