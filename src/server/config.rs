@@ -37,6 +37,11 @@ pub struct Config {
     pub admin_password: Option<String>,
     /// The admin API's bearer token (`ADMIN_TOKEN`); likewise.
     pub admin_token: Option<String>,
+    /// Hold and pay attempts a minute per buyer (`RATE_LIMIT_BUYER_PER_MINUTE`, 0: off).
+    pub rate_limit_buyer_per_minute: u32,
+    /// Hold, pay and sign-in attempts a minute per client address
+    /// (`RATE_LIMIT_IP_PER_MINUTE`, 0: off).
+    pub rate_limit_ip_per_minute: u32,
 }
 
 impl Config {
@@ -73,6 +78,8 @@ impl Config {
                 .ok()
                 .filter(|p| !p.is_empty()),
             admin_token: std::env::var("ADMIN_TOKEN").ok().filter(|t| !t.is_empty()),
+            rate_limit_buyer_per_minute: number("RATE_LIMIT_BUYER_PER_MINUTE", 120)? as u32,
+            rate_limit_ip_per_minute: number("RATE_LIMIT_IP_PER_MINUTE", 1200)? as u32,
         })
     }
 
@@ -100,6 +107,10 @@ impl Config {
             mail_from: DEFAULT_MAIL_FROM.into(),
             admin_password: Some(TEST_ADMIN_PASSWORD.into()),
             admin_token: Some(TEST_ADMIN_TOKEN.into()),
+            // Off: the concurrency tests and the bench fire thousands of
+            // requests from one address; tests/limits.rs turns them on.
+            rate_limit_buyer_per_minute: 0,
+            rate_limit_ip_per_minute: 0,
         }
     }
 }

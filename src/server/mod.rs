@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod config;
+pub mod limits;
 pub mod metrics;
 pub mod protect;
 pub mod sandbox_pages;
@@ -21,6 +22,7 @@ use holdfast_app::core::payments::sandbox::Sandbox;
 use holdfast_app::core::payments::stripe::{self, Stripe};
 use holdfast_app::core::payments::PaymentProvider;
 use holdfast_app::core::payments::PaymentSettings;
+use holdfast_app::core::rate_limit::RateLimits;
 use holdfast_app::core::seat_map::SeatMaps;
 use holdfast_app::core::session_store::DbSessionStore;
 use holdfast_app::core::state::{Payments, Rules};
@@ -81,6 +83,10 @@ pub async fn build(
         }
     }
     let state = AppState {
+        limits: Arc::new(RateLimits::new(
+            config.rate_limit_buyer_per_minute,
+            config.rate_limit_ip_per_minute,
+        )),
         admin: Arc::new(admin),
         canary: Arc::default(),
         db: db.clone(),
@@ -136,6 +142,10 @@ pub async fn build(
         )
         .route("/metrics", axum::routing::get(metrics::render))
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            limits::per_address,
+        ))
         .layer(axum::middleware::from_fn(metrics::track))
         .layer(axum::middleware::from_fn(move |req, next| {
             protect::same_origin_writes(public.clone(), req, next)

@@ -97,6 +97,7 @@ pub fn spawn_all(
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "idempotency purge failed"),
             }
+            state.limits.tidy();
             if let Err(e) = DbSessionStore::new(state.db.clone()).delete_expired().await {
                 tracing::warn!(error = %e, "session purge failed");
             }

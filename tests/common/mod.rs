@@ -83,7 +83,8 @@ pub async fn spawn_on(
     let clock = ManualClock::starting_now();
     let (router, state) = build(&config, clock.clone()).await.expect("app builds");
     tokio::spawn(async move {
-        axum::serve(listener, router).await.expect("serve");
+        let service = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
+        axum::serve(listener, service).await.expect("serve");
     });
     TestApp {
         base,

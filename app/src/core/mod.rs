@@ -18,6 +18,7 @@ pub mod idempotency;
 pub mod invariants;
 pub mod metrics;
 pub mod payments;
+pub mod rate_limit;
 pub mod seat_map;
 pub mod seed;
 pub mod session_store;

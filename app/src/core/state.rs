@@ -13,6 +13,7 @@ use super::db::Db;
 use super::payments::mail::Mailer;
 use super::payments::sandbox::Sandbox;
 use super::payments::{PaymentProvider, PaymentSettings};
+use super::rate_limit::RateLimits;
 use super::seat_map::SeatMaps;
 use super::ticket::TicketSigner;
 
@@ -30,6 +31,8 @@ pub struct AppState {
     pub tickets: Arc<TicketSigner>,
     /// The payment provider and its settings.
     pub payments: Arc<Payments>,
+    /// Attempts a minute per buyer and per client address.
+    pub limits: Arc<RateLimits>,
     /// Admin credentials and sign-in throttling.
     pub admin: Arc<AdminAuth>,
     /// The invariant canary's last report.

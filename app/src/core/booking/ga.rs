@@ -18,6 +18,7 @@ pub async fn hold_general_admission(
     quantity: i64,
     key: Option<&IdempotencyKey>,
 ) -> Result<Idempotent<HoldResponse>, ApiError> {
+    state.limits.buyer_attempt(buyer)?;
     let outcome = claim(state, buyer, event_id, area_id, quantity, key).await;
     super::count_attempt(&outcome);
     outcome

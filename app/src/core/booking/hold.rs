@@ -29,6 +29,7 @@ pub async fn hold_seats(
     seat_ids: &[SeatId],
     key: Option<&IdempotencyKey>,
 ) -> Result<Idempotent<HoldResponse>, ApiError> {
+    state.limits.buyer_attempt(buyer)?;
     let outcome = claim(state, buyer, event_id, seat_ids, key).await;
     super::count_attempt(&outcome);
     outcome

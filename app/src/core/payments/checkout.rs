@@ -23,6 +23,7 @@ pub async fn start_checkout(
     booking_id: &str,
     key: Option<&IdempotencyKey>,
 ) -> Result<Idempotent<PayResponse>, ApiError> {
+    state.limits.buyer_attempt(buyer)?;
     if let Some(answer) = earlier_answer(state, buyer, key).await? {
         return Ok(answer);
     }

@@ -1,0 +1,89 @@
+//! Rate limits on the steps that claim seats or start payments: a buyer
+//! (session) and a client address get so many attempts a minute, fired here
+//! concurrently; the rest answer 429 `RATE_LIMITED` with `Retry-After` and
+//! write nothing.
+
+mod common;
+
+use common::TestApp;
+use futures::future::join_all;
+
+async fn app_with_limits(buyer: u32, address: u32) -> TestApp {
+    let (db, tmp) = common::fresh_database(common::Backend::Sqlite).await;
+    common::spawn_on(&db, tmp, |c| {
+        c.rate_limit_buyer_per_minute = buyer;
+        c.rate_limit_ip_per_minute = address;
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_buyer_gets_so_many_holds_a_minute() {
+    let app = app_with_limits(5, 0).await;
+    let buyer = app.buyer();
+    assert_eq!(buyer.get("/api/bookings").await.status, 200);
+    let answers = join_all((0..20).map(|i| buyer.hold(1, 400 + i))).await;
+    let ok = answers.iter().filter(|a| a.status == 200).count();
+    let limited: Vec<_> = answers.iter().filter(|a| a.status == 429).collect();
+    assert_eq!(
+        ok,
+        5,
+        "{:?}",
+        answers.iter().map(|a| a.status).collect::<Vec<_>>()
+    );
+    assert_eq!(limited.len(), 15);
+    assert!(limited.iter().all(|a| a.code() == "RATE_LIMITED"));
+    assert_eq!(app.scalar("select count(*) from booking").await, 5);
+    // Pay counts for the same buyer too.
+    let held = answers.iter().find(|a| a.status == 200).unwrap();
+    let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+    let pay = buyer
+        .post(
+            &format!("/api/bookings/{booking}/pay"),
+            Some(&common::new_key()),
+            None,
+        )
+        .await;
+    assert_eq!(pay.status, 429);
+    assert_eq!(app.status_of(&booking).await, "HELD");
+    // Another buyer is not held back.
+    assert_eq!(app.buyer().hold(1, 450).await.status, 200);
+    app.assert_invariants().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_address_gets_so_many_attempts_a_minute_with_retry_after() {
+    let app = app_with_limits(0, 8).await;
+    let answers = join_all((0..12).map(|i| {
+        let buyer = app.buyer();
+        async move { buyer.hold(1, 500 + i).await }
+    }))
+    .await;
+    let statuses: Vec<u16> = answers.iter().map(|a| a.status.as_u16()).collect();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 200).count(),
+        8,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 429).count(),
+        4,
+        "{statuses:?}"
+    );
+    assert_eq!(app.scalar("select count(*) from booking").await, 8);
+    // Retry-After says when to come back; reads are never limited.
+    let r = reqwest::Client::new()
+        .post(format!("{}/api/events/1/seats/600/hold", app.base))
+        .header("Idempotency-Key", common::new_key())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 429);
+    let wait: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    assert_eq!(app.buyer().get("/api/events/1/seats").await.status, 200);
+}
