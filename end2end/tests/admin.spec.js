@@ -12,6 +12,8 @@ const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
 // client), so only one test tries a wrong one.
 async function signIn(page, { wrongFirst = false } = {}) {
   await page.goto('/admin');
+  // Typing before the page has hydrated would be lost: wait for the wasm.
+  await page.waitForLoadState('networkidle');
   if (wrongFirst) {
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -20,6 +22,7 @@ async function signIn(page, { wrongFirst = false } = {}) {
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Events' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
 }
 
 async function holdOneSeat(page, eventId, nth) {

@@ -76,7 +76,9 @@ fn SignIn() -> impl IntoView {
         });
     };
     view! {
-        <form class="signin" on:submit=submit>
+        // `post`: submitted before the page hydrates, the password must
+        // never end up in a URL.
+        <form class="signin" method="post" action="/api/admin/login" on:submit=submit>
             <label>"Password"
                 <input type="password" name="password" autocomplete="current-password" required
                     prop:value=password on:input=move |ev| password.set(event_target_value(&ev))/>
