@@ -18,7 +18,7 @@ pub fn explain(b: &BookingView) -> &'static str {
         "BOOKED" => "Paid and confirmed. Enjoy the show!",
         "EXPIRED" => "The hold ended before a payment arrived; the seats went back on sale. Nothing was charged.",
         "CANCELLED" => "This hold was released and the seats went back on sale. Nothing was charged.",
-        "REFUNDED" => "Your payment was refunded in full.",
+        "REFUNDED" => "Your payment was refunded in full: either it arrived after the hold had ended and the seats had gone to someone else, or the organizer cancelled the booking.",
         _ => "",
     }
 }
