@@ -1,6 +1,8 @@
 //! What the console shows: one event's counts, money, live holds, recent
 //! settlements, webhook inbox, mail and audit — read-only queries.
 
+use std::collections::HashMap;
+
 use crate::console_model::{
     BookingActivity, Dashboard, LiveHold, MailRow, SeatCounts, StandingCount, WebhookRow,
 };
@@ -121,15 +123,26 @@ pub async fn live_holds(
     .bind(event_id)
     .fetch_all(state.db.reader())
     .await?;
+    // The seats of all of them in one query (the dashboard asks every
+    // second), grouped by booking.
+    let seat_rows: Vec<(String, i64, String)> = sqlx::query_as(
+        "select bs.booking_id, s.id, s.label
+         from booking_seat bs join seat s on s.id = bs.seat_id join booking b on b.id = bs.booking_id
+         where (b.status = 'PAYMENT_PENDING' or (b.status = 'HELD' and b.held_until > $1))
+           and ($2 is null or b.event_id = $2)
+         order by s.id",
+    )
+    .bind(now)
+    .bind(event_id)
+    .fetch_all(state.db.reader())
+    .await?;
+    let mut seats_of: HashMap<String, Vec<(i64, String)>> = HashMap::new();
+    for (booking, id, label) in seat_rows {
+        seats_of.entry(booking).or_default().push((id, label));
+    }
     let mut holds = Vec::with_capacity(rows.len());
     for (booking_id, event, buyer_id, stage, held_until, amount, currency, places) in rows {
-        let seats: Vec<(i64, String)> = sqlx::query_as(
-            "select s.id, s.label from booking_seat bs join seat s on s.id = bs.seat_id
-             where bs.booking_id = $1 order by s.id",
-        )
-        .bind(&booking_id)
-        .fetch_all(state.db.reader())
-        .await?;
+        let seats = seats_of.remove(&booking_id).unwrap_or_default();
         holds.push(LiveHold {
             booking_id,
             event_id: event,
