@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Benchmarks: holdfast-bench (release) on SQLite and on a throwaway Postgres,
-# then pgbench running the same SQL transaction on that Postgres.
+# then pgbench running the same SQL transaction on that Postgres; the
+# full-size on-sale simulation (100,000 buyers, the 10,000-seat arena) on
+# three instances sharing Postgres and on one SQLite instance; and a
+# server's memory with 1,000 SSE clients connected.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-tools.sh
-cargo build --release --features ssr --bin holdfast-bench
+cargo build --release --no-default-features --features ssr --bin holdfast --bin holdfast-bench
+ulimit -n 65536 2>/dev/null || true
 work="$(pwd)/.tmp/bench-$$"
 mkdir -p "$work"
-trap './scripts/pg.sh stop "$work/pg"' EXIT
+server=""
+trap './scripts/pg.sh stop "$work/pg"; [ -n "$server" ] && kill "$server" 2>/dev/null || true' EXIT
 pg=$(./scripts/pg.sh start "$work/pg")
 echo "== SQLite"
 ./target/release/holdfast-bench
@@ -28,3 +33,18 @@ for c in 8 32 64; do
   echo "-- pgbench -c $c"
   "$bin/pgbench" -n -c "$c" -j 2 -T 10 -f scripts/bench/hold.sql "$pgb" | grep -E "tps|latency average"
 done
+
+echo "== on-sale simulation, full size: 100,000 buyers for the arena, 3 instances on Postgres"
+./scripts/onsale.sh --profile release --instances 3 --db postgres --hold-ttl 20 -- \
+  --buyers 100000 --concurrency 256 --live-check
+echo "== on-sale simulation, full size, 1 instance on SQLite"
+./scripts/onsale.sh --profile release --instances 1 --db sqlite --hold-ttl 20 -- \
+  --buyers 100000 --concurrency 256
+
+echo "== server memory with 1,000 SSE clients (release, SQLite)"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+DATABASE_URL="sqlite://$work/sse.db" LEPTOS_SITE_ADDR="127.0.0.1:$port" RUST_LOG=warn \
+  ./target/release/holdfast > "$work/sse-server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.2; done
+./target/release/holdfast-bench sse-memory "http://127.0.0.1:$port" "$server" 1000

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL for tests: `pg.sh start DIR` initialises a cluster in
 # DIR (as the `postgres` user: initdb refuses root), listens on 127.0.0.1 on a
-# free port and prints its URL; `pg.sh stop DIR` stops it by its pid file.
+# free port and prints its URL; `pg.sh stop DIR` stops it by its pid file;
+# `pg.sh crash DIR` stops it immediately (no checkpoint) and `pg.sh resume
+# DIR` starts it again on the same port.
 set -euo pipefail
-cmd=${1:?start|stop}
+cmd=${1:?start|stop|crash|resume}
 dir=${2:?directory}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)
 if [ -z "$bin" ]; then
@@ -18,8 +20,17 @@ start)
   [ "$(id -u)" = 0 ] && chown postgres "$dir"
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   as_pg "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
-  as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "-h 127.0.0.1 -p $port -k $dir -c max_connections=300 -c shared_buffers=256MB -c fsync=on" start >/dev/null
+  echo "-h 127.0.0.1 -p $port -k $dir -c max_connections=300 -c shared_buffers=256MB -c fsync=on" > "$dir/options"
+  as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "$(cat "$dir/options")" start >/dev/null
   echo "postgres://postgres@127.0.0.1:$port/postgres"
+  ;;
+crash)
+  # An immediate stop: no checkpoint, like a power cut; the next start
+  # replays the write-ahead log.
+  as_pg "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null
+  ;;
+resume)
+  as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "$(cat "$dir/options")" start >/dev/null
   ;;
 stop)
   if [ -f "$dir/data/postmaster.pid" ]; then

@@ -33,7 +33,20 @@ echo "throwaway postgres at $pg_url"
 
 echo "==> rust tests (SQLite and Postgres)"
 cargo fmt --all -- --check
-HOLDFAST_TEST_PG_URL="$pg_url" cargo test --workspace --features holdfast/ssr,holdfast-app/ssr -- --test-threads=2
+# RUST_LOG: a failing test shows its servers' errors beside it.
+RUST_LOG=error HOLDFAST_TEST_PG_URL="$pg_url" cargo test --workspace --features holdfast/ssr,holdfast-app/ssr -- --test-threads=2
+
+echo "==> on-sale simulation, scaled down (full size: scripts/bench.sh)"
+# 1,500 buyers for the cruise's 300 cabins, 6-second holds: on SQLite; on
+# three instances sharing Postgres (with the cross-instance live check);
+# with one instance killed (SIGKILL) mid-sale; with Postgres stopped
+# immediately mid-sale. Each run ends with every invariant checked.
+cargo build --no-default-features --features ssr --bin holdfast --bin holdfast-bench
+sim=(--event 2 --buyers 1500 --concurrency 64)
+./scripts/onsale.sh --instances 1 --db sqlite --hold-ttl 6 -- "${sim[@]}"
+./scripts/onsale.sh --instances 3 --db postgres --hold-ttl 6 -- "${sim[@]}" --live-check
+./scripts/onsale.sh --instances 3 --db postgres --hold-ttl 6 --crash kill --crash-after 1 -- "${sim[@]}" --arrival 3
+./scripts/onsale.sh --instances 3 --db postgres --hold-ttl 6 --crash pg --crash-after 1 -- "${sim[@]}" --arrival 3
 
 echo "==> end-to-end (Playwright, Chromium)"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

@@ -27,8 +27,13 @@ on_both_backends!(
             assert_eq!(
                 (ok, taken),
                 (1, 199),
-                "round {round}: {:?}",
-                answers.iter().map(|a| a.status).collect::<Vec<_>>()
+                "round {round}: {:?}; unexpected answers: {:?}",
+                answers.iter().map(|a| a.status).collect::<Vec<_>>(),
+                answers
+                    .iter()
+                    .filter(|a| a.status != 200 && a.status != 409)
+                    .map(|a| &a.text)
+                    .collect::<Vec<_>>()
             );
             let live = app
                 .scalar(&format!(

@@ -125,3 +125,20 @@ async fn the_document_matches_the_router() {
         }
     }
 }
+
+// The links that let clients (and the fuzzer's stateful phase) go from a
+// hold to its booking point at documented operations.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn links_lead_from_a_hold_to_its_booking() {
+    let app = common::spawn_app(common::Backend::Sqlite).await;
+    let doc = app.buyer().get("/api/openapi.json").await.json();
+    let links = &doc["paths"]["/api/events/{eventId}/holds"]["post"]["responses"]["200"]["links"];
+    let links = links.as_object().expect("the hold answer has links");
+    assert!(links.contains_key("PayBooking"), "{links:?}");
+    for link in links.values() {
+        let target = link["operationRef"].as_str().unwrap();
+        let pointer = target.trim_start_matches('#');
+        assert!(doc.pointer(pointer).is_some(), "{target} resolves");
+        assert_eq!(link["parameters"]["bookingId"], "$response.body#/bookingId");
+    }
+}

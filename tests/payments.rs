@@ -560,3 +560,50 @@ on_both_backends!(
         app.assert_invariants().await;
     }
 );
+
+// A process that died between claiming the pay key and storing its answer
+// (the provider is called in between) leaves the key in flight. A retry
+// with that key waits (409) while the claim may still be alive, then takes
+// it over, and the checkout is started once.
+on_both_backends!(
+    pay_retry_takes_over_a_key_its_dead_process_left,
+    |app: TestApp| async move {
+        use holdfast_app::core::idempotency::{IdempotencyKey, IN_FLIGHT_LEASE_MS};
+        let seats = app.arena_seats().await;
+        let buyer = app.buyer();
+        let held = buyer.hold_many(1, &seats[..2]).await;
+        let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+        let path = format!("/api/bookings/{booking}/pay");
+        let key = new_key();
+        let claim = IdempotencyKey::parse(&key, &[b"POST", path.as_bytes(), b""]).unwrap();
+        sqlx::query(
+            "insert into idempotency_key (buyer_id, key, fingerprint, created_at)
+         select buyer_id, $2, $3, $4 from booking where id = $1",
+        )
+        .bind(&booking)
+        .bind(&claim.key)
+        .bind(&claim.fingerprint)
+        .bind(app.clock.now_ms())
+        .execute(app.state.db.writer())
+        .await
+        .unwrap();
+
+        let early = buyer.post(&path, Some(&key), None).await;
+        assert_eq!(early.status, 409, "{}", early.text);
+        assert_eq!(early.code(), "IDEMPOTENCY_KEY_IN_USE");
+
+        app.clock.advance_ms(IN_FLIGHT_LEASE_MS + 1);
+        let retried = buyer.post(&path, Some(&key), None).await;
+        assert_eq!(retried.status, 200, "{}", retried.text);
+        let replay = buyer.post(&path, Some(&key), None).await;
+        assert_eq!(replay.text, retried.text, "the answer is stored again");
+        assert_eq!(
+            app.scalar(&format!(
+                "select count(*) from sandbox_session where booking_id = '{booking}'"
+            ))
+            .await,
+            1
+        );
+        app.assert_invariants().await;
+    }
+);

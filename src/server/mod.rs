@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod config;
+pub mod error_shape;
 pub mod limits;
 pub mod metrics;
 pub mod protect;
@@ -151,6 +152,7 @@ pub async fn build(
             protect::same_origin_writes(public.clone(), req, next)
         }))
         .layer(sessions)
+        .layer(axum::middleware::from_fn(error_shape::api_errors))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state.clone());
     Ok((router, state))

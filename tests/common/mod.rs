@@ -72,6 +72,13 @@ pub async fn spawn_on(
     tmp: Option<Arc<tempdir::TempDir>>,
     tweak: impl FnOnce(&mut Config),
 ) -> TestApp {
+    // RUST_LOG=… shows the servers' logs beside a failing test.
+    if std::env::var_os("RUST_LOG").is_some() {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .with_test_writer()
+            .try_init();
+    }
     // Bind first: the sandbox sends its webhooks to this very address.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await

@@ -32,6 +32,12 @@ impl<S: Send + Sync> FromRequestParts<S> for Buyer {
             .insert(BUYER_KEY, &id)
             .await
             .map_err(ApiError::internal)?;
+        // Stored now, before anything is done in this buyer's name: were it
+        // left to the session layer after the answer, a database hiccup
+        // there would turn a committed hold into a bare 500 without the
+        // cookie, and the buyer's retry would come as a stranger. (The
+        // layer's own save then finds the record unchanged and skips.)
+        session.save().await.map_err(ApiError::internal)?;
         Ok(Buyer(id))
     }
 }

@@ -68,15 +68,24 @@ pub struct Stored {
     pub body: String,
 }
 
+/// How long a request may hold its key without an answer. Only pay holds
+/// a key across two transactions (the provider is called in between); a
+/// claim older than this belonged to a process that died mid-request, and
+/// the retry takes it over — safe, because the provider call is itself
+/// idempotent per booking.
+pub const IN_FLIGHT_LEASE_MS: i64 = 15_000;
+
 /// Looks the key up outside any transaction: `Ok(Some)` replays, `Ok(None)`
-/// means "not seen yet", errors are 422 (other request) or 409 (in flight).
+/// means "not seen yet" (or abandoned by a dead process: then forgotten),
+/// errors are 422 (other request) or 409 (in flight).
 pub async fn lookup(
     db: &Db,
     buyer: &str,
     key: &IdempotencyKey,
+    now: i64,
 ) -> Result<Option<Stored>, ApiError> {
-    let row: Option<(String, Option<i64>, Option<String>)> = sqlx::query_as(
-        "select fingerprint, status_code, response_body from idempotency_key where buyer_id = $1 and key = $2",
+    let row: Option<(String, Option<i64>, Option<String>, i64)> = sqlx::query_as(
+        "select fingerprint, status_code, response_body, created_at from idempotency_key where buyer_id = $1 and key = $2",
     )
     .bind(buyer)
     .bind(&key.key)
@@ -84,11 +93,23 @@ pub async fn lookup(
     .await?;
     match row {
         None => Ok(None),
-        Some((fp, _, _)) if fp != key.fingerprint => Err(ApiError::IdempotencyKeyReused),
-        Some((_, Some(status), Some(body))) => Ok(Some(Stored {
+        Some((fp, _, _, _)) if fp != key.fingerprint => Err(ApiError::IdempotencyKeyReused),
+        Some((_, Some(status), Some(body), _)) => Ok(Some(Stored {
             status: status as u16,
             body,
         })),
+        Some((_, _, _, claimed_at)) if claimed_at <= now - IN_FLIGHT_LEASE_MS => {
+            sqlx::query(
+                "delete from idempotency_key where buyer_id = $1 and key = $2
+                 and status_code is null and created_at = $3",
+            )
+            .bind(buyer)
+            .bind(&key.key)
+            .bind(claimed_at)
+            .execute(db.writer())
+            .await?;
+            Ok(None)
+        }
         Some(_) => Err(ApiError::IdempotencyKeyInUse),
     }
 }
@@ -139,8 +160,9 @@ pub async fn answer_for_loser(
     db: &Db,
     buyer: &str,
     key: &IdempotencyKey,
+    now: i64,
 ) -> Result<Stored, ApiError> {
-    lookup(db, buyer, key)
+    lookup(db, buyer, key, now)
         .await?
         .ok_or(ApiError::IdempotencyKeyInUse)
 }

@@ -66,6 +66,16 @@ impl DbSessionStore {
         cache.insert(record.id, record.clone());
     }
 
+    /// The same data as stored, and an expiry less than an hour apart: the
+    /// write would change nothing that matters.
+    fn unchanged(&self, record: &Record) -> bool {
+        self.cached(&record.id).is_some_and(|c| {
+            c.data == record.data
+                && (c.expiry_date - record.expiry_date).abs()
+                    < tower_sessions::cookie::time::Duration::hours(1)
+        })
+    }
+
     fn forget(&self, id: &Id) {
         self.cache
             .lock()
@@ -106,6 +116,9 @@ impl SessionStore for DbSessionStore {
     }
 
     async fn save(&self, record: &Record) -> Result<()> {
+        if self.unchanged(record) {
+            return Ok(());
+        }
         let data = serde_json::to_vec(&record).map_err(|e| Error::Encode(e.to_string()))?;
         sqlx::query(
             "insert into session (id, data, expiry_ms) values ($1, $2, $3)

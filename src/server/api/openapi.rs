@@ -53,6 +53,63 @@ impl Modify for Security {
     }
 }
 
+/// OpenAPI links from the answers that name a booking to the operations on
+/// that booking, so that clients and fuzzers (schemathesis' stateful phase)
+/// can follow hold → booking → pay / release.
+struct Links;
+
+impl Modify for Links {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{link::LinkBuilder, RefOr};
+        let on_booking = |suffix: &str, method: &str| {
+            LinkBuilder::new()
+                .operation_ref(format!(
+                    "#/paths/~1api~1bookings~1{{bookingId}}{suffix}/{method}"
+                ))
+                .parameter("bookingId", "$response.body#/bookingId")
+                .build()
+        };
+        let holds = [
+            "/api/events/{eventId}/holds",
+            "/api/events/{eventId}/seats/{seatId}/hold",
+            "/api/events/{eventId}/general-admission/{areaId}/hold",
+        ];
+        let mut answers: Vec<(&str, Vec<(&str, &str, &str)>)> = holds
+            .iter()
+            .map(|p| {
+                (
+                    *p,
+                    vec![
+                        ("ShowBooking", "", "get"),
+                        ("PayBooking", "~1pay", "post"),
+                        ("ReleaseBooking", "", "delete"),
+                    ],
+                )
+            })
+            .collect();
+        answers.push((
+            "/api/bookings/{bookingId}/pay",
+            vec![("ShowBooking", "", "get")],
+        ));
+        for (path, links) in answers {
+            let Some(op) = openapi
+                .paths
+                .paths
+                .get_mut(path)
+                .and_then(|i| i.post.as_mut())
+            else {
+                continue;
+            };
+            if let Some(RefOr::T(ok)) = op.responses.responses.get_mut("200") {
+                for (name, suffix, method) in links {
+                    ok.links
+                        .insert(name.to_string(), RefOr::T(on_booking(suffix, method)));
+                }
+            }
+        }
+    }
+}
+
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -78,7 +135,7 @@ impl Modify for Security {
         BookingActivity, WebhookRow, MailRow, AuditRow, CanaryReport, ActionOutcome, EventLayout,
         CategorySpec, SectionSpec, StandingSpec, CreatedEvent,
     )),
-    modifiers(&Security),
+    modifiers(&Security, &Links),
 )]
 pub struct ApiDoc;
 

@@ -42,9 +42,11 @@ pub(crate) async fn earlier_answer<T>(
     key: Option<&IdempotencyKey>,
 ) -> Result<Option<Idempotent<T>>, ApiError> {
     match key {
-        Some(key) => Ok(idempotency::lookup(&state.db, buyer, key)
-            .await?
-            .map(Into::into)),
+        Some(key) => Ok(
+            idempotency::lookup(&state.db, buyer, key, state.clock.now_ms())
+                .await?
+                .map(Into::into),
+        ),
         None => Ok(None),
     }
 }
@@ -62,9 +64,11 @@ pub(crate) async fn begin_with_key<T>(
     if let Some(key) = key {
         if !idempotency::claim(&mut tx, buyer, key, now).await? {
             tx.rollback().await?;
-            return Ok(Err(idempotency::answer_for_loser(&state.db, buyer, key)
-                .await?
-                .into()));
+            return Ok(Err(idempotency::answer_for_loser(
+                &state.db, buyer, key, now,
+            )
+            .await?
+            .into()));
         }
     }
     Ok(Ok(tx))

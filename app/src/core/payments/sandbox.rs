@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use super::signature;
 use super::{CheckoutRequest, CheckoutSession, PaymentProvider, ProviderError, SessionState};
 use crate::core::clock::SharedClock;
-use crate::core::db::Db;
+use crate::core::db::{Db, Tx};
 
 pub struct Sandbox {
     db: Db,
@@ -68,15 +68,7 @@ impl Sandbox {
     }
 
     async fn session(&self, id: &str) -> Result<Option<SessionRow>, ProviderError> {
-        sqlx::query_as(
-            "select id, booking_id, payment_intent_id, amount_cents, currency, status, payment_status, expires_at,
-                    customer_email
-             from sandbox_session where id = $1",
-        )
-        .bind(id)
-        .fetch_optional(self.db.reader())
-        .await
-        .map_err(other)
+        session_row(self.db.reader(), id).await
     }
 
     fn view(&self, row: SessionRow) -> CheckoutSession {
@@ -109,6 +101,9 @@ impl Sandbox {
         email: Option<&str>,
     ) -> Result<Option<String>, ProviderError> {
         let now = self.clock.now_ms();
+        // The payment and its events in one transaction: like Stripe, the
+        // sandbox never takes money without telling the webhook.
+        let mut tx = self.db.begin().await.map_err(other)?;
         let done = sqlx::query(
             "update sandbox_session set status = 'complete', payment_status = $2, customer_email = $4
              where id = $1 and status = 'open' and expires_at > $3",
@@ -117,7 +112,7 @@ impl Sandbox {
         .bind(if paid { "paid" } else { "unpaid" })
         .bind(now)
         .bind(email)
-        .execute(self.db.writer())
+        .execute(&mut *tx)
         .await
         .map_err(other)?
         .rows_affected()
@@ -125,17 +120,27 @@ impl Sandbox {
         if !done {
             return Ok(None);
         }
-        let row = self
-            .session(session_id)
+        let row = session_row(&mut *tx, session_id)
             .await?
             .ok_or_else(|| other("session vanished"))?;
         let object = self.session_object(&row, &row.5.clone());
-        self.enqueue("checkout.session.completed", object.clone(), delivery)
-            .await?;
+        self.enqueue(
+            &mut tx,
+            "checkout.session.completed",
+            object.clone(),
+            delivery,
+        )
+        .await?;
         if !paid {
-            self.enqueue("checkout.session.async_payment_failed", object, delivery)
-                .await?;
+            self.enqueue(
+                &mut tx,
+                "checkout.session.async_payment_failed",
+                object,
+                delivery,
+            )
+            .await?;
         }
+        tx.commit().await.map_err(other)?;
         let urls: (String, String) =
             sqlx::query_as("select success_url, cancel_url from sandbox_session where id = $1")
                 .bind(session_id)
@@ -169,6 +174,7 @@ impl Sandbox {
 
     async fn enqueue(
         &self,
+        tx: &mut Tx,
         kind: &str,
         object: Value,
         delivery: Delivery,
@@ -199,7 +205,7 @@ impl Sandbox {
             .bind(&event_id)
             .bind(&body)
             .bind(at)
-            .execute(self.db.writer())
+            .execute(&mut **tx)
             .await
             .map_err(other)?;
         }
@@ -333,26 +339,25 @@ impl PaymentProvider for Sandbox {
     async fn lookup_checkout(&self, session_id: &str) -> Result<CheckoutSession, ProviderError> {
         // Like Stripe, a session past its `expires_at` is expired (and says so
         // with an event) the next time anyone looks.
+        let mut tx = self.db.begin().await.map_err(other)?;
         let lapsed = sqlx::query(
             "update sandbox_session set status = 'expired' where id = $1 and status = 'open' and expires_at <= $2",
         )
         .bind(session_id)
         .bind(self.clock.now_ms())
-        .execute(self.db.writer())
+        .execute(&mut *tx)
         .await
         .map_err(other)?
         .rows_affected()
             == 1;
         if lapsed {
-            if let Some(row) = self.session(session_id).await? {
-                self.enqueue(
-                    "checkout.session.expired",
-                    self.session_object(&row, "expired"),
-                    Delivery::Once,
-                )
-                .await?;
+            if let Some(row) = session_row(&mut *tx, session_id).await? {
+                let object = self.session_object(&row, "expired");
+                self.enqueue(&mut tx, "checkout.session.expired", object, Delivery::Once)
+                    .await?;
             }
         }
+        tx.commit().await.map_err(other)?;
         let row = self
             .session(session_id)
             .await?
@@ -361,27 +366,25 @@ impl PaymentProvider for Sandbox {
     }
 
     async fn expire_checkout(&self, session_id: &str) -> Result<CheckoutSession, ProviderError> {
+        let mut tx = self.db.begin().await.map_err(other)?;
         let expired = sqlx::query(
             "update sandbox_session set status = 'expired' where id = $1 and status = 'open'",
         )
         .bind(session_id)
-        .execute(self.db.writer())
+        .execute(&mut *tx)
         .await
         .map_err(other)?
         .rows_affected()
             == 1;
-        let row = self
-            .session(session_id)
+        let row = session_row(&mut *tx, session_id)
             .await?
             .ok_or_else(|| ProviderError::Refused("no such session".into()))?;
         if expired {
-            self.enqueue(
-                "checkout.session.expired",
-                self.session_object(&row, "expired"),
-                Delivery::Once,
-            )
-            .await?;
+            let object = self.session_object(&row, "expired");
+            self.enqueue(&mut tx, "checkout.session.expired", object, Delivery::Once)
+                .await?;
         }
+        tx.commit().await.map_err(other)?;
         Ok(self.view(row))
     }
 
@@ -404,6 +407,7 @@ impl PaymentProvider for Sandbox {
             ));
         }
         let id = format!("re_sb_{}", uuid::Uuid::new_v4().simple());
+        let mut tx = self.db.begin().await.map_err(other)?;
         let created = sqlx::query(
             "insert into sandbox_refund (id, idempotency_key, payment_intent_id, amount_cents, created_at)
              values ($1, $2, $3, $4, $5) on conflict (idempotency_key) do nothing",
@@ -413,7 +417,7 @@ impl PaymentProvider for Sandbox {
         .bind(payment_intent_id)
         .bind(amount_cents)
         .bind(self.clock.now_ms())
-        .execute(self.db.writer())
+        .execute(&mut *tx)
         .await
         .map_err(other)?
         .rows_affected()
@@ -421,7 +425,7 @@ impl PaymentProvider for Sandbox {
         let (refund_id,): (String,) =
             sqlx::query_as("select id from sandbox_refund where idempotency_key = $1")
                 .bind(idempotency_key)
-                .fetch_one(self.db.writer())
+                .fetch_one(&mut *tx)
                 .await
                 .map_err(other)?;
         if created {
@@ -434,9 +438,25 @@ impl PaymentProvider for Sandbox {
                 "refunded": true,
                 "refunds": { "object": "list", "data": [{ "id": refund_id, "object": "refund", "amount": amount_cents }] },
             });
-            self.enqueue("charge.refunded", charge, Delivery::Once)
+            self.enqueue(&mut tx, "charge.refunded", charge, Delivery::Once)
                 .await?;
         }
+        tx.commit().await.map_err(other)?;
         Ok(refund_id)
     }
+}
+
+async fn session_row<'e, E>(db: E, id: &str) -> Result<Option<SessionRow>, ProviderError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query_as(
+        "select id, booking_id, payment_intent_id, amount_cents, currency, status, payment_status, expires_at,
+                customer_email
+         from sandbox_session where id = $1",
+    )
+    .bind(id)
+    .fetch_optional(db)
+    .await
+    .map_err(other)
 }

@@ -1,0 +1,25 @@
+"""Schemathesis checks of our own: every API error is in the contract's
+shape, `{ "error": { "code": ..., "message": ... } }` (API.md), and never
+carries a database message or a stack trace."""
+
+import schemathesis
+
+LEAKS = ("sqlx", "sqlite", "postgres", "panicked", "stack backtrace", "syntax error")
+
+
+@schemathesis.check
+def error_shape(ctx, response, case):
+    if response.status_code < 400 or not case.path.startswith("/api"):
+        return None
+    try:
+        body = response.json()
+    except Exception:
+        raise AssertionError(f"{response.status_code} without a JSON body: {response.text[:200]!r}")
+    error = body.get("error") if isinstance(body, dict) else None
+    assert isinstance(error, dict), f"no `error` object: {body!r}"[:300]
+    assert isinstance(error.get("code"), str) and error["code"], f"no error code: {body!r}"[:300]
+    assert isinstance(error.get("message"), str), f"no error message: {body!r}"[:300]
+    text = response.text.lower()
+    for leak in LEAKS:
+        assert leak not in text, f"the answer mentions {leak!r}: {response.text[:300]!r}"
+    return None

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The on-sale simulation against real server processes:
+#
+#   scripts/onsale.sh [--instances N] [--db postgres|sqlite] [--crash none|kill|pg]
+#                     [--profile debug|release] [--hold-ttl S] -- [simulate options]
+#
+# starts a throwaway database (Postgres, or a SQLite file), N instances of
+# the server on it (ports of their own, workers on all of them), and runs
+# `holdfast-bench simulate` spreading buyers over them. With `--crash kill`
+# the second instance is killed with SIGKILL a few seconds in and started
+# again; with `--crash pg` Postgres is stopped immediately (no checkpoint)
+# and started again. The simulator then checks that every acknowledged hold
+# and booking survived and that every invariant holds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+instances=3 db=postgres crash=none profile=debug ttl=300 crash_after=3
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --instances) instances=$2; shift 2 ;;
+    --db) db=$2; shift 2 ;;
+    --crash) crash=$2; shift 2 ;;
+    --crash-after) crash_after=$2; shift 2 ;;
+    --profile) profile=$2; shift 2 ;;
+    --hold-ttl) ttl=$2; shift 2 ;;
+    --) shift; break ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+bin="$root/target/$profile"
+[ -x "$bin/holdfast" ] && [ -x "$bin/holdfast-bench" ] || {
+  echo "build first: cargo build $([ "$profile" = release ] && echo --release) --features ssr --bins" >&2; exit 2; }
+
+work="$root/.tmp/onsale-$$"
+mkdir -p "$work"
+pids=()
+cleanup() {
+  for p in "${pids[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
+  [ "$db" = postgres ] && "$root/scripts/pg.sh" stop "$work/pg" || true
+  rm -rf "$work/pg" "$work"/*.db*
+}
+trap cleanup EXIT
+
+if [ "$db" = postgres ]; then
+  url=$("$root/scripts/pg.sh" start "$work/pg")
+else
+  url="sqlite://$work/onsale.db"
+fi
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+token=onsale-admin-token
+ports=() targets=""
+start_instance() { # index port
+  DATABASE_URL="$url" LEPTOS_SITE_ADDR="127.0.0.1:$2" LEPTOS_SITE_ROOT="$root/target/site" \
+    HOLD_TTL_SECONDS="$ttl" SWEEP_INTERVAL_SECONDS=1 RECONCILE_INTERVAL_SECONDS=5 \
+    ADMIN_TOKEN=$token ADMIN_PASSWORD=onsale-admin-password \
+    RATE_LIMIT_IP_PER_MINUTE=0 RUST_LOG=warn \
+    "$bin/holdfast" >> "$work/instance-$1.log" 2>&1 &
+  pids[$1]=$!
+  for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$2/readyz" >/dev/null && return 0; sleep 0.2; done
+  echo "instance $1 did not start:" >&2; tail -n 20 "$work/instance-$1.log" >&2; return 1
+}
+# One after the other: the first applies the migrations and the demo data.
+for i in $(seq 0 $((instances - 1))); do
+  ports[$i]=$(free_port)
+  start_instance "$i" "${ports[$i]}"
+  targets="$targets${targets:+,}http://127.0.0.1:${ports[$i]}"
+done
+echo "$instances instance(s) on $db: $targets"
+
+chaos() {
+  sleep "$crash_after"
+  case "$crash" in
+    kill)
+      victim=$((instances > 1 ? 1 : 0))
+      echo "!! kill -9 instance $victim (pid ${pids[$victim]})"
+      kill -9 "${pids[$victim]}"
+      sleep 2
+      echo "!! instance $victim starts again"
+      start_instance "$victim" "${ports[$victim]}"
+      ;;
+    pg)
+      echo "!! postgres: immediate stop"
+      "$root/scripts/pg.sh" crash "$work/pg"
+      sleep 2
+      echo "!! postgres starts again (recovery)"
+      "$root/scripts/pg.sh" resume "$work/pg"
+      ;;
+  esac
+}
+status=0
+if [ "$crash" != none ]; then
+  # The chaos runs beside the simulation, in this shell (it restarts
+  # instances whose pids the cleanup must know).
+  "$bin/holdfast-bench" simulate --targets "$targets" --database "$url" \
+    --admin-token $token --hold-ttl "$ttl" "$@" & sim=$!
+  chaos
+  wait $sim || status=$?
+else
+  "$bin/holdfast-bench" simulate --targets "$targets" --database "$url" \
+    --admin-token $token --hold-ttl "$ttl" "$@" || status=$?
+fi
+if [ $status -ne 0 ]; then
+  for f in "$work"/instance-*.log; do echo "--- $f"; grep -v "^\s*$" "$f" | tail -n 15; done
+fi
+exit $status

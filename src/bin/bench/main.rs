@@ -1,0 +1,26 @@
+//! `holdfast-bench`: Holdfast measured over real HTTP on 127.0.0.1.
+//!
+//!     holdfast-bench [DATABASE_URL]              throughput next to the machine's limits
+//!     holdfast-bench simulate --targets URL,...  the on-sale simulator (see simulate/)
+//!     holdfast-bench sse-memory URL PID [N]      a server's memory with N SSE clients
+//!
+//! Run it from a release build; `scripts/bench.sh` runs all of it, with
+//! pgbench on the same SQL transaction beside it.
+
+mod simulate;
+mod sse_memory;
+mod stats;
+mod throughput;
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let ok = match args.first().map(String::as_str) {
+        Some("simulate") => simulate::main(&args[1..]).await,
+        Some("sse-memory") => sse_memory::main(&args[1..]).await,
+        _ => throughput::main(args.first().cloned()).await,
+    };
+    if !ok {
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,327 @@
+//! One buyer's journey, as the seat-map page walks it: look at the map,
+//! pick seats in the best section they can get, hold (falling back on the
+//! suggestions of a 409), then abandon, pay late, or pay — and watch the
+//! booking until it settles.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use reqwest::{Client, RequestBuilder};
+use serde_json::{json, Value};
+
+use super::options::Options;
+use super::record::{Ack, Outcome, Samples, Step, Tally};
+use super::view::View;
+use crate::stats::Rng;
+
+/// An HTTP answer: status and JSON body (`Null` when it had none).
+struct Answer {
+    status: u16,
+    body: Value,
+}
+
+pub struct Buyer<'a> {
+    pub http: &'a Client,
+    pub targets: &'a [String],
+    /// The instance this buyer talks to; moves on when it is unreachable.
+    pub home: usize,
+    pub cookie: Option<String>,
+    pub samples: &'a mut Samples,
+    pub tally: &'a Tally,
+    pub opts: &'a Options,
+}
+
+impl Buyer<'_> {
+    fn base(&self) -> &str {
+        &self.targets[self.home % self.targets.len()]
+    }
+
+    /// Sends one request, as a browser with a flaky network would: an
+    /// unreachable instance → the next one; a 5xx → again shortly; a 429 →
+    /// again after `Retry-After`; a key in flight → again after 2 s. Retries reuse the request as built, so a
+    /// step keeps its Idempotency-Key. `None` when nothing answered.
+    async fn send(
+        &mut self,
+        step: Step,
+        build: impl Fn(&Client, &str) -> RequestBuilder,
+    ) -> Option<Answer> {
+        for _ in 0..12 {
+            let mut req = build(self.http, self.base());
+            if let Some(c) = &self.cookie {
+                req = req.header("Cookie", c);
+            }
+            let t = Instant::now();
+            let r = match req.send().await {
+                Ok(r) => r,
+                Err(_) => {
+                    self.tally.add(&self.tally.unreachable);
+                    self.home += 1;
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    continue;
+                }
+            };
+            if let Some(c) = r
+                .headers()
+                .get_all("set-cookie")
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .find(|v| v.starts_with("holdfast_session="))
+            {
+                self.cookie = c.split(';').next().map(str::to_string);
+            }
+            let status = r.status().as_u16();
+            let retry_after = r
+                .headers()
+                .get("retry-after")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse::<u64>().ok());
+            let body: Value = r.json().await.unwrap_or(Value::Null);
+            self.samples.add(step, t.elapsed());
+            match status {
+                429 => {
+                    self.tally.add(&self.tally.rate_limited);
+                    let wait = retry_after.unwrap_or(1).min(2);
+                    tokio::time::sleep(Duration::from_secs(wait)).await;
+                }
+                // The same key still in flight elsewhere (or left by a
+                // process that died holding it): ask again in a moment.
+                409 if body.pointer("/error/code").and_then(Value::as_str)
+                    == Some("IDEMPOTENCY_KEY_IN_USE") =>
+                {
+                    self.tally.add(&self.tally.in_flight);
+                    tokio::time::sleep(Duration::from_secs(2)).await;
+                }
+                500..=599 => {
+                    self.tally.add(&self.tally.server_errors);
+                    // The sandbox's pages are HTML; the API answers in its error shape.
+                    if step != Step::Checkout && body.pointer("/error/code").is_none() {
+                        self.tally.add(&self.tally.bad_errors);
+                        self.tally.example(format!("{step:?}: {status} {body}"));
+                    }
+                    tokio::time::sleep(Duration::from_millis(300)).await;
+                }
+                _ => return Some(Answer { status, body }),
+            }
+        }
+        None
+    }
+
+    pub async fn journey(&mut self, rng: &mut Rng, view: &View, acks: &mut Vec<Ack>) -> Outcome {
+        let opts = self.opts;
+        let event = opts.event;
+        let etag = view.etag.clone();
+        // The map: the browser's cached copy, revalidated.
+        self.send(Step::Map, |c, base| {
+            let req = c.get(format!("{base}/api/events/{event}/seats"));
+            match &etag {
+                Some(tag) => req.header("If-None-Match", tag),
+                None => req,
+            }
+        })
+        .await;
+
+        let size = [1, 2, 2, 2, 2, 3, 3, 4, 4, 1][rng.below(10)];
+        let mut known_taken: HashSet<i64> = HashSet::new();
+        let mut next: Option<Vec<i64>> = None;
+        let mut held: Option<(String, Vec<i64>)> = None;
+        for attempt in 0..opts.tries {
+            let Some(seats) = next.take().or_else(|| pick(view, size, rng, &known_taken)) else {
+                return if attempt == 0 {
+                    Outcome::SawSoldOut
+                } else {
+                    Outcome::GaveUp
+                };
+            };
+            let key = uuid::Uuid::new_v4().to_string();
+            let sent = Instant::now();
+            let body = json!({ "seatIds": seats });
+            self.tally.add(&self.tally.hold_attempts);
+            let Some(a) = self
+                .send(Step::Hold, |c, base| {
+                    c.post(format!("{base}/api/events/{event}/holds"))
+                        .header("Idempotency-Key", &key)
+                        .json(&body)
+                })
+                .await
+            else {
+                return Outcome::Unanswered;
+            };
+            match a.status {
+                200 => {
+                    let id = a.body["bookingId"].as_str().unwrap_or_default().to_string();
+                    self.tally.add(&self.tally.holds);
+                    acks.push(Ack {
+                        booking_id: id.clone(),
+                        seats: seats.clone(),
+                        target: self.home % self.targets.len(),
+                        sent,
+                        acked: Instant::now(),
+                    });
+                    held = Some((id, seats));
+                    break;
+                }
+                409 => {
+                    self.tally.add(&self.tally.conflicts);
+                    let err = &a.body["error"];
+                    for s in err["seatIds"].as_array().into_iter().flatten() {
+                        known_taken.extend(s.as_i64());
+                    }
+                    known_taken.extend(seats.iter().copied());
+                    next = err["suggestions"]
+                        .as_array()
+                        .and_then(|s| s.first())
+                        .and_then(Value::as_array)
+                        .map(|s| s.iter().filter_map(Value::as_i64).collect::<Vec<_>>())
+                        .filter(|s| s.len() == size);
+                }
+                _ => return refused(&a),
+            }
+        }
+        let Some((booking, _seats)) = held else {
+            return Outcome::GaveUp;
+        };
+
+        if rng.chance(opts.abandon) {
+            if rng.chance(0.5) {
+                let a = self
+                    .send(Step::Release, |c, base| {
+                        c.delete(format!("{base}/api/bookings/{booking}"))
+                    })
+                    .await;
+                return match a {
+                    Some(a) if a.status == 200 => Outcome::Released,
+                    Some(a) => refused(&a),
+                    None => Outcome::Unanswered,
+                };
+            }
+            return Outcome::Abandoned;
+        }
+        if rng.chance(opts.late) {
+            tokio::time::sleep(opts.hold_ttl + Duration::from_millis(1500)).await;
+        }
+        let key = uuid::Uuid::new_v4().to_string();
+        let Some(a) = self
+            .send(Step::Pay, |c, base| {
+                c.post(format!("{base}/api/bookings/{booking}/pay"))
+                    .header("Idempotency-Key", &key)
+            })
+            .await
+        else {
+            return Outcome::Unanswered;
+        };
+        match (a.status, code(&a)) {
+            (200, _) => {}
+            // Past `heldUntil`: HOLD_EXPIRED, or INVALID_STATE once the
+            // sweeper has already expired the hold.
+            (409, "HOLD_EXPIRED" | "INVALID_STATE") => return Outcome::PaidTooLate,
+            _ => return refused(&a),
+        }
+        let session = a.body["checkoutSessionId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let declined = rng.chance(opts.declined);
+        let delivery = if rng.chance(opts.twice) {
+            "twice"
+        } else if rng.chance(opts.delayed) {
+            "delayed"
+        } else {
+            "once"
+        };
+        let outcome = if declined { "declined" } else { "paid" };
+        let form = [
+            ("outcome", outcome),
+            ("delivery", delivery),
+            ("email", "buyer@example.com"),
+        ];
+        let Some(a) = self
+            .send(Step::Checkout, |c, base| {
+                c.post(format!("{base}/sandbox/checkout/{session}/complete"))
+                    .form(&form)
+            })
+            .await
+        else {
+            return Outcome::Unanswered;
+        };
+        // 409: already completed — by this buyer's earlier attempt, whose
+        // answer was lost with a crashed instance. The booking page tells.
+        if a.status >= 400 && a.status != 409 {
+            return refused(&a);
+        }
+        if !declined {
+            self.tally.add(&self.tally.paid);
+        }
+
+        // The return page: the booking's status until it settles.
+        let paid_at = Instant::now();
+        while paid_at.elapsed() < Duration::from_secs(60) {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            let Some(a) = self
+                .send(Step::Poll, |c, base| {
+                    c.get(format!("{base}/api/bookings/{booking}"))
+                })
+                .await
+            else {
+                continue;
+            };
+            match a.body["status"].as_str() {
+                Some("BOOKED") => {
+                    self.samples.add(Step::Confirmed, paid_at.elapsed());
+                    self.tally.add(&self.tally.booked);
+                    return Outcome::Booked(booking);
+                }
+                Some("REFUNDED") => return Outcome::Refunded(booking),
+                Some("EXPIRED") if declined => return Outcome::Declined,
+                Some("HELD" | "PAYMENT_PENDING") => {}
+                _ => return refused(&a),
+            }
+        }
+        Outcome::Unsettled(booking)
+    }
+}
+
+fn code(a: &Answer) -> &str {
+    a.body
+        .pointer("/error/code")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+fn refused(a: &Answer) -> Outcome {
+    Outcome::Refused(a.status, code(a).to_string())
+}
+
+/// `size` seats next to each other in row order, in the best section that
+/// has them (most buyers start at the top; some settle for cheaper seats
+/// straight away), avoiding seats known to be taken.
+fn pick(view: &View, size: usize, rng: &mut Rng, taken: &HashSet<i64>) -> Option<Vec<i64>> {
+    let n = view.sections.len();
+    if n == 0 {
+        return None;
+    }
+    // Zipf-like: section k is wanted with weight 1 / (k + 1).
+    let first = {
+        let total: f64 = (1..=n).map(|k| 1.0 / k as f64).sum();
+        let mut x = rng.unit() * total;
+        let mut k = 0;
+        while k + 1 < n && x > 1.0 / (k + 1) as f64 {
+            x -= 1.0 / (k + 1) as f64;
+            k += 1;
+        }
+        k
+    };
+    for section in view.sections[first..].iter().chain(&view.sections[..first]) {
+        let free: Vec<i64> = section
+            .iter()
+            .copied()
+            .filter(|s| !taken.contains(s))
+            .collect();
+        if free.len() < size {
+            continue;
+        }
+        // Crowds aim at the first seats of a section.
+        let start = rng.below((free.len() - size + 1).min(3 * size));
+        return Some(free[start..start + size].to_vec());
+    }
+    None
+}

@@ -1,0 +1,130 @@
+//! What the simulation keeps: live counters for the progress bar, latency
+//! samples per step, every acknowledged hold, and each buyer's outcome.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Step {
+    Map,
+    Hold,
+    Release,
+    Pay,
+    Checkout,
+    Poll,
+    /// From the sandbox's "paid" to the booking page showing BOOKED.
+    Confirmed,
+}
+
+pub const STEPS: [Step; 7] = [
+    Step::Map,
+    Step::Hold,
+    Step::Release,
+    Step::Pay,
+    Step::Checkout,
+    Step::Poll,
+    Step::Confirmed,
+];
+
+#[derive(Default)]
+pub struct Samples(pub [Vec<Duration>; 7]);
+
+impl Samples {
+    pub fn add(&mut self, step: Step, took: Duration) {
+        self.0[step as usize].push(took);
+    }
+
+    pub fn merge(&mut self, other: Samples) {
+        for (mine, theirs) in self.0.iter_mut().zip(other.0) {
+            mine.extend(theirs);
+        }
+    }
+}
+
+/// Counters shared by every buyer.
+#[derive(Default)]
+pub struct Tally {
+    pub buyers_done: AtomicU64,
+    pub hold_attempts: AtomicU64,
+    pub holds: AtomicU64,
+    pub conflicts: AtomicU64,
+    pub paid: AtomicU64,
+    pub booked: AtomicU64,
+    pub rate_limited: AtomicU64,
+    pub server_errors: AtomicU64,
+    /// 5xx answers not in the API's error shape.
+    pub bad_errors: AtomicU64,
+    pub unreachable: AtomicU64,
+    /// 409 IDEMPOTENCY_KEY_IN_USE, asked again.
+    pub in_flight: AtomicU64,
+    /// The first few answers outside the error shape, for the report.
+    pub examples: std::sync::Mutex<Vec<String>>,
+}
+
+impl Tally {
+    pub fn add(&self, counter: &AtomicU64) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn example(&self, what: String) {
+        let mut examples = self.examples.lock().expect("examples");
+        if examples.len() < 5 {
+            examples.push(what);
+        }
+    }
+
+    pub fn get(counter: &AtomicU64) -> u64 {
+        counter.load(Ordering::Relaxed)
+    }
+}
+
+/// A hold the server acknowledged with 200: it must exist afterwards,
+/// whatever crashed in between.
+#[derive(Clone, Debug)]
+pub struct Ack {
+    pub booking_id: String,
+    pub seats: Vec<i64>,
+    /// Index of the instance that answered.
+    pub target: usize,
+    pub sent: Instant,
+    pub acked: Instant,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Booked(String),
+    /// Paid, but the money went back (the seats were gone).
+    Refunded(String),
+    /// Paid, and the booking had not settled after a minute.
+    Unsettled(String),
+    Declined,
+    Released,
+    Abandoned,
+    PaidTooLate,
+    /// Every try met taken seats.
+    GaveUp,
+    /// The map showed nothing left on arrival.
+    SawSoldOut,
+    /// An answer the journey does not expect (status, error code).
+    Refused(u16, String),
+    /// No instance answered.
+    Unanswered,
+}
+
+impl Outcome {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Outcome::Booked(_) => "booked",
+            Outcome::Refunded(_) => "refunded",
+            Outcome::Unsettled(_) => "unsettled",
+            Outcome::Declined => "declined",
+            Outcome::Released => "released",
+            Outcome::Abandoned => "abandoned",
+            Outcome::PaidTooLate => "paid too late",
+            Outcome::GaveUp => "gave up",
+            Outcome::SawSoldOut => "saw sold out",
+            Outcome::Refused(..) => "refused",
+            Outcome::Unanswered => "unanswered",
+        }
+    }
+}
