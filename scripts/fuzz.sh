@@ -34,6 +34,6 @@ SCHEMATHESIS_HOOKS=hooks PYTHONPATH="$hooks" \
   --max-examples "$examples" \
   --seed 20261130 \
   --request-timeout 10 \
-  --workers 2 \
+  --workers 1 \
   --no-color \
   --report junit --report-dir "$report"

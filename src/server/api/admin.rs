@@ -204,7 +204,7 @@ pub async fn create_event(
     path = "/api/admin/events/{eventId}/publish",
     tag = "admin",
     summary = "Publish an event",
-    params(("eventId" = i64, Path, description = "event id")),
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
     security(("bearer" = []), ("console_session" = [])),
 )]
@@ -224,7 +224,7 @@ pub async fn publish(
     path = "/api/admin/events/{eventId}/unpublish",
     tag = "admin",
     summary = "Withdraw an event (no new holds)",
-    params(("eventId" = i64, Path, description = "event id")),
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
     security(("bearer" = []), ("console_session" = [])),
 )]
@@ -245,7 +245,7 @@ pub async fn unpublish(
     path = "/api/admin/events/{eventId}/dashboard",
     tag = "admin",
     summary = "An event's live picture",
-    params(("eventId" = i64, Path, description = "event id")),
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, body = Dashboard), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
     security(("bearer" = []), ("console_session" = [])),
 )]
@@ -265,7 +265,7 @@ pub async fn dashboard(
     path = "/api/admin/events/{eventId}/stream",
     tag = "admin",
     summary = "The live picture as server-sent events (`event: dashboard`)",
-    params(("eventId" = i64, Path, description = "event id")),
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, content_type = "text/event-stream", description = "event stream"), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
     security(("bearer" = []), ("console_session" = [])),
 )]
@@ -351,7 +351,7 @@ pub struct Extension {
     path = "/api/admin/bookings/{bookingId}/{action}",
     tag = "admin",
     summary = "release | extend (`{ seconds }`, 1–600) | refund | resend",
-    params(("bookingId" = String, Path, description = "booking id (UUID)"), ("action" = String, Path, description = "release, extend, refund or resend")),
+    params(("bookingId" = String, Path, pattern = "^[0-9a-fA-F-]{36}$", description = "booking id (UUID)"), ("action" = String, Path, description = "release, extend, refund or resend", pattern = "^(release|extend|refund|resend)$")),
     responses((status = 200, body = ActionOutcome), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
     security(("bearer" = []), ("console_session" = [])),
 )]

@@ -16,7 +16,7 @@ use super::extract;
     path = "/api/bookings/{bookingId}",
     tag = "bookings",
     summary = "One of your bookings (others: 404)",
-    params(("bookingId" = String, Path, description = "booking id (UUID)")),
+    params(("bookingId" = String, Path, pattern = "^[0-9a-fA-F-]{36}$", description = "booking id (UUID)")),
     responses((status = 200, body = BookingView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)),
 )]
 pub async fn show(
@@ -48,7 +48,7 @@ pub async fn mine(
     path = "/api/bookings/{bookingId}",
     tag = "bookings",
     summary = "Release your running hold",
-    params(("bookingId" = String, Path, description = "booking id (UUID)")),
+    params(("bookingId" = String, Path, pattern = "^[0-9a-fA-F-]{36}$", description = "booking id (UUID)")),
     responses((status = 200, description = "`{ status: \"CANCELLED\" }`"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)),
 )]
 pub async fn release(

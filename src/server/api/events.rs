@@ -27,7 +27,7 @@ pub async fn list(State(state): State<AppState>) -> Result<Json<Vec<EventSummary
     path = "/api/events/{eventId}",
     tag = "events",
     summary = "One event with its price categories and standing areas",
-    params(("eventId" = i64, Path, description = "event id")),
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, body = EventDetail), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)),
 )]
 pub async fn detail(
@@ -44,7 +44,7 @@ pub async fn detail(
     path = "/api/events/{eventId}/seats",
     tag = "events",
     summary = "The seat map snapshot (ETag; 304 on If-None-Match)",
-    params(("eventId" = i64, Path, description = "event id")),
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, body = SeatMapSnapshot), (status = 304, description = "unchanged"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)),
 )]
 pub async fn seats(

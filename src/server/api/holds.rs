@@ -20,7 +20,7 @@ use super::extract::{self, RawBody};
     path = "/api/events/{eventId}/seats/{seatId}/hold",
     tag = "holds",
     summary = "Hold one seat",
-    params(("eventId" = i64, Path, description = "event id"), ("seatId" = i64, Path, description = "seat id"), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1), ("seatId" = i64, Path, description = "seat id", example = 1, minimum = 1), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
     responses((status = 200, body = HoldResponse), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
 )]
 pub async fn hold_one(
@@ -49,7 +49,7 @@ pub struct HoldMany {
     path = "/api/events/{eventId}/holds",
     tag = "holds",
     summary = "Hold several seats, all or nothing",
-    params(("eventId" = i64, Path, description = "event id"), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
     request_body = HoldSeatsRequest,
     responses((status = 200, body = HoldResponse), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
 )]
@@ -87,7 +87,7 @@ pub struct HoldPlaces {
     path = "/api/events/{eventId}/general-admission/{areaId}/hold",
     tag = "holds",
     summary = "Hold standing places",
-    params(("eventId" = i64, Path, description = "event id"), ("areaId" = i64, Path, description = "standing area id"), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1), ("areaId" = i64, Path, description = "standing area id", example = 1, minimum = 1), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
     request_body = HoldPlacesRequest,
     responses((status = 200, body = HoldResponse), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
 )]

@@ -53,63 +53,6 @@ impl Modify for Security {
     }
 }
 
-/// OpenAPI links from the answers that name a booking to the operations on
-/// that booking, so that clients and fuzzers (schemathesis' stateful phase)
-/// can follow hold → booking → pay / release.
-struct Links;
-
-impl Modify for Links {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::{link::LinkBuilder, RefOr};
-        let on_booking = |suffix: &str, method: &str| {
-            LinkBuilder::new()
-                .operation_ref(format!(
-                    "#/paths/~1api~1bookings~1{{bookingId}}{suffix}/{method}"
-                ))
-                .parameter("bookingId", "$response.body#/bookingId")
-                .build()
-        };
-        let holds = [
-            "/api/events/{eventId}/holds",
-            "/api/events/{eventId}/seats/{seatId}/hold",
-            "/api/events/{eventId}/general-admission/{areaId}/hold",
-        ];
-        let mut answers: Vec<(&str, Vec<(&str, &str, &str)>)> = holds
-            .iter()
-            .map(|p| {
-                (
-                    *p,
-                    vec![
-                        ("ShowBooking", "", "get"),
-                        ("PayBooking", "~1pay", "post"),
-                        ("ReleaseBooking", "", "delete"),
-                    ],
-                )
-            })
-            .collect();
-        answers.push((
-            "/api/bookings/{bookingId}/pay",
-            vec![("ShowBooking", "", "get")],
-        ));
-        for (path, links) in answers {
-            let Some(op) = openapi
-                .paths
-                .paths
-                .get_mut(path)
-                .and_then(|i| i.post.as_mut())
-            else {
-                continue;
-            };
-            if let Some(RefOr::T(ok)) = op.responses.responses.get_mut("200") {
-                for (name, suffix, method) in links {
-                    ok.links
-                        .insert(name.to_string(), RefOr::T(on_booking(suffix, method)));
-                }
-            }
-        }
-    }
-}
-
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -135,7 +78,7 @@ impl Modify for Links {
         BookingActivity, WebhookRow, MailRow, AuditRow, CanaryReport, ActionOutcome, EventLayout,
         CategorySpec, SectionSpec, StandingSpec, CreatedEvent,
     )),
-    modifiers(&Security, &Links),
+    modifiers(&Security),
 )]
 pub struct ApiDoc;
 
@@ -146,6 +89,46 @@ pub struct ApiDoc;
     summary = "This document",
     responses((status = 200, description = "OpenAPI 3 document", content_type = "application/json")),
 )]
-pub async fn openapi_json() -> Json<utoipa::openapi::OpenApi> {
-    Json(ApiDoc::openapi())
+pub async fn openapi_json() -> Json<serde_json::Value> {
+    let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
+    add_links(&mut doc);
+    Json(doc)
+}
+
+/// OpenAPI links from the answers that name a booking to the operations on
+/// that booking, so that clients and fuzzers (schemathesis' stateful phase)
+/// can follow hold → booking → pay / release. Written into the document
+/// itself: utoipa 5 serialises its `Link` with snake_case keys
+/// (`operation_ref`), which OpenAPI tools do not read.
+fn add_links(doc: &mut serde_json::Value) {
+    let on_booking = |suffix: &str, method: &str| {
+        serde_json::json!({
+            "operationRef": format!("#/paths/~1api~1bookings~1{{bookingId}}{suffix}/{method}"),
+            "parameters": { "bookingId": "$response.body#/bookingId" },
+        })
+    };
+    let holds = [
+        "/api/events/{eventId}/holds",
+        "/api/events/{eventId}/seats/{seatId}/hold",
+        "/api/events/{eventId}/general-admission/{areaId}/hold",
+    ];
+    let booking_links = serde_json::json!({
+        "ShowBooking": on_booking("", "get"),
+        "PayBooking": on_booking("~1pay", "post"),
+        "ReleaseBooking": on_booking("", "delete"),
+    });
+    for path in holds {
+        if let Some(ok) = doc.pointer_mut(&format!("/paths/{}/post/responses/200", escape(path))) {
+            ok["links"] = booking_links.clone();
+        }
+    }
+    if let Some(ok) = doc.pointer_mut("/paths/~1api~1bookings~1{bookingId}~1pay/post/responses/200")
+    {
+        ok["links"] = serde_json::json!({ "ShowBooking": on_booking("", "get") });
+    }
+}
+
+/// A path as one JSON-pointer segment.
+fn escape(path: &str) -> String {
+    path.replace('~', "~0").replace('/', "~1")
 }

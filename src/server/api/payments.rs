@@ -19,7 +19,7 @@ use super::extract::{self, RawBody};
     path = "/api/bookings/{bookingId}/pay",
     tag = "payments",
     summary = "Start the checkout of a HELD booking",
-    params(("bookingId" = String, Path, description = "booking id (UUID)"), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
+    params(("bookingId" = String, Path, pattern = "^[0-9a-fA-F-]{36}$", description = "booking id (UUID)"), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
     responses((status = 200, body = PayResponse), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 503, body = ErrorBody)),
 )]
 pub async fn pay(

@@ -30,7 +30,7 @@ pub struct Since {
     path = "/api/events/{eventId}/seats/stream",
     tag = "events",
     summary = "Seat changes as server-sent events (`event: seats`, `event: reset`)",
-    params(("eventId" = i64, Path, description = "event id"), ("since" = Option<u64>, Query, description = "resume after this version (or Last-Event-ID)")),
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1), ("since" = Option<u64>, Query, description = "resume after this version (or Last-Event-ID)")),
     responses((status = 200, content_type = "text/event-stream", description = "event stream"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)),
 )]
 pub async fn seats(

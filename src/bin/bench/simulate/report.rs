@@ -36,7 +36,7 @@ pub fn progress(buyers: u64, tally: Arc<Tally>, mut stop: watch::Receiver<bool>)
             );
             bar.set_position(Tally::get(&tally.buyers_done));
             bar.set_message(msg.clone());
-            if !tty && ticks % 50 == 0 {
+            if !tty && ticks.is_multiple_of(50) {
                 println!(
                     "  … {} / {buyers} buyers  {msg}",
                     Tally::get(&tally.buyers_done)

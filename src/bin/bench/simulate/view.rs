@@ -113,9 +113,12 @@ impl SeatView {
     }
 }
 
+/// An available seat as (row, number, id): sorting puts it in row order.
+type Place = (String, i64, i64);
+
 fn build(snap: Snapshot, etag: Option<String>) -> View {
     let seat_count = snap.seats.len();
-    let mut by_section: HashMap<String, (i64, Vec<(String, i64, i64)>)> = HashMap::new();
+    let mut by_section: HashMap<String, (i64, Vec<Place>)> = HashMap::new();
     for s in snap.seats {
         let e = by_section.entry(s.section).or_insert((0, Vec::new()));
         e.0 = e.0.max(s.price_cents);
@@ -123,7 +126,7 @@ fn build(snap: Snapshot, etag: Option<String>) -> View {
             e.1.push((s.row, s.number, s.id));
         }
     }
-    let mut ranked: Vec<(String, i64, Vec<(String, i64, i64)>)> = by_section
+    let mut ranked: Vec<(String, i64, Vec<Place>)> = by_section
         .into_iter()
         .map(|(name, (price, seats))| (name, price, seats))
         .collect();
