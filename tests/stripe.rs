@@ -277,7 +277,10 @@ async fn checkout_request_webhook_and_refund(backend: Backend) {
     assert_eq!(f["mode"], "payment");
     assert_eq!(f["client_reference_id"], booking);
     assert_eq!(f["metadata[booking_id]"], booking);
-    assert_eq!(f["success_url"], format!("{}/bookings/{booking}", app.base));
+    assert_eq!(
+        f["success_url"],
+        format!("{}/bookings/{booking}?checkout=done", app.base)
+    );
     assert_eq!(f["cancel_url"], format!("{}/bookings/{booking}", app.base));
     let prices: Vec<(i64,)> = sqlx::query_as(
         "select price_cents from booking_seat where booking_id = $1 order by seat_id",

@@ -25,6 +25,9 @@ pub struct EventPageData {
     pub version: u64,
     /// Section names with the centre of their seats, for labels on the map.
     pub sections: Vec<(String, f64, f64)>,
+    /// Decks of a ship (levels), each with the box around its seats, for
+    /// the deck tabs; empty for a single-level venue.
+    pub levels: Vec<(String, String)>,
 }
 
 #[server]
@@ -56,7 +59,29 @@ pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFn
         }
     }
     let pad = 30.0;
+    let mut boxes: Vec<(String, [f64; 4])> = Vec::new();
+    for s in &map.seats {
+        let Some(level) = &s.level else { continue };
+        match boxes.iter_mut().find(|b| &b.0 == level) {
+            Some((_, b)) => *b = [b[0].min(s.x), b[1].min(s.y), b[2].max(s.x), b[3].max(s.y)],
+            None => boxes.push((level.clone(), [s.x, s.y, s.x, s.y])),
+        }
+    }
+    let levels = boxes
+        .into_iter()
+        .map(|(name, [x0, y0, x1, y1])| {
+            let view = format!(
+                "{} {} {} {}",
+                x0 - pad,
+                y0 - pad,
+                x1 - x0 + 2.0 * pad,
+                y1 - y0 + 2.0 * pad
+            );
+            (name, view)
+        })
+        .collect();
     Ok(Some(EventPageData {
+        levels,
         detail,
         version: map.current_version(),
         view_box: format!(

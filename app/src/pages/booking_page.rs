@@ -12,7 +12,11 @@ use crate::server_fns::{booking, my_bookings, ticket_qr};
 
 /// What each status means for the buyer.
 pub fn explain(b: &BookingView) -> &'static str {
+    let payment = b.payment.as_ref().map(|p| p.status.as_str());
     match b.status.as_str() {
+        "EXPIRED" | "CANCELLED" if matches!(payment, Some("paid" | "refund_pending")) => {
+            "Your payment arrived after your hold had ended, and the seats had gone to someone else. It is being refunded in full."
+        }
         "HELD" => "Your seats are held for you. Pay before the time runs out.",
         "PAYMENT_PENDING" => "We are waiting for the payment provider to confirm your payment.",
         "BOOKED" => "Paid and confirmed. Enjoy the show!",
@@ -23,20 +27,40 @@ pub fn explain(b: &BookingView) -> &'static str {
     }
 }
 
+/// Whether the booking may still change by itself: a hold or a payment
+/// under way, or money in flight for a booking that ended.
+fn outcome_open(b: &BookingView) -> bool {
+    let payment = b.payment.as_ref().map(|p| p.status.as_str());
+    matches!(b.status.as_str(), "HELD" | "PAYMENT_PENDING")
+        || matches!(payment, Some("paid" | "refund_pending")) && b.status != "BOOKED"
+}
+
 #[component]
 pub fn BookingPage() -> impl IntoView {
     let params = use_params_map();
+    let query = leptos_router::hooks::use_query_map();
     let id = move || params.read().get("id").unwrap_or_default();
     let data = Resource::new(id, booking);
+    // Back from a checkout: a payment may still be on its way even for a
+    // booking that ended meanwhile, so watch for a minute whatever it says.
+    let checking = RwSignal::new(query.read_untracked().get("checkout").is_some());
     // While the outcome is open, ask again every second.
     Effect::new(move |_| {
+        let started = js_sys::Date::now();
         if let Ok(handle) = set_interval_with_handle(
             move || {
+                if checking.get_untracked() && js_sys::Date::now() - started > 60_000.0 {
+                    checking.set(false);
+                }
+                let watching = checking.get_untracked();
                 let open = data
                     .get_untracked()
                     .and_then(|r| r.ok())
                     .flatten()
-                    .is_some_and(|b| b.status == "HELD" || b.status == "PAYMENT_PENDING");
+                    .is_some_and(|b| {
+                        outcome_open(&b)
+                            || (watching && b.status != "BOOKED" && b.status != "REFUNDED")
+                    });
                 if open {
                     data.refetch();
                 }
@@ -50,7 +74,7 @@ pub fn BookingPage() -> impl IntoView {
         <Transition fallback=|| view! { <p>"Loading your booking…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Ok(Some(b)) => view! { <BookingCard b/> }.into_any(),
+                    Ok(Some(b)) => view! { <BookingCard b checking=checking.get_untracked()/> }.into_any(),
                     Ok(None) => view! { <p class="notice">"There is no such booking in this browser session."</p> }.into_any(),
                     Err(_) => view! { <p class="error" role="alert">"Your booking could not be loaded. Please try again in a moment."</p> }.into_any(),
                 }
@@ -60,8 +84,13 @@ pub fn BookingPage() -> impl IntoView {
 }
 
 #[component]
-fn BookingCard(b: BookingView) -> impl IntoView {
-    let explanation = explain(&b);
+fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
+    let ended = matches!(b.status.as_str(), "EXPIRED" | "CANCELLED");
+    let explanation = if checking && ended {
+        "We are confirming your payment with the payment provider; this page updates by itself."
+    } else {
+        explain(&b)
+    };
     view! {
         <article class="booking" data-status=b.status.clone()>
             <h1>"Booking " <code>{b.id.chars().take(8).collect::<String>()}</code></h1>

@@ -8,6 +8,8 @@ use leptos::web_sys;
 use leptos_router::hooks::use_params_map;
 use wasm_bindgen::JsCast;
 
+use super::map_view::{fraction_at, pointer_fraction, svg_scale, Touches, ViewBox};
+use super::seat_list::SeatList;
 use crate::model::format_price;
 use crate::model::HoldResponse;
 use crate::server_fns::{
@@ -38,10 +40,10 @@ pub fn EventPage() -> impl IntoView {
 }
 
 #[derive(Clone, PartialEq)]
-struct Picked {
-    id: i64,
-    name: String,
-    cents: i64,
+pub struct Picked {
+    pub id: i64,
+    pub name: String,
+    pub cents: i64,
 }
 
 #[component]
@@ -60,8 +62,14 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
 
     let full = ViewBox::parse(&data.view_box);
     let view_box = RwSignal::new(full);
+    // What zoom and pan stay within: the whole map, or one deck.
+    let bounds = RwSignal::new(full);
     // A drag that moved the map is not a click on a seat.
     let drag: RwSignal<Option<(f64, f64, bool)>> = RwSignal::new(None);
+    let touches: RwSignal<Touches> = RwSignal::new(Touches::default());
+    let deck: RwSignal<Option<usize>> = RwSignal::new(None);
+    let levels = data.levels.clone();
+    let section_names: Vec<String> = data.sections.iter().map(|s| s.0.clone()).collect();
     let on_map_click = move |ev: web_sys::MouseEvent| {
         if drag.get_untracked().is_some_and(|d| d.2) {
             drag.set(None);
@@ -106,10 +114,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     message.set(Some(m));
                     suggestions.set(offered);
                 }
-                Err(_) => message.set(Some(
-                    "Something went wrong on our side; your seats were not held. Please try again."
-                        .into(),
-                )),
+                Err(e) => message.set(Some(failure(&e, "your seats were not held"))),
             }
         });
     };
@@ -135,10 +140,25 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     .into_any();
     let map = view! {
         <figure class="seat-map">
+                <Show when=move || !levels.is_empty()>
+                    <div class="decks" role="tablist" aria-label="Decks">
+                        <button role="tab" aria-selected=move || deck.get().is_none().to_string()
+                            on:click=move |_| { deck.set(None); bounds.set(full); view_box.set(full); }>"All decks"</button>
+                        {data.levels.iter().enumerate().map(|(i, (name, b))| {
+                            let part = ViewBox::parse(b);
+                            view! {
+                                <button role="tab" aria-selected=move || (deck.get() == Some(i)).to_string()
+                                    on:click=move |_| { deck.set(Some(i)); bounds.set(part); view_box.set(part); }>
+                                    {name.clone()}
+                                </button>
+                            }
+                        }).collect_view()}
+                    </div>
+                </Show>
                 <div class="zoom" role="group" aria-label="Zoom">
-                    <button aria-label="Zoom in" on:click=move |_| view_box.update(|v| *v = v.zoom(0.7, 0.5, 0.5, full))>"+"</button>
-                    <button aria-label="Zoom out" on:click=move |_| view_box.update(|v| *v = v.zoom(1.43, 0.5, 0.5, full))>"−"</button>
-                    <button aria-label="Show the whole map" on:click=move |_| view_box.set(full)>"⟲"</button>
+                    <button aria-label="Zoom in" on:click=move |_| view_box.update(|v| *v = v.zoom(0.7, 0.5, 0.5, bounds.get_untracked()))>"+"</button>
+                    <button aria-label="Zoom out" on:click=move |_| view_box.update(|v| *v = v.zoom(1.43, 0.5, 0.5, bounds.get_untracked()))>"−"</button>
+                    <button aria-label="Show the whole map" on:click=move |_| view_box.set(bounds.get_untracked())>"⟲"</button>
                 </div>
                 <svg
                     viewBox=move || view_box.get().to_string()
@@ -151,23 +171,46 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                         ev.prevent_default();
                         let factor = if ev.delta_y() < 0.0 { 0.8 } else { 1.25 };
                         let (fx, fy) = pointer_fraction(&ev);
-                        view_box.update(|v| *v = v.zoom(factor, fx, fy, full));
+                        view_box.update(|v| *v = v.zoom(factor, fx, fy, bounds.get_untracked()));
                     }
-                    on:pointerdown=move |ev: web_sys::PointerEvent| drag.set(Some((ev.client_x() as f64, ev.client_y() as f64, false)))
-                    on:pointermove=move |ev: web_sys::PointerEvent| {
-                        let Some((x0, y0, _)) = drag.get_untracked() else { return };
+                    on:pointerdown=move |ev: web_sys::PointerEvent| {
                         let (x, y) = (ev.client_x() as f64, ev.client_y() as f64);
+                        touches.update(|t| t.down(ev.pointer_id(), x, y));
+                        // A second finger starts a pinch: never a click.
+                        let pinching = touches.read_untracked().0.len() > 1;
+                        drag.set(Some((x, y, pinching)));
+                    }
+                    on:pointermove=move |ev: web_sys::PointerEvent| {
+                        let (x, y) = (ev.client_x() as f64, ev.client_y() as f64);
+                        if let Some((factor, mx, my)) = touches.try_update(|t| t.moved(ev.pointer_id(), x, y)).flatten() {
+                            let Some(el) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+                            let (fx, fy) = fraction_at(&el, mx, my);
+                            view_box.update(|v| *v = v.zoom(factor, fx, fy, bounds.get_untracked()));
+                            return;
+                        }
+                        if touches.read_untracked().0.len() > 1 {
+                            return;
+                        }
+                        let Some((x0, y0, _)) = drag.get_untracked() else { return };
                         if (x - x0).abs() + (y - y0).abs() < 4.0 {
                             return;
                         }
                         let scale = svg_scale(&ev);
-                        view_box.update(|v| *v = v.pan((x0 - x) * scale, (y0 - y) * scale, full));
+                        view_box.update(|v| *v = v.pan((x0 - x) * scale, (y0 - y) * scale, bounds.get_untracked()));
                         drag.set(Some((x, y, true)));
                     }
-                    on:pointerup=move |_| {
-                        if !drag.get_untracked().is_some_and(|d| d.2) {
+                    on:pointerup=move |ev: web_sys::PointerEvent| {
+                        touches.update(|t| t.up(ev.pointer_id()));
+                        if let Some(&(_, x, y)) = touches.read_untracked().0.first() {
+                            // One finger stays after a pinch: it pans from here.
+                            drag.set(Some((x, y, true)));
+                        } else if !drag.get_untracked().is_some_and(|d| d.2) {
                             drag.set(None);
                         }
+                    }
+                    on:pointercancel=move |ev: web_sys::PointerEvent| {
+                        touches.update(|t| t.up(ev.pointer_id()));
+                        drag.set(None);
                     }
                 >
                     <Show when=move || is_concert>
@@ -215,6 +258,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     </div>
                 </Show>
                 {move || hold.get().map(|h| view! { <HeldPanel h/> })}
+                <SeatList sections=section_names.clone() picked/>
             </aside>
     }
     .into_any();
@@ -269,7 +313,8 @@ fn seats_markup(event_id: i64) -> String {
     }
 }
 
-fn toggle_seat(seat: &web_sys::Element, picked: RwSignal<Vec<Picked>>) {
+/// Selects or unselects an available seat of the map.
+pub fn toggle_seat(seat: &web_sys::Element, picked: RwSignal<Vec<Picked>>) {
     let classes = seat.class_list();
     if !classes.contains("available") {
         return;
@@ -355,7 +400,10 @@ fn HeldPanel(h: HoldResponse) -> impl IntoView {
                     }
                 }
                 Ok(PayOutcome::Refused(m)) => error.set(Some(m)),
-                Err(_) => error.set(Some("The payment could not be started. Your seats are still held; please try again.".into())),
+                Err(e) => error.set(Some(failure(
+                    &e,
+                    "the payment was not started; your seats are still held",
+                ))),
             }
         });
     };
@@ -540,122 +588,15 @@ fn flash(ids: &[i64]) {
     }
 }
 
-/// The visible part of the map, in map units.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct ViewBox {
-    x: f64,
-    y: f64,
-    w: f64,
-    h: f64,
-}
-
-impl ViewBox {
-    fn parse(s: &str) -> ViewBox {
-        let v: Vec<f64> = s
-            .split_whitespace()
-            .filter_map(|p| p.parse().ok())
-            .collect();
-        match v.as_slice() {
-            [x, y, w, h] => ViewBox {
-                x: *x,
-                y: *y,
-                w: *w,
-                h: *h,
-            },
-            _ => ViewBox {
-                x: 0.0,
-                y: 0.0,
-                w: 1000.0,
-                h: 1000.0,
-            },
-        }
-    }
-
-    /// Zooms by `factor` around the point at (fx, fy) of the view (0..1),
-    /// never further out than the whole map nor closer than 1/12 of it.
-    fn zoom(self, factor: f64, fx: f64, fy: f64, full: ViewBox) -> ViewBox {
-        let w = (self.w * factor).clamp(full.w / 12.0, full.w);
-        let h = w * full.h / full.w;
-        let x = self.x + fx * (self.w - w);
-        let y = self.y + fy * (self.h - h);
-        ViewBox { x, y, w, h }.kept_inside(full)
-    }
-
-    fn pan(self, dx: f64, dy: f64, full: ViewBox) -> ViewBox {
-        ViewBox {
-            x: self.x + dx,
-            y: self.y + dy,
-            ..self
-        }
-        .kept_inside(full)
-    }
-
-    fn kept_inside(self, full: ViewBox) -> ViewBox {
-        // min then max (not clamp): rounding may leave no room at all.
-        ViewBox {
-            x: self.x.min(full.x + full.w - self.w).max(full.x),
-            y: self.y.min(full.y + full.h - self.h).max(full.y),
-            ..self
-        }
-    }
-}
-
-impl std::fmt::Display for ViewBox {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:.1} {:.1} {:.1} {:.1}", self.x, self.y, self.w, self.h)
-    }
-}
-
-/// Where the pointer is over the map, as fractions of its width and height.
-fn pointer_fraction(ev: &web_sys::MouseEvent) -> (f64, f64) {
-    let Some(el) = ev
-        .current_target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-    else {
-        return (0.5, 0.5);
-    };
-    let r = el.get_bounding_client_rect();
-    if r.width() <= 0.0 || r.height() <= 0.0 {
-        return (0.5, 0.5);
-    }
-    (
-        ((ev.client_x() as f64 - r.left()) / r.width()).clamp(0.0, 1.0),
-        ((ev.client_y() as f64 - r.top()) / r.height()).clamp(0.0, 1.0),
-    )
-}
-
-/// Map units per screen pixel.
-fn svg_scale(ev: &web_sys::MouseEvent) -> f64 {
-    let Some(el) = ev
-        .current_target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-    else {
-        return 1.0;
-    };
-    let r = el.get_bounding_client_rect();
-    let vb = ViewBox::parse(&el.get_attribute("viewBox").unwrap_or_default());
-    if r.width() > 0.0 {
-        vb.w / r.width()
+/// What the buyer reads when a step could not even be answered: whether
+/// the network or the server failed, and what did not happen.
+fn failure(e: &ServerFnError, what_not: &str) -> String {
+    let text = e.to_string();
+    if text.contains("429") || text.contains("RATE_LIMITED") || text.contains("Too many") {
+        format!("Too many attempts in a short time; {what_not}. Please wait a few seconds and try again.")
+    } else if matches!(e, ServerFnError::Request(_)) {
+        format!("We could not reach Holdfast (is the network down?); {what_not}. Please try again.")
     } else {
-        1.0
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::ViewBox;
-
-    #[test]
-    fn zooming_stays_inside_the_map_and_returns_to_it() {
-        let full = ViewBox::parse("0 0 2000 1000");
-        let z = full.zoom(0.5, 0.0, 0.0, full);
-        assert_eq!((z.x, z.y, z.w, z.h), (0.0, 0.0, 1000.0, 500.0));
-        let z = full.zoom(0.5, 1.0, 1.0, full);
-        assert_eq!((z.x, z.y), (1000.0, 500.0));
-        assert_eq!(z.zoom(10.0, 0.5, 0.5, full), full);
-        let tiny = (0..20).fold(full, |v, _| v.zoom(0.5, 0.5, 0.5, full));
-        assert!((tiny.w - 2000.0 / 12.0).abs() < 1e-9);
-        let panned = z.pan(5000.0, 5000.0, full);
-        assert_eq!((panned.x, panned.y), (1000.0, 500.0));
+        format!("Something went wrong on our side; {what_not}. Please try again.")
     }
 }

@@ -4,3 +4,5 @@ pub mod admin_console;
 pub mod booking_page;
 pub mod event_list;
 pub mod event_page;
+pub mod map_view;
+pub mod seat_list;

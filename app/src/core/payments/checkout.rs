@@ -151,7 +151,9 @@ pub async fn checkout_request(
         currency,
         lines,
         expires_at_ms: held_until,
-        success_url: format!("{base}/bookings/{booking_id}"),
+        // The return page watches a little longer after a checkout: a
+        // payment may still be on its way for a booking that has ended.
+        success_url: format!("{base}/bookings/{booking_id}?checkout=done"),
         cancel_url: format!("{base}/bookings/{booking_id}"),
         idempotency_key: format!("checkout-{booking_id}"),
     })

@@ -1,0 +1,92 @@
+//! The seat map as a list: the available seats of one section at a time,
+//! each a button with the seat's full accessible name — an alternative to
+//! the map for screen readers, keyboards and small screens. It reads the
+//! map's own seats (their names, prices and live status classes), so both
+//! views always agree and a selection made in one shows in the other.
+
+use leptos::prelude::*;
+use leptos::web_sys;
+use wasm_bindgen::JsCast;
+
+use super::event_page::{toggle_seat, Picked};
+
+#[derive(Clone, PartialEq)]
+struct Listed {
+    id: i64,
+    name: String,
+}
+
+#[component]
+pub fn SeatList(sections: Vec<String>, picked: RwSignal<Vec<Picked>>) -> impl IntoView {
+    let first = sections.first().cloned().unwrap_or_default();
+    let section = RwSignal::new(first);
+    let listed: RwSignal<Vec<Listed>> = RwSignal::new(Vec::new());
+    let refresh = move || listed.set(available_in(&section.get_untracked()));
+    let on_toggle = move |ev: web_sys::Event| {
+        let open = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+            .is_some_and(|d| d.open());
+        if open {
+            refresh();
+        }
+    };
+    let choose = move |ev: web_sys::Event| {
+        section.set(event_target_value(&ev));
+        refresh();
+    };
+    let toggle = move |id: i64| {
+        let seat = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(&format!("seat-{id}")));
+        if let Some(seat) = seat {
+            toggle_seat(&seat, picked);
+        }
+        // Someone may have taken it meanwhile: the list follows the map.
+        refresh();
+    };
+    view! {
+        <details class="seat-list" on:toggle=on_toggle>
+            <summary>"Available seats as a list"</summary>
+            <label>
+                "Section "
+                <select on:change=choose>
+                    {sections.into_iter().map(|s| view! { <option value=s.clone()>{s.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+            <p class="hint">{move || format!("{} seats available in this section.", listed.read().len())}</p>
+            <ul>
+                <For each=move || listed.get() key=|s| s.id let:seat>
+                    <li>
+                        <button
+                            type="button"
+                            aria-pressed=move || picked.read().iter().any(|p| p.id == seat.id).to_string()
+                            on:click=move |_| toggle(seat.id)
+                        >
+                            {seat.name.clone()}
+                        </button>
+                    </li>
+                </For>
+            </ul>
+        </details>
+    }
+}
+
+/// The available seats of a section, as the map shows them now.
+fn available_in(section: &str) -> Vec<Listed> {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return Vec::new();
+    };
+    let Ok(all) = doc.query_selector_all("circle.seat.available") else {
+        return Vec::new();
+    };
+    let prefix = format!("Section {section}, ");
+    (0..all.length())
+        .filter_map(|i| all.item(i)?.dyn_into::<web_sys::Element>().ok())
+        .filter_map(|el| {
+            let name = el.text_content()?;
+            let id = el.get_attribute("data-id")?.parse().ok()?;
+            name.starts_with(&prefix).then_some(Listed { id, name })
+        })
+        .collect()
+}
