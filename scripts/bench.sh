@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-tools.sh
 cargo build --release --no-default-features --features ssr --bin holdfast --bin holdfast-bench
-ulimit -n 65536 2>/dev/null || true
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 work="$(pwd)/.tmp/bench-$$"
 mkdir -p "$work"
 server=""
@@ -35,11 +35,12 @@ for c in 8 32 64; do
 done
 
 echo "== on-sale simulation, full size: 100,000 buyers for the arena, 3 instances on Postgres"
+# A failed check is reported and the bench goes on to the next figure.
 ./scripts/onsale.sh --profile release --instances 3 --db postgres --hold-ttl 20 -- \
-  --buyers 100000 --concurrency 256 --live-check
+  --buyers 100000 --concurrency 256 --live-check || echo "!! the simulation above reported failures"
 echo "== on-sale simulation, full size, 1 instance on SQLite"
 ./scripts/onsale.sh --profile release --instances 1 --db sqlite --hold-ttl 20 -- \
-  --buyers 100000 --concurrency 256
+  --buyers 100000 --concurrency 256 || echo "!! the simulation above reported failures"
 
 echo "== server memory with 1,000 SSE clients (release, SQLite)"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

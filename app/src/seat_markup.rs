@@ -52,6 +52,38 @@ pub fn seats_svg<'a>(
     out
 }
 
+/// A row's label, drawn a little before its first seat (away from the
+/// second), so buyers can find "row 12" on the map itself.
+pub struct RowLabel<'a> {
+    pub label: &'a str,
+    pub first: (f64, f64),
+    pub second: Option<(f64, f64)>,
+}
+
+/// `<text>` elements for the row labels; `radius` is the seats' radius.
+pub fn row_labels_svg<'a>(rows: impl Iterator<Item = RowLabel<'a>>, radius: f64) -> String {
+    let mut out = String::new();
+    for r in rows {
+        let (x, y) = r.first;
+        let (dx, dy) = match r.second {
+            Some((x2, y2)) => {
+                let len = ((x - x2).powi(2) + (y - y2).powi(2)).sqrt().max(1e-9);
+                ((x - x2) / len, (y - y2) / len)
+            }
+            None => (-1.0, 0.0),
+        };
+        let gap = radius * 2.6;
+        out.push_str(&format!(
+            "<text class=\"row-label\" x=\"{:.1}\" y=\"{:.1}\" font-size=\"{:.1}\">{}</text>",
+            x + dx * gap,
+            y + dy * gap + radius * 0.45,
+            (radius * 1.3).max(6.0),
+            escape(r.label)
+        ));
+    }
+    out
+}
+
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")

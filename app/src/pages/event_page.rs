@@ -222,7 +222,8 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                             <text x=x.to_string() y=y.to_string() class="section-label">{name.clone()}</text>
                         }).collect_view()}
                     </g>
-                    <g class="seats" inner_html=markup></g>
+                    <g class="row-labels" aria-hidden="true" inner_html=markup.rows></g>
+                    <g class="seats" inner_html=markup.seats></g>
                 </svg>
             </figure>
     }
@@ -270,15 +271,15 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
 
 /// Server side: the seats' markup from the in-memory map. In the browser the
 /// server's markup is kept as it is (hydration does not touch `inner_html`).
-fn seats_markup(event_id: i64) -> String {
+fn seats_markup(event_id: i64) -> Markup {
     #[cfg(feature = "ssr")]
     {
-        use crate::seat_markup::{seats_svg, SeatDot};
+        use crate::seat_markup::{row_labels_svg, seats_svg, RowLabel, SeatDot};
         let Some(state) = use_context::<crate::core::AppState>() else {
-            return String::new();
+            return Markup::default();
         };
         let Some(map) = state.seat_maps.cached(event_id) else {
-            return String::new();
+            return Markup::default();
         };
         let now = state.clock.now_ms();
         let statuses = map.statuses(now);
@@ -304,13 +305,32 @@ fn seats_markup(event_id: i64) -> String {
             })
             .unwrap_or(10.0);
         let radius = (pitch * 0.4).clamp(3.0, 16.0).round();
-        seats_svg(dots, &map.currency, radius)
+        let rows = map.rows.iter().filter_map(|r| {
+            let first = &map.seats[*r.first()?];
+            let second = r.get(1).map(|i| (map.seats[*i].x, map.seats[*i].y));
+            Some(RowLabel {
+                label: &first.row,
+                first: (first.x, first.y),
+                second,
+            })
+        });
+        Markup {
+            seats: seats_svg(dots, &map.currency, radius),
+            rows: row_labels_svg(rows, radius),
+        }
     }
     #[cfg(not(feature = "ssr"))]
     {
         let _ = event_id;
-        String::new()
+        Markup::default()
     }
+}
+
+/// The map's server-rendered parts: the seats, and the row labels.
+#[derive(Default)]
+struct Markup {
+    seats: String,
+    rows: String,
 }
 
 /// Selects or unselects an available seat of the map.

@@ -99,13 +99,16 @@ async fn enqueue(
 }
 
 /// Carries out due outbox rows; returns how many were delivered.
+/// Rows one `dispatch_due` claims.
+pub const BATCH: usize = 20;
+
 pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
     let now = state.clock.now_ms();
     let mut tx = state.db.begin().await?;
     let sql = format!(
         "select id, kind, booking_id, dedupe_key, payload, attempts from outbox
          where delivered_at is null and next_attempt_at <= $1 and lease_until <= $1
-         order by id limit 20{}",
+         order by id limit {BATCH}{}",
         state.db.skip_locked()
     );
     let due: Vec<(i64, String, String, String, String, i64)> =

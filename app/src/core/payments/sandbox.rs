@@ -215,6 +215,9 @@ impl Sandbox {
     /// Sends due events to the webhook (signed at sending time); failed
     /// deliveries come back with exponential backoff. Returns how many
     /// were accepted.
+    /// At most this many events per `deliver_due`.
+    pub const BATCH: usize = 50;
+
     pub async fn deliver_due(&self) -> Result<usize, ProviderError> {
         let now = self.clock.now_ms();
         let due: Vec<(i64, String, i64)> = sqlx::query_as(
