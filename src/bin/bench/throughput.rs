@@ -105,6 +105,7 @@ pub async fn main(url: Option<String>) -> bool {
     v.is_empty()
 }
 
+#[derive(Default)]
 struct Run {
     ok: usize,
     conflicts: usize,
@@ -206,14 +207,7 @@ async fn holds(base: &str, per_conn: Vec<Vec<Vec<i64>>>, until: Until) -> Run {
             })
         })
         .collect();
-    let mut run = Run {
-        ok: 0,
-        conflicts: 0,
-        other: 0,
-        elapsed: Duration::ZERO,
-        latencies: Vec::new(),
-        loser_latencies: Vec::new(),
-    };
+    let mut run = Run::default();
     for t in tasks {
         for (status, took) in t.await.unwrap_or_default() {
             match status {
@@ -262,14 +256,7 @@ async fn bare_holds(state: &AppState, seats: Vec<i64>, tasks: usize) -> Run {
             })
         })
         .collect();
-    let mut run = Run {
-        ok: 0,
-        conflicts: 0,
-        other: 0,
-        elapsed: Duration::ZERO,
-        latencies: Vec::new(),
-        loser_latencies: Vec::new(),
-    };
+    let mut run = Run::default();
     for h in handles {
         for (ok, took) in h.await.unwrap_or_default() {
             if ok {
@@ -323,14 +310,7 @@ async fn gets(base: &str, path: &str, with_etag: bool, conns: usize, dur: Durati
             })
         })
         .collect();
-    let mut run = Run {
-        ok: 0,
-        conflicts: 0,
-        other: 0,
-        elapsed: Duration::ZERO,
-        latencies: Vec::new(),
-        loser_latencies: Vec::new(),
-    };
+    let mut run = Run::default();
     for t in tasks {
         if let Ok((lat, n)) = t.await {
             run.latencies.extend(lat);
