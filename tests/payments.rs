@@ -16,16 +16,7 @@ const CHECKOUT_MS: i64 = 1_800_000;
 
 /// Holds the seats and starts the checkout: (booking id, session id).
 async fn hold_and_pay(buyer: &Buyer, seats: &[i64]) -> (String, String) {
-    let held = buyer.hold_many(1, seats).await;
-    assert_eq!(held.status, 200, "{}", held.text);
-    let booking = held.json()["bookingId"].as_str().unwrap().to_string();
-    let paid = buyer
-        .post(
-            &format!("/api/bookings/{booking}/pay"),
-            Some(&new_key()),
-            None,
-        )
-        .await;
+    let (booking, paid) = buyer.hold_and_pay(seats).await;
     assert_eq!(paid.status, 200, "{}", paid.text);
     let body = paid.json();
     assert_eq!(body["status"], "PAYMENT_PENDING");
