@@ -68,7 +68,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let drag: RwSignal<Option<(f64, f64, bool)>> = RwSignal::new(None);
     let touches: RwSignal<Touches> = RwSignal::new(Touches::default());
     let deck: RwSignal<Option<usize>> = RwSignal::new(None);
-    let levels = data.levels.clone();
+    let has_decks = !data.levels.is_empty();
     let section_names: Vec<String> = data.sections.iter().map(|s| s.0.clone()).collect();
     let on_map_click = move |ev: web_sys::MouseEvent| {
         if drag.get_untracked().is_some_and(|d| d.2) {
@@ -140,7 +140,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     .into_any();
     let map = view! {
         <figure class="seat-map">
-                <Show when=move || !levels.is_empty()>
+                <Show when=move || has_decks>
                     <div class="decks" role="tablist" aria-label="Decks">
                         <button role="tab" aria-selected=move || deck.get().is_none().to_string()
                             on:click=move |_| { deck.set(None); bounds.set(full); view_box.set(full); }>"All decks"</button>

@@ -93,15 +93,18 @@ pub fn print(
         attempts as f64 / secs,
         100.0 * conflicts as f64 / attempts.max(1) as f64
     );
+    let booked_ids: std::collections::HashSet<&str> = harvest
+        .outcomes
+        .iter()
+        .filter_map(|o| match o {
+            Outcome::Booked(id) => Some(id.as_str()),
+            _ => None,
+        })
+        .collect();
     let booked_seats: usize = harvest
         .acks
         .iter()
-        .filter(|a| {
-            harvest
-                .outcomes
-                .iter()
-                .any(|o| *o == Outcome::Booked(a.booking_id.clone()))
-        })
+        .filter(|a| booked_ids.contains(a.booking_id.as_str()))
         .map(|a| a.seats.len())
         .sum();
     println!(
