@@ -338,18 +338,28 @@ impl Buyer {
         }
     }
 
+    /// Like a browser: a 503 SERVICE_BUSY (nothing was done) is sent again
+    /// with the same Idempotency-Key after its Retry-After, a few times.
     pub async fn post(&self, path: &str, key: Option<&str>, body: Option<Value>) -> Answer {
-        let mut req = self.http.post(format!("{}{path}", self.base));
-        if let Some(k) = key {
-            req = req.header("Idempotency-Key", k);
-        }
-        if let Some(b) = body {
-            req = req.json(&b);
-        }
-        let r = req.send().await.expect("POST");
-        Answer {
-            status: r.status(),
-            text: r.text().await.expect("body"),
+        let mut tries = 0;
+        loop {
+            let mut req = self.http.post(format!("{}{path}", self.base));
+            if let Some(k) = key {
+                req = req.header("Idempotency-Key", k);
+            }
+            if let Some(b) = &body {
+                req = req.json(b);
+            }
+            let r = req.send().await.expect("POST");
+            let answer = Answer {
+                status: r.status(),
+                text: r.text().await.expect("body"),
+            };
+            tries += 1;
+            if answer.status != 503 || answer.code() != "SERVICE_BUSY" || tries == 5 {
+                return answer;
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
         }
     }
 

@@ -53,6 +53,11 @@ pub enum ApiError {
     CrossSite,
     #[error("too many requests; try again in {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
+    /// Every database connection stayed busy for the pool's whole wait:
+    /// nothing was done, and the same request (same Idempotency-Key) may
+    /// simply be sent again.
+    #[error("we are very busy right now; nothing was done, please try again in a moment")]
+    Busy,
     #[error("internal error")]
     Internal(#[source] anyhow_lite::Cause),
 }
@@ -97,7 +102,7 @@ impl ApiError {
             ApiError::IdempotencyKeyMissing => StatusCode::BAD_REQUEST,
             ApiError::Validation { status, .. } => *status,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::ProviderUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::ProviderUnavailable | ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden | ApiError::CrossSite => StatusCode::FORBIDDEN,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -122,6 +127,7 @@ impl ApiError {
             ApiError::Unauthorized => "UNAUTHORIZED",
             ApiError::Forbidden | ApiError::CrossSite => "FORBIDDEN",
             ApiError::RateLimited { .. } => "RATE_LIMITED",
+            ApiError::Busy => "SERVICE_BUSY",
             ApiError::Internal(_) => "INTERNAL",
         }
     }
@@ -188,7 +194,13 @@ pub struct FieldError {
 
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
-        ApiError::internal(e)
+        match e {
+            sqlx::Error::PoolTimedOut => {
+                tracing::warn!("no database connection within the pool's wait; answered 503");
+                ApiError::Busy
+            }
+            e => ApiError::internal(e),
+        }
     }
 }
 
@@ -198,10 +210,15 @@ impl IntoResponse for ApiError {
             tracing::error!(error = %cause, "request failed");
         }
         let mut response = (self.status(), axum::Json(self.body())).into_response();
-        if let ApiError::RateLimited { retry_after_secs } = self {
+        let retry_after_secs = match self {
+            ApiError::RateLimited { retry_after_secs } => Some(retry_after_secs),
+            ApiError::Busy => Some(1),
+            _ => None,
+        };
+        if let Some(secs) = retry_after_secs {
             response.headers_mut().insert(
                 axum::http::header::RETRY_AFTER,
-                axum::http::HeaderValue::from(retry_after_secs),
+                axum::http::HeaderValue::from(secs),
             );
         }
         response
