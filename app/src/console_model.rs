@@ -201,3 +201,67 @@ pub struct CreatedEvent {
     pub seat_count: i64,
     pub published: bool,
 }
+
+/// An event's waiting room as the admin sees and sets it
+/// (`PUT`/`GET /api/admin/events/{id}/queue`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RoomSummary {
+    pub event_id: EventId,
+    pub enabled: bool,
+    pub admit_per_minute: i64,
+    /// Buyers who ever joined.
+    pub joined: i64,
+    pub admitted: i64,
+    pub waiting: i64,
+    pub free_places: i64,
+    /// Admission starts at the on-sale time.
+    pub on_sale_at: String,
+}
+
+/// What `POST /api/admin/promos` takes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NewPromo {
+    pub name: String,
+    /// `single` (one code, one use), `capped` (one code, `maxUses` uses) or
+    /// `pooled` (`count` unique codes, one per buyer).
+    pub kind: String,
+    #[serde(default)]
+    pub event_id: Option<EventId>,
+    #[serde(default)]
+    pub percent_off: i64,
+    #[serde(default)]
+    pub amount_off_cents: i64,
+    /// The code for `single` and `capped` (made up when absent).
+    #[serde(default)]
+    pub code: Option<String>,
+    #[serde(default)]
+    pub max_uses: Option<i64>,
+    /// How many codes a `pooled` campaign has.
+    #[serde(default)]
+    pub count: Option<i64>,
+}
+
+/// A promo campaign and how it is being used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PromoCampaign {
+    pub id: i64,
+    pub name: String,
+    pub kind: String,
+    pub event_id: Option<EventId>,
+    pub percent_off: i64,
+    pub amount_off_cents: i64,
+    pub max_uses: Option<i64>,
+    /// Bookings that got the discount.
+    pub redeemed: i64,
+    /// Pooled codes handed to buyers.
+    pub handed_out: i64,
+    pub code_count: i64,
+    /// The codes (at most the first 100).
+    pub codes: Vec<String>,
+}

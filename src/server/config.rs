@@ -42,6 +42,10 @@ pub struct Config {
     /// Hold, pay and sign-in attempts a minute per client address
     /// (`RATE_LIMIT_IP_PER_MINUTE`, 0: off).
     pub rate_limit_ip_per_minute: u32,
+    /// How long an admission from a waiting room lasts (`ADMISSION_TTL_SECONDS`).
+    pub admission_ttl: Duration,
+    /// How often the waiting rooms let buyers in (`ADMIT_INTERVAL_MS`).
+    pub admit_interval: Duration,
 }
 
 impl Config {
@@ -80,6 +84,8 @@ impl Config {
             admin_token: std::env::var("ADMIN_TOKEN").ok().filter(|t| !t.is_empty()),
             rate_limit_buyer_per_minute: number("RATE_LIMIT_BUYER_PER_MINUTE", 120)? as u32,
             rate_limit_ip_per_minute: number("RATE_LIMIT_IP_PER_MINUTE", 1200)? as u32,
+            admission_ttl: Duration::from_secs(number("ADMISSION_TTL_SECONDS", 900)?.max(1)),
+            admit_interval: Duration::from_millis(number("ADMIT_INTERVAL_MS", 1000)?.max(50)),
         })
     }
 
@@ -111,6 +117,9 @@ impl Config {
             // requests from one address; tests/limits.rs turns them on.
             rate_limit_buyer_per_minute: 0,
             rate_limit_ip_per_minute: 0,
+            admission_ttl: Duration::from_secs(900),
+            // Tests step the rooms themselves, on their own clock.
+            admit_interval: Duration::from_secs(3600),
         }
     }
 }

@@ -27,6 +27,7 @@ use holdfast_app::core::rate_limit::RateLimits;
 use holdfast_app::core::seat_map::SeatMaps;
 use holdfast_app::core::session_store::DbSessionStore;
 use holdfast_app::core::state::{Payments, Rules};
+use holdfast_app::core::waiting_room::WaitingRooms;
 use holdfast_app::core::{seed, AppState};
 use holdfast_app::{shell, App};
 use leptos::config::LeptosOptions;
@@ -89,6 +90,10 @@ pub async fn build(
             config.rate_limit_ip_per_minute,
         )),
         admin: Arc::new(admin),
+        waiting_rooms: Arc::new(WaitingRooms::new(
+            &config.ticket_secret,
+            config.admission_ttl.as_millis() as i64,
+        )),
         canary: Arc::default(),
         db: db.clone(),
         clock,

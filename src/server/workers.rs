@@ -13,6 +13,7 @@ use holdfast_app::core::payments::outbox::{self, dispatch_due};
 use holdfast_app::core::payments::reconcile::reconcile_due;
 use holdfast_app::core::payments::sandbox::Sandbox;
 use holdfast_app::core::session_store::DbSessionStore;
+use holdfast_app::core::waiting_room::admit::admit_all_due;
 use holdfast_app::core::AppState;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -95,6 +96,20 @@ pub fn spawn_all(
             }
         })
     };
+    // The waiting rooms: one admission step a tick (shared across instances).
+    let admitter = {
+        let state = state.clone();
+        every(config.admit_interval, stop.clone(), move || {
+            let state = state.clone();
+            async move {
+                match admit_all_due(&state).await {
+                    Ok(n) if n > 0 => tracing::debug!(admitted = n, "buyers admitted"),
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!(error = %e, "admission step failed"),
+                }
+            }
+        })
+    };
     // The invariant canary: a violation logs at error level, counts in
     // holdfast_invariant_violations_total and turns the console red.
     let canary = {
@@ -123,7 +138,7 @@ pub fn spawn_all(
             }
         }
     });
-    vec![sweeper, reconcile, outbox, sandbox, canary, purge]
+    vec![sweeper, reconcile, outbox, sandbox, admitter, canary, purge]
 }
 
 /// Expires every due hold, batch after batch; returns how many.

@@ -41,3 +41,24 @@ impl<S: Send + Sync> FromRequestParts<S> for Buyer {
         Ok(Buyer(id))
     }
 }
+
+/// The session's buyer if there is one, without making one up (reads that
+/// must not create sessions, like the seat map).
+#[derive(Debug, Clone)]
+pub struct MaybeBuyer(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for MaybeBuyer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let session = Session::from_request_parts(parts, state)
+            .await
+            .map_err(|(_, msg)| ApiError::Internal(msg.into()))?;
+        Ok(MaybeBuyer(
+            session
+                .get::<String>(BUYER_KEY)
+                .await
+                .map_err(ApiError::internal)?,
+        ))
+    }
+}

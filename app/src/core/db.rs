@@ -100,6 +100,15 @@ impl Db {
         }
     }
 
+    /// Locks the selected row until the transaction ends (Postgres); SQLite's
+    /// single writer serialises the whole transaction anyway.
+    pub fn lock_row(&self) -> &'static str {
+        match self.backend {
+            Backend::Sqlite => "",
+            Backend::Postgres => " for update",
+        }
+    }
+
     pub async fn close(&self) {
         self.read.close().await;
         self.write.close().await;

@@ -53,6 +53,14 @@ pub enum ApiError {
     CrossSite,
     #[error("too many requests; try again in {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
+    #[error("the waiting room is open for this event: join the queue and wait to be admitted")]
+    AdmissionRequired,
+    #[error("no such promo code")]
+    PromoUnknown,
+    #[error("this promo code has been used up")]
+    PromoExhausted,
+    #[error("a promo code is already applied to this booking")]
+    PromoAlreadyApplied,
     /// Every database connection stayed busy for the pool's whole wait:
     /// nothing was done, and the same request (same Idempotency-Key) may
     /// simply be sent again.
@@ -104,7 +112,11 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::ProviderUnavailable | ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden | ApiError::CrossSite => StatusCode::FORBIDDEN,
+            ApiError::Forbidden | ApiError::CrossSite | ApiError::AdmissionRequired => {
+                StatusCode::FORBIDDEN
+            }
+            ApiError::PromoUnknown => StatusCode::NOT_FOUND,
+            ApiError::PromoExhausted | ApiError::PromoAlreadyApplied => StatusCode::CONFLICT,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -128,6 +140,10 @@ impl ApiError {
             ApiError::Forbidden | ApiError::CrossSite => "FORBIDDEN",
             ApiError::RateLimited { .. } => "RATE_LIMITED",
             ApiError::Busy => "SERVICE_BUSY",
+            ApiError::AdmissionRequired => "ADMISSION_REQUIRED",
+            ApiError::PromoUnknown => "PROMO_UNKNOWN",
+            ApiError::PromoExhausted => "PROMO_EXHAUSTED",
+            ApiError::PromoAlreadyApplied => "PROMO_ALREADY_APPLIED",
             ApiError::Internal(_) => "INTERNAL",
         }
     }

@@ -45,3 +45,18 @@ impl Drop for SseClient {
         gauge!("holdfast_sse_clients").decrement(1.0);
     }
 }
+
+/// Buyers let in from waiting rooms.
+pub fn admitted(n: i64) {
+    counter!("holdfast_queue_admitted_total").increment(n.max(0) as u64);
+}
+
+/// Seat-map or hold requests refused for want of an admission.
+pub fn admission_refused() {
+    counter!("holdfast_admission_refused_total").increment(1);
+}
+
+/// Promo codes: `applied`, `unknown`, `exhausted`, `handed_out`.
+pub fn promo(outcome: &'static str) {
+    counter!("holdfast_promo_total", "outcome" => outcome).increment(1);
+}

@@ -18,12 +18,14 @@ pub mod idempotency;
 pub mod invariants;
 pub mod metrics;
 pub mod payments;
+pub mod promo;
 pub mod rate_limit;
 pub mod seat_map;
 pub mod seed;
 pub mod session_store;
 pub mod state;
 pub mod ticket;
+pub mod waiting_room;
 
 pub use error::ApiError;
 pub use state::AppState;

@@ -16,6 +16,7 @@ use super::payments::{PaymentProvider, PaymentSettings};
 use super::rate_limit::RateLimits;
 use super::seat_map::SeatMaps;
 use super::ticket::TicketSigner;
+use super::waiting_room::WaitingRooms;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -31,6 +32,8 @@ pub struct AppState {
     pub tickets: Arc<TicketSigner>,
     /// The payment provider and its settings.
     pub payments: Arc<Payments>,
+    /// The waiting rooms as this instance last saw them, and their signer.
+    pub waiting_rooms: Arc<WaitingRooms>,
     /// Attempts a minute per buyer and per client address.
     pub limits: Arc<RateLimits>,
     /// Admin credentials and sign-in throttling.

@@ -4,6 +4,7 @@ use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use holdfast_app::core::buyer::MaybeBuyer;
 use holdfast_app::core::error::ErrorBody;
 use holdfast_app::core::{catalog, ApiError, AppState};
 use holdfast_app::model::SeatMapSnapshot;
@@ -45,14 +46,16 @@ pub async fn detail(
     tag = "events",
     summary = "The seat map snapshot (ETag; 304 on If-None-Match)",
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
-    responses((status = 200, body = SeatMapSnapshot), (status = 304, description = "unchanged"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)),
+    responses((status = 200, body = SeatMapSnapshot), (status = 304, description = "unchanged"), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
 )]
 pub async fn seats(
     State(state): State<AppState>,
+    MaybeBuyer(buyer): MaybeBuyer,
     Path(event_id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
+    extract::admitted(&state, buyer.as_deref(), event_id, &headers).await?;
     let map = state
         .seat_maps
         .get(&state.db, event_id)

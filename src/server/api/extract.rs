@@ -75,3 +75,15 @@ pub fn idempotent_json<T: Serialize>(outcome: Idempotent<T>) -> Response {
             .into_response(),
     }
 }
+
+/// The waiting room's gate for this request (header or cookie token).
+pub async fn admitted(
+    state: &holdfast_app::core::AppState,
+    buyer: Option<&str>,
+    event_id: i64,
+    headers: &HeaderMap,
+) -> Result<(), ApiError> {
+    use holdfast_app::core::waiting_room::gate;
+    let token = gate::admission_token_in(headers, event_id);
+    gate::require_admission(state, buyer, event_id, token.as_deref()).await
+}

@@ -21,7 +21,7 @@ use super::extract::{self, RawBody};
     tag = "holds",
     summary = "Hold one seat",
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1), ("seatId" = i64, Path, description = "seat id", example = 1, minimum = 1), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
-    responses((status = 200, body = HoldResponse), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+    responses((status = 200, body = HoldResponse), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
 )]
 pub async fn hold_one(
     State(state): State<AppState>,
@@ -33,6 +33,7 @@ pub async fn hold_one(
 ) -> Result<Response, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
     let seat_id = extract::id(&seat_id, "seatId")?;
+    extract::admitted(&state, Some(&buyer.0), event_id, &headers).await?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
     let outcome = hold::hold_seats(&state, &buyer.0, event_id, &[seat_id], Some(&key)).await?;
     Ok(extract::idempotent_json(outcome))
@@ -51,7 +52,7 @@ pub struct HoldMany {
     summary = "Hold several seats, all or nothing",
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
     request_body = HoldSeatsRequest,
-    responses((status = 200, body = HoldResponse), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+    responses((status = 200, body = HoldResponse), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
 )]
 pub async fn hold_many(
     State(state): State<AppState>,
@@ -62,6 +63,7 @@ pub async fn hold_many(
     RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
+    extract::admitted(&state, Some(&buyer.0), event_id, &headers).await?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
     let req: HoldMany = extract::json(&headers, &body)?;
     let seat_ids = req
@@ -89,7 +91,7 @@ pub struct HoldPlaces {
     summary = "Hold standing places",
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1), ("areaId" = i64, Path, description = "standing area id", example = 1, minimum = 1), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
     request_body = HoldPlacesRequest,
-    responses((status = 200, body = HoldResponse), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+    responses((status = 200, body = HoldResponse), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
 )]
 pub async fn hold_general_admission(
     State(state): State<AppState>,
@@ -101,6 +103,7 @@ pub async fn hold_general_admission(
 ) -> Result<Response, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
     let area_id = extract::id(&area_id, "areaId")?;
+    extract::admitted(&state, Some(&buyer.0), event_id, &headers).await?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
     let req: HoldPlaces = extract::json(&headers, &body)?;
     let outcome = ga::hold_general_admission(

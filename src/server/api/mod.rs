@@ -7,8 +7,11 @@ mod events;
 mod extract;
 mod health;
 mod holds;
+mod on_sale_admin;
 pub mod openapi;
 mod payments;
+mod promos;
+mod queue;
 mod stream;
 
 use axum::extract::DefaultBodyLimit;
@@ -34,6 +37,30 @@ pub fn routes() -> Router<AppState> {
             post(holds::hold_one),
         )
         .route("/api/events/{event_id}/holds", post(holds::hold_many))
+        .route(
+            "/api/events/{event_id}/queue",
+            get(queue::queue_status).post(queue::join_queue),
+        )
+        .route(
+            "/api/events/{event_id}/queue/stream",
+            get(queue::queue_stream),
+        )
+        .route(
+            "/api/bookings/{booking_id}/promo",
+            post(promos::apply_promo),
+        )
+        .route(
+            "/api/promos/{campaign_id}/claim",
+            post(promos::claim_pooled),
+        )
+        .route(
+            "/api/admin/events/{event_id}/queue",
+            get(on_sale_admin::queue_summary).put(on_sale_admin::set_queue),
+        )
+        .route(
+            "/api/admin/promos",
+            get(on_sale_admin::list_promos).post(on_sale_admin::create_promo),
+        )
         .route(
             "/api/events/{event_id}/general-admission/{area_id}/hold",
             post(holds::hold_general_admission),

@@ -6,20 +6,20 @@
 use axum::Json;
 use holdfast_app::console_model::{
     ActionOutcome, AuditRow, BookingActivity, CanaryReport, CategorySpec, CreatedEvent, Dashboard,
-    EventLayout, LiveHold, MailRow, SeatCounts, SectionSpec, StandingCount, StandingSpec,
-    WebhookRow,
+    EventLayout, LiveHold, MailRow, NewPromo, PromoCampaign, RoomSummary, SeatCounts, SectionSpec,
+    StandingCount, StandingSpec, WebhookRow,
 };
 use holdfast_app::core::error::{ErrorBody, ErrorDetail, FieldError};
 use holdfast_app::model::{
     BookingSeat, BookingView, EventDetail, EventKind, EventSummary, GeneralAdmissionArea,
-    GeneralAdmissionLine, HoldResponse, PayResponse, PaymentView, PriceCategory, SeatMapSnapshot,
-    SeatStatus, SeatView,
+    GeneralAdmissionLine, HoldResponse, PayResponse, PaymentView, PriceCategory, PromoApplied,
+    QueueStatus, SeatMapSnapshot, SeatStatus, SeatView,
 };
 use serde::Deserialize;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use super::{admin, bookings, events, holds, payments, stream};
+use super::{admin, bookings, events, holds, on_sale_admin, payments, promos, queue, stream};
 
 /// `POST /api/events/{eventId}/holds`.
 #[derive(Deserialize, ToSchema)]
@@ -68,6 +68,10 @@ impl Modify for Security {
         admin::login, admin::logout, admin::whoami, admin::holds, admin::invariants,
         admin::audit_log, admin::events, admin::create_event, admin::publish,
         admin::unpublish, admin::dashboard, admin::dashboard_stream, admin::booking_action,
+        queue::join_queue, queue::queue_status, queue::queue_stream,
+        promos::apply_promo, promos::claim_pooled,
+        on_sale_admin::set_queue, on_sale_admin::queue_summary,
+        on_sale_admin::create_promo, on_sale_admin::list_promos,
         openapi_json,
     ),
     components(schemas(
@@ -77,6 +81,8 @@ impl Modify for Security {
         HoldPlacesRequest, admin::SignIn, Dashboard, SeatCounts, StandingCount, LiveHold,
         BookingActivity, WebhookRow, MailRow, AuditRow, CanaryReport, ActionOutcome, EventLayout,
         CategorySpec, SectionSpec, StandingSpec, CreatedEvent,
+        QueueStatus, PromoApplied, RoomSummary, NewPromo, PromoCampaign,
+        promos::PromoRequest, promos::PooledCode, on_sale_admin::RoomSettings,
     )),
     modifiers(&Security),
 )]

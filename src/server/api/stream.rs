@@ -12,6 +12,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::stream::{self, Stream, StreamExt};
+use holdfast_app::core::buyer::MaybeBuyer;
 use holdfast_app::core::metrics::SseClient;
 use holdfast_app::core::seat_map::SeatChanges;
 use holdfast_app::core::{ApiError, AppState};
@@ -31,15 +32,17 @@ pub struct Since {
     tag = "events",
     summary = "Seat changes as server-sent events (`event: seats`, `event: reset`)",
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1), ("since" = Option<u64>, Query, description = "resume after this version (or Last-Event-ID)")),
-    responses((status = 200, content_type = "text/event-stream", description = "event stream"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)),
+    responses((status = 200, content_type = "text/event-stream", description = "event stream"), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
 )]
 pub async fn seats(
     State(state): State<AppState>,
+    MaybeBuyer(buyer): MaybeBuyer,
     Path(event_id): Path<String>,
     Query(q): Query<Since>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
+    extract::admitted(&state, buyer.as_deref(), event_id, &headers).await?;
     let map = state
         .seat_maps
         .get(&state.db, event_id)

@@ -1,0 +1,125 @@
+//! `apply_promo`: a code onto the buyer's HELD booking, all in one
+//! transaction under the booking's lock.
+
+use super::{discount, normalise};
+use crate::core::{ApiError, AppState};
+use crate::model::PromoApplied;
+
+pub async fn apply_promo(
+    state: &AppState,
+    buyer: &str,
+    booking_id: &str,
+    code: &str,
+) -> Result<PromoApplied, ApiError> {
+    let outcome = claim(state, buyer, booking_id, code).await;
+    crate::core::metrics::promo(match &outcome {
+        Ok(_) => "applied",
+        Err(ApiError::PromoUnknown) => "unknown",
+        Err(ApiError::PromoExhausted) => "exhausted",
+        Err(_) => "refused",
+    });
+    outcome
+}
+
+async fn claim(
+    state: &AppState,
+    buyer: &str,
+    booking_id: &str,
+    code: &str,
+) -> Result<PromoApplied, ApiError> {
+    let code = normalise(code).ok_or(ApiError::PromoUnknown)?;
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    let booking: Option<(String, i64, i64, i64)> = sqlx::query_as(&format!(
+        "select status, held_until, amount_cents, event_id from booking
+         where id = $1 and buyer_id = $2{}",
+        state.db.lock_row()
+    ))
+    .bind(booking_id)
+    .bind(buyer)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let (status, held_until, amount, event_id) = booking.ok_or(ApiError::NotFound("booking"))?;
+    let applied: Option<(String, i64)> =
+        sqlx::query_as("select code, discount_cents from booking_promo where booking_id = $1")
+            .bind(booking_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+    if let Some((applied_code, discount_cents)) = applied {
+        // The same code again is a replay, answered alike.
+        return if applied_code == code {
+            Ok(PromoApplied {
+                amount_cents: amount,
+                discount_cents,
+            })
+        } else {
+            Err(ApiError::PromoAlreadyApplied)
+        };
+    }
+    if status != "HELD" {
+        return Err(ApiError::InvalidState(format!(
+            "a promo code applies to a held booking; this one is {status}"
+        )));
+    }
+    if held_until <= now {
+        return Err(ApiError::HoldExpired);
+    }
+    type Campaign = (i64, String, i64, i64, Option<i64>);
+    let campaign: Option<Campaign> = sqlx::query_as(
+        "select c.id, c.kind, c.percent_off, c.amount_off_cents, c.event_id
+         from promo_code p join promo_campaign c on c.id = p.campaign_id where p.code = $1",
+    )
+    .bind(&code)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let (campaign_id, kind, percent_off, amount_off, only_event) =
+        campaign.ok_or(ApiError::PromoUnknown)?;
+    if only_event.is_some_and(|e| e != event_id) {
+        return Err(ApiError::PromoUnknown);
+    }
+    // The claim: the database decides who gets a use, before anything else.
+    let claimed = if kind == "capped" {
+        sqlx::query("update promo_campaign set uses = uses + 1 where id = $1 and uses < max_uses")
+            .bind(campaign_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+    } else {
+        sqlx::query(
+            "update promo_code set redeemed_at = $2, redeemed_booking = $3
+             where code = $1 and redeemed_at is null",
+        )
+        .bind(&code)
+        .bind(now)
+        .bind(booking_id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+    };
+    if claimed != 1 {
+        return Err(ApiError::PromoExhausted);
+    }
+    let discount_cents = discount(amount, percent_off, amount_off);
+    sqlx::query("update booking set amount_cents = $2, updated_at = $3 where id = $1")
+        .bind(booking_id)
+        .bind(amount - discount_cents)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "insert into booking_promo (booking_id, code, campaign_id, discount_cents, created_at)
+         values ($1, $2, $3, $4, $5)",
+    )
+    .bind(booking_id)
+    .bind(&code)
+    .bind(campaign_id)
+    .bind(discount_cents)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(PromoApplied {
+        amount_cents: amount - discount_cents,
+        discount_cents,
+    })
+}

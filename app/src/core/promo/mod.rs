@@ -1,0 +1,65 @@
+//! Promo codes: a discount on a HELD booking, claimed atomically before
+//! anything else happens (the seed's voucher race: five redemptions of one
+//! voucher in "single-threaded" Node).
+//!
+//! - `apply`: the claim — a single-use or pooled code by a conditional
+//!   update on `redeemed_at is null`, a capped code by a conditional
+//!   increment under a CHECK — the discount and the booking's new amount,
+//!   in one transaction with the booking's lock; applying the same code to
+//!   the same booking again answers the same.
+//! - `pool`: hands a pooled code to a buyer, one per buyer (`skip locked`
+//!   on Postgres; a unique (campaign, holder) constraint everywhere).
+//! - `campaigns`: the admin creates and watches campaigns.
+
+pub mod apply;
+pub mod campaigns;
+pub mod pool;
+
+/// The least a discounted booking still costs (a card payment needs an
+/// amount; Stripe's minimum in most currencies is 0.50).
+pub const MIN_CHARGE_CENTS: i64 = 50;
+
+/// A code as typed: trimmed, upper case; `None` when it cannot be a code.
+pub fn normalise(code: &str) -> Option<String> {
+    let code = code.trim().to_ascii_uppercase();
+    let ok = (3..=64).contains(&code.len())
+        && code
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    ok.then_some(code)
+}
+
+/// The discount on `amount`: a percentage and/or a fixed amount off, never
+/// below the minimum charge.
+pub fn discount(amount: i64, percent_off: i64, amount_off_cents: i64) -> i64 {
+    let wanted = amount * percent_off / 100 + amount_off_cents;
+    wanted.min(amount - MIN_CHARGE_CENTS).max(0)
+}
+
+/// A fresh random code with a readable prefix.
+pub fn new_code(prefix: &str) -> String {
+    use rand::Rng;
+    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut rng = rand::thread_rng();
+    let tail: String = (0..10)
+        .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
+        .collect();
+    format!("{prefix}-{tail}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_normalised_and_discounts_bounded() {
+        assert_eq!(normalise("  summer-10 ").as_deref(), Some("SUMMER-10"));
+        assert_eq!(normalise("a b"), None);
+        assert_eq!(normalise("ab"), None);
+        assert_eq!(discount(10_000, 10, 0), 1_000);
+        assert_eq!(discount(10_000, 0, 2_500), 2_500);
+        assert_eq!(discount(10_000, 100, 0), 10_000 - MIN_CHARGE_CENTS);
+        assert_eq!(discount(40, 50, 0), 0);
+        assert!(normalise(&new_code("POOL")).is_some());
+    }
+}

@@ -1,0 +1,71 @@
+//! The admission gate of the seat-map and hold endpoints: while an event's
+//! waiting room is on, only a genuine, unexpired admission token of this
+//! very buyer for this very event lets the request through. It reads only
+//! the instance's room picture and checks an HMAC: no database read.
+
+use axum::http::HeaderMap;
+
+use crate::core::{ApiError, AppState};
+use crate::model::EventId;
+
+pub const ADMISSION_HEADER: &str = "admission-token";
+
+/// The cookie the queue sets for one event.
+pub fn admission_cookie(event_id: EventId) -> String {
+    format!("holdfast_admission_{event_id}")
+}
+
+pub fn queue_cookie(event_id: EventId) -> String {
+    format!("holdfast_queue_{event_id}")
+}
+
+/// The `Admission-Token` header, else the event's admission cookie.
+pub fn admission_token_in(headers: &HeaderMap, event_id: EventId) -> Option<String> {
+    headers
+        .get(ADMISSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+        .or_else(|| cookie(headers, &admission_cookie(event_id)))
+}
+
+pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_string())
+}
+
+/// `Ok` when the room is off or the token admits this buyer now.
+pub async fn require_admission(
+    state: &AppState,
+    buyer: Option<&str>,
+    event_id: EventId,
+    token: Option<&str>,
+) -> Result<(), ApiError> {
+    let now = state.clock.now_ms();
+    let Some(room) = state
+        .waiting_rooms
+        .view(&state.db, &state.seat_maps, event_id, now)
+        .await?
+    else {
+        return Ok(()); // no such event: the endpoint answers 404 itself
+    };
+    if !room.enabled {
+        return Ok(());
+    }
+    let admitted = token
+        .and_then(|t| state.waiting_rooms.signer.read_admission_token(t))
+        .is_some_and(|t| {
+            t.event_id == event_id && Some(t.buyer.as_str()) == buyer && t.number > now
+        });
+    if admitted {
+        Ok(())
+    } else {
+        crate::core::metrics::admission_refused();
+        Err(ApiError::AdmissionRequired)
+    }
+}

@@ -1,0 +1,194 @@
+//! Each instance's picture of its events' waiting rooms, read from the
+//! database at most every `MAX_AGE` per event. Status polls, the status
+//! stream and the admission gate read this picture, never the database, so
+//! a crowd refreshing its place costs the database nothing.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use super::token::AdmissionSigner;
+use crate::core::db::Db;
+use crate::core::seat_map::SeatMaps;
+use crate::core::ApiError;
+use crate::model::EventId;
+
+const MAX_AGE: Duration = Duration::from_millis(500);
+
+/// One event's waiting room as last read.
+#[derive(Debug, Clone, Default)]
+pub struct RoomView {
+    pub enabled: bool,
+    pub admit_per_minute: i64,
+    pub on_sale_at: i64,
+    pub issued: i64,
+    pub admitted_through: i64,
+    /// Places up to here were admitted longer ago than an admission lasts.
+    pub expired_through: i64,
+    /// Admission steps still valid: (through position, admitted at), by position.
+    pub steps: Vec<(i64, i64)>,
+    /// Seats and standing places free right now.
+    pub free_places: i64,
+    pub admission_ttl_ms: i64,
+}
+
+impl RoomView {
+    /// When the step that let `place` in happened, if it is still valid.
+    pub fn admitted_at(&self, place: i64) -> Option<i64> {
+        if place <= self.expired_through || place > self.admitted_through {
+            return None;
+        }
+        let i = self.steps.partition_point(|(through, _)| *through < place);
+        self.steps.get(i).map(|s| s.1)
+    }
+
+    /// Buyers waiting behind the watermark.
+    pub fn waiting(&self) -> i64 {
+        self.issued - self.admitted_through
+    }
+}
+
+pub struct WaitingRooms {
+    rooms: RwLock<HashMap<EventId, (Instant, Arc<RoomView>)>>,
+    pub signer: AdmissionSigner,
+    pub admission_ttl_ms: i64,
+}
+
+impl WaitingRooms {
+    pub fn new(secret: &str, admission_ttl_ms: i64) -> Self {
+        WaitingRooms {
+            rooms: RwLock::new(HashMap::new()),
+            signer: AdmissionSigner::new(secret),
+            admission_ttl_ms,
+        }
+    }
+
+    /// The room of an event (`None`: no such event).
+    pub async fn view(
+        &self,
+        db: &Db,
+        maps: &SeatMaps,
+        event_id: EventId,
+        now: i64,
+    ) -> Result<Option<Arc<RoomView>>, ApiError> {
+        if let Some((at, view)) = self
+            .rooms
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&event_id)
+        {
+            if at.elapsed() < MAX_AGE {
+                return Ok(Some(view.clone()));
+            }
+        }
+        let Some(view) = load(db, maps, event_id, now, self.admission_ttl_ms).await? else {
+            return Ok(None);
+        };
+        let view = Arc::new(view);
+        self.rooms
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(event_id, (Instant::now(), view.clone()));
+        Ok(Some(view))
+    }
+
+    /// Drops this instance's picture of a room after changing it here.
+    pub fn forget(&self, event_id: EventId) {
+        self.rooms
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&event_id);
+    }
+}
+
+async fn load(
+    db: &Db,
+    maps: &SeatMaps,
+    event_id: EventId,
+    now: i64,
+    admission_ttl_ms: i64,
+) -> Result<Option<RoomView>, ApiError> {
+    type Row = (i64, Option<i64>, Option<i64>, Option<i64>, Option<i64>);
+    let row: Option<Row> = sqlx::query_as(
+        "select e.on_sale_at, w.enabled, w.admit_per_minute, w.issued, w.admitted_through
+         from event e left join waiting_room w on w.event_id = e.id
+         where e.id = $1",
+    )
+    .bind(event_id)
+    .fetch_optional(db.reader())
+    .await?;
+    let Some((on_sale_at, enabled, per_minute, issued, through)) = row else {
+        return Ok(None);
+    };
+    let mut view = RoomView {
+        enabled: enabled == Some(1),
+        admit_per_minute: per_minute.unwrap_or(1),
+        on_sale_at,
+        issued: issued.unwrap_or(0),
+        admitted_through: through.unwrap_or(0),
+        admission_ttl_ms,
+        free_places: free_places(db, maps, event_id, now).await?,
+        ..RoomView::default()
+    };
+    if enabled.is_some() {
+        let window_start = now - admission_ttl_ms;
+        let (expired,): (i64,) = sqlx::query_as(
+            "select cast(coalesce(max(through_position), 0) as bigint) from admission_step
+             where event_id = $1 and admitted_at <= $2",
+        )
+        .bind(event_id)
+        .bind(window_start)
+        .fetch_one(db.reader())
+        .await?;
+        view.expired_through = expired;
+        view.steps = sqlx::query_as(
+            "select through_position, admitted_at from admission_step
+             where event_id = $1 and admitted_at > $2 order by through_position",
+        )
+        .bind(event_id)
+        .bind(window_start)
+        .fetch_all(db.reader())
+        .await?;
+    }
+    Ok(Some(view))
+}
+
+/// Seats free on the live map plus standing places left.
+pub async fn free_places(
+    db: &Db,
+    maps: &SeatMaps,
+    event_id: EventId,
+    now: i64,
+) -> Result<i64, ApiError> {
+    let seats = maps
+        .get(db, event_id)
+        .await?
+        .map_or(0, |m| m.available_count(now));
+    let (standing,): (i64,) = sqlx::query_as(
+        "select cast(coalesce(sum(remaining), 0) as bigint) from ga_area where event_id = $1",
+    )
+    .bind(event_id)
+    .fetch_one(db.reader())
+    .await?;
+    Ok(seats + standing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_place_finds_the_step_that_admitted_it() {
+        let room = RoomView {
+            admitted_through: 30,
+            expired_through: 10,
+            steps: vec![(20, 1_000), (30, 2_000)],
+            ..RoomView::default()
+        };
+        assert_eq!(room.admitted_at(5), None, "expired");
+        assert_eq!(room.admitted_at(11), Some(1_000));
+        assert_eq!(room.admitted_at(20), Some(1_000));
+        assert_eq!(room.admitted_at(21), Some(2_000));
+        assert_eq!(room.admitted_at(31), None, "still waiting");
+    }
+}

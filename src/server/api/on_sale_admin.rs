@@ -1,0 +1,108 @@
+//! The admin's on-sale controls: an event's waiting room, promo campaigns.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use holdfast_app::console_model::{NewPromo, PromoCampaign, RoomSummary};
+use holdfast_app::core::admin::auth::Admin;
+use holdfast_app::core::error::ErrorBody;
+use holdfast_app::core::promo::campaigns;
+use holdfast_app::core::waiting_room::setup;
+use holdfast_app::core::{ApiError, AppState};
+use serde::Deserialize;
+
+use super::extract::{self, RawBody};
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RoomSettings {
+    enabled: bool,
+    /// Buyers let in a minute at most (fewer as the places run out).
+    #[schema(example = 600, minimum = 1, maximum = 1000000)]
+    admit_per_minute: i64,
+}
+
+#[utoipa::path(
+    put,
+    path = "/api/admin/events/{eventId}/queue",
+    tag = "admin",
+    summary = "Switch an event's waiting room on or off, and set its rate",
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
+    request_body = RoomSettings,
+    responses((status = 200, body = RoomSummary), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn set_queue(
+    State(state): State<AppState>,
+    admin: Admin,
+    Path(event_id): Path<String>,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Result<Json<RoomSummary>, ApiError> {
+    let event_id = extract::id(&event_id, "eventId")?;
+    let form: RoomSettings = extract::json(&headers, &body)?;
+    Ok(Json(
+        setup::configure(
+            &state,
+            &admin,
+            event_id,
+            form.enabled,
+            form.admit_per_minute,
+        )
+        .await?,
+    ))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/admin/events/{eventId}/queue",
+    tag = "admin",
+    summary = "An event's waiting room: joined, admitted, waiting, places free",
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
+    responses((status = 200, body = RoomSummary), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn queue_summary(
+    State(state): State<AppState>,
+    _admin: Admin,
+    Path(event_id): Path<String>,
+) -> Result<Json<RoomSummary>, ApiError> {
+    let event_id = extract::id(&event_id, "eventId")?;
+    Ok(Json(setup::summary(&state, event_id).await?))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/admin/promos",
+    tag = "admin",
+    summary = "Create a promo campaign: a single-use code, a capped code, or a pool of codes",
+    request_body = NewPromo,
+    responses((status = 201, body = PromoCampaign), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn create_promo(
+    State(state): State<AppState>,
+    admin: Admin,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Result<Response, ApiError> {
+    let form: NewPromo = extract::json(&headers, &body)?;
+    let created = campaigns::create(&state, &admin, &form).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/admin/promos",
+    tag = "admin",
+    summary = "Promo campaigns and how they are used",
+    responses((status = 200, body = Vec<PromoCampaign>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn list_promos(
+    State(state): State<AppState>,
+    _admin: Admin,
+) -> Result<Json<Vec<PromoCampaign>>, ApiError> {
+    Ok(Json(campaigns::list(&state).await?))
+}
