@@ -34,6 +34,8 @@ const ADMIN_GETS: [&str; 6] = [
     "/api/admin/events",
     "/api/admin/events/1/dashboard",
     "/api/admin/events/1/stream",
+    "/api/admin/promos",
+    "/api/admin/events/1/queue",
 ];
 
 on_both_backends!(

@@ -338,6 +338,28 @@ impl Buyer {
         }
     }
 
+    /// Any method, with extra headers (e.g. `Admission-Token`).
+    pub async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<Value>,
+    ) -> Answer {
+        let mut req = self.http.request(method, format!("{}{path}", self.base));
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let r = req.send().await.expect("request");
+        Answer {
+            status: r.status(),
+            text: r.text().await.expect("body"),
+        }
+    }
+
     /// Like a browser: a 503 SERVICE_BUSY (nothing was done) is sent again
     /// with the same Idempotency-Key after its Retry-After, a few times.
     pub async fn post(&self, path: &str, key: Option<&str>, body: Option<Value>) -> Answer {
