@@ -159,7 +159,11 @@ pub struct BookingView {
     pub seats: Vec<BookingSeat>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub general_admission: Option<GeneralAdmissionLine>,
+    /// What the buyer pays (after any promo code).
     pub amount_cents: i64,
+    /// Taken off by a promo code (0 without one).
+    #[serde(default)]
+    pub discount_cents: i64,
     pub currency: String,
     pub held_until: Option<String>,
     pub expires_in_ms: Option<i64>,

@@ -17,9 +17,11 @@ type BookingRow = (
     i64,
     i64,
     i64,
+    Option<i64>,
 );
 
-const COLUMNS: &str = "id, event_id, status, held_until, amount_cents, currency, ga_area_id, ga_quantity, created_at, updated_at";
+const COLUMNS: &str = "id, event_id, status, held_until, amount_cents, currency, ga_area_id, ga_quantity, created_at, updated_at,
+     (select p.discount_cents from booking_promo p where p.booking_id = booking.id)";
 
 pub async fn booking_of_buyer(
     state: &AppState,
@@ -77,8 +79,19 @@ fn view(
     seats: Vec<(i64, String, i64)>,
     payment: Option<PaymentView>,
 ) -> BookingView {
-    let (id, event_id, status, held_until, amount, currency, ga_area, ga_qty, created, updated) =
-        row;
+    let (
+        id,
+        event_id,
+        status,
+        held_until,
+        amount,
+        currency,
+        ga_area,
+        ga_qty,
+        created,
+        updated,
+        discount,
+    ) = row;
     let now = state.clock.now_ms();
     let running = matches!(
         BookingStatus::parse(&status),
@@ -104,6 +117,7 @@ fn view(
                 quantity: ga_qty,
             }),
         amount_cents: amount,
+        discount_cents: discount.unwrap_or(0),
         currency,
         held_until: Some(rfc3339(held_until)),
         expires_in_ms: running.then(|| (held_until - now).max(0)),
