@@ -27,7 +27,7 @@ async fn audit_actions(app: &TestApp, booking: &str) -> Vec<String> {
     rows.into_iter().map(|r| r.0).collect()
 }
 
-const ADMIN_GETS: [&str; 6] = [
+const ADMIN_GETS: [&str; 8] = [
     "/api/admin/holds",
     "/api/admin/invariants",
     "/api/admin/audit",

@@ -173,3 +173,67 @@ pub async fn admin_set_published(
             .map_err(refusal),
     )
 }
+
+/// The event's waiting room; `None` when not signed in.
+#[server]
+pub async fn admin_room(
+    event_id: i64,
+) -> Result<Option<crate::console_model::RoomSummary>, ServerFnError> {
+    if admin().await.is_err() {
+        return Ok(None);
+    }
+    let state = expect_context::<crate::core::AppState>();
+    crate::core::waiting_room::setup::summary(&state, event_id)
+        .await
+        .map(Some)
+        .map_err(|e| ServerFnError::new(e.to_string()))
+}
+
+#[server]
+pub async fn admin_set_room(
+    event_id: i64,
+    enabled: bool,
+    admit_per_minute: i64,
+) -> Result<Result<crate::console_model::RoomSummary, Refusal>, ServerFnError> {
+    let admin = admin().await?;
+    let state = expect_context::<crate::core::AppState>();
+    Ok(crate::core::waiting_room::setup::configure(
+        &state,
+        &admin,
+        event_id,
+        enabled,
+        admit_per_minute,
+    )
+    .await
+    .map_err(refusal))
+}
+
+/// Promo campaigns of one event (and those valid for every event).
+#[server]
+pub async fn admin_promos(
+    event_id: i64,
+) -> Result<Option<Vec<crate::console_model::PromoCampaign>>, ServerFnError> {
+    if admin().await.is_err() {
+        return Ok(None);
+    }
+    let state = expect_context::<crate::core::AppState>();
+    let all = crate::core::promo::campaigns::list(&state)
+        .await
+        .map_err(|e| ServerFnError::new(e.to_string()))?;
+    Ok(Some(
+        all.into_iter()
+            .filter(|c| c.event_id.is_none_or(|e| e == event_id))
+            .collect(),
+    ))
+}
+
+#[server]
+pub async fn admin_create_promo(
+    form: crate::console_model::NewPromo,
+) -> Result<Result<crate::console_model::PromoCampaign, Refusal>, ServerFnError> {
+    let admin = admin().await?;
+    let state = expect_context::<crate::core::AppState>();
+    Ok(crate::core::promo::campaigns::create(&state, &admin, &form)
+        .await
+        .map_err(refusal))
+}

@@ -1,3 +1,4 @@
+#![recursion_limit = "256"]
 //! Holdfast's Leptos crate: pages and components (rendered on the server,
 //! hydrated in the browser), server functions, and behind the `ssr` feature
 //! the booking core they call.

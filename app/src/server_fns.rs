@@ -28,6 +28,9 @@ pub struct EventPageData {
     /// Decks of a ship (levels), each with the box around its seats, for
     /// the deck tabs; empty for a single-level venue.
     pub levels: Vec<(String, String)>,
+    /// Set while the event's waiting room is on and this buyer is not
+    /// admitted: the page shows the queue instead of the map.
+    pub waiting: Option<crate::model::QueueStatus>,
 }
 
 #[server]
@@ -39,6 +42,19 @@ pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFn
         Err(ApiError::NotFound(_)) => return Ok(None),
         Err(e) => return Err(server_error(e)),
     };
+    if let Some(status) = waiting_status(&state, event_id)
+        .await
+        .map_err(server_error)?
+    {
+        return Ok(Some(EventPageData {
+            detail,
+            view_box: String::new(),
+            version: 0,
+            sections: Vec::new(),
+            levels: Vec::new(),
+            waiting: Some(status),
+        }));
+    }
     let Some(map) = state.seat_maps.cached(event_id) else {
         return Ok(None);
     };
@@ -81,6 +97,7 @@ pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFn
         })
         .collect();
     Ok(Some(EventPageData {
+        waiting: None,
         levels,
         detail,
         version: map.current_version(),
@@ -96,6 +113,85 @@ pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFn
             .map(|(n, x, y, c)| (n, x / c, y / c))
             .collect(),
     }))
+}
+
+/// `Some` when the waiting room stands between this buyer and the map: their
+/// place if they joined, else an empty status (the page joins in the
+/// browser, where the answer can set cookies).
+#[cfg(feature = "ssr")]
+async fn waiting_status(
+    state: &crate::core::AppState,
+    event_id: i64,
+) -> Result<Option<crate::model::QueueStatus>, crate::core::ApiError> {
+    use crate::core::buyer::MaybeBuyer;
+    use crate::core::waiting_room::{current_status, gate};
+    let headers: axum::http::HeaderMap = leptos_axum::extract().await.unwrap_or_default();
+    let MaybeBuyer(buyer) = leptos_axum::extract::<MaybeBuyer>()
+        .await
+        .unwrap_or(MaybeBuyer(None));
+    let token = gate::admission_token_in(&headers, event_id);
+    match gate::require_admission(state, buyer.as_deref(), event_id, token.as_deref()).await {
+        Ok(()) => return Ok(None),
+        Err(crate::core::ApiError::AdmissionRequired) => {}
+        Err(e) => return Err(e),
+    }
+    let place = gate::cookie(&headers, &gate::queue_cookie(event_id));
+    let status = match &buyer {
+        Some(b) => current_status(state, b, event_id, place.as_deref()).await?,
+        None => None,
+    };
+    Ok(Some(status.unwrap_or(crate::model::QueueStatus {
+        position: 0,
+        estimated_wait_ms: 0,
+        admitted: false,
+        admission_token: None,
+        sold_out: false,
+        room_open: true,
+        admission_expired: false,
+        queue_token: None,
+    })))
+}
+
+/// Joins the event's waiting room (again: the place is kept) and sets the
+/// queue and admission cookies on the answer.
+#[server]
+pub async fn join_queue(event_id: i64) -> Result<crate::model::QueueStatus, ServerFnError> {
+    use crate::core::buyer::Buyer;
+    use crate::core::waiting_room::{gate, join};
+    let state = expect_context::<crate::core::AppState>();
+    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    let status = join::join(&state, &buyer, event_id)
+        .await
+        .map_err(server_error)?;
+    let response = expect_context::<leptos_axum::ResponseOptions>();
+    for cookie in gate::status_cookies(&state, event_id, &status) {
+        if let Ok(v) = axum::http::HeaderValue::from_str(&cookie) {
+            response.append_header(axum::http::header::SET_COOKIE, v);
+        }
+    }
+    Ok(status)
+}
+
+/// What the booking page gets back from a promo code.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum PromoOutcome {
+    Applied(crate::model::PromoApplied),
+    Refused(String),
+}
+
+#[server]
+pub async fn apply_promo(booking_id: String, code: String) -> Result<PromoOutcome, ServerFnError> {
+    use crate::core::buyer::Buyer;
+    use crate::core::ApiError;
+    let state = expect_context::<crate::core::AppState>();
+    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    Ok(
+        match crate::core::promo::apply::apply_promo(&state, &buyer, &booking_id, &code).await {
+            Ok(applied) => PromoOutcome::Applied(applied),
+            Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
+            Err(e) => PromoOutcome::Refused(e.to_string()),
+        },
+    )
 }
 
 /// What the page gets back from a hold attempt.
@@ -123,6 +219,15 @@ pub async fn hold_seats(
 
     let state = expect_context::<crate::core::AppState>();
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    let headers: axum::http::HeaderMap = leptos_axum::extract().await?;
+    let token = crate::core::waiting_room::gate::admission_token_in(&headers, event_id);
+    let admitted = crate::core::waiting_room::require_admission(
+        &state,
+        Some(&buyer),
+        event_id,
+        token.as_deref(),
+    )
+    .await;
     let body = serde_json::to_vec(&seat_ids).unwrap_or_default();
     let key = IdempotencyKey::parse(
         &idempotency_key,
@@ -138,6 +243,9 @@ pub async fn hold_seats(
             suggestions: body.suggestions.unwrap_or_default(),
         }
     };
+    if let Err(e) = admitted {
+        return Ok(refused(e));
+    }
     Ok(
         match hold_seats(&state, &buyer, event_id, &seat_ids, Some(&key)).await {
             Ok(Idempotent::Fresh(r)) => HoldOutcome::Held(r),

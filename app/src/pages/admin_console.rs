@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_params_map;
 
+use super::on_sale_panel::OnSalePanel;
 use crate::admin_fns::{
     admin_act, admin_create_event, admin_dashboard, admin_events, admin_set_published,
     admin_sign_in, admin_sign_out, admin_signed_in, AdminEvent, Refusal,
@@ -292,7 +293,10 @@ pub fn AdminEventPage() -> impl IntoView {
             <Transition fallback=|| view! { <p>"Loading…"</p> }>
                 {move || Suspend::new(async move {
                     match data.await {
-                        Ok(Some(d)) => view! { <LiveDashboard first=d/> }.into_any(),
+                        Ok(Some(d)) => {
+                            let event_id = d.event_id;
+                            view! { <LiveDashboard first=d/> <OnSalePanel event_id/> }.into_any()
+                        }
                         Ok(None) => view! { <p class="notice">"Sign in on the " <a href="/admin">"console"</a> " first."</p> }.into_any(),
                         Err(_) => view! { <p class="error" role="alert">"This event could not be loaded."</p> }.into_any(),
                     }

@@ -9,7 +9,9 @@ use leptos_router::hooks::use_params_map;
 use wasm_bindgen::JsCast;
 
 use super::map_view::{fraction_at, pointer_fraction, svg_scale, Touches, ViewBox};
+use super::promo_form::PromoForm;
 use super::seat_list::SeatList;
+use super::waiting_room::WaitingRoom;
 use crate::model::format_price;
 use crate::model::HoldResponse;
 use crate::server_fns::{
@@ -30,7 +32,10 @@ pub fn EventPage() -> impl IntoView {
         <Suspense fallback=|| view! { <p>"Loading the seat map…"</p> }>
             {move || Suspend::new(async move {
                 match page.await {
-                    Ok(Some(data)) => view! { <SeatMap data/> }.into_any(),
+                    Ok(Some(data)) => match data.waiting.clone() {
+                        Some(first) => view! { <WaitingRoom detail=data.detail.clone() first/> }.into_any(),
+                        None => view! { <SeatMap data/> }.into_any(),
+                    },
                     Ok(None) => view! { <p class="notice">"There is no such event."</p> }.into_any(),
                     Err(_) => view! { <p class="error" role="alert">"The seat map could not be loaded. Please try again in a moment."</p> }.into_any(),
                 }
@@ -428,11 +433,17 @@ fn HeldPanel(h: HoldResponse) -> impl IntoView {
         });
     };
     let running = move || left_ms.get() > 0;
-    let summary = format!(
-        "Held {} seat(s) for {}.",
-        h.seat_ids.len(),
-        format_price(h.amount_cents, &h.currency)
-    );
+    let amount = RwSignal::new(h.amount_cents);
+    let seats = h.seat_ids.len();
+    let currency = h.currency.clone();
+    let summary = move || {
+        format!(
+            "Held {seats} seat(s) for {}.",
+            format_price(amount.get(), &currency)
+        )
+    };
+    let promo_booking = h.booking_id.clone();
+    let promo_currency = h.currency.clone();
     view! {
         <div class="held-note" role="status">
             <p>{summary}</p>
@@ -444,6 +455,7 @@ fn HeldPanel(h: HoldResponse) -> impl IntoView {
                     "Time left: "
                     <strong>{move || { let s = left_ms.get() / 1000; format!("{}:{:02}", s / 60, s % 60) }}</strong>
                 </p>
+                <PromoForm booking_id=promo_booking.clone() amount currency=promo_currency.clone()/>
                 <button class="hold pay" on:click=pay.clone()>"Pay now"</button>
             </Show>
             <Show when=move || error.get().is_some()>

@@ -5,4 +5,7 @@ pub mod booking_page;
 pub mod event_list;
 pub mod event_page;
 pub mod map_view;
+pub mod on_sale_panel;
+pub mod promo_form;
 pub mod seat_list;
+pub mod waiting_room;

@@ -13,7 +13,7 @@ use axum::Json;
 use futures::stream::Stream;
 use holdfast_app::core::buyer::Buyer;
 use holdfast_app::core::error::ErrorBody;
-use holdfast_app::core::waiting_room::gate::{admission_cookie, cookie, queue_cookie};
+use holdfast_app::core::waiting_room::gate::{cookie, queue_cookie, status_cookies};
 use holdfast_app::core::waiting_room::{current_status, join};
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::QueueStatus;
@@ -110,9 +110,8 @@ pub async fn queue_stream(
                         .await
                         .ok()
                         .flatten();
-                    if next.is_none() {
-                        return None;
-                    }
+                    // The place is gone (the room was reset): end the stream.
+                    next.as_ref()?;
                 }
             }
         },
@@ -130,30 +129,7 @@ fn queue_token_in(headers: &HeaderMap, event_id: i64) -> Option<String> {
 
 /// The status as JSON, with the signed place and admission as cookies.
 fn with_cookies(state: &AppState, event_id: i64, status: QueueStatus) -> Response {
-    let secure = if state
-        .payments
-        .settings
-        .public_base_url
-        .starts_with("https://")
-    {
-        "; Secure"
-    } else {
-        ""
-    };
-    let mut cookies = Vec::new();
-    if let Some(t) = &status.queue_token {
-        cookies.push(format!(
-            "{}={t}; Path=/; HttpOnly; SameSite=Lax; Max-Age=86400{secure}",
-            queue_cookie(event_id)
-        ));
-    }
-    if let Some(t) = &status.admission_token {
-        let ttl = state.waiting_rooms.admission_ttl_ms / 1000;
-        cookies.push(format!(
-            "{}={t}; Path=/; HttpOnly; SameSite=Lax; Max-Age={ttl}{secure}",
-            admission_cookie(event_id)
-        ));
-    }
+    let cookies = status_cookies(state, event_id, &status);
     let mut response = Json(status).into_response();
     for c in cookies {
         if let Ok(v) = HeaderValue::from_str(&c) {

@@ -119,7 +119,7 @@ fn check(form: &NewPromo) -> Result<Vec<String>, ApiError> {
     let codes = match form.kind.as_str() {
         "single" => vec![code.unwrap_or_else(|| new_code("ONCE"))],
         "capped" => {
-            if !form.max_uses.is_some_and(|m| m > 0) {
+            if form.max_uses.is_none_or(|m| m <= 0) {
                 wrong("maxUses", "a capped code needs maxUses of 1 or more");
             }
             vec![code.unwrap_or_else(|| new_code("CAP"))]

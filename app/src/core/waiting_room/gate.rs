@@ -6,7 +6,7 @@
 use axum::http::HeaderMap;
 
 use crate::core::{ApiError, AppState};
-use crate::model::EventId;
+use crate::model::{EventId, QueueStatus};
 
 pub const ADMISSION_HEADER: &str = "admission-token";
 
@@ -68,4 +68,34 @@ pub async fn require_admission(
         crate::core::metrics::admission_refused();
         Err(ApiError::AdmissionRequired)
     }
+}
+
+/// `Set-Cookie` values carrying a status's signed place and admission, so a
+/// browser brings them to the seat map and holds by itself.
+pub fn status_cookies(state: &AppState, event_id: EventId, status: &QueueStatus) -> Vec<String> {
+    let secure = if state
+        .payments
+        .settings
+        .public_base_url
+        .starts_with("https://")
+    {
+        "; Secure"
+    } else {
+        ""
+    };
+    let mut cookies = Vec::new();
+    if let Some(t) = &status.queue_token {
+        cookies.push(format!(
+            "{}={t}; Path=/; HttpOnly; SameSite=Lax; Max-Age=86400{secure}",
+            queue_cookie(event_id)
+        ));
+    }
+    if let Some(t) = &status.admission_token {
+        let ttl = state.waiting_rooms.admission_ttl_ms / 1000;
+        cookies.push(format!(
+            "{}={t}; Path=/; HttpOnly; SameSite=Lax; Max-Age={ttl}{secure}",
+            admission_cookie(event_id)
+        ));
+    }
+    cookies
 }

@@ -1,0 +1,206 @@
+//! The console's on-sale controls for one event: the waiting room (on/off,
+//! rate, and live counts of joined, admitted, waiting, places free) and the
+//! promo campaigns (create; watch uses).
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::admin_fns::{admin_create_promo, admin_promos, admin_room, admin_set_room};
+use crate::console_model::{NewPromo, PromoCampaign, RoomSummary};
+
+#[component]
+pub fn OnSalePanel(event_id: i64) -> impl IntoView {
+    let room = Resource::new(move || event_id, admin_room);
+    let promos = Resource::new(move || event_id, admin_promos);
+    // Watching: both refresh every two seconds.
+    Effect::new(move |_| {
+        if let Ok(h) = set_interval_with_handle(
+            move || {
+                room.refetch();
+                promos.refetch();
+            },
+            Duration::from_secs(2),
+        ) {
+            on_cleanup(move || h.clear());
+        }
+    });
+    view! {
+        <section class="on-sale" aria-labelledby="on-sale-title">
+            <h2 id="on-sale-title">"On-sale day"</h2>
+            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match room.await {
+                        Ok(Some(r)) => view! { <RoomControls r room/> }.into_any(),
+                        _ => view! { <p class="notice">"The waiting room could not be loaded."</p> }.into_any(),
+                    }
+                })}
+            </Transition>
+            <h3>"Promo codes"</h3>
+            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match promos.await {
+                        Ok(Some(list)) => view! { <PromoTable list/> }.into_any(),
+                        _ => view! { <p class="notice">"Promo codes could not be loaded."</p> }.into_any(),
+                    }
+                })}
+            </Transition>
+            <NewPromoForm event_id promos/>
+        </section>
+    }
+}
+
+#[component]
+fn RoomControls(
+    r: RoomSummary,
+    room: Resource<Result<Option<RoomSummary>, ServerFnError>>,
+) -> impl IntoView {
+    let event_id = r.event_id;
+    let rate = RwSignal::new(r.admit_per_minute.max(1).to_string());
+    let message = RwSignal::new(None::<String>);
+    let set = move |enabled: bool| {
+        let per_minute = rate.get_untracked().trim().parse::<i64>().unwrap_or(0);
+        spawn_local(async move {
+            match admin_set_room(event_id, enabled, per_minute).await {
+                Ok(Ok(_)) => {
+                    message.set(None);
+                    room.refetch();
+                }
+                Ok(Err(refusal)) => message.set(Some(refusal.message)),
+                Err(_) => message.set(Some(
+                    "The waiting room could not be changed; try again.".into(),
+                )),
+            }
+        });
+    };
+    view! {
+        <div class="room" data-testid="waiting-room-admin" data-enabled=r.enabled.to_string()>
+            <p>
+                "Waiting room: " <strong>{if r.enabled { "on" } else { "off" }}</strong>
+                {format!(" · admission starts at the on-sale time ({})", r.on_sale_at)}
+            </p>
+            <div class="tiles">
+                <div class="tile"><span class="n" data-testid="room-joined">{r.joined}</span>" joined"</div>
+                <div class="tile"><span class="n" data-testid="room-admitted">{r.admitted}</span>" admitted"</div>
+                <div class="tile"><span class="n" data-testid="room-waiting">{r.waiting}</span>" waiting"</div>
+                <div class="tile"><span class="n">{r.free_places}</span>" places free"</div>
+            </div>
+            <label>"Admit per minute "
+                <input type="number" min="1" name="admitPerMinute" prop:value=move || rate.get()
+                    on:input=move |ev| rate.set(event_target_value(&ev))/>
+            </label>
+            <button on:click=move |_| set(true)>{if r.enabled { "Save rate" } else { "Open the waiting room" }}</button>
+            {r.enabled.then(|| view! { <button class="danger" on:click=move |_| set(false)>"Close the waiting room"</button> })}
+            {move || message.get().map(|m| view! { <p class="error" role="alert">{m}</p> })}
+        </div>
+    }
+}
+
+#[component]
+fn PromoTable(list: Vec<PromoCampaign>) -> impl IntoView {
+    if list.is_empty() {
+        return view! { <p class="notice">"No promo campaigns yet."</p> }.into_any();
+    }
+    view! {
+        <table class="promos">
+            <thead><tr><th>"Name"</th><th>"Kind"</th><th>"Discount"</th><th>"Used"</th><th>"Codes"</th></tr></thead>
+            <tbody>{list.into_iter().map(|c| {
+                let discount = match (c.percent_off, c.amount_off_cents) {
+                    (p, 0) => format!("{p}%"),
+                    (0, a) => format!("{}.{:02} off", a / 100, a % 100),
+                    (p, a) => format!("{p}% + {}.{:02}", a / 100, a % 100),
+                };
+                let used = match (c.kind.as_str(), c.max_uses) {
+                    ("capped", Some(m)) => format!("{} of {m}", c.redeemed),
+                    ("pooled", _) => format!("{} redeemed, {} handed out of {}", c.redeemed, c.handed_out, c.code_count),
+                    _ => format!("{} of {}", c.redeemed, c.code_count),
+                };
+                let codes = if c.kind == "pooled" {
+                    format!("{} codes (first: {})", c.code_count, c.codes.first().cloned().unwrap_or_default())
+                } else {
+                    c.codes.join(", ")
+                };
+                view! { <tr><td>{c.name}</td><td>{c.kind}</td><td>{discount}</td><td data-testid="promo-used">{used}</td><td><code>{codes}</code></td></tr> }
+            }).collect_view()}</tbody>
+        </table>
+    }
+    .into_any()
+}
+
+#[component]
+fn NewPromoForm(
+    event_id: i64,
+    promos: Resource<Result<Option<Vec<PromoCampaign>>, ServerFnError>>,
+) -> impl IntoView {
+    let name = RwSignal::new(String::new());
+    let kind = RwSignal::new("single".to_string());
+    let code = RwSignal::new(String::new());
+    let percent = RwSignal::new("10".to_string());
+    let amount = RwSignal::new(String::new());
+    let max_uses = RwSignal::new("100".to_string());
+    let count = RwSignal::new("100".to_string());
+    let message = RwSignal::new(None::<(bool, String)>);
+    let number = |s: RwSignal<String>| s.get_untracked().trim().parse::<i64>().ok();
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let kind_now = kind.get_untracked();
+        let typed_code = code.get_untracked().trim().to_string();
+        let form = NewPromo {
+            name: name.get_untracked(),
+            event_id: Some(event_id),
+            percent_off: number(percent).unwrap_or(0),
+            amount_off_cents: number(amount).map_or(0, |a| a * 100),
+            code: (kind_now != "pooled" && !typed_code.is_empty()).then_some(typed_code),
+            max_uses: (kind_now == "capped").then(|| number(max_uses).unwrap_or(0)),
+            count: (kind_now == "pooled").then(|| number(count).unwrap_or(0)),
+            kind: kind_now,
+        };
+        spawn_local(async move {
+            match admin_create_promo(form).await {
+                Ok(Ok(c)) => {
+                    message.set(Some((
+                        true,
+                        format!("Created \"{}\" ({} code(s)).", c.name, c.code_count),
+                    )));
+                    promos.refetch();
+                }
+                Ok(Err(r)) => {
+                    let detail: Vec<String> =
+                        r.fields.iter().map(|(f, m)| format!("{f}: {m}")).collect();
+                    message.set(Some((
+                        false,
+                        format!("{} {}", r.message, detail.join("; ")),
+                    )));
+                }
+                Err(_) => message.set(Some((
+                    false,
+                    "The campaign could not be created; try again.".into(),
+                ))),
+            }
+        });
+    };
+    view! {
+        <form class="new-promo" on:submit=submit>
+            <label>"Name " <input name="promoName" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/></label>
+            <label>"Kind "
+                <select name="promoKind" on:change=move |ev| kind.set(event_target_value(&ev))>
+                    <option value="single">"single use"</option>
+                    <option value="capped">"capped uses"</option>
+                    <option value="pooled">"pool, one per buyer"</option>
+                </select>
+            </label>
+            <label>"Code (optional) " <input name="promoCode" prop:value=move || code.get() on:input=move |ev| code.set(event_target_value(&ev))/></label>
+            <label>"% off " <input type="number" min="0" max="100" name="percentOff" prop:value=move || percent.get() on:input=move |ev| percent.set(event_target_value(&ev))/></label>
+            <label>"Amount off " <input type="number" min="0" name="amountOff" prop:value=move || amount.get() on:input=move |ev| amount.set(event_target_value(&ev))/></label>
+            <Show when=move || kind.get() == "capped">
+                <label>"Max uses " <input type="number" min="1" name="maxUses" prop:value=move || max_uses.get() on:input=move |ev| max_uses.set(event_target_value(&ev))/></label>
+            </Show>
+            <Show when=move || kind.get() == "pooled">
+                <label>"Codes in the pool " <input type="number" min="1" max="10000" name="poolCount" prop:value=move || count.get() on:input=move |ev| count.set(event_target_value(&ev))/></label>
+            </Show>
+            <button type="submit">"Create promo"</button>
+            {move || message.get().map(|(ok, m)| view! { <p class=if ok { "promo-ok" } else { "error" } role="status">{m}</p> })}
+        </form>
+    }
+}

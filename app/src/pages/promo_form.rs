@@ -1,0 +1,58 @@
+//! The promo-code box of a held booking: the code goes to the server, which
+//! claims it atomically; the total shown is the one the checkout charges.
+
+use leptos::prelude::*;
+
+use crate::model::format_price;
+use crate::server_fns::{apply_promo, PromoOutcome};
+
+#[component]
+pub fn PromoForm(booking_id: String, amount: RwSignal<i64>, currency: String) -> impl IntoView {
+    let code = RwSignal::new(String::new());
+    let message: RwSignal<Option<(bool, String)>> = RwSignal::new(None);
+    let busy = RwSignal::new(false);
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let typed = code.get_untracked();
+        if typed.trim().is_empty() {
+            message.set(Some((false, "Type a promo code first.".into())));
+            return;
+        }
+        let booking_id = booking_id.clone();
+        let currency = currency.clone();
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            let words = match apply_promo(booking_id, typed).await {
+                Ok(PromoOutcome::Applied(a)) => {
+                    amount.set(a.amount_cents);
+                    (
+                        true,
+                        format!(
+                            "Promo applied: {} off. You pay {}.",
+                            format_price(a.discount_cents, &currency),
+                            format_price(a.amount_cents, &currency)
+                        ),
+                    )
+                }
+                Ok(PromoOutcome::Refused(m)) => (false, m),
+                Err(_) => (
+                    false,
+                    "The code could not be checked just now; nothing changed. Try again.".into(),
+                ),
+            };
+            busy.set(false);
+            message.set(Some(words));
+        });
+    };
+    view! {
+        <form class="promo" on:submit=submit>
+            <label for="promo-code">"Promo code"</label>
+            <input id="promo-code" name="code" autocomplete="off" spellcheck="false"
+                prop:value=move || code.get() on:input=move |ev| code.set(event_target_value(&ev))/>
+            <button type="submit" disabled=move || busy.get()>"Apply"</button>
+            {move || message.get().map(|(ok, m)| view! {
+                <p class=if ok { "promo-ok" } else { "error" } role=if ok { "status" } else { "alert" } data-testid="promo-message">{m}</p>
+            })}
+        </form>
+    }
+}

@@ -1,0 +1,139 @@
+//! The waiting room page: shown instead of the seat map while the event's
+//! queue is on and this buyer is not admitted yet. It joins the queue from
+//! the browser (the answer sets the queue cookie), follows the place live
+//! over SSE, and once admitted asks for the admission cookie and reloads
+//! into the seat map.
+
+use leptos::prelude::*;
+
+use crate::model::{EventDetail, QueueStatus};
+use crate::server_fns::join_queue;
+
+#[component]
+pub fn WaitingRoom(detail: EventDetail, first: QueueStatus) -> impl IntoView {
+    let event_id = detail.summary.id;
+    let status = RwSignal::new(first);
+    let live = RwSignal::new(false);
+    let trouble = RwSignal::new(false);
+    Effect::new(move |_| {
+        leptos::task::spawn_local(async move {
+            match join_queue(event_id).await {
+                Ok(s) if s.admitted => enter(),
+                Ok(s) => {
+                    status.set(s);
+                    follow(event_id, status, live);
+                }
+                Err(_) => trouble.set(true),
+            }
+        });
+    });
+    let wait = move || describe_wait(status.read().estimated_wait_ms);
+    view! {
+        <section class="waiting-room" aria-labelledby="queue-title">
+            <p class="kind">{detail.summary.venue.clone()}</p>
+            <h1 id="queue-title">{detail.summary.name.clone()}</h1>
+            <h2>"You are in the queue"</h2>
+            <p>"Many people want tickets right now. To keep things fair you are let in in the order you arrived; this page lets you in by itself when it is your turn."</p>
+            <div class="queue-card" role="status" aria-live="polite">
+                <Show
+                    when=move || { status.read().position > 0 }
+                    fallback=|| view! { <p class="queue-joining">"Taking your place in the queue…"</p> }
+                >
+                    <p class="queue-position">
+                        "People ahead of you: "
+                        <strong data-testid="queue-position">{move || (status.read().position - 1).max(0)}</strong>
+                    </p>
+                    <p class="queue-wait">"Estimated wait: " <strong data-testid="queue-wait">{wait}</strong></p>
+                </Show>
+                <Show when=move || status.read().sold_out>
+                    <p class="notice" data-testid="queue-sold-out">"Sold out for now. Seats other buyers are holding may come back; keep your place and this page will move on if they do."</p>
+                </Show>
+                <Show when=move || status.read().admission_expired>
+                    <p class="notice">"Your turn came and went; you have been placed in the queue again."</p>
+                </Show>
+            </div>
+            <p class="live-state">{move || if live.get() { "● following your place live" } else { "○ connecting…" }}</p>
+            <Show when=move || trouble.get()>
+                <p class="error" role="alert">"We could not reach the queue. Check your connection; reloading this page keeps your place."</p>
+            </Show>
+            <p class="hint">"Leaving and coming back keeps your place. Please do not open several tabs: they share one place."</p>
+        </section>
+    }
+}
+
+/// "about 3 minutes", "less than a minute".
+pub fn describe_wait(ms: i64) -> String {
+    let minutes = (ms + 59_999) / 60_000;
+    match minutes {
+        0 | 1 => "less than a minute".into(),
+        m if m < 90 => format!("about {m} minutes"),
+        m => format!("about {} hours", (m + 30) / 60),
+    }
+}
+
+/// Into the seat map: the admission cookie is set by now.
+fn enter() {
+    #[cfg(feature = "hydrate")]
+    if let Some(w) = leptos::web_sys::window() {
+        let _ = w.location().reload();
+    }
+}
+
+/// Follows the place over SSE; when admitted, joins once more (that answer
+/// carries the admission cookie) and enters.
+#[cfg(feature = "hydrate")]
+fn follow(event_id: i64, status: RwSignal<QueueStatus>, live: RwSignal<bool>) {
+    use leptos::web_sys;
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let url = format!("/api/events/{event_id}/queue/stream");
+    let Ok(source) = web_sys::EventSource::new(&url) else {
+        return;
+    };
+    let on_queue =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            let Some(s) = ev
+                .data()
+                .as_string()
+                .and_then(|t| serde_json::from_str::<QueueStatus>(&t).ok())
+            else {
+                return;
+            };
+            let rejoin = s.admitted || s.admission_expired;
+            status.set(s);
+            if rejoin {
+                leptos::task::spawn_local(async move {
+                    match join_queue(event_id).await {
+                        Ok(s) if s.admitted => enter(),
+                        Ok(s) => status.set(s),
+                        Err(_) => {}
+                    }
+                });
+            }
+        });
+    let on_open = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| live.set(true));
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| live.set(false));
+    let _ = source.add_event_listener_with_callback("queue", on_queue.as_ref().unchecked_ref());
+    source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
+    source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    on_queue.forget();
+    on_open.forget();
+    on_error.forget();
+    std::mem::forget(source);
+}
+
+#[cfg(not(feature = "hydrate"))]
+fn follow(_: i64, _: RwSignal<QueueStatus>, _: RwSignal<bool>) {}
+
+#[cfg(test)]
+mod tests {
+    use super::describe_wait;
+
+    #[test]
+    fn waits_read_like_people_say_them() {
+        assert_eq!(describe_wait(0), "less than a minute");
+        assert_eq!(describe_wait(45_000), "less than a minute");
+        assert_eq!(describe_wait(150_000), "about 3 minutes");
+        assert_eq!(describe_wait(3 * 3_600_000), "about 3 hours");
+    }
+}
