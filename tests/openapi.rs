@@ -111,6 +111,7 @@ async fn the_document_matches_the_router() {
             "GET" => http.get(&url),
             "POST" => http.post(&url),
             "DELETE" => http.delete(&url),
+            "PUT" => http.put(&url),
             other => panic!("unexpected method {other}"),
         };
         let response = request.send().await.expect("answer");

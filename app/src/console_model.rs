@@ -218,6 +218,9 @@ pub struct RoomSummary {
     pub free_places: i64,
     /// Admission starts at the on-sale time.
     pub on_sale_at: String,
+    /// Whether the on-sale time has come (admission runs).
+    #[serde(default)]
+    pub admitting: bool,
 }
 
 /// What `POST /api/admin/promos` takes.

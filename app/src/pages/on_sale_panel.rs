@@ -78,7 +78,11 @@ fn RoomControls(
         <div class="room" data-testid="waiting-room-admin" data-enabled=r.enabled.to_string()>
             <p>
                 "Waiting room: " <strong>{if r.enabled { "on" } else { "off" }}</strong>
-                {format!(" · admission starts at the on-sale time ({})", r.on_sale_at)}
+                {match (r.enabled, r.admitting) {
+                    (true, true) => " · letting buyers in, fewer as places run out".to_string(),
+                    (true, false) => format!(" · buyers line up; admission starts at the on-sale time ({})", r.on_sale_at),
+                    _ => " · buyers go straight to the seat map".to_string(),
+                }}
             </p>
             <div class="tiles">
                 <div class="tile"><span class="n" data-testid="room-joined">{r.joined}</span>" joined"</div>

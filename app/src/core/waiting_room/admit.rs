@@ -4,8 +4,8 @@
 //!
 //! A step admits the fewest of
 //! - the allowance: `admit_per_minute` × the time since the last step
-//!   (counted from the on-sale at the earliest, at most `MAX_STEP_MS`, so
-//!   an idle room does not bank a burst);
+//!   (counted from the on-sale at the earliest, at most `MAX_STEP_MS` or
+//!   one buyer's worth, so an idle room does not bank a burst);
 //! - the buyers waiting;
 //! - the places free minus the buyers let in within the last shopping
 //!   window (one hold's lifetime): never 10,000 people for the last 20 seats.
@@ -55,7 +55,9 @@ pub async fn admit_due(state: &AppState, event_id: EventId) -> Result<i64, ApiEr
     if enabled != 1 || now < on_sale_at {
         return Ok(0);
     }
-    let since = last.max(on_sale_at).max(now - MAX_STEP_MS);
+    // At least one buyer's worth, or a slow room would never admit anyone.
+    let max_step = MAX_STEP_MS.max(60_000 / per_minute + 1);
+    let since = last.max(on_sale_at).max(now - max_step);
     let allowance = (now - since) * per_minute / 60_000;
     if allowance == 0 {
         return Ok(0);

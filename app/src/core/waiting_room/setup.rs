@@ -87,5 +87,6 @@ pub async fn summary(state: &AppState, event_id: EventId) -> Result<RoomSummary,
         waiting: room.waiting(),
         free_places: room.free_places,
         on_sale_at: rfc3339(room.on_sale_at),
+        admitting: room.enabled && room.on_sale_at <= now,
     })
 }
