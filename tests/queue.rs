@@ -422,3 +422,50 @@ async fn bad_room_settings_are_refused_and_change_nothing() {
         (json!(true), json!(false))
     );
 }
+
+on_both_backends!(two_instances_share_one_queue, |app: TestApp| async move {
+    // A second server on the same database: a place taken on one is the
+    // same place on the other, and admission stepped by one lets the
+    // buyer in on both.
+    let other = common::spawn_on(&app.database_url, None, |_| {}).await;
+    room(&app, 1, true, 600).await;
+    let buyers: Vec<Buyer> = (0..6).map(|_| app.buyer()).collect();
+    for b in &buyers {
+        join_http(b, 1).await;
+    }
+    let late = Buyer {
+        base: other.base.clone(),
+        http: reqwest::Client::builder()
+            .cookie_store(true)
+            .build()
+            .unwrap(),
+    };
+    let s = join_http(&late, 1).await;
+    assert_eq!(s["position"], 7, "{s}");
+    other.clock.advance_ms(1_000);
+    let admitted = admit_due(&other.state, 1).await.unwrap();
+    assert_eq!(admitted, 20.min(7));
+    // The first server learns it within its picture's age.
+    app.state.waiting_rooms.forget(1);
+    let seen = buyers[0].get("/api/events/1/queue").await.json();
+    assert_eq!(seen["admitted"], true, "{seen}");
+    // A token minted by one instance opens the other (one secret).
+    let token = seen["admissionToken"].as_str().unwrap().to_string();
+    let via_other = Buyer {
+        base: other.base.clone(),
+        http: buyers[0].http.clone(),
+    };
+    let a = via_other
+        .send(
+            Method::POST,
+            "/api/events/1/seats/77/hold",
+            &[
+                ("Admission-Token", &token),
+                ("Idempotency-Key", &common::new_key()),
+            ],
+            None,
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    app.assert_invariants().await;
+});

@@ -9,6 +9,9 @@ use crate::core::db::is_unique_violation;
 use crate::core::error::FieldError;
 use crate::core::{ApiError, AppState};
 
+/// The largest fixed discount (1,000,000.00 in the event's currency).
+pub const MAX_AMOUNT_OFF_CENTS: i64 = 100_000_000;
+
 /// At most this many codes in one pooled campaign.
 pub const MAX_POOL: i64 = 10_000;
 
@@ -100,8 +103,8 @@ fn check(form: &NewPromo) -> Result<Vec<String>, ApiError> {
     if !(0..=100).contains(&form.percent_off) {
         wrong("percentOff", "a percentage from 0 to 100");
     }
-    if form.amount_off_cents < 0 {
-        wrong("amountOffCents", "zero or more");
+    if !(0..=MAX_AMOUNT_OFF_CENTS).contains(&form.amount_off_cents) {
+        wrong("amountOffCents", "from 0 to 1,000,000.00");
     }
     if form.percent_off <= 0 && form.amount_off_cents <= 0 {
         wrong("percentOff", "a promo needs a percentage or an amount off");

@@ -32,7 +32,7 @@ pub fn normalise(code: &str) -> Option<String> {
 /// The discount on `amount`: a percentage and/or a fixed amount off, never
 /// below the minimum charge.
 pub fn discount(amount: i64, percent_off: i64, amount_off_cents: i64) -> i64 {
-    let wanted = amount * percent_off / 100 + amount_off_cents;
+    let wanted = (amount.saturating_mul(percent_off) / 100).saturating_add(amount_off_cents);
     wanted.min(amount - MIN_CHARGE_CENTS).max(0)
 }
 
