@@ -46,6 +46,11 @@ pub struct Config {
     pub admission_ttl: Duration,
     /// How often the waiting rooms let buyers in (`ADMIT_INTERVAL_MS`).
     pub admit_interval: Duration,
+    /// Opens a waiting room at this rate before every on-sale the admin has
+    /// not set one for (`AUTO_WAITING_ROOM_PER_MINUTE`, 0: off).
+    pub auto_room_per_minute: i64,
+    /// How long before the on-sale it opens (`AUTO_WAITING_ROOM_LEAD_SECONDS`).
+    pub auto_room_lead: Duration,
 }
 
 impl Config {
@@ -86,6 +91,8 @@ impl Config {
             rate_limit_ip_per_minute: number("RATE_LIMIT_IP_PER_MINUTE", 1200)? as u32,
             admission_ttl: Duration::from_secs(number("ADMISSION_TTL_SECONDS", 900)?.max(1)),
             admit_interval: Duration::from_millis(number("ADMIT_INTERVAL_MS", 1000)?.max(50)),
+            auto_room_per_minute: number("AUTO_WAITING_ROOM_PER_MINUTE", 0)? as i64,
+            auto_room_lead: Duration::from_secs(number("AUTO_WAITING_ROOM_LEAD_SECONDS", 600)?),
         })
     }
 
@@ -120,6 +127,8 @@ impl Config {
             admission_ttl: Duration::from_secs(900),
             // Tests step the rooms themselves, on their own clock.
             admit_interval: Duration::from_secs(3600),
+            auto_room_per_minute: 0,
+            auto_room_lead: Duration::from_secs(600),
         }
     }
 }

@@ -14,6 +14,7 @@ use holdfast_app::core::payments::reconcile::reconcile_due;
 use holdfast_app::core::payments::sandbox::Sandbox;
 use holdfast_app::core::session_store::DbSessionStore;
 use holdfast_app::core::waiting_room::admit::admit_all_due;
+use holdfast_app::core::waiting_room::setup::open_automatic_rooms;
 use holdfast_app::core::AppState;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -99,9 +100,18 @@ pub fn spawn_all(
     // The waiting rooms: one admission step a tick (shared across instances).
     let admitter = {
         let state = state.clone();
+        let (auto_rate, auto_lead) = (
+            config.auto_room_per_minute,
+            config.auto_room_lead.as_millis() as i64,
+        );
         every(config.admit_interval, stop.clone(), move || {
             let state = state.clone();
             async move {
+                if auto_rate > 0 {
+                    if let Err(e) = open_automatic_rooms(&state, auto_rate, auto_lead).await {
+                        tracing::warn!(error = %e, "opening waiting rooms failed");
+                    }
+                }
                 match admit_all_due(&state).await {
                     Ok(n) if n > 0 => tracing::debug!(admitted = n, "buyers admitted"),
                     Ok(_) => {}

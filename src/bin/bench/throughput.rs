@@ -91,6 +91,9 @@ pub async fn main(url: Option<String>) -> bool {
     let r = gets(&base, "/events/1", false, 8, Duration::from_secs(5)).await;
     r.print("SSR page /events/1 (10,000-seat map), 8 conns");
 
+    // The waiting room of the cruise (event 2) under a crowd.
+    super::queue::run(&base, &state, 2).await;
+
     let v = holdfast_app::core::invariants::violations(&state.db, SystemClock.now_ms())
         .await
         .expect("invariants run");
@@ -106,18 +109,18 @@ pub async fn main(url: Option<String>) -> bool {
 }
 
 #[derive(Default)]
-struct Run {
-    ok: usize,
-    conflicts: usize,
-    other: usize,
-    elapsed: Duration,
-    latencies: Vec<Duration>,
+pub struct Run {
+    pub ok: usize,
+    pub conflicts: usize,
+    pub other: usize,
+    pub elapsed: Duration,
+    pub latencies: Vec<Duration>,
     /// Latencies of the 409 answers alone: the losers of a contested seat.
-    loser_latencies: Vec<Duration>,
+    pub loser_latencies: Vec<Duration>,
 }
 
 impl Run {
-    fn print(mut self, name: &str) {
+    pub fn print(mut self, name: &str) {
         self.latencies.sort();
         self.loser_latencies.sort();
         let secs = self.elapsed.as_secs_f64();

@@ -90,3 +90,34 @@ pub async fn summary(state: &AppState, event_id: EventId) -> Result<RoomSummary,
         admitting: room.enabled && room.on_sale_at <= now,
     })
 }
+
+/// Opens a waiting room by itself, at `per_minute`, for every published
+/// event whose on-sale is at most `lead_ms` away (or began within the last
+/// minute) and whose room the admin has not set: early arrivals line up in
+/// arrival order and admission starts at the on-sale time. A room the admin
+/// switched off stays off. The events whose room opened.
+pub async fn open_automatic_rooms(
+    state: &AppState,
+    per_minute: i64,
+    lead_ms: i64,
+) -> Result<Vec<EventId>, ApiError> {
+    let now = state.clock.now_ms();
+    let opened: Vec<(i64,)> = sqlx::query_as(
+        "insert into waiting_room (event_id, enabled, admit_per_minute, updated_at)
+         select id, 1, $1, $2 from event
+         where published = 1 and on_sale_at > $2 - 60000 and on_sale_at <= $2 + $3
+         on conflict (event_id) do nothing
+         returning event_id",
+    )
+    .bind(per_minute.clamp(1, MAX_ADMIT_PER_MINUTE))
+    .bind(now)
+    .bind(lead_ms)
+    .fetch_all(state.db.writer())
+    .await?;
+    let opened: Vec<EventId> = opened.into_iter().map(|r| r.0).collect();
+    for event_id in &opened {
+        state.waiting_rooms.forget(*event_id);
+        tracing::info!(event_id, per_minute, "waiting room opened for the on-sale");
+    }
+    Ok(opened)
+}
