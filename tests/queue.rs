@@ -82,6 +82,11 @@ on_both_backends!(
         let places: HashSet<i64> = place_of.iter().map(|p| p.1).collect();
         assert_eq!(places.len(), ARRIVALS, "every arrival has its own place");
         assert_eq!(
+            app.scalar("select count(*) from queue_entry where event_id = 1")
+                .await,
+            ARRIVALS as i64
+        );
+        assert_eq!(
             (*places.iter().min().unwrap(), *places.iter().max().unwrap()),
             (1, ARRIVALS as i64)
         );
@@ -90,10 +95,19 @@ on_both_backends!(
             let later = place_of[w * WAVE..(w + 1) * WAVE].iter().map(|p| p.1).min();
             assert!(earlier < later, "wave {w} was placed before wave {}", w - 1);
         }
-        // Joining again keeps the place.
-        let again = join(&app.state, "sim-123", 1).await.unwrap();
+        // Joining again keeps the place, also many times at once.
         let first = place_of.iter().find(|p| p.0 == 123).unwrap().1;
-        assert_eq!(again.position, first);
+        let again = join_all((0..100).map(|_| join(&app.state, "sim-123", 1))).await;
+        assert!(again.iter().all(|s| s.as_ref().unwrap().position == first));
+        // A newcomer joining many times at once gets one place.
+        let eager = join_all((0..100).map(|_| join(&app.state, "eager", 1))).await;
+        let eager: HashSet<i64> = eager.into_iter().map(|s| s.unwrap().position).collect();
+        assert_eq!(eager, HashSet::from([ARRIVALS as i64 + 1]));
+        assert_eq!(
+            app.scalar("select issued from waiting_room where event_id = 1")
+                .await,
+            ARRIVALS as i64 + 1
+        );
 
         // Three instances step the room for three simulated minutes.
         let burst = PER_MINUTE * MAX_STEP_MS / 60_000;

@@ -91,6 +91,7 @@ pub async fn build(
         )),
         admin: Arc::new(admin),
         waiting_rooms: Arc::new(WaitingRooms::new(
+            &db,
             &config.ticket_secret,
             config.admission_ttl.as_millis() as i64,
         )),

@@ -11,6 +11,7 @@
 //!   streams and the gate cost no database read.
 
 pub mod admit;
+pub mod arrivals;
 pub mod gate;
 pub mod join;
 pub mod setup;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
+use super::arrivals::Arrivals;
 use super::token::AdmissionSigner;
 use crate::core::db::Db;
 use crate::core::seat_map::SeatMaps;
@@ -52,14 +53,18 @@ pub struct WaitingRooms {
     rooms: RwLock<HashMap<EventId, (Instant, Arc<RoomView>)>>,
     pub signer: AdmissionSigner,
     pub admission_ttl_ms: i64,
+    /// This instance's writer of queue places.
+    pub arrivals: Arrivals,
 }
 
 impl WaitingRooms {
-    pub fn new(secret: &str, admission_ttl_ms: i64) -> Self {
+    /// Starts the writer of places too (inside the runtime).
+    pub fn new(db: &Db, secret: &str, admission_ttl_ms: i64) -> Self {
         WaitingRooms {
             rooms: RwLock::new(HashMap::new()),
             signer: AdmissionSigner::new(secret),
             admission_ttl_ms,
+            arrivals: Arrivals::start(db.clone(), admission_ttl_ms),
         }
     }
 
