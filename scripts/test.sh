@@ -47,6 +47,9 @@ sim=(--event 2 --buyers 1500 --concurrency 64)
 ./scripts/onsale.sh --instances 3 --db postgres --hold-ttl 6 -- "${sim[@]}" --live-check
 ./scripts/onsale.sh --instances 3 --db postgres --hold-ttl 6 --crash kill --crash-after 1 -- "${sim[@]}" --arrival 3
 ./scripts/onsale.sh --instances 3 --db postgres --hold-ttl 6 --crash pg --crash-after 1 -- "${sim[@]}" --arrival 3
+# The same crowd through a waiting room on two instances: every buyer queues
+# first and holds with the admission it was given.
+./scripts/onsale.sh --instances 2 --db postgres --hold-ttl 6 -- "${sim[@]}" --buyers 600 --waiting-room 3000
 
 echo "==> API fuzzing (schemathesis against /api/openapi.json)"
 fport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

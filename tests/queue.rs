@@ -176,6 +176,17 @@ on_both_backends!(
         }
         let map = buyers[0].get("/api/events/1/seats").await;
         assert_eq!(map.status, 403, "{}", map.text);
+        // The organizer's tools read it with the admin token; a wrong one does not.
+        assert_eq!(app.admin().get("/api/events/1/seats").await.status, 200);
+        let wrong = buyers[0]
+            .send(
+                Method::GET,
+                "/api/events/1/seats",
+                &[("Authorization", "Bearer nope")],
+                None,
+            )
+            .await;
+        assert_eq!(wrong.status, 403);
         assert_eq!(app.scalar("select count(*) from booking").await, 0);
 
         // One step of one second at 60 a minute: the first (after the

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use holdfast_app::core::admin::auth::Admin;
+use holdfast_app::core::waiting_room::join::join;
 use holdfast_app::core::waiting_room::setup;
 use holdfast_app::core::AppState;
 use tokio::sync::Mutex;
@@ -78,7 +79,48 @@ pub async fn run(base: &str, state: &AppState, event: i64) {
         "queue joins, {ARRIVALS} new buyers, {CONNS} conns"
     ));
 
-    // Each of those buyers refreshes their place in a loop.
+    // The same joins without HTTP or sessions: what the batched writer of
+    // places allows by itself.
+    let started = Instant::now();
+    let next = Arc::new(Mutex::new(0usize));
+    let tasks: Vec<_> = (0..CONNS)
+        .map(|_| {
+            let (state, next) = (state.clone(), next.clone());
+            tokio::spawn(async move {
+                let mut lat = Vec::new();
+                let mut n = (0, 0);
+                loop {
+                    let i = {
+                        let mut i = next.lock().await;
+                        if *i >= ARRIVALS {
+                            break;
+                        }
+                        *i += 1;
+                        *i
+                    };
+                    let t = Instant::now();
+                    match join(&state, &format!("bench-buyer-{i}"), event).await {
+                        Ok(_) => n.0 += 1,
+                        Err(_) => n.1 += 1,
+                    }
+                    lat.push(t.elapsed());
+                }
+                (lat, n)
+            })
+        })
+        .collect();
+    let mut bare = Run::default();
+    for t in tasks {
+        if let Ok((lat, n)) = t.await {
+            bare.latencies.extend(lat);
+            bare.ok += n.0;
+            bare.other += n.1;
+        }
+    }
+    bare.elapsed = started.elapsed();
+    bare.print(&format!("queue joins, use case (no HTTP), {CONNS} tasks"));
+
+    // Each of the HTTP buyers refreshes their place in a loop.
     let r = loop_gets(waiting_clients, &url).await;
     r.print("queue status (signed place), 64 conns");
     let strangers = (0..CONNS).map(|_| reqwest::Client::new()).collect();
@@ -91,7 +133,10 @@ pub async fn run(base: &str, state: &AppState, event: i64) {
             .fetch_one(state.db.reader())
             .await
             .expect("room");
-    println!("queue: {places} places handed out for {ARRIVALS} arrivals, {admitted} admitted");
+    println!(
+        "queue: {places} places handed out for {} arrivals, {admitted} admitted",
+        2 * ARRIVALS
+    );
     setup::configure(state, &admin, event, false, 1)
         .await
         .expect("room off");

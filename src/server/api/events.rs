@@ -55,7 +55,9 @@ pub async fn seats(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
-    extract::admitted(&state, buyer.as_deref(), event_id, &headers).await?;
+    if !extract::is_staff(&state, &headers) {
+        extract::admitted(&state, buyer.as_deref(), event_id, &headers).await?;
+    }
     let map = state
         .seat_maps
         .get(&state.db, event_id)

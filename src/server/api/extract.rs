@@ -87,3 +87,13 @@ pub async fn admitted(
     let token = gate::admission_token_in(headers, event_id);
     gate::require_admission(state, buyer, event_id, token.as_deref()).await
 }
+
+/// The organizer's tools (the admin API token) may read the seat map while
+/// the waiting room is on; buyers may not.
+pub fn is_staff(state: &holdfast_app::core::AppState, headers: &HeaderMap) -> bool {
+    headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .is_some_and(|t| state.admin.token_matches(t.trim()))
+}

@@ -157,7 +157,7 @@ impl AdminAuth {
         entry.0 += 1;
     }
 
-    fn token_matches(&self, token: &str) -> bool {
+    pub fn token_matches(&self, token: &str) -> bool {
         let given = sha256_hex(token);
         // Constant time over the (fixed-length) digests.
         given.len() == self.token_sha256.len()

@@ -26,6 +26,8 @@ pub struct Buyer<'a> {
     /// The instance this buyer talks to; moves on when it is unreachable.
     pub home: usize,
     pub cookie: Option<String>,
+    /// The admission token, once the waiting room let this buyer in.
+    pub admission: Option<String>,
     pub samples: &'a mut Samples,
     pub tally: &'a Tally,
     pub opts: &'a Options,
@@ -49,6 +51,9 @@ impl Buyer<'_> {
             let mut req = build(self.http, self.base());
             if let Some(c) = &self.cookie {
                 req = req.header("Cookie", c);
+            }
+            if let Some(t) = &self.admission {
+                req = req.header("Admission-Token", t);
             }
             let t = Instant::now();
             let r = match req.send().await {
@@ -118,6 +123,13 @@ impl Buyer<'_> {
     pub async fn journey(&mut self, rng: &mut Rng, view: &View, acks: &mut Vec<Ack>) -> Outcome {
         let opts = self.opts;
         let event = opts.event;
+        if opts.waiting_room > 0 {
+            match self.wait_in_line().await {
+                Some(true) => {}
+                Some(false) => return Outcome::SawSoldOut,
+                None => return Outcome::Unanswered,
+            }
+        }
         let etag = view.etag.clone();
         // The map: the browser's cached copy, revalidated.
         self.send(Step::Map, |c, base| {
@@ -294,6 +306,56 @@ fn code(a: &Answer) -> &str {
         .pointer("/error/code")
         .and_then(Value::as_str)
         .unwrap_or_default()
+}
+
+impl Buyer<'_> {
+    /// The waiting room: join, then look at the place (with the signed
+    /// place, as the page's stream would) until let in. `Some(false)`: sold
+    /// out for longer than a hold lasts, so the buyer leaves.
+    async fn wait_in_line(&mut self) -> Option<bool> {
+        let event = self.opts.event;
+        let joined = Instant::now();
+        let mut status = self
+            .send(Step::Queue, |c, base| {
+                c.post(format!("{base}/api/events/{event}/queue"))
+            })
+            .await?
+            .body;
+        let place = status["queueToken"].as_str().map(str::to_string);
+        let mut sold_out_since: Option<Instant> = None;
+        loop {
+            if status["admitted"] == true {
+                self.admission = status["admissionToken"].as_str().map(str::to_string);
+                self.samples.add(Step::Admitted, joined.elapsed());
+                self.tally.add(&self.tally.admitted);
+                return Some(true);
+            }
+            if status["soldOut"] == true {
+                let since = *sold_out_since.get_or_insert_with(Instant::now);
+                if since.elapsed() > self.opts.hold_ttl + Duration::from_secs(2) {
+                    return Some(false);
+                }
+            } else {
+                sold_out_since = None;
+            }
+            if joined.elapsed() > self.opts.time_limit {
+                return Some(false);
+            }
+            let wait = status["estimatedWaitMs"].as_u64().unwrap_or(1000);
+            tokio::time::sleep(Duration::from_millis(wait.clamp(200, 1000))).await;
+            let place = place.clone();
+            status = self
+                .send(Step::Queue, |c, base| {
+                    let req = c.get(format!("{base}/api/events/{event}/queue"));
+                    match &place {
+                        Some(p) => req.header("Queue-Token", p),
+                        None => req,
+                    }
+                })
+                .await?
+                .body;
+        }
+    }
 }
 
 fn refused(a: &Answer) -> Outcome {

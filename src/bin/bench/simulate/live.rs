@@ -48,12 +48,17 @@ impl Sightings {
         base: String,
         idx: usize,
         event: i64,
+        admin_token: String,
         mut stop: watch::Receiver<bool>,
     ) {
         let http = reqwest::Client::new();
         let mut last_id: Option<String> = None;
         while !*stop.borrow() {
-            let mut req = http.get(format!("{base}/api/events/{event}/seats/stream"));
+            // The organizer's token: the stream stays open to the check
+            // while a waiting room is on.
+            let mut req = http
+                .get(format!("{base}/api/events/{event}/seats/stream"))
+                .bearer_auth(&admin_token);
             if let Some(id) = &last_id {
                 req = req.header("Last-Event-ID", id);
             }

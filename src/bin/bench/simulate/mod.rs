@@ -12,7 +12,12 @@
 //!         [--event 1] [--buyers 100000] [--concurrency 256] [--arrival 1]
 //!         [--tries 3] [--time-limit 300] [--hold-ttl 300] [--live-check]
 //!         [--abandon 0.1] [--late 0.03] [--twice 0.2] [--delayed 0.05]
-//!         [--declined 0.02] [--admin-token T] [--seed 7]
+//!         [--declined 0.02] [--admin-token T] [--seed 7] [--waiting-room PER_MINUTE]
+//!
+//! With `--waiting-room`, the event's waiting room is opened for the run:
+//! every buyer joins the queue, looks at the place until let in (leaving
+//! when it stays sold out longer than a hold lasts), and holds with its
+//! admission token; the organizer's token reads the map meanwhile.
 
 mod buyer;
 mod checks;
@@ -63,23 +68,30 @@ pub async fn main(args: &[String]) -> bool {
     let started = Instant::now();
     let view = SeatView::new(started);
     if let Err(e) = view
-        .refresh(&reqwest::Client::new(), &opts.targets[0], opts.event)
+        .refresh(
+            &reqwest::Client::new(),
+            &opts.targets[0],
+            opts.event,
+            &opts.admin_token,
+        )
         .await
     {
         eprintln!("cannot read the seat map of event {}: {e}", opts.event);
         return false;
     }
     let (stop_tx, stop_rx) = watch::channel(false);
-    tokio::spawn(
-        view.clone()
-            .keep_current(opts.targets.clone(), opts.event, stop_rx.clone()),
-    );
+    tokio::spawn(view.clone().keep_current(
+        opts.targets.clone(),
+        opts.event,
+        opts.admin_token.clone(),
+        stop_rx.clone(),
+    ));
     let sightings = Arc::new(Sightings::new(opts.targets.len()));
     if opts.live_check {
         for (i, base) in opts.targets.iter().enumerate() {
             let (s, base, stop) = (sightings.clone(), base.clone(), stop_rx.clone());
-            let event = opts.event;
-            tokio::spawn(async move { s.listen(base, i, event, stop).await });
+            let (event, token) = (opts.event, opts.admin_token.clone());
+            tokio::spawn(async move { s.listen(base, i, event, token, stop).await });
         }
         // Let the listeners connect before the first buyer arrives.
         tokio::time::sleep(Duration::from_millis(500)).await;
@@ -95,6 +107,16 @@ pub async fn main(args: &[String]) -> bool {
         opts.arrival
     );
 
+    if opts.waiting_room > 0 {
+        if let Err(e) = set_room(&opts, true).await {
+            eprintln!("cannot open the waiting room: {e}");
+            return false;
+        }
+        println!(
+            "waiting room on: {} buyers a minute at most",
+            opts.waiting_room
+        );
+    }
     let tally = Arc::new(Tally::default());
     let progress = report::progress(opts.buyers as u64, tally.clone(), stop_rx.clone());
     let started = Instant::now();
@@ -119,6 +141,11 @@ pub async fn main(args: &[String]) -> bool {
     let _ = stop_tx.send(true);
     progress.await.ok();
 
+    if opts.waiting_room > 0 {
+        if let Err(e) = set_room(&opts, false).await {
+            eprintln!("cannot close the waiting room: {e}");
+        }
+    }
     let waiting = checks::settle(&db, Duration::from_secs(90)).await;
     let booked: Vec<String> = harvest
         .outcomes
@@ -162,6 +189,27 @@ pub async fn main(args: &[String]) -> bool {
     }
 }
 
+/// Opens or closes the event's waiting room through the admin API.
+async fn set_room(opts: &Options, enabled: bool) -> Result<(), String> {
+    let r = reqwest::Client::new()
+        .put(format!(
+            "{}/api/admin/events/{}/queue",
+            opts.targets[0], opts.event
+        ))
+        .bearer_auth(&opts.admin_token)
+        .json(
+            &serde_json::json!({ "enabled": enabled, "admitPerMinute": opts.waiting_room.max(1) }),
+        )
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    if r.status().is_success() {
+        Ok(())
+    } else {
+        Err(format!("{}", r.status()))
+    }
+}
+
 /// One worker: buyers one after another, each on a fresh session, each
 /// starting no earlier than its arrival time.
 async fn work(
@@ -198,6 +246,7 @@ async fn work(
             targets: &opts.targets,
             home: i + w,
             cookie: None,
+            admission: None,
             samples: &mut out.samples,
             tally,
             opts,

@@ -35,6 +35,9 @@ pub struct Options {
     /// made on one instance shows on the others.
     pub live_check: bool,
     pub seed: u64,
+    /// Open the event's waiting room at this many buyers a minute for the
+    /// run (0: no room); every buyer queues first.
+    pub waiting_room: i64,
 }
 
 impl Options {
@@ -78,6 +81,7 @@ impl Options {
                 .ok_or("--admin-token (or ADMIN_TOKEN) is required")?,
             live_check: named.contains_key("live-check"),
             seed: num(&named, "seed", 7)?,
+            waiting_room: num(&named, "waiting-room", 0)?,
         };
         if opts.concurrency == 0 || opts.tries == 0 {
             return Err("--concurrency and --tries must be at least 1".into());

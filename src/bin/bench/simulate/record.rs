@@ -6,6 +6,10 @@ use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Step {
+    /// Joining the waiting room, and each look at the place.
+    Queue,
+    /// From joining the waiting room to being let in.
+    Admitted,
     Map,
     Hold,
     Release,
@@ -16,7 +20,9 @@ pub enum Step {
     Confirmed,
 }
 
-pub const STEPS: [Step; 7] = [
+pub const STEPS: [Step; 9] = [
+    Step::Queue,
+    Step::Admitted,
     Step::Map,
     Step::Hold,
     Step::Release,
@@ -27,7 +33,7 @@ pub const STEPS: [Step; 7] = [
 ];
 
 #[derive(Default)]
-pub struct Samples(pub [Vec<Duration>; 7]);
+pub struct Samples(pub [Vec<Duration>; 9]);
 
 impl Samples {
     pub fn add(&mut self, step: Step, took: Duration) {
@@ -57,6 +63,8 @@ pub struct Tally {
     pub unreachable: AtomicU64,
     /// 409 IDEMPOTENCY_KEY_IN_USE, asked again.
     pub in_flight: AtomicU64,
+    /// Buyers let in from the waiting room.
+    pub admitted: AtomicU64,
     /// The first few answers outside the error shape, for the report.
     pub examples: std::sync::Mutex<Vec<String>>,
 }

@@ -139,6 +139,13 @@ pub fn print(
             println!("  {:<10} {}", format!("{step:?}"), summary(samples));
         }
     }
+    if opts.waiting_room > 0 {
+        println!(
+            "waiting room: {} buyers let in (at most {} a minute)",
+            Tally::get(&tally.admitted),
+            opts.waiting_room
+        );
+    }
     println!(
         "answers: 429 {}  5xx {} (outside the error shape: {})  unreachable {}  key in flight {}",
         Tally::get(&tally.rate_limited),

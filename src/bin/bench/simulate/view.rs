@@ -67,8 +67,13 @@ impl SeatView {
         http: &reqwest::Client,
         base: &str,
         event: i64,
+        admin_token: &str,
     ) -> Result<(), String> {
-        let mut req = http.get(format!("{base}/api/events/{event}/seats"));
+        // As the organizer's tool: the map stays readable while the
+        // waiting room is on.
+        let mut req = http
+            .get(format!("{base}/api/events/{event}/seats"))
+            .bearer_auth(admin_token);
         if let Some(tag) = &self.now().etag {
             req = req.header("If-None-Match", tag);
         }
@@ -99,13 +104,14 @@ impl SeatView {
         self: Arc<Self>,
         targets: Vec<String>,
         event: i64,
+        admin_token: String,
         stop: tokio::sync::watch::Receiver<bool>,
     ) {
         let http = reqwest::Client::new();
         let mut turn = 0usize;
         while !*stop.borrow() {
             let _ = self
-                .refresh(&http, &targets[turn % targets.len()], event)
+                .refresh(&http, &targets[turn % targets.len()], event, &admin_token)
                 .await;
             turn += 1;
             tokio::time::sleep(Duration::from_millis(250)).await;
