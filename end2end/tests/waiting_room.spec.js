@@ -4,6 +4,7 @@
 // number of people ahead fall, is let in by itself, holds a seat, applies
 // the promo code and pays the discounted amount.
 const { test, expect, request } = require('@playwright/test');
+const AxeBuilder = require('@axe-core/playwright').default;
 
 const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
 
@@ -53,6 +54,9 @@ test('a buyer waits in the room, sees the place fall, is admitted and buys with 
   await expect(page.getByTestId('queue-wait')).toContainText(/minute/);
   await expect(page.locator('.live-state')).toContainText('live', { timeout: 10_000 });
   await page.screenshot({ path: 'test-results/waiting-room.png', fullPage: true });
+  const scan = await new AxeBuilder({ page }).analyze();
+  const serious = scan.violations.filter((v) => ['serious', 'critical'].includes(v.impact));
+  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   // The place falls, live.
   await expect(async () => {
     expect(Number(await position.textContent())).toBeLessThan(first);
