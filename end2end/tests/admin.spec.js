@@ -5,6 +5,7 @@
 // layout form (a mistake first, shown on its field), publishes it, and a
 // buyer holds a seat on it.
 const { test, expect } = require('@playwright/test');
+const { holdSeat } = require('./helpers');
 
 const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
 
@@ -29,12 +30,7 @@ async function holdOneSeat(page, eventId, nth) {
   await page.goto(`/events/${eventId}`);
   const seat = page.locator('circle.seat.available').nth(nth);
   const id = await seat.getAttribute('data-id');
-  await expect(async () => {
-    await page.locator(`#seat-${id}`).dispatchEvent('click');
-    await expect(page.locator(`#seat-${id}`)).toHaveClass(/selected/, { timeout: 500 });
-  }).toPass({ timeout: 20_000 });
-  await page.getByRole('button', { name: 'Hold seats' }).click();
-  await expect(page.getByTestId('countdown')).toContainText(/\d:\d\d/);
+  await holdSeat(page, id);
   return id;
 }
 

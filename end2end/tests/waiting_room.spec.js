@@ -5,6 +5,7 @@
 // the promo code and pays the discounted amount.
 const { test, expect, request } = require('@playwright/test');
 const AxeBuilder = require('@axe-core/playwright').default;
+const { holdSeat } = require('./helpers');
 
 const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
 
@@ -66,13 +67,7 @@ test('a buyer waits in the room, sees the place fall, is admitted and buys with 
   // Admitted: the page turns into the seat map by itself.
   const seats = page.locator('circle.seat.available');
   await expect(seats.first()).toBeVisible({ timeout: 45_000 });
-  const id = await seats.nth(3).getAttribute('data-id');
-  await expect(async () => {
-    await page.locator(`#seat-${id}`).dispatchEvent('click');
-    await expect(page.locator(`#seat-${id}`)).toHaveClass(/selected/, { timeout: 500 });
-  }).toPass({ timeout: 20_000 });
-  await page.getByRole('button', { name: 'Hold seats' }).click();
-  await expect(page.getByTestId('countdown')).toContainText(/\d:\d\d/);
+  await holdSeat(page, await seats.nth(3).getAttribute('data-id'));
 
   // A wrong code, then the right one: 25% off 40.00 EUR.
   await page.getByLabel('Promo code').fill('NOT-A-CODE');

@@ -286,12 +286,25 @@ async fn gets(base: &str, path: &str, with_etag: bool, conns: usize, dur: Durati
     } else {
         None
     };
+    let clients = (0..conns).map(|_| reqwest::Client::new()).collect();
+    loop_gets(clients, &url, etag, dur, &[200, 304]).await
+}
+
+/// Each client GETs `url` in a loop for `dur` (revalidating `etag` when
+/// given); an answer with one of the `expected` statuses counts as served.
+pub async fn loop_gets(
+    clients: Vec<reqwest::Client>,
+    url: &str,
+    etag: Option<String>,
+    dur: Duration,
+    expected: &'static [u16],
+) -> Run {
     let started = Instant::now();
-    let tasks: Vec<_> = (0..conns)
-        .map(|_| {
-            let (url, etag) = (url.clone(), etag.clone());
+    let tasks: Vec<_> = clients
+        .into_iter()
+        .map(|c| {
+            let (url, etag) = (url.to_string(), etag.clone());
             tokio::spawn(async move {
-                let c = reqwest::Client::new();
                 let mut lat = Vec::new();
                 let mut n = (0, 0);
                 while started.elapsed() < dur {
@@ -301,7 +314,7 @@ async fn gets(base: &str, path: &str, with_etag: bool, conns: usize, dur: Durati
                         req = req.header("If-None-Match", e);
                     }
                     match req.send().await {
-                        Ok(r) if r.status().is_success() || r.status() == 304 => {
+                        Ok(r) if expected.contains(&r.status().as_u16()) => {
                             let _ = r.bytes().await;
                             n.0 += 1;
                         }
@@ -313,6 +326,48 @@ async fn gets(base: &str, path: &str, with_etag: bool, conns: usize, dur: Durati
             })
         })
         .collect();
+    collect(tasks, started).await
+}
+
+/// `count` jobs spread over `tasks` concurrent loops; a job says whether
+/// it was served.
+pub async fn spread<F, Fut>(count: usize, tasks: usize, job: F) -> Run
+where
+    F: Fn(usize) -> Fut + Clone + Send + 'static,
+    Fut: std::future::Future<Output = bool> + Send,
+{
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let started = Instant::now();
+    let handles: Vec<_> = (0..tasks)
+        .map(|_| {
+            let (job, next) = (job.clone(), next.clone());
+            tokio::spawn(async move {
+                let mut lat = Vec::new();
+                let mut n = (0, 0);
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= count {
+                        break;
+                    }
+                    let t = Instant::now();
+                    if job(i).await {
+                        n.0 += 1;
+                    } else {
+                        n.1 += 1;
+                    }
+                    lat.push(t.elapsed());
+                }
+                (lat, n)
+            })
+        })
+        .collect();
+    collect(handles, started).await
+}
+
+/// What one loop brings back: its latencies, and (served, not served).
+type LoopResult = (Vec<Duration>, (usize, usize));
+
+async fn collect(tasks: Vec<tokio::task::JoinHandle<LoopResult>>, started: Instant) -> Run {
     let mut run = Run::default();
     for t in tasks {
         if let Ok((lat, n)) = t.await {
