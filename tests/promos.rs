@@ -338,3 +338,56 @@ on_both_backends!(
         app.assert_invariants().await;
     }
 );
+
+on_both_backends!(
+    a_hold_that_ends_unpaid_gives_its_promo_use_back,
+    |app: TestApp| async move {
+        campaign(
+            &app,
+            json!({ "name": "Once", "kind": "single", "code": "ONCE-BACK", "amountOffCents": 700 }),
+        )
+        .await;
+        campaign(&app, json!({ "name": "Two", "kind": "capped", "code": "TWO-BACK", "percentOff": 10, "maxUses": 1 })).await;
+        let buyers = holders(&app, 3, 6_000).await;
+        let (first, booking, amount) = &buyers[0];
+        assert_eq!(apply(first, booking, "ONCE-BACK").await.status, 200);
+        let (second, second_booking, _) = &buyers[1];
+        assert_eq!(apply(second, second_booking, "TWO-BACK").await.status, 200);
+        let (third, third_booking, _) = &buyers[2];
+        assert_eq!(
+            apply(third, third_booking, "TWO-BACK").await.code(),
+            "PROMO_EXHAUSTED"
+        );
+        // The second buyer lets go of the hold: the capped use comes back.
+        assert_eq!(
+            second
+                .delete(&format!("/api/bookings/{second_booking}"))
+                .await
+                .status,
+            200
+        );
+        assert_eq!(apply(third, third_booking, "TWO-BACK").await.status, 200);
+        // The first hold expires unpaid: the single-use code comes back.
+        app.clock.advance_ms(301_000);
+        holdfast::server::workers::sweep_expired_holds(&app.state).await;
+        let view = first.get(&format!("/api/bookings/{booking}")).await.json();
+        assert_eq!(
+            (
+                view["status"].clone(),
+                view["amountCents"].clone(),
+                view["discountCents"].clone()
+            ),
+            (json!("EXPIRED"), json!(amount), json!(0))
+        );
+        let again = app.buyer();
+        let held = again.hold(1, 6_100).await;
+        let again_booking = held.json()["bookingId"].as_str().unwrap().to_string();
+        assert_eq!(apply(&again, &again_booking, "once-back").await.status, 200);
+        assert_eq!(
+            app.scalar("select count(*) from promo_code where redeemed_at is not null")
+                .await,
+            1
+        );
+        app.assert_invariants().await;
+    }
+);

@@ -189,6 +189,9 @@ pub async fn expire_hold(tx: &mut Tx, id: &str, now: i64) -> Result<Option<Relea
     .bind(now)
     .fetch_optional(&mut **tx)
     .await?;
+    if ended.is_some() {
+        crate::core::promo::give_back(tx, id).await?;
+    }
     release(tx, id, ended).await
 }
 
@@ -210,6 +213,9 @@ pub async fn cancel_hold(
     .bind(now)
     .fetch_optional(&mut **tx)
     .await?;
+    if ended.is_some() {
+        crate::core::promo::give_back(tx, id).await?;
+    }
     release(tx, id, ended).await
 }
 
@@ -229,6 +235,9 @@ pub async fn cancel_hold_by_admin(
     .bind(now)
     .fetch_optional(&mut **tx)
     .await?;
+    if ended.is_some() {
+        crate::core::promo::give_back(tx, id).await?;
+    }
     release(tx, id, ended).await
 }
 
