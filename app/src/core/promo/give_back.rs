@@ -1,0 +1,39 @@
+//! Giving a promo use back when a hold ends unpaid.
+
+use crate::core::db::Tx;
+
+/// A hold that ends unpaid — HELD to EXPIRED or CANCELLED, so no checkout
+/// was ever opened and no payment can follow — gives its promo use back,
+/// in the transaction that ends it: the code may be used again, a capped
+/// code counts one use less, and the booking's amount is what it was.
+pub async fn give_back(tx: &mut Tx, booking_id: &str) -> Result<(), sqlx::Error> {
+    let applied: Option<(String, i64, i64)> = sqlx::query_as(
+        "delete from booking_promo where booking_id = $1 returning code, campaign_id, discount_cents",
+    )
+    .bind(booking_id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let Some((code, campaign_id, discount_cents)) = applied else {
+        return Ok(());
+    };
+    sqlx::query(
+        "update promo_campaign set uses = uses - 1 where id = $1 and kind = 'capped' and uses > 0",
+    )
+    .bind(campaign_id)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "update promo_code set redeemed_at = null, redeemed_booking = null
+         where code = $1 and redeemed_booking = $2",
+    )
+    .bind(&code)
+    .bind(booking_id)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query("update booking set amount_cents = amount_cents + $2 where id = $1")
+        .bind(booking_id)
+        .bind(discount_cents)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
