@@ -125,6 +125,12 @@ on_both_backends!(
                 "admission stalled at {second} s: {total}"
             );
         }
+        // An instance whose clock reads earlier than the last step (it
+        // waited for the lock meanwhile) lets nobody in, and never out.
+        app.clock.advance_ms(-1_500);
+        assert_eq!(admit_due(&app.state, 1).await.unwrap(), 0);
+        assert_eq!(admitted_through(&app, 1).await, total);
+        app.clock.advance_ms(1_500);
         // Admitted are exactly the first places.
         let rooms = &app.state.waiting_rooms;
         rooms.forget(1);

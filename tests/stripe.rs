@@ -438,3 +438,64 @@ async fn an_outage_keeps_the_booking_pending_sqlite() {
 async fn an_outage_keeps_the_booking_pending_postgres() {
     an_outage_keeps_the_booking_pending(Backend::Postgres).await;
 }
+
+/// A promo code lowers what Stripe charges: one line at the discounted
+/// amount, and the webhook with that amount books it.
+async fn a_promo_is_what_stripe_charges(backend: Backend) {
+    let Some((app, fake)) = stripe_app(backend).await else {
+        return;
+    };
+    let created = app
+        .admin()
+        .post(
+            "/api/admin/promos",
+            None,
+            Some(json!({ "name": "Half", "kind": "single", "code": "HALF-OFF", "percentOff": 50 })),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let buyer = app.buyer();
+    let held = buyer.hold_many(1, &[310, 311]).await;
+    let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+    let full = held.json()["amountCents"].as_i64().unwrap();
+    let applied = buyer
+        .post(
+            &format!("/api/bookings/{booking}/promo"),
+            None,
+            Some(json!({ "code": "half-off" })),
+        )
+        .await;
+    assert_eq!(applied.status, 200, "{}", applied.text);
+    let due = full - full / 2;
+    assert_eq!(applied.json()["amountCents"], due);
+    let paid = buyer
+        .post(
+            &format!("/api/bookings/{booking}/pay"),
+            Some(&common::new_key()),
+            None,
+        )
+        .await;
+    assert_eq!(paid.status, 200, "{}", paid.text);
+    let sent = fake.sent("/v1/checkout/sessions");
+    let f = &sent[0].form;
+    assert_eq!(f["line_items[0][price_data][unit_amount]"], due.to_string());
+    assert!(f["line_items[0][price_data][product_data][name]"].contains("promo"));
+    assert!(!f.contains_key("line_items[1][quantity]"));
+    let session = fake.sessions.lock().unwrap()["cs_test_fake0"].clone();
+    assert_eq!(session["amount_total"], due);
+    fake.pay("cs_test_fake0", "ada@example.com");
+    let hook = webhook_completed(&app, &booking, &session).await;
+    assert_eq!(hook.status, 200, "{}", hook.text);
+    assert_eq!(app.status_of(&booking).await, "BOOKED");
+    app.assert_invariants().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_promo_is_what_stripe_charges_sqlite() {
+    a_promo_is_what_stripe_charges(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_promo_is_what_stripe_charges_postgres() {
+    a_promo_is_what_stripe_charges(Backend::Postgres).await;
+}

@@ -378,7 +378,7 @@ impl Buyer {
                 text: r.text().await.expect("body"),
             };
             tries += 1;
-            if answer.status != 503 || answer.code() != "SERVICE_BUSY" || tries == 5 {
+            if answer.status != 503 || answer.code() != "SERVICE_BUSY" || tries == 10 {
                 return answer;
             }
             tokio::time::sleep(std::time::Duration::from_secs(1)).await;

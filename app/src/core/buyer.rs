@@ -23,7 +23,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Buyer {
         if let Some(id) = session
             .get::<String>(BUYER_KEY)
             .await
-            .map_err(ApiError::internal)?
+            .map_err(session_error)?
         {
             return Ok(Buyer(id));
         }
@@ -31,13 +31,13 @@ impl<S: Send + Sync> FromRequestParts<S> for Buyer {
         session
             .insert(BUYER_KEY, &id)
             .await
-            .map_err(ApiError::internal)?;
+            .map_err(session_error)?;
         // Stored now, before anything is done in this buyer's name: were it
         // left to the session layer after the answer, a database hiccup
         // there would turn a committed hold into a bare 500 without the
         // cookie, and the buyer's retry would come as a stranger. (The
         // layer's own save then finds the record unchanged and skips.)
-        session.save().await.map_err(ApiError::internal)?;
+        session.save().await.map_err(session_error)?;
         Ok(Buyer(id))
     }
 }
@@ -58,7 +58,18 @@ impl<S: Send + Sync> FromRequestParts<S> for MaybeBuyer {
             session
                 .get::<String>(BUYER_KEY)
                 .await
-                .map_err(ApiError::internal)?,
+                .map_err(session_error)?,
         ))
+    }
+}
+
+/// A session store that could not get a database connection in time is
+/// busy (503, nothing done, try again), not broken.
+fn session_error(e: tower_sessions::session::Error) -> ApiError {
+    if e.to_string().contains("pool timed out") {
+        tracing::warn!("session store busy: no database connection in time; answered 503");
+        ApiError::Busy
+    } else {
+        ApiError::internal(e)
     }
 }

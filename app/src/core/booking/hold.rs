@@ -121,7 +121,9 @@ async fn claim(
     };
     within_buyer_limit(&mut tx, state, buyer, event_id, ids.len() as i64, now).await?;
     let mut freed = Vec::new();
-    for stale in store::stale_holds_on(&mut tx, &ids, now).await? {
+    let stale_holds = store::stale_holds_on(&mut tx, &ids, now).await?;
+    crate::core::promo::give_back::lock_campaigns_of(&mut tx, &state.db, &stale_holds).await?;
+    for stale in stale_holds {
         if let Some(released) = store::expire_hold(&mut tx, &stale, now).await? {
             freed.extend(released.as_changes());
         }

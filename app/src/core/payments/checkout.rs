@@ -144,6 +144,13 @@ pub async fn checkout_request(
     if ga_qty > 0 {
         lines.push((format!("Standing × {ga_qty}"), amount));
     }
+    // A promo code lowered the amount: the provider charges exactly that,
+    // as one line naming the seats (a line per seat would charge the full
+    // prices and the webhook would then refuse the mismatched amount).
+    if lines.iter().map(|l| l.1).sum::<i64>() != amount {
+        let seats: Vec<String> = lines.into_iter().map(|l| l.0).collect();
+        lines = vec![(format!("{} (promo applied)", seats.join(", ")), amount)];
+    }
     let base = &state.payments.settings.public_base_url;
     Ok(CheckoutRequest {
         booking_id: booking_id.to_string(),

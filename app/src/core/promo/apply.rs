@@ -77,7 +77,14 @@ async fn claim(
     if only_event.is_some_and(|e| e != event_id) {
         return Err(ApiError::PromoUnknown);
     }
+    let discount_cents = discount(amount, percent_off, amount_off);
+    if discount_cents == 0 {
+        return Err(ApiError::InvalidState(
+            "this booking already costs the least a payment can be; the code was not used".into(),
+        ));
+    }
     // The claim: the database decides who gets a use, before anything else.
+    // A pooled code is redeemed only by the buyer it was handed to.
     let claimed = if kind == "capped" {
         sqlx::query("update promo_campaign set uses = uses + 1 where id = $1 and uses < max_uses")
             .bind(campaign_id)
@@ -87,11 +94,13 @@ async fn claim(
     } else {
         sqlx::query(
             "update promo_code set redeemed_at = $2, redeemed_booking = $3
-             where code = $1 and redeemed_at is null",
+             where code = $1 and redeemed_at is null and ($4 = 0 or holder = $5)",
         )
         .bind(&code)
         .bind(now)
         .bind(booking_id)
+        .bind(i64::from(kind == "pooled"))
+        .bind(buyer)
         .execute(&mut *tx)
         .await?
         .rows_affected()
@@ -99,7 +108,6 @@ async fn claim(
     if claimed != 1 {
         return Err(ApiError::PromoExhausted);
     }
-    let discount_cents = discount(amount, percent_off, amount_off);
     sqlx::query("update booking set amount_cents = $2, updated_at = $3 where id = $1")
         .bind(booking_id)
         .bind(amount - discount_cents)

@@ -1,6 +1,6 @@
 //! Giving a promo use back when a hold ends unpaid.
 
-use crate::core::db::Tx;
+use crate::core::db::{Backend, Db, Tx};
 
 /// A hold that ends unpaid — HELD to EXPIRED or CANCELLED, so no checkout
 /// was ever opened and no payment can follow — gives its promo use back,
@@ -35,5 +35,34 @@ pub async fn give_back(tx: &mut Tx, booking_id: &str) -> Result<(), sqlx::Error>
         .bind(discount_cents)
         .execute(&mut **tx)
         .await?;
+    Ok(())
+}
+
+/// Locks the capped campaigns whose uses these bookings would give back, in
+/// ascending id order, before one transaction ends several of them: every
+/// such transaction then takes those rows in the same order, and none waits
+/// on another in a circle. (SQLite has a single writer: nothing to order.)
+pub async fn lock_campaigns_of(
+    tx: &mut Tx,
+    db: &Db,
+    booking_ids: &[String],
+) -> Result<(), sqlx::Error> {
+    if booking_ids.len() < 2 || db.backend == Backend::Sqlite {
+        return Ok(());
+    }
+    let list = (0..booking_ids.len())
+        .map(|i| format!("${}", i + 1))
+        .collect::<Vec<_>>()
+        .join(",");
+    let sql = format!(
+        "select id from promo_campaign where kind = 'capped' and id in
+           (select campaign_id from booking_promo where booking_id in ({list}))
+         order by id for update"
+    );
+    let mut q = sqlx::query_as::<_, (i64,)>(&sql);
+    for id in booking_ids {
+        q = q.bind(id);
+    }
+    q.fetch_all(&mut **tx).await?;
     Ok(())
 }

@@ -35,31 +35,41 @@ pub async fn admit_all_due(state: &AppState) -> Result<i64, ApiError> {
 
 /// One admission step for one room; how many were let in.
 pub async fn admit_due(state: &AppState, event_id: EventId) -> Result<i64, ApiError> {
-    let now = state.clock.now_ms();
     // Read before the lock: the seat map is in memory, standing places one
     // query. A step that sees slightly stale inventory errs by one step.
-    let free = free_places(&state.db, &state.seat_maps, event_id, now).await?;
+    let free = free_places(&state.db, &state.seat_maps, event_id, state.clock.now_ms()).await?;
+    let (on_sale_at,): (i64,) = sqlx::query_as("select on_sale_at from event where id = $1")
+        .bind(event_id)
+        .fetch_one(state.db.reader())
+        .await?;
     let mut tx = state.db.begin().await?;
-    type Row = (i64, i64, i64, i64, i64, i64);
+    // Only the room's row is locked (never the event's: holds reference it).
+    type Row = (i64, i64, i64, i64, i64);
     let row: Option<Row> = sqlx::query_as(&format!(
-        "select w.enabled, w.admit_per_minute, w.issued, w.admitted_through, w.last_admit_at, e.on_sale_at
-         from waiting_room w join event e on e.id = w.event_id where w.event_id = $1{}",
+        "select enabled, admit_per_minute, issued, admitted_through, last_admit_at
+         from waiting_room where event_id = $1{}",
         state.db.lock_row()
     ))
     .bind(event_id)
     .fetch_optional(&mut *tx)
     .await?;
-    let Some((enabled, per_minute, issued, through, last, on_sale_at)) = row else {
+    let Some((enabled, per_minute, issued, through, last)) = row else {
         return Ok(0);
     };
+    // The time is read once the lock is ours: another instance's step may
+    // have committed a later `last_admit_at` while this one waited.
+    let now = state.clock.now_ms();
     if enabled != 1 || now < on_sale_at {
         return Ok(0);
     }
     // At least one buyer's worth, or a slow room would never admit anyone.
     let max_step = MAX_STEP_MS.max(60_000 / per_minute + 1);
     let since = last.max(on_sale_at).max(now - max_step);
-    let allowance = (now - since) * per_minute / 60_000;
-    if allowance == 0 {
+    if now <= since {
+        return Ok(0);
+    }
+    let allowance = (now - since).saturating_mul(per_minute) / 60_000;
+    if allowance <= 0 {
         return Ok(0);
     }
     let (shopping_since,): (i64,) = sqlx::query_as(
@@ -72,11 +82,12 @@ pub async fn admit_due(state: &AppState, event_id: EventId) -> Result<i64, ApiEr
     .await?;
     let shopping = through - shopping_since;
     let room_for = (free - shopping).max(0);
-    let admit = allowance.min(issued - through).min(room_for);
+    let admit = allowance.min(issued - through).min(room_for).max(0);
     // The allowance used up carries its remainder to the next step; one
     // cut short by the queue or the inventory starts afresh.
+    // Rounded up: the carried credit never exceeds what was earned.
     let next_since = if admit == allowance {
-        since + admit * 60_000 / per_minute
+        (since + (admit * 60_000 + per_minute - 1) / per_minute).min(now)
     } else {
         now
     };

@@ -157,7 +157,7 @@ async fn write_places(
         match old {
             // Back of the queue after a lapsed admission.
             Some(old) => {
-                sqlx::query(
+                let moved = sqlx::query(
                     "update queue_entry set position = $3, joined_at = $4
                      where event_id = $1 and buyer_id = $2 and position = $5",
                 )
@@ -167,8 +167,21 @@ async fn write_places(
                 .bind(now)
                 .bind(old)
                 .execute(&mut *tx)
-                .await?;
-                places.insert(buyer.to_string(), Some(place));
+                .await?
+                .rows_affected();
+                if moved == 1 {
+                    places.insert(buyer.to_string(), Some(place));
+                } else {
+                    // Another instance moved them first: theirs stands.
+                    let (theirs,): (i64,) = sqlx::query_as(
+                        "select position from queue_entry where event_id = $1 and buyer_id = $2",
+                    )
+                    .bind(event_id)
+                    .bind(*buyer)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                    places.insert(buyer.to_string(), Some(theirs));
+                }
             }
             None => fresh.push((*buyer, place, *now)),
         }
