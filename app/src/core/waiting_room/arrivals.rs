@@ -173,14 +173,8 @@ async fn write_places(
                     places.insert(buyer.to_string(), Some(place));
                 } else {
                     // Another instance moved them first: theirs stands.
-                    let (theirs,): (i64,) = sqlx::query_as(
-                        "select position from queue_entry where event_id = $1 and buyer_id = $2",
-                    )
-                    .bind(event_id)
-                    .bind(*buyer)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                    places.insert(buyer.to_string(), Some(theirs));
+                    let theirs = position_of(&mut *tx, event_id, buyer).await?;
+                    places.insert(buyer.to_string(), theirs);
                 }
             }
             None => fresh.push((*buyer, place, *now)),
@@ -220,17 +214,29 @@ async fn write_places(
     // Those who lost the race to another instance: their place from there.
     for (buyer, _, _) in &fresh {
         if !places.contains_key(*buyer) {
-            let row: Option<(i64,)> = sqlx::query_as(
-                "select position from queue_entry where event_id = $1 and buyer_id = $2",
-            )
-            .bind(event_id)
-            .bind(*buyer)
-            .fetch_optional(db.writer())
-            .await?;
-            places.insert(buyer.to_string(), row.map(|r| r.0));
+            let theirs = position_of(db.writer(), event_id, buyer).await?;
+            places.insert(buyer.to_string(), theirs);
         }
     }
     Ok(places)
+}
+
+/// The buyer's place in the event's queue, if they have one.
+pub async fn position_of<'e, E>(
+    executor: E,
+    event_id: EventId,
+    buyer: &str,
+) -> Result<Option<i64>, sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let row: Option<(i64,)> =
+        sqlx::query_as("select position from queue_entry where event_id = $1 and buyer_id = $2")
+            .bind(event_id)
+            .bind(buyer)
+            .fetch_optional(executor)
+            .await?;
+    Ok(row.map(|r| r.0))
 }
 
 /// Whether the admission that let `place` in has lapsed.

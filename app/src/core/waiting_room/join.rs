@@ -35,11 +35,5 @@ pub async fn place_of(
     buyer: &str,
     event_id: EventId,
 ) -> Result<Option<i64>, ApiError> {
-    let row: Option<(i64,)> =
-        sqlx::query_as("select position from queue_entry where event_id = $1 and buyer_id = $2")
-            .bind(event_id)
-            .bind(buyer)
-            .fetch_optional(state.db.reader())
-            .await?;
-    Ok(row.map(|r| r.0))
+    Ok(super::arrivals::position_of(state.db.reader(), event_id, buyer).await?)
 }
