@@ -17,7 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use common::{new_key, Backend, TestApp};
-use holdfast_app::core::clock::Clock;
+use holdfast_app::core::clock::{Clock, ManualClock};
 use holdfast_app::core::payments::reconcile::reconcile_due;
 use serde_json::{json, Value};
 
@@ -40,6 +40,10 @@ struct FakeStripe {
     by_key: Mutex<HashMap<String, Value>>,
     /// The next this-many requests answer 500.
     failing: AtomicUsize,
+    /// The app's clock: Stripe's "now" moves with it.
+    clock: Mutex<Option<Arc<ManualClock>>>,
+    /// Sessions refused for an `expires_at` too close (or past).
+    refused_expiry: AtomicUsize,
 }
 
 type Shared = Arc<FakeStripe>;
@@ -93,6 +97,16 @@ impl FakeStripe {
             .collect()
     }
 
+    fn now_ms(&self) -> i64 {
+        match &*self.clock.lock().unwrap() {
+            Some(clock) => clock.now_ms(),
+            None => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_millis() as i64,
+        }
+    }
+
     /// What Stripe does when the buyer pays on its page.
     fn pay(&self, session_id: &str, email: &str) {
         let mut sessions = self.sessions.lock().unwrap();
@@ -121,6 +135,19 @@ async fn create_session(State(fake): State<Shared>, headers: HeaderMap, body: St
         .unwrap()
         .into_iter()
         .collect();
+    // As Stripe: `expires_at` must be 30 minutes to 24 hours ahead (checked
+    // on a new request only; a replayed key answers what it answered).
+    let now_s = fake.now_ms() / 1000;
+    let expires_at: i64 = form["expires_at"].parse().unwrap();
+    if expires_at < now_s + 30 * 60 || expires_at > now_s + 24 * 3600 {
+        fake.refused_expiry.fetch_add(1, Ordering::SeqCst);
+        return (
+            StatusCode::BAD_REQUEST,
+            Json(json!({ "error": { "type": "invalid_request_error", "param": "expires_at",
+                "message": "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation." } })),
+        )
+            .into_response();
+    }
     let n = fake.sessions.lock().unwrap().len();
     let id = format!("cs_test_fake{n}");
     let total: i64 = (0..)
@@ -233,6 +260,7 @@ async fn stripe_app(backend: Backend) -> Option<(TestApp, Shared)> {
         c.stripe_webhook_secret = WEBHOOK_SECRET.into();
     })
     .await;
+    *fake.clock.lock().unwrap() = Some(app.clock.clone());
     Some((app, fake))
 }
 
@@ -407,6 +435,71 @@ async fn an_outage_keeps_the_booking_pending(backend: Backend) {
     assert_eq!(keys.len(), 2);
     assert_eq!(keys[0], keys[1]);
     app.assert_invariants().await;
+}
+
+/// The first checkout never reached Stripe, and by the time the buyer (or
+/// reconciliation) asks again the deadline is under Stripe's 30 minutes:
+/// no session may be made any more, so the booking ends and its seat goes
+/// back — it is never stranded in PAYMENT_PENDING.
+async fn a_checkout_that_can_no_longer_be_created_ends_the_booking(backend: Backend) {
+    let Some((app, fake)) = stripe_app(backend).await else {
+        return;
+    };
+    // The buyer retries too late.
+    fake.failing.store(1, Ordering::SeqCst);
+    let (buyer, booking, paid) = app.hold_and_pay(&[330]).await;
+    assert_eq!(paid.status, 503, "{}", paid.text);
+    app.clock.advance_ms(2 * 60_000);
+    let again = buyer
+        .post(
+            &format!("/api/bookings/{booking}/pay"),
+            Some(&new_key()),
+            None,
+        )
+        .await;
+    assert_eq!(again.status, 409, "{}", again.text);
+    assert_eq!(again.code(), "HOLD_EXPIRED");
+    assert_eq!(app.status_of(&booking).await, "EXPIRED");
+    assert_eq!(
+        app.buyer().hold(1, 330).await.status,
+        200,
+        "the seat is free"
+    );
+    app.assert_invariants().await;
+
+    // Nobody retries: reconciliation ends it once Stripe would refuse.
+    fake.failing.store(1, Ordering::SeqCst);
+    let (_, stranded, paid) = app.hold_and_pay(&[331]).await;
+    assert_eq!(paid.status, 503, "{}", paid.text);
+    app.clock.advance_ms(90_000);
+    reconcile_due(&app.state).await.unwrap();
+    assert_eq!(app.status_of(&stranded).await, "EXPIRED");
+    // …also when the deadline has passed already.
+    fake.failing.store(1, Ordering::SeqCst);
+    let (_, late, paid) = app.hold_and_pay(&[332]).await;
+    assert_eq!(paid.status, 503, "{}", paid.text);
+    app.clock.advance_ms(40 * 60_000);
+    reconcile_due(&app.state).await.unwrap();
+    assert_eq!(app.status_of(&late).await, "EXPIRED");
+    // Never a session asked for with less than Stripe's minimum ahead.
+    assert_eq!(fake.refused_expiry.load(Ordering::SeqCst), 0);
+    assert_eq!(fake.sessions.lock().unwrap().len(), 0);
+    assert_eq!(
+        app.scalar("select count(*) from booking where status = 'PAYMENT_PENDING'")
+            .await,
+        0
+    );
+    app.assert_invariants().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_checkout_that_can_no_longer_be_created_ends_the_booking_sqlite() {
+    a_checkout_that_can_no_longer_be_created_ends_the_booking(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_checkout_that_can_no_longer_be_created_ends_the_booking_postgres() {
+    a_checkout_that_can_no_longer_be_created_ends_the_booking(Backend::Postgres).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -336,6 +336,6 @@ pub async fn ticket_qr(booking_id: String) -> Result<Option<String>, ServerFnErr
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
     let booked = crate::core::booking::query::booking_of_buyer(&state, &buyer, &booking_id)
         .await
-        .is_ok_and(|b| b.status == "BOOKED");
+        .is_ok_and(|b| b.status == crate::model::BookingStatus::Booked);
     Ok(booked.then(|| state.tickets.qr_svg(&booking_id)).flatten())
 }

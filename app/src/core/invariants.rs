@@ -2,6 +2,8 @@
 //! after every concurrent scenario, and (later) by the admin canary.
 
 use super::db::Db;
+use crate::model::BookingStatus::{self, Booked, Cancelled, Expired};
+use crate::model::PaymentStatus::{self, Disputed, Paid, RefundPending, Refunded};
 
 /// Every violation found, in words; empty when all hold.
 pub async fn violations(db: &Db, now: i64) -> Result<Vec<String>, sqlx::Error> {
@@ -9,14 +11,19 @@ pub async fn violations(db: &Db, now: i64) -> Result<Vec<String>, sqlx::Error> {
 
     // 1. At most one live booking per seat (the index forbids it; this
     //    checks the index is there and that nothing bypassed it).
-    let doubles: Vec<(i64, i64)> = sqlx::query_as(
+    let owning = format!(
+        "(b.status in {} or (b.status = {} and b.held_until > $1))",
+        BookingStatus::sql_list(&[BookingStatus::PaymentPending, Booked]),
+        BookingStatus::Held.sql()
+    );
+    let sql = format!(
         "select bs.seat_id, count(*) from booking_seat bs join booking b on b.id = bs.booking_id
-         where b.status in ('PAYMENT_PENDING', 'BOOKED') or (b.status = 'HELD' and b.held_until > $1)
-         group by bs.seat_id having count(*) > 1",
-    )
-    .bind(now)
-    .fetch_all(db.reader())
-    .await?;
+         where {owning} group by bs.seat_id having count(*) > 1"
+    );
+    let doubles: Vec<(i64, i64)> = sqlx::query_as(&sql)
+        .bind(now)
+        .fetch_all(db.reader())
+        .await?;
     out.extend(
         doubles
             .into_iter()
@@ -25,15 +32,15 @@ pub async fn violations(db: &Db, now: i64) -> Result<Vec<String>, sqlx::Error> {
 
     // `live` agrees with the booking's status: live seats only in live
     // bookings, and a live booking owns all of its seats.
-    let mismatched: Vec<(String, String, i64)> = sqlx::query_as(
+    let sql = format!(
         "select b.id, b.status, bs.seat_id from booking_seat bs join booking b on b.id = bs.booking_id
-         where (bs.live = 1 and b.status not in ('HELD', 'PAYMENT_PENDING', 'BOOKED'))
-            or (bs.live = 0 and b.status in ('PAYMENT_PENDING', 'BOOKED'))
-            or (bs.live = 0 and b.status = 'HELD' and b.held_until > $1)",
-    )
-    .bind(now)
-    .fetch_all(db.reader())
-    .await?;
+         where (bs.live = 1 and b.status not in {}) or (bs.live = 0 and {owning})",
+        BookingStatus::sql_list(&BookingStatus::LIVE)
+    );
+    let mismatched: Vec<(String, String, i64)> = sqlx::query_as(&sql)
+        .bind(now)
+        .fetch_all(db.reader())
+        .await?;
     out.extend(
         mismatched
             .into_iter()
@@ -42,14 +49,14 @@ pub async fn violations(db: &Db, now: i64) -> Result<Vec<String>, sqlx::Error> {
 
     // 2. General admission: remaining = capacity − places of live bookings,
     //    never negative.
-    let areas: Vec<(i64, i64, i64, i64)> = sqlx::query_as(
+    let sql = format!(
         "select a.id, a.capacity, a.remaining,
                 cast(coalesce((select sum(b.ga_quantity) from booking b where b.ga_area_id = a.id
-                     and b.status in ('HELD', 'PAYMENT_PENDING', 'BOOKED')), 0) as bigint)
+                     and b.status in {}), 0) as bigint)
          from ga_area a",
-    )
-    .fetch_all(db.reader())
-    .await?;
+        BookingStatus::sql_list(&BookingStatus::LIVE)
+    );
+    let areas: Vec<(i64, i64, i64, i64)> = sqlx::query_as(&sql).fetch_all(db.reader()).await?;
     for (id, capacity, remaining, taken) in areas {
         if remaining < 0 || remaining + taken != capacity {
             out.push(format!(
@@ -57,24 +64,30 @@ pub async fn violations(db: &Db, now: i64) -> Result<Vec<String>, sqlx::Error> {
             ));
         }
     }
-    // 3. Every successful payment ends as exactly one booking or exactly one
-    //    refund: paid ⇒ BOOKED; refund under way ⇒ a refund in the outbox;
-    //    refunded ⇒ REFUNDED with a refund id; BOOKED ⇒ paid; one refund per
-    //    payment at the provider (the sandbox's records).
-    let payments: Vec<(String, String, String, Option<String>, i64)> = sqlx::query_as(
-        "select p.booking_id, p.status, b.status, p.refund_id,
+    // 3 and 5. Every successful payment ends as exactly one booking or
+    //    exactly one refund, and no ticket stands without money: the
+    //    payment's state and the booking's agree (paid ⇔ BOOKED; a refund
+    //    under way ⇒ an ended booking and one refund in the outbox;
+    //    refunded ⇒ REFUNDED; disputed ⇒ DISPUTED, or REFUNDED if the money
+    //    had gone back first); one refund per payment at the provider.
+    let money = PaymentStatus::sql_list(&[Paid, RefundPending, Refunded, Disputed]);
+    let sql = format!(
+        "select p.booking_id, p.status, b.status,
                 (select count(*) from outbox o where o.kind = 'refund' and o.booking_id = p.booking_id
                  and o.delivered_at is null)
          from payment p join booking b on b.id = p.booking_id
-         where p.status in ('paid', 'refund_pending', 'refunded') or b.status = 'BOOKED'",
-    )
-    .fetch_all(db.reader())
-    .await?;
-    for (booking, paid, status, refund, pending_refunds) in payments {
-        let ok = match (paid.as_str(), status.as_str()) {
-            ("paid", "BOOKED") => true,
-            ("refund_pending", "EXPIRED" | "CANCELLED") => pending_refunds == 1,
-            ("refunded", "REFUNDED") => refund.is_some(),
+         where p.status in {money} or b.status in {}",
+        BookingStatus::sql_list(&[Booked, BookingStatus::Refunded, BookingStatus::Disputed])
+    );
+    let payments: Vec<(String, String, String, i64)> =
+        sqlx::query_as(&sql).fetch_all(db.reader()).await?;
+    for (booking, paid, status, pending_refunds) in payments {
+        let pair = (PaymentStatus::parse(&paid), BookingStatus::parse(&status));
+        let ok = match pair {
+            (Some(Paid), Some(Booked)) => true,
+            (Some(RefundPending), Some(Expired | Cancelled)) => pending_refunds == 1,
+            (Some(Refunded), Some(BookingStatus::Refunded)) => true,
+            (Some(Disputed), Some(BookingStatus::Disputed | BookingStatus::Refunded)) => true,
             _ => false,
         };
         if !ok {
@@ -83,12 +96,12 @@ pub async fn violations(db: &Db, now: i64) -> Result<Vec<String>, sqlx::Error> {
             ));
         }
     }
-    let booked_unpaid: Vec<(String,)> = sqlx::query_as(
+    let sql = format!(
         "select b.id from booking b left join payment p on p.booking_id = b.id
-         where b.status in ('BOOKED', 'REFUNDED') and p.booking_id is null",
-    )
-    .fetch_all(db.reader())
-    .await?;
+         where b.status in {} and p.booking_id is null",
+        BookingStatus::sql_list(&[Booked, BookingStatus::Refunded, BookingStatus::Disputed])
+    );
+    let booked_unpaid: Vec<(String,)> = sqlx::query_as(&sql).fetch_all(db.reader()).await?;
     out.extend(
         booked_unpaid
             .into_iter()
@@ -103,6 +116,18 @@ pub async fn violations(db: &Db, now: i64) -> Result<Vec<String>, sqlx::Error> {
         double_refunds
             .into_iter()
             .map(|(pi, n)| format!("payment {pi} was refunded {n} times")),
+    );
+    // No buyer gets the same email twice (a resend by the admin is asked for).
+    let twice: Vec<(String, String, i64)> = sqlx::query_as(
+        "select booking_id, subject, count(*) from mailbox where dedupe_key not like 'resend-%'
+         group by booking_id, subject having count(*) > 1",
+    )
+    .fetch_all(db.reader())
+    .await?;
+    out.extend(
+        twice
+            .into_iter()
+            .map(|(b, subject, n)| format!("booking {b} was mailed \"{subject}\" {n} times")),
     );
     Ok(out)
 }

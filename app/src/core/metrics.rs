@@ -16,7 +16,8 @@ pub fn holds_expired(n: u64) {
 }
 
 /// `started`, `booked`, `failed` (ended unpaid), `late_retaken`,
-/// `late_refund_queued`, `refunded`.
+/// `late_refund_queued`, `refunded`, `paid_again` (a duplicate verdict),
+/// `refunded_outside` and `disputed` (money back outside Holdfast).
 pub fn payment(event: &'static str) {
     counter!("holdfast_payments_total", "event" => event).increment(1);
 }

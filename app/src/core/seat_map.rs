@@ -39,10 +39,11 @@ impl Occupancy {
     }
 
     pub fn from_booking(status: &str, held_until: i64) -> Occupancy {
-        match status {
-            "HELD" => Occupancy::Held(held_until),
-            "PAYMENT_PENDING" => Occupancy::Pending,
-            "BOOKED" => Occupancy::Booked,
+        use crate::model::BookingStatus;
+        match BookingStatus::parse(status) {
+            Some(BookingStatus::Held) => Occupancy::Held(held_until),
+            Some(BookingStatus::PaymentPending) => Occupancy::Pending,
+            Some(BookingStatus::Booked) => Occupancy::Booked,
             _ => Occupancy::Free,
         }
     }

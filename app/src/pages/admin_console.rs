@@ -16,7 +16,7 @@ use crate::admin_fns::{
 use crate::console_model::{
     CategorySpec, Dashboard, EventLayout, LiveHold, SectionSpec, StandingSpec,
 };
-use crate::model::format_price;
+use crate::model::{format_price, BookingStatus};
 
 /// Milliseconds on the browser's clock (0 on the server).
 fn now_ms() -> f64 {
@@ -380,7 +380,7 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
                 <thead><tr><th>"Booking"</th><th>"Status"</th><th>"Amount"</th><th>"Why"</th><th>"At"</th><th></th></tr></thead>
                 <tbody>{d.recent.into_iter().map(|r| {
                     let (b1, b2) = (r.booking_id.clone(), r.booking_id.clone());
-                    let booked = r.status == "BOOKED";
+                    let booked = r.status == BookingStatus::Booked.as_str();
                     view! {
                         <tr>
                             <td title=r.booking_id.clone()>{short(&r.booking_id)}</td>
@@ -452,7 +452,7 @@ fn hold_row(
     } else {
         h.seat_labels.join(", ")
     };
-    let held = h.stage == "HELD";
+    let held = h.stage == BookingStatus::Held.as_str();
     let (b1, b2) = (h.booking_id.clone(), h.booking_id.clone());
     view! {
         <tr class="hold" data-booking=h.booking_id.clone()>

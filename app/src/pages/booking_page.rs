@@ -7,32 +7,47 @@ use std::time::Duration;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
-use crate::model::{format_price, BookingView};
+use crate::model::{format_price, BookingStatus, BookingView, PaymentStatus};
 use crate::server_fns::{booking, my_bookings, ticket_qr};
 
 /// What each status means for the buyer.
 pub fn explain(b: &BookingView) -> &'static str {
-    let payment = b.payment.as_ref().map(|p| p.status.as_str());
-    match b.status.as_str() {
-        "EXPIRED" | "CANCELLED" if matches!(payment, Some("paid" | "refund_pending")) => {
+    let payment = b.payment.as_ref().map(|p| p.status);
+    match (b.status, payment) {
+        (BookingStatus::Expired | BookingStatus::Cancelled, Some(PaymentStatus::Paid | PaymentStatus::RefundPending)) => {
             "Your payment arrived after your hold had ended, and the seats had gone to someone else. It is being refunded in full."
         }
-        "HELD" => "Your seats are held for you. Pay before the time runs out.",
-        "PAYMENT_PENDING" => "We are waiting for the payment provider to confirm your payment.",
-        "BOOKED" => "Paid and confirmed. Enjoy the show!",
-        "EXPIRED" => "The hold ended before a payment arrived; the seats went back on sale. Nothing was charged.",
-        "CANCELLED" => "This hold was released and the seats went back on sale. Nothing was charged.",
-        "REFUNDED" => "Your payment was refunded in full: either it arrived after the hold had ended and the seats had gone to someone else, or the organizer cancelled the booking.",
-        _ => "",
+        (BookingStatus::Held, _) => "Your seats are held for you. Pay before the time runs out.",
+        (BookingStatus::PaymentPending, _) => "We are waiting for the payment provider to confirm your payment.",
+        (BookingStatus::Booked, _) if partly_refunded(b) => "Paid and confirmed; part of your payment was refunded. Your tickets stay valid. Enjoy the show!",
+        (BookingStatus::Booked, _) => "Paid and confirmed. Enjoy the show!",
+        (BookingStatus::Expired, _) => "The hold ended before a payment arrived; the seats went back on sale. Nothing was charged.",
+        (BookingStatus::Cancelled, _) => "This hold was released and the seats went back on sale. Nothing was charged.",
+        (BookingStatus::Refunded, _) => "Your payment was refunded in full and the tickets are no longer valid: it arrived after the hold had ended and the seats had gone to someone else, or the booking was cancelled and refunded by the organizer.",
+        (BookingStatus::Disputed, _) => "Your bank disputed this payment, so the tickets are no longer valid and the seats went back on sale. If this is a mistake, please contact the organizer.",
     }
+}
+
+fn partly_refunded(b: &BookingView) -> bool {
+    b.payment.as_ref().is_some_and(|p| p.refunded_cents > 0)
 }
 
 /// Whether the booking may still change by itself: a hold or a payment
 /// under way, or money in flight for a booking that ended.
 fn outcome_open(b: &BookingView) -> bool {
-    let payment = b.payment.as_ref().map(|p| p.status.as_str());
-    matches!(b.status.as_str(), "HELD" | "PAYMENT_PENDING")
-        || matches!(payment, Some("paid" | "refund_pending")) && b.status != "BOOKED"
+    let money_in_flight = b
+        .payment
+        .as_ref()
+        .is_some_and(|p| matches!(p.status, PaymentStatus::Paid | PaymentStatus::RefundPending));
+    matches!(
+        b.status,
+        BookingStatus::Held | BookingStatus::PaymentPending
+    ) || money_in_flight && b.status != BookingStatus::Booked
+}
+
+/// A status as words on the page ("PAYMENT PENDING").
+fn status_words(status: BookingStatus) -> String {
+    status.as_str().replace('_', " ")
 }
 
 #[component]
@@ -59,7 +74,13 @@ pub fn BookingPage() -> impl IntoView {
                     .flatten()
                     .is_some_and(|b| {
                         outcome_open(&b)
-                            || (watching && b.status != "BOOKED" && b.status != "REFUNDED")
+                            || (watching
+                                && !matches!(
+                                    b.status,
+                                    BookingStatus::Booked
+                                        | BookingStatus::Refunded
+                                        | BookingStatus::Disputed
+                                ))
                     });
                 if open {
                     data.refetch();
@@ -85,22 +106,25 @@ pub fn BookingPage() -> impl IntoView {
 
 #[component]
 fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
-    let ended = matches!(b.status.as_str(), "EXPIRED" | "CANCELLED");
+    let ended = matches!(b.status, BookingStatus::Expired | BookingStatus::Cancelled);
     let explanation = if checking && ended {
         "We are confirming your payment with the payment provider; this page updates by itself."
     } else {
         explain(&b)
     };
     view! {
-        <article class="booking" data-status=b.status.clone()>
+        <article class="booking" data-status=b.status.as_str()>
             <h1>"Booking " <code>{b.id.chars().take(8).collect::<String>()}</code></h1>
-            <p class=format!("status status-{}", b.status.to_lowercase()) data-testid="booking-status">{b.status.replace('_', " ")}</p>
+            <p class=format!("status status-{}", b.status.as_str().to_lowercase()) data-testid="booking-status">{status_words(b.status)}</p>
             <p class="explain">{explanation}</p>
             <ul class="booking-seats">
                 {b.seats.iter().map(|s| view! { <li>{s.label.clone()} " · " {format_price(s.price_cents, &b.currency)}</li> }).collect_view()}
             </ul>
             <p class="total">"Total: " <strong>{format_price(b.amount_cents, &b.currency)}</strong></p>
-            {(b.status == "BOOKED").then(|| view! { <Ticket id=b.id.clone()/> })}
+            {b.payment.as_ref().filter(|p| p.refunded_cents > 0).map(|p| view! {
+                <p class="refunded-part" data-testid="refunded-part">"Refunded: " {format_price(p.refunded_cents, &b.currency)}</p>
+            })}
+            {(b.status == BookingStatus::Booked).then(|| view! { <Ticket id=b.id.clone()/> })}
             <p><a href="/bookings">"All my bookings"</a></p>
         </article>
     }
@@ -119,7 +143,7 @@ pub fn MyBookings() -> impl IntoView {
                         <ul class="event-list">
                             {items.into_iter().map(|b| view! {
                                 <li class="event-card">
-                                    <span class="kind">{b.status.replace('_', " ")}</span>
+                                    <span class="kind">{status_words(b.status)}</span>
                                     <a href=format!("/bookings/{}", b.id)>{format!("{} seat(s)", b.seats.len().max(1))}</a>
                                     <span class="availability">{format_price(b.amount_cents, &b.currency)}</span>
                                 </li>

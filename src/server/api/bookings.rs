@@ -6,7 +6,7 @@ use holdfast_app::core::booking::{query, release};
 use holdfast_app::core::buyer::Buyer;
 use holdfast_app::core::error::ErrorBody;
 use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::BookingView;
+use holdfast_app::model::{BookingStatus, BookingView};
 use serde_json::{json, Value};
 
 use super::extract;
@@ -85,6 +85,6 @@ pub async fn check_ticket(
             .await?;
     let (status, event_id) = row.ok_or(ApiError::NotFound("ticket"))?;
     Ok(Json(
-        json!({ "bookingId": booking_id, "eventId": event_id, "valid": status == "BOOKED", "status": status }),
+        json!({ "bookingId": booking_id, "eventId": event_id, "valid": status == BookingStatus::Booked.as_str(), "status": status }),
     ))
 }

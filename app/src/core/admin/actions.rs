@@ -9,9 +9,10 @@ use crate::console_model::ActionOutcome;
 use crate::core::booking::store;
 use crate::core::db::Tx;
 use crate::core::payments::outbox::{self, RefundReason};
+use crate::core::payments::store as payments;
 use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
-use crate::model::EventId;
+use crate::model::{BookingStatus, EventId, PaymentStatus};
 
 /// One extension adds at most this much.
 pub const MAX_EXTENSION_SECS: i64 = 600;
@@ -82,7 +83,12 @@ pub async fn release(
     state
         .seat_maps
         .publish(released.event_id, &released.as_changes(), now);
-    Ok(outcome(booking_id, "release", "CANCELLED", detail))
+    Ok(outcome(
+        booking_id,
+        "release",
+        BookingStatus::Cancelled.as_str(),
+        detail,
+    ))
 }
 
 /// A running hold gets `seconds` more (1..=600), never ending more than 30
@@ -102,7 +108,7 @@ pub async fn extend(
     let now = state.clock.now_ms();
     let mut tx = state.db.begin().await?;
     let (status, event_id, held_until) = status_and_event(&mut tx, booking_id).await?;
-    if status != "HELD" || held_until <= now {
+    if status != BookingStatus::Held.as_str() || held_until <= now {
         return Err(ApiError::InvalidState(format!(
             "only a running hold can be extended; this booking is {status}"
         )));
@@ -125,7 +131,12 @@ pub async fn extend(
         .map(|s| (s, Occupancy::Held(until)))
         .collect();
     state.seat_maps.publish(event_id, &changes, now);
-    Ok(outcome(booking_id, "extend", "HELD", detail))
+    Ok(outcome(
+        booking_id,
+        "extend",
+        BookingStatus::Held.as_str(),
+        detail,
+    ))
 }
 
 /// BOOKED → CANCELLED with the refund queued (the provider call leaves
@@ -140,13 +151,12 @@ pub async fn refund(
     let mut tx = state.db.begin().await?;
     let (status, event_id, _) = status_and_event(&mut tx, booking_id).await?;
     let Some(released) = store::cancel_booked(&mut tx, booking_id, now).await? else {
-        let payment: Option<(String,)> =
-            sqlx::query_as("select status from payment where booking_id = $1")
-                .bind(booking_id)
-                .fetch_optional(&mut *tx)
-                .await?;
-        return match payment.as_ref().map(|p| p.0.as_str()) {
-            Some(p @ ("refund_pending" | "refunded")) => Ok(outcome(
+        return match payments::status(&mut tx, booking_id).await? {
+            Some(
+                p @ (PaymentStatus::RefundPending
+                | PaymentStatus::Refunded
+                | PaymentStatus::Disputed),
+            ) => Ok(outcome(
                 booking_id,
                 "refund",
                 &status,
@@ -157,17 +167,8 @@ pub async fn refund(
             ))),
         };
     };
-    let moved = sqlx::query(
-        "update payment set status = 'refund_pending', updated_at = $2
-         where booking_id = $1 and status = 'paid'",
-    )
-    .bind(booking_id)
-    .bind(now)
-    .execute(&mut *tx)
-    .await?
-    .rows_affected();
-    if moved != 1 {
-        // BOOKED always has a paid payment (invariant 3); never refund blind.
+    if !payments::begin_refund(&mut tx, booking_id, now).await? {
+        // BOOKED always has a paid payment (invariant 5); never refund blind.
         return Err(ApiError::InvalidState(
             "this booking has no paid payment to refund".into(),
         ));
@@ -179,7 +180,12 @@ pub async fn refund(
     state
         .seat_maps
         .publish(released.event_id, &released.as_changes(), now);
-    Ok(outcome(booking_id, "refund", "CANCELLED", detail))
+    Ok(outcome(
+        booking_id,
+        "refund",
+        BookingStatus::Cancelled.as_str(),
+        detail,
+    ))
 }
 
 /// Queues the confirmation again (a fresh dedupe key per resend).
@@ -191,7 +197,7 @@ pub async fn resend_confirmation(
     let now = state.clock.now_ms();
     let mut tx = state.db.begin().await?;
     let (status, event_id, _) = status_and_event(&mut tx, booking_id).await?;
-    if status != "BOOKED" {
+    if status != BookingStatus::Booked.as_str() {
         return Err(ApiError::InvalidState(format!(
             "only a booked booking has a confirmation; this one is {status}"
         )));

@@ -9,7 +9,7 @@ use crate::console_model::{
 use crate::core::clock::rfc3339;
 use crate::core::payments::outbox;
 use crate::core::{ApiError, AppState};
-use crate::model::EventId;
+use crate::model::{BookingStatus, EventId, PaymentStatus};
 
 use super::{audit, canary};
 
@@ -26,13 +26,12 @@ pub async fn dashboard(state: &AppState, event_id: EventId) -> Result<Dashboard,
     let Some((event_name, published, on_sale_at, currency)) = event else {
         return Err(ApiError::NotFound("event"));
     };
-    let (revenue,): (i64,) = sqlx::query_as(
+    let sql = format!(
         "select cast(coalesce(sum(amount_cents), 0) as bigint) from booking
-         where event_id = $1 and status = 'BOOKED'",
-    )
-    .bind(event_id)
-    .fetch_one(db)
-    .await?;
+         where event_id = $1 and status = {}",
+        BookingStatus::Booked.sql()
+    );
+    let (revenue,): (i64,) = sqlx::query_as(&sql).bind(event_id).fetch_one(db).await?;
     let standing: Vec<(i64, String, i64, i64)> = sqlx::query_as(
         "select id, name, capacity, remaining from ga_area where event_id = $1 order by id",
     )
@@ -75,26 +74,28 @@ async fn seat_counts(
     event_id: EventId,
     now: i64,
 ) -> Result<SeatCounts, ApiError> {
-    let rows: Vec<(String, i64)> = sqlx::query_as(
+    let sql = format!(
         "select b.status, count(*) from booking_seat bs join booking b on b.id = bs.booking_id
          where bs.event_id = $1 and bs.live = 1
-           and (b.status <> 'HELD' or b.held_until > $2)
+           and (b.status <> {} or b.held_until > $2)
          group by b.status",
-    )
-    .bind(event_id)
-    .bind(now)
-    .fetch_all(state.db.reader())
-    .await?;
+        BookingStatus::Held.sql()
+    );
+    let rows: Vec<(String, i64)> = sqlx::query_as(&sql)
+        .bind(event_id)
+        .bind(now)
+        .fetch_all(state.db.reader())
+        .await?;
     let (total,): (i64,) = sqlx::query_as("select count(*) from seat where event_id = $1")
         .bind(event_id)
         .fetch_one(state.db.reader())
         .await?;
     let mut counts = SeatCounts::default();
     for (status, n) in rows {
-        match status.as_str() {
-            "HELD" => counts.held = n,
-            "PAYMENT_PENDING" => counts.in_payment = n,
-            "BOOKED" => counts.booked = n,
+        match BookingStatus::parse(&status) {
+            Some(BookingStatus::Held) => counts.held = n,
+            Some(BookingStatus::PaymentPending) => counts.in_payment = n,
+            Some(BookingStatus::Booked) => counts.booked = n,
             _ => {}
         }
     }
@@ -112,30 +113,35 @@ pub async fn live_holds(
     event_id: Option<EventId>,
 ) -> Result<Vec<LiveHold>, ApiError> {
     let now = state.clock.now_ms();
-    let rows: Vec<HoldRow> = sqlx::query_as(
+    let running = format!(
+        "(b.status = {} or (b.status = {} and b.held_until > $1))",
+        BookingStatus::PaymentPending.sql(),
+        BookingStatus::Held.sql()
+    );
+    let sql = format!(
         "select id, event_id, buyer_id, status, held_until, amount_cents, currency, ga_quantity
-         from booking
-         where (status = 'PAYMENT_PENDING' or (status = 'HELD' and held_until > $1))
-           and ($2 is null or event_id = $2)
-         order by held_until, id limit 500",
-    )
-    .bind(now)
-    .bind(event_id)
-    .fetch_all(state.db.reader())
-    .await?;
+         from booking b
+         where {running} and ($2 is null or event_id = $2)
+         order by held_until, id limit 500"
+    );
+    let rows: Vec<HoldRow> = sqlx::query_as(&sql)
+        .bind(now)
+        .bind(event_id)
+        .fetch_all(state.db.reader())
+        .await?;
     // The seats of all of them in one query (the dashboard asks every
     // second), grouped by booking.
-    let seat_rows: Vec<(String, i64, String)> = sqlx::query_as(
+    let sql = format!(
         "select bs.booking_id, s.id, s.label
          from booking_seat bs join seat s on s.id = bs.seat_id join booking b on b.id = bs.booking_id
-         where (b.status = 'PAYMENT_PENDING' or (b.status = 'HELD' and b.held_until > $1))
-           and ($2 is null or b.event_id = $2)
-         order by s.id",
-    )
-    .bind(now)
-    .bind(event_id)
-    .fetch_all(state.db.reader())
-    .await?;
+         where {running} and ($2 is null or b.event_id = $2)
+         order by s.id"
+    );
+    let seat_rows: Vec<(String, i64, String)> = sqlx::query_as(&sql)
+        .bind(now)
+        .bind(event_id)
+        .fetch_all(state.db.reader())
+        .await?;
     let mut seats_of: HashMap<String, Vec<(i64, String)>> = HashMap::new();
     for (booking, id, label) in seat_rows {
         seats_of.entry(booking).or_default().push((id, label));
@@ -164,19 +170,27 @@ async fn recent_settlements(
     state: &AppState,
     event_id: EventId,
 ) -> Result<Vec<BookingActivity>, ApiError> {
-    let rows: Vec<(String, String, i64, String, i64, Option<String>)> = sqlx::query_as(
-        "select b.id, b.status, b.amount_cents, b.currency, b.updated_at, p.status
+    let sql = format!(
+        "select b.id, b.status, b.amount_cents, b.currency, b.updated_at, p.status,
+                coalesce(p.refunded_cents, 0)
          from booking b left join payment p on p.booking_id = b.id
          where b.event_id = $1
-           and (b.status in ('BOOKED', 'REFUNDED') or p.status = 'refund_pending')
+           and (b.status in {} or p.status = {} or p.refunded_cents > 0)
          order by b.updated_at desc limit $2",
-    )
-    .bind(event_id)
-    .bind(RECENT)
-    .fetch_all(state.db.reader())
-    .await?;
+        BookingStatus::sql_list(&[
+            BookingStatus::Booked,
+            BookingStatus::Refunded,
+            BookingStatus::Disputed
+        ]),
+        PaymentStatus::RefundPending.sql()
+    );
+    let rows: Vec<(String, String, i64, String, i64, Option<String>, i64)> = sqlx::query_as(&sql)
+        .bind(event_id)
+        .bind(RECENT)
+        .fetch_all(state.db.reader())
+        .await?;
     let mut out = Vec::with_capacity(rows.len());
-    for (booking_id, status, amount, currency, at, payment) in rows {
+    for (booking_id, status, amount, currency, at, payment, refunded_cents) in rows {
         let outcomes: Vec<(String,)> =
             sqlx::query_as("select outcome from webhook_inbox where booking_id = $1")
                 .bind(&booking_id)
@@ -189,14 +203,28 @@ async fn recent_settlements(
         .fetch_one(state.db.reader())
         .await?;
         let late = |o: &str| outcomes.iter().any(|r| r.0 == o);
-        let reason = match (status.as_str(), payment.as_deref()) {
+        let booking = BookingStatus::parse(&status);
+        let paid = payment.as_deref().and_then(PaymentStatus::parse);
+        let reason = match (booking, paid) {
+            (Some(BookingStatus::Disputed), _) => {
+                "disputed by the buyer's bank: ticket void, seats released".into()
+            }
             _ if by_admin.0 > 0 => "refunded by an admin".to_string(),
-            ("BOOKED", _) if late("late_payment_retaken") => {
+            (Some(BookingStatus::Booked), _) if refunded_cents > 0 => format!(
+                "paid; {} refunded outside Holdfast, ticket kept",
+                crate::model::format_price(refunded_cents, &currency)
+            ),
+            (Some(BookingStatus::Booked), _) if late("late_payment_retaken") => {
                 "late payment: the same seats were re-taken".into()
             }
-            ("BOOKED", _) => "paid".into(),
-            (_, Some("refund_pending")) => "late payment: seats gone, refund under way".into(),
+            (Some(BookingStatus::Booked), _) => "paid".into(),
+            (_, Some(PaymentStatus::RefundPending)) => {
+                "late payment: seats gone, refund under way".into()
+            }
             _ if late("late_payment_refund_queued") => "late payment: seats gone, refunded".into(),
+            _ if late("ticket_voided") => {
+                "refunded outside Holdfast: ticket void, seats released".into()
+            }
             _ => "refunded".into(),
         };
         out.push(BookingActivity {

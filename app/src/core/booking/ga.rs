@@ -8,7 +8,7 @@ use super::{begin_with_key, earlier_answer, within_buyer_limit, Idempotent};
 use crate::core::clock::rfc3339;
 use crate::core::idempotency::{self, IdempotencyKey};
 use crate::core::{ApiError, AppState};
-use crate::model::{EventId, GeneralAdmissionLine, HoldResponse};
+use crate::model::{BookingStatus, EventId, GeneralAdmissionLine, HoldResponse};
 
 pub async fn hold_general_admission(
     state: &AppState,
@@ -60,7 +60,7 @@ async fn claim(
     let booking_id = uuid::Uuid::new_v4().to_string();
     let response = HoldResponse {
         booking_id: booking_id.clone(),
-        status: "HELD".into(),
+        status: BookingStatus::Held.as_str().into(),
         seat_ids: vec![],
         held_until: rfc3339(held_until),
         expires_in_ms: held_until - now,
@@ -117,12 +117,14 @@ async fn stale_ga_holds(
     area_id: i64,
     now: i64,
 ) -> Result<Vec<String>, sqlx::Error> {
-    let rows: Vec<(String,)> = sqlx::query_as(
-        "select id from booking where ga_area_id = $1 and status = 'HELD' and held_until <= $2 limit 100",
-    )
-    .bind(area_id)
-    .bind(now)
-    .fetch_all(&mut **tx)
-    .await?;
+    let sql = format!(
+        "select id from booking where ga_area_id = $1 and status = {} and held_until <= $2 limit 100",
+        BookingStatus::Held.sql()
+    );
+    let rows: Vec<(String,)> = sqlx::query_as(&sql)
+        .bind(area_id)
+        .bind(now)
+        .fetch_all(&mut **tx)
+        .await?;
     Ok(rows.into_iter().map(|r| r.0).collect())
 }

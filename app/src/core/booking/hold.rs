@@ -20,7 +20,7 @@ use crate::core::db::is_unique_violation;
 use crate::core::idempotency::{self, IdempotencyKey};
 use crate::core::seat_map::{EventSeatMap, Occupancy};
 use crate::core::{ApiError, AppState};
-use crate::model::{EventId, HoldResponse, SeatId};
+use crate::model::{BookingStatus, EventId, HoldResponse, SeatId};
 
 pub async fn hold_seats(
     state: &AppState,
@@ -105,7 +105,7 @@ async fn claim(
     let booking_id = uuid::Uuid::new_v4().to_string();
     let response = HoldResponse {
         booking_id: booking_id.clone(),
-        status: "HELD".into(),
+        status: BookingStatus::Held.as_str().into(),
         seat_ids: ids.clone(),
         held_until: rfc3339(held_until),
         expires_in_ms: held_until - now,

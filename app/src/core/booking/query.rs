@@ -4,7 +4,7 @@
 use super::BookingStatus;
 use crate::core::clock::rfc3339;
 use crate::core::{ApiError, AppState};
-use crate::model::{BookingSeat, BookingView, GeneralAdmissionLine, PaymentView};
+use crate::model::{BookingSeat, BookingView, GeneralAdmissionLine, PaymentStatus, PaymentView};
 
 type BookingRow = (
     String,
@@ -93,11 +93,10 @@ fn view(
         discount,
     ) = row;
     let now = state.clock.now_ms();
-    let running = matches!(
-        BookingStatus::parse(&status),
-        Some(BookingStatus::Held | BookingStatus::PaymentPending)
-    );
-    let ticket = (status == "BOOKED").then(|| state.tickets.token(&id));
+    // The CHECK constraint keeps the column to the machine's states.
+    let status = BookingStatus::parse(&status).unwrap_or(BookingStatus::Expired);
+    let running = matches!(status, BookingStatus::Held | BookingStatus::PaymentPending);
+    let ticket = (status == BookingStatus::Booked).then(|| state.tickets.token(&id));
     BookingView {
         id,
         event_id,
@@ -135,20 +134,25 @@ async fn payment_of(state: &AppState, booking_id: &str) -> Result<Option<Payment
         Option<String>,
         Option<String>,
         String,
+        i64,
     );
     let row: Option<PaymentRow> = sqlx::query_as(
-        "select provider, checkout_session_id, payment_intent_id, refund_id, status from payment where booking_id = $1",
+        "select provider, checkout_session_id, payment_intent_id, refund_id, status, refunded_cents
+         from payment where booking_id = $1",
     )
     .bind(booking_id)
     .fetch_optional(state.db.reader())
     .await?;
     Ok(row.map(
-        |(provider, checkout_session_id, payment_intent_id, refund_id, status)| PaymentView {
-            provider,
-            checkout_session_id,
-            payment_intent_id,
-            refund_id,
-            status,
+        |(provider, checkout_session_id, payment_intent_id, refund_id, status, refunded_cents)| {
+            PaymentView {
+                provider,
+                checkout_session_id,
+                payment_intent_id,
+                refund_id,
+                status: PaymentStatus::parse(&status).unwrap_or(PaymentStatus::Creating),
+                refunded_cents,
+            }
         },
     ))
 }

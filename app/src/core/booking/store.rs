@@ -23,24 +23,26 @@ pub struct NewBooking<'a> {
 /// sale (checked here, in the claim, so every instance agrees at once);
 /// `false` when it is not.
 pub async fn insert_held(tx: &mut Tx, b: &NewBooking<'_>) -> Result<bool, sqlx::Error> {
-    let inserted = sqlx::query(
+    let sql = format!(
         "insert into booking (id, event_id, buyer_id, status, held_until, amount_cents, currency,
                               ga_area_id, ga_quantity, created_at, updated_at)
-         select $1, $2, $3, 'HELD', $4, $5, $6, $7, $8, $9, $9 from event
+         select $1, $2, $3, {}, $4, $5, $6, $7, $8, $9, $9 from event
          where id = $2 and published = 1 and on_sale_at <= $9",
-    )
-    .bind(b.id)
-    .bind(b.event_id)
-    .bind(b.buyer_id)
-    .bind(b.held_until)
-    .bind(b.amount_cents)
-    .bind(b.currency)
-    .bind(b.ga.map(|g| g.0))
-    .bind(b.ga.map(|g| g.1).unwrap_or(0))
-    .bind(b.now_ms)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
+        Held.sql()
+    );
+    let inserted = sqlx::query(&sql)
+        .bind(b.id)
+        .bind(b.event_id)
+        .bind(b.buyer_id)
+        .bind(b.held_until)
+        .bind(b.amount_cents)
+        .bind(b.currency)
+        .bind(b.ga.map(|g| g.0))
+        .bind(b.ga.map(|g| g.1).unwrap_or(0))
+        .bind(b.now_ms)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
     Ok(inserted == 1)
 }
 
@@ -96,19 +98,22 @@ pub async fn live_places_of_buyer(
     event_id: EventId,
     now: i64,
 ) -> Result<i64, sqlx::Error> {
-    let (n,): (i64,) = sqlx::query_as(
+    let sql = format!(
         "select cast(coalesce(sum(case when b.ga_quantity > 0 then b.ga_quantity
                                        else (select count(*) from booking_seat bs
                                              where bs.booking_id = b.id and bs.live = 1) end), 0) as bigint)
          from booking b
          where b.buyer_id = $1 and b.event_id = $2
-           and (b.status in ('PAYMENT_PENDING', 'BOOKED') or (b.status = 'HELD' and b.held_until > $3))",
-    )
-    .bind(buyer)
-    .bind(event_id)
-    .bind(now)
-    .fetch_one(&mut **tx)
-    .await?;
+           and (b.status in {} or (b.status = {} and b.held_until > $3))",
+        BookingStatus::sql_list(&[PaymentPending, Booked]),
+        Held.sql()
+    );
+    let (n,): (i64,) = sqlx::query_as(&sql)
+        .bind(buyer)
+        .bind(event_id)
+        .bind(now)
+        .fetch_one(&mut **tx)
+        .await?;
     Ok(n)
 }
 
@@ -127,8 +132,9 @@ pub async fn stale_holds_on(
 ) -> Result<Vec<String>, sqlx::Error> {
     let sql = format!(
         "select distinct b.id from booking_seat bs join booking b on b.id = bs.booking_id
-         where bs.live = 1 and bs.seat_id in ({}) and b.status = 'HELD' and b.held_until <= $1",
-        placeholders(2, seats.len())
+         where bs.live = 1 and bs.seat_id in ({}) and b.status = {} and b.held_until <= $1",
+        placeholders(2, seats.len()),
+        Held.sql()
     );
     let mut q = sqlx::query_as::<_, (String,)>(&sql).bind(now);
     for s in seats {
@@ -149,9 +155,10 @@ pub async fn taken_seats(
 ) -> Result<Vec<(SeatId, Occupancy)>, sqlx::Error> {
     let sql = format!(
         "select bs.seat_id, b.status, b.held_until from booking_seat bs join booking b on b.id = bs.booking_id
-         where bs.live = 1 and bs.seat_id in ({}) and (b.status <> 'HELD' or b.held_until > $1)
+         where bs.live = 1 and bs.seat_id in ({}) and (b.status <> {} or b.held_until > $1)
          order by bs.seat_id",
-        placeholders(2, seats.len())
+        placeholders(2, seats.len()),
+        Held.sql()
     );
     let mut q = sqlx::query_as::<_, (i64, String, i64)>(&sql).bind(now);
     for s in seats {
@@ -177,22 +184,52 @@ impl Released {
     }
 }
 
-/// HELD → EXPIRED, only once `held_until` has passed.
-pub async fn expire_hold(tx: &mut Tx, id: &str, now: i64) -> Result<Option<Released>, sqlx::Error> {
-    debug_assert!(Held.can_become(Expired));
-    let ended: Option<Ended> = sqlx::query_as(
-        "update booking set status = 'EXPIRED', updated_at = $2
-         where id = $1 and status = 'HELD' and held_until <= $2
+/// Who ends a hold, and so which condition the ending update names.
+#[derive(Debug, Clone, Copy)]
+enum HoldEnd<'a> {
+    /// The time is up (`held_until` has passed): → EXPIRED.
+    Expiry,
+    /// Its owner lets it go while it runs: → CANCELLED.
+    Owner(&'a str),
+    /// An admin releases it while it runs: → CANCELLED.
+    Admin,
+}
+
+/// Ends a HELD booking (one statement naming its source state), gives back
+/// its promo use, seats and places — all only when this update won.
+async fn end_hold(
+    tx: &mut Tx,
+    id: &str,
+    how: HoldEnd<'_>,
+    now: i64,
+) -> Result<Option<Released>, sqlx::Error> {
+    let (to, condition) = match how {
+        HoldEnd::Expiry => (Expired, "held_until <= $2"),
+        HoldEnd::Owner(_) => (Cancelled, "held_until > $2 and buyer_id = $3"),
+        HoldEnd::Admin => (Cancelled, "held_until > $2"),
+    };
+    debug_assert!(Held.can_become(to));
+    let sql = format!(
+        "update booking set status = {}, updated_at = $2
+         where id = $1 and status = {} and {condition}
          returning event_id, ga_area_id, ga_quantity",
-    )
-    .bind(id)
-    .bind(now)
-    .fetch_optional(&mut **tx)
-    .await?;
+        to.sql(),
+        Held.sql()
+    );
+    let mut q = sqlx::query_as(&sql).bind(id).bind(now);
+    if let HoldEnd::Owner(buyer) = how {
+        q = q.bind(buyer);
+    }
+    let ended: Option<Ended> = q.fetch_optional(&mut **tx).await?;
     if ended.is_some() {
         crate::core::promo::give_back(tx, id).await?;
     }
     release(tx, id, ended).await
+}
+
+/// HELD → EXPIRED, only once `held_until` has passed.
+pub async fn expire_hold(tx: &mut Tx, id: &str, now: i64) -> Result<Option<Released>, sqlx::Error> {
+    end_hold(tx, id, HoldEnd::Expiry, now).await
 }
 
 /// HELD → CANCELLED by its owner, while the hold still runs.
@@ -202,21 +239,7 @@ pub async fn cancel_hold(
     buyer: &str,
     now: i64,
 ) -> Result<Option<Released>, sqlx::Error> {
-    debug_assert!(Held.can_become(Cancelled));
-    let ended: Option<Ended> = sqlx::query_as(
-        "update booking set status = 'CANCELLED', updated_at = $3
-         where id = $1 and buyer_id = $2 and status = 'HELD' and held_until > $3
-         returning event_id, ga_area_id, ga_quantity",
-    )
-    .bind(id)
-    .bind(buyer)
-    .bind(now)
-    .fetch_optional(&mut **tx)
-    .await?;
-    if ended.is_some() {
-        crate::core::promo::give_back(tx, id).await?;
-    }
-    release(tx, id, ended).await
+    end_hold(tx, id, HoldEnd::Owner(buyer), now).await
 }
 
 /// HELD → CANCELLED by an admin, whoever holds it.
@@ -225,20 +248,7 @@ pub async fn cancel_hold_by_admin(
     id: &str,
     now: i64,
 ) -> Result<Option<Released>, sqlx::Error> {
-    debug_assert!(Held.can_become(Cancelled));
-    let ended: Option<Ended> = sqlx::query_as(
-        "update booking set status = 'CANCELLED', updated_at = $2
-         where id = $1 and status = 'HELD' and held_until > $2
-         returning event_id, ga_area_id, ga_quantity",
-    )
-    .bind(id)
-    .bind(now)
-    .fetch_optional(&mut **tx)
-    .await?;
-    if ended.is_some() {
-        crate::core::promo::give_back(tx, id).await?;
-    }
-    release(tx, id, ended).await
+    end_hold(tx, id, HoldEnd::Admin, now).await
 }
 
 /// BOOKED → CANCELLED when an admin refunds it: the seats go back; the
@@ -249,15 +259,17 @@ pub async fn cancel_booked(
     now: i64,
 ) -> Result<Option<Released>, sqlx::Error> {
     debug_assert!(Booked.can_become(Cancelled));
-    let ended: Option<Ended> = sqlx::query_as(
-        "update booking set status = 'CANCELLED', updated_at = $2
-         where id = $1 and status = 'BOOKED'
+    let sql = format!(
+        "update booking set status = {}, updated_at = $2 where id = $1 and status = {}
          returning event_id, ga_area_id, ga_quantity",
-    )
-    .bind(id)
-    .bind(now)
-    .fetch_optional(&mut **tx)
-    .await?;
+        Cancelled.sql(),
+        Booked.sql()
+    );
+    let ended: Option<Ended> = sqlx::query_as(&sql)
+        .bind(id)
+        .bind(now)
+        .fetch_optional(&mut **tx)
+        .await?;
     release(tx, id, ended).await
 }
 
@@ -269,16 +281,18 @@ pub async fn extend_hold(
     held_until: i64,
     now: i64,
 ) -> Result<Option<EventId>, sqlx::Error> {
-    let row: Option<(i64,)> = sqlx::query_as(
+    let sql = format!(
         "update booking set held_until = $2, updated_at = $3
-         where id = $1 and status = 'HELD' and held_until > $3 and held_until < $2
+         where id = $1 and status = {} and held_until > $3 and held_until < $2
          returning event_id",
-    )
-    .bind(id)
-    .bind(held_until)
-    .bind(now)
-    .fetch_optional(&mut **tx)
-    .await?;
+        Held.sql()
+    );
+    let row: Option<(i64,)> = sqlx::query_as(&sql)
+        .bind(id)
+        .bind(held_until)
+        .bind(now)
+        .fetch_optional(&mut **tx)
+        .await?;
     Ok(row.map(|r| r.0))
 }
 
@@ -326,8 +340,9 @@ pub async fn due_holds(
     limit: i64,
 ) -> Result<Vec<String>, sqlx::Error> {
     let sql = format!(
-        "select id from booking where status = 'HELD' and held_until <= $1
+        "select id from booking where status = {} and held_until <= $1
          order by held_until limit $2{}",
+        Held.sql(),
         db.skip_locked()
     );
     let rows: Vec<(String,)> = sqlx::query_as(&sql)
@@ -377,31 +392,55 @@ pub async fn begin_payment(
     deadline: i64,
 ) -> Result<Option<EventId>, sqlx::Error> {
     debug_assert!(Held.can_become(PaymentPending));
-    let row: Option<(i64,)> = sqlx::query_as(
-        "update booking set status = 'PAYMENT_PENDING', held_until = $4, updated_at = $3
-         where id = $1 and buyer_id = $2 and status = 'HELD' and held_until > $3
+    let sql = format!(
+        "update booking set status = {}, held_until = $4, updated_at = $3
+         where id = $1 and buyer_id = $2 and status = {} and held_until > $3
          returning event_id",
-    )
-    .bind(id)
-    .bind(buyer)
-    .bind(now)
-    .bind(deadline)
-    .fetch_optional(&mut **tx)
-    .await?;
+        PaymentPending.sql(),
+        Held.sql()
+    );
+    let row: Option<(i64,)> = sqlx::query_as(&sql)
+        .bind(id)
+        .bind(buyer)
+        .bind(now)
+        .bind(deadline)
+        .fetch_optional(&mut **tx)
+        .await?;
     Ok(row.map(|r| r.0))
+}
+
+/// The provider's session sets a PAYMENT_PENDING booking's deadline.
+pub async fn move_payment_deadline(
+    tx: &mut Tx,
+    id: &str,
+    deadline: i64,
+) -> Result<(), sqlx::Error> {
+    let sql = format!(
+        "update booking set held_until = $2 where id = $1 and status = {}",
+        PaymentPending.sql()
+    );
+    sqlx::query(&sql)
+        .bind(id)
+        .bind(deadline)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }
 
 /// PAYMENT_PENDING → BOOKED: the provider says it is paid.
 pub async fn book(tx: &mut Tx, id: &str, now: i64) -> Result<bool, sqlx::Error> {
     debug_assert!(PaymentPending.can_become(Booked));
-    Ok(sqlx::query(
-        "update booking set status = 'BOOKED', updated_at = $2 where id = $1 and status = 'PAYMENT_PENDING'",
-    )
-    .bind(id)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected()
+    let sql = format!(
+        "update booking set status = {}, updated_at = $2 where id = $1 and status = {}",
+        Booked.sql(),
+        PaymentPending.sql()
+    );
+    Ok(sqlx::query(&sql)
+        .bind(id)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected()
         == 1)
 }
 
@@ -412,23 +451,43 @@ pub async fn end_unpaid_checkout(
     now: i64,
 ) -> Result<Option<Released>, sqlx::Error> {
     debug_assert!(PaymentPending.can_become(Expired));
-    let ended: Option<Ended> = sqlx::query_as(
-        "update booking set status = 'EXPIRED', updated_at = $2
-         where id = $1 and status = 'PAYMENT_PENDING'
+    let sql = format!(
+        "update booking set status = {}, updated_at = $2 where id = $1 and status = {}
          returning event_id, ga_area_id, ga_quantity",
-    )
-    .bind(id)
-    .bind(now)
-    .fetch_optional(&mut **tx)
-    .await?;
+        Expired.sql(),
+        PaymentPending.sql()
+    );
+    let ended: Option<Ended> = sqlx::query_as(&sql)
+        .bind(id)
+        .bind(now)
+        .fetch_optional(&mut **tx)
+        .await?;
     release(tx, id, ended).await
 }
 
+/// Why a late payment could not take its seats back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetakeRefused {
+    /// A seat is in another live booking (committed before we looked).
+    SeatsGone,
+    /// A concurrent claim took a seat while we re-took it (unique index).
+    LostRace,
+    /// The standing area has fewer places left than the booking had.
+    StandingFull,
+    /// The booking is not EXPIRED or CANCELLED any more.
+    NotEnded,
+}
+
 /// EXPIRED / CANCELLED → BOOKED for a late payment: takes back exactly the
-/// same seats (or standing places). `Ok(false)` when any of them is taken;
-/// the caller then refunds. A race with a concurrent claim surfaces as a
-/// unique violation, which aborts the whole transaction (nothing half-done).
-pub async fn retake(tx: &mut Tx, id: &str, now: i64) -> Result<bool, sqlx::Error> {
+/// same seats (or standing places), all or nothing. The caller holds the
+/// booking's row lock (`lock`). Everything the re-take touches runs in a
+/// savepoint: when it is refused, every seat and counter it touched is given
+/// back in the caller's transaction, which goes on (to queue the refund).
+pub async fn retake(
+    tx: &mut Tx,
+    id: &str,
+    now: i64,
+) -> Result<Result<(), RetakeRefused>, sqlx::Error> {
     debug_assert!(Expired.can_become(Booked) && Cancelled.can_become(Booked));
     let seats = seats_of(tx, id).await?;
     if !seats.is_empty() {
@@ -444,51 +503,154 @@ pub async fn retake(tx: &mut Tx, id: &str, now: i64) -> Result<bool, sqlx::Error
             q = q.bind(*s);
         }
         if q.fetch_one(&mut **tx).await?.0 > 0 {
-            return Ok(false);
+            return Ok(Err(RetakeRefused::SeatsGone));
         }
     }
-    let (ga_area, qty): (Option<i64>, i64) =
-        sqlx::query_as("select ga_area_id, ga_quantity from booking where id = $1")
-            .bind(id)
-            .fetch_one(&mut **tx)
-            .await?;
+    let mut savepoint = sqlx::Connection::begin(&mut **tx).await?;
+    let refused = retake_within(&mut savepoint, id, now).await?;
+    match refused {
+        None => savepoint.commit().await?,
+        Some(_) => savepoint.rollback().await?,
+    }
+    Ok(refused.map_or(Ok(()), Err))
+}
+
+async fn retake_within(
+    sp: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    now: i64,
+) -> Result<Option<RetakeRefused>, sqlx::Error> {
+    let sql = format!(
+        "update booking set status = {}, updated_at = $2 where id = $1 and status in {}
+         returning ga_area_id, ga_quantity",
+        Booked.sql(),
+        BookingStatus::sql_list(&[Expired, Cancelled])
+    );
+    let won: Option<(Option<i64>, i64)> = sqlx::query_as(&sql)
+        .bind(id)
+        .bind(now)
+        .fetch_optional(&mut **sp)
+        .await?;
+    let Some((ga_area, qty)) = won else {
+        return Ok(Some(RetakeRefused::NotEnded));
+    };
+    match sqlx::query("update booking_seat set live = 1 where booking_id = $1")
+        .bind(id)
+        .execute(&mut **sp)
+        .await
+    {
+        Ok(_) => {}
+        Err(e) if crate::core::db::is_unique_violation(&e) => {
+            return Ok(Some(RetakeRefused::LostRace))
+        }
+        Err(e) => return Err(e),
+    }
     if let (Some(area), true) = (ga_area, qty > 0) {
-        if !claim_ga(tx, area, qty).await? {
-            return Ok(false);
+        let claimed = sqlx::query(
+            "update ga_area set remaining = remaining - $2 where id = $1 and remaining >= $2",
+        )
+        .bind(area)
+        .bind(qty)
+        .execute(&mut **sp)
+        .await?
+        .rows_affected()
+            == 1;
+        if !claimed {
+            return Ok(Some(RetakeRefused::StandingFull));
         }
     }
-    let won = sqlx::query(
-        "update booking set status = 'BOOKED', updated_at = $2
-         where id = $1 and status in ('EXPIRED', 'CANCELLED')",
-    )
-    .bind(id)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected()
-        == 1;
-    if won {
-        sqlx::query("update booking_seat set live = 1 where booking_id = $1")
-            .bind(id)
-            .execute(&mut **tx)
-            .await?;
-    }
-    Ok(won)
+    Ok(None)
 }
 
 /// EXPIRED / CANCELLED → REFUNDED once the provider confirmed the refund.
 pub async fn mark_refunded(tx: &mut Tx, id: &str, now: i64) -> Result<bool, sqlx::Error> {
     debug_assert!(Expired.can_become(Refunded));
-    Ok(sqlx::query(
-        "update booking set status = 'REFUNDED', updated_at = $2
-         where id = $1 and status in ('EXPIRED', 'CANCELLED')",
+    let sql = format!(
+        "update booking set status = {}, updated_at = $2 where id = $1 and status in {}",
+        Refunded.sql(),
+        BookingStatus::sql_list(&[Expired, Cancelled])
+    );
+    Ok(sqlx::query(&sql)
+        .bind(id)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected()
+        == 1)
+}
+
+/// The money went back or is disputed outside Holdfast: the ticket ends as
+/// `to` (REFUNDED or DISPUTED) from whatever state may reach it. A live
+/// booking gives back its seats; an ended one already did. `None` when the
+/// booking cannot become `to` (already there, or final).
+pub async fn void(
+    tx: &mut Tx,
+    id: &str,
+    to: BookingStatus,
+    now: i64,
+) -> Result<Option<Released>, sqlx::Error> {
+    let sources = BookingStatus::sources_of(to);
+    let (live, ended): (Vec<_>, Vec<_>) = sources.into_iter().partition(|s| s.is_live());
+    for (from, gives_back) in [(live, true), (ended, false)] {
+        if from.is_empty() {
+            continue;
+        }
+        let sql = format!(
+            "update booking set status = {}, updated_at = $2 where id = $1 and status in {}
+             returning event_id, ga_area_id, ga_quantity",
+            to.sql(),
+            BookingStatus::sql_list(&from)
+        );
+        let row: Option<Ended> = sqlx::query_as(&sql)
+            .bind(id)
+            .bind(now)
+            .fetch_optional(&mut **tx)
+            .await?;
+        if let Some(row) = row {
+            if gives_back {
+                return release(tx, id, Some(row)).await;
+            }
+            return Ok(Some(Released {
+                event_id: row.0,
+                seats: Vec::new(),
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// A booking as a provider's verdict sees it, read under its row lock.
+#[derive(Debug, Clone)]
+pub struct Locked {
+    pub status: BookingStatus,
+    pub amount_cents: i64,
+    pub currency: String,
+    pub buyer_id: String,
+    pub event_id: EventId,
+}
+
+/// Reads the booking and locks its row until the transaction ends, so two
+/// verdicts for one booking decide one after the other (a no-op update takes
+/// the row lock on Postgres, and SQLite has one writer).
+pub async fn lock(tx: &mut Tx, id: &str) -> Result<Option<Locked>, sqlx::Error> {
+    let row: Option<(String, i64, String, String, i64)> = sqlx::query_as(
+        "update booking set updated_at = updated_at where id = $1
+         returning status, amount_cents, currency, buyer_id, event_id",
     )
     .bind(id)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected()
-        == 1)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(
+        row.and_then(|(status, amount_cents, currency, buyer_id, event_id)| {
+            Some(Locked {
+                status: BookingStatus::parse(&status)?,
+                amount_cents,
+                currency,
+                buyer_id,
+                event_id,
+            })
+        }),
+    )
 }
 
 /// The seats of a booking, in order.

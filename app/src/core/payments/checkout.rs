@@ -6,13 +6,14 @@
 
 use std::time::Duration;
 
-use super::{CheckoutRequest, CheckoutSession};
+use super::store as payments;
+use super::{effects, outbox, CheckoutRequest, CheckoutSession};
 use crate::core::booking::{begin_with_key, earlier_answer, store, Idempotent};
 use crate::core::db::Tx;
 use crate::core::idempotency::{self, IdempotencyKey};
 use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
-use crate::model::PayResponse;
+use crate::model::{BookingStatus, PayResponse};
 
 /// How long the pay step waits for the provider.
 pub const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -35,19 +36,19 @@ pub async fn start_checkout(
     };
     let moved = store::begin_payment(&mut tx, booking_id, buyer, now, deadline).await?;
     if moved.is_some() {
-        sqlx::query(
-            "insert into payment (booking_id, provider, status, amount_cents, currency, created_at, updated_at)
-             select id, $2, 'creating', amount_cents, currency, $3, $3 from booking where id = $1",
-        )
-        .bind(booking_id)
-        .bind(state.payments.provider.name())
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+        payments::insert_creating(&mut tx, booking_id, state.payments.provider.name(), now).await?;
     } else {
         refuse_unless_retry(&mut tx, booking_id, buyer, now).await?;
     }
     let request = checkout_request(&mut tx, state, booking_id).await?;
+    if !can_still_create(state, &request, now) {
+        // The first try never reached the provider and the deadline is now
+        // too close for a new session: the booking ends, its seats go back.
+        let (_, changes) = effects::apply_checkout_ended(&mut tx, booking_id, now).await?;
+        tx.commit().await?;
+        outbox::publish(state, &changes);
+        return Err(ApiError::HoldExpired);
+    }
     tx.commit().await?;
     if let Some(event_id) = moved {
         let seats = seats_in_checkout(state, booking_id).await?;
@@ -80,7 +81,7 @@ pub async fn start_checkout(
     let now = state.clock.now_ms();
     let response = PayResponse {
         booking_id: booking_id.to_string(),
-        status: "PAYMENT_PENDING".into(),
+        status: BookingStatus::PaymentPending.as_str().into(),
         checkout_url: session.url.clone(),
         checkout_session_id: session.id.clone(),
         expires_in_ms: (session.expires_at_ms - now).max(0),
@@ -94,6 +95,13 @@ pub async fn start_checkout(
     tx.commit().await?;
     crate::core::metrics::payment("started");
     Ok(Idempotent::Fresh(response))
+}
+
+/// Whether the provider would still open a session ending at the request's
+/// deadline (Stripe wants `expires_at` at least 30 minutes ahead).
+pub fn can_still_create(state: &AppState, request: &CheckoutRequest, now: i64) -> bool {
+    let min = state.payments.provider.min_checkout_lifetime_ms().max(1);
+    request.expires_at_ms - now >= min
 }
 
 /// Pay on a booking that did not move: only a PAYMENT_PENDING booking whose
@@ -112,11 +120,13 @@ async fn refuse_unless_retry(
     .bind(buyer)
     .fetch_optional(&mut **tx)
     .await?;
-    match row {
-        None => Err(ApiError::NotFound("booking")),
-        Some((status, until, _)) if status == "HELD" && until <= now => Err(ApiError::HoldExpired),
-        Some((status, _, None)) if status == "PAYMENT_PENDING" => Ok(()),
-        Some((status, _, _)) => Err(ApiError::InvalidState(format!(
+    let Some((status, until, session)) = row else {
+        return Err(ApiError::NotFound("booking"));
+    };
+    match (BookingStatus::parse(&status), session) {
+        (Some(BookingStatus::Held), _) if until <= now => Err(ApiError::HoldExpired),
+        (Some(BookingStatus::PaymentPending), None) => Ok(()),
+        _ => Err(ApiError::InvalidState(format!(
             "a {status} booking cannot be paid"
         ))),
     }
@@ -173,24 +183,8 @@ pub async fn record_session(
     session: &CheckoutSession,
     now: i64,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "update payment set checkout_session_id = $2, checkout_url = $3, payment_intent_id = $4,
-                status = case when status = 'creating' then 'open' else status end, updated_at = $5
-         where booking_id = $1",
-    )
-    .bind(booking_id)
-    .bind(&session.id)
-    .bind(&session.url)
-    .bind(session.payment_intent_id.as_deref())
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query("update booking set held_until = $2 where id = $1 and status = 'PAYMENT_PENDING'")
-        .bind(booking_id)
-        .bind(session.expires_at_ms)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
+    payments::record_session(tx, booking_id, session, now).await?;
+    store::move_payment_deadline(tx, booking_id, session.expires_at_ms).await
 }
 
 async fn seats_in_checkout(

@@ -4,10 +4,11 @@
 //! verdict twice changes nothing the second time.
 
 use super::outbox;
-use crate::core::booking::store;
+use super::store as payments;
+use crate::core::booking::store::{self, Locked};
 use crate::core::db::Tx;
 use crate::core::seat_map::Occupancy;
-use crate::model::{format_price, EventId, SeatId};
+use crate::model::{format_price, BookingStatus, EventId, PaymentStatus, SeatId};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PaidOutcome {
@@ -73,106 +74,92 @@ async fn settle_paid(
     paid: Paid<'_>,
     now: i64,
 ) -> Result<(PaidOutcome, MapChanges), sqlx::Error> {
-    let Paid {
-        payment_intent,
-        amount_cents,
-        currency,
-        customer_email,
-    } = paid;
-    let row: Option<(String, i64, String, String, i64)> = sqlx::query_as(
-        "select status, amount_cents, currency, buyer_id, event_id from booking where id = $1",
-    )
-    .bind(booking_id)
-    .fetch_optional(&mut **tx)
-    .await?;
-    let Some((status, amount, booking_currency, buyer, event_id)) = row else {
+    let Some(booking) = store::lock(tx, booking_id).await? else {
         return Ok((PaidOutcome::UnknownBooking, MapChanges::default()));
     };
-    sqlx::query(
-        "update payment set status = 'paid', payment_intent_id = coalesce($2, payment_intent_id), updated_at = $3
-         where booking_id = $1 and status in ('creating', 'open', 'expired')",
+    // The payment decides: only the verdict that moves it to `paid` acts.
+    // One already paid, being refunded, refunded or disputed is a duplicate
+    // (a second event id for the same money, or a stale reconciliation).
+    if !payments::mark_paid(
+        tx,
+        booking_id,
+        paid.payment_intent,
+        paid.customer_email,
+        now,
     )
-    .bind(booking_id)
-    .bind(payment_intent)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query(
-        "update payment set customer_email = $2 where booking_id = $1 and customer_email is null",
-    )
-    .bind(booking_id)
-    .bind(customer_email)
-    .execute(&mut **tx)
-    .await?;
-    let right_amount = amount == amount_cents && booking_currency.eq_ignore_ascii_case(currency);
+    .await?
+    {
+        return Ok((PaidOutcome::AlreadySettled, MapChanges::default()));
+    }
+    let right_amount = booking.amount_cents == paid.amount_cents
+        && booking.currency.eq_ignore_ascii_case(paid.currency);
     if !right_amount {
         tracing::error!(
             booking_id,
-            amount_cents,
-            currency,
+            paid.amount_cents,
+            paid.currency,
             "paid amount does not match the booking"
         );
     }
     let mut changes = MapChanges {
-        event_id,
+        event_id: booking.event_id,
         changes: Vec::new(),
     };
-    let outcome = match status.as_str() {
-        "PAYMENT_PENDING" if right_amount => {
-            if store::book(tx, booking_id, now).await? {
-                confirmed(tx, booking_id, &buyer, amount, &booking_currency, now).await?;
-                booked_seats(tx, booking_id, &mut changes).await?;
-                PaidOutcome::Booked
-            } else {
-                PaidOutcome::AlreadySettled
-            }
+    let outcome = match booking.status {
+        BookingStatus::PaymentPending if right_amount => {
+            store::book(tx, booking_id, now).await?;
+            confirmed(tx, booking_id, &booking, now).await?;
+            booked_seats(tx, booking_id, &mut changes).await?;
+            PaidOutcome::Booked
         }
-        "PAYMENT_PENDING" => {
+        BookingStatus::PaymentPending => {
             if let Some(r) = store::end_unpaid_checkout(tx, booking_id, now).await? {
                 changes.changes = r.as_changes();
             }
             queue_refund(tx, booking_id, now).await?
         }
-        "EXPIRED" | "CANCELLED" => {
-            if right_amount && store::retake(tx, booking_id, now).await? {
-                confirmed(tx, booking_id, &buyer, amount, &booking_currency, now).await?;
-                booked_seats(tx, booking_id, &mut changes).await?;
-                PaidOutcome::Retaken
-            } else {
-                queue_refund(tx, booking_id, now).await?
+        BookingStatus::Expired | BookingStatus::Cancelled if right_amount => {
+            match store::retake(tx, booking_id, now).await? {
+                Ok(()) => {
+                    confirmed(tx, booking_id, &booking, now).await?;
+                    booked_seats(tx, booking_id, &mut changes).await?;
+                    PaidOutcome::Retaken
+                }
+                Err(why) => {
+                    tracing::info!(booking_id, ?why, "late payment cannot re-take its seats");
+                    queue_refund(tx, booking_id, now).await?
+                }
             }
         }
-        _ => PaidOutcome::AlreadySettled,
+        // Money for a booking that cannot be booked: it goes back.
+        _ => queue_refund(tx, booking_id, now).await?,
     };
     Ok((outcome, changes))
 }
 
-/// The provider says the checkout ended without money: the seats go back.
+/// The provider says the checkout ended without money: the seats go back
+/// (unless a paid verdict already won).
 pub async fn apply_checkout_ended(
     tx: &mut Tx,
     booking_id: &str,
     now: i64,
 ) -> Result<(bool, MapChanges), sqlx::Error> {
-    sqlx::query(
-        "update payment set status = 'expired', updated_at = $2 where booking_id = $1 and status in ('creating', 'open')",
-    )
-    .bind(booking_id)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
+    let Some(booking) = store::lock(tx, booking_id).await? else {
+        return Ok((false, MapChanges::default()));
+    };
+    payments::mark_expired(tx, booking_id, now).await?;
+    if payments::status(tx, booking_id).await? != Some(PaymentStatus::Expired) {
+        return Ok((false, MapChanges::default()));
+    }
     let Some(released) = store::end_unpaid_checkout(tx, booking_id, now).await? else {
         return Ok((false, MapChanges::default()));
     };
     crate::core::metrics::payment("failed");
-    let buyer: (String,) = sqlx::query_as("select buyer_id from booking where id = $1")
-        .bind(booking_id)
-        .fetch_one(&mut **tx)
-        .await?;
     outbox::enqueue_email(
         tx,
         booking_id,
         &format!("expired-{booking_id}"),
-        &format!("buyer:{}", buyer.0),
+        &format!("buyer:{}", booking.buyer_id),
         "Your reservation has ended",
         "The payment was not completed in time, so the seats were released. Nothing was charged.",
         now,
@@ -189,16 +176,7 @@ pub async fn apply_checkout_ended(
 
 /// paid → refund_pending exactly once, with the refund in the outbox.
 async fn queue_refund(tx: &mut Tx, booking_id: &str, now: i64) -> Result<PaidOutcome, sqlx::Error> {
-    let won = sqlx::query(
-        "update payment set status = 'refund_pending', updated_at = $2 where booking_id = $1 and status = 'paid'",
-    )
-    .bind(booking_id)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected()
-        == 1;
-    if !won {
+    if !payments::begin_refund(tx, booking_id, now).await? {
         return Ok(PaidOutcome::AlreadySettled);
     }
     outbox::enqueue_refund(tx, booking_id, outbox::RefundReason::LatePayment, now).await?;
@@ -208,20 +186,18 @@ async fn queue_refund(tx: &mut Tx, booking_id: &str, now: i64) -> Result<PaidOut
 async fn confirmed(
     tx: &mut Tx,
     booking_id: &str,
-    buyer: &str,
-    amount: i64,
-    currency: &str,
+    booking: &Locked,
     now: i64,
 ) -> Result<(), sqlx::Error> {
     outbox::enqueue_email(
         tx,
         booking_id,
         &format!("confirmed-{booking_id}"),
-        &format!("buyer:{buyer}"),
+        &format!("buyer:{}", booking.buyer_id),
         "Your booking is confirmed",
         &format!(
             "Booking {booking_id} is paid ({}). Your tickets are ready.",
-            format_price(amount, currency)
+            format_price(booking.amount_cents, &booking.currency)
         ),
         now,
     )

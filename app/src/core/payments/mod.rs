@@ -10,10 +10,12 @@
 pub mod checkout;
 pub mod effects;
 pub mod mail;
+pub mod money_back;
 pub mod outbox;
 pub mod reconcile;
 pub mod sandbox;
 pub mod signature;
+pub mod store;
 pub mod stripe;
 pub mod webhook;
 
@@ -70,6 +72,12 @@ pub enum ProviderError {
 #[async_trait]
 pub trait PaymentProvider: Send + Sync + 'static {
     fn name(&self) -> &'static str;
+    /// How far ahead a new session's `expires_at` must be (Stripe refuses
+    /// one under 30 minutes ahead); a checkout that cannot be created any
+    /// more ends its booking instead.
+    fn min_checkout_lifetime_ms(&self) -> i64 {
+        1
+    }
     async fn create_checkout(
         &self,
         req: &CheckoutRequest,

@@ -7,9 +7,11 @@
 use serde::{Deserialize, Serialize};
 
 use super::effects::MapChanges;
+use super::store as payments;
 use crate::core::booking::store;
 use crate::core::db::Tx;
 use crate::core::{ApiError, AppState};
+use crate::model::PaymentStatus;
 
 const LEASE_MS: i64 = 60_000;
 
@@ -176,12 +178,7 @@ async fn deliver_email(
     if sent.is_some() {
         return Ok(());
     }
-    let address: Option<(Option<String>,)> =
-        sqlx::query_as("select customer_email from payment where booking_id = $1")
-            .bind(booking_id)
-            .fetch_optional(state.db.writer())
-            .await?;
-    let address = address.and_then(|a| a.0);
+    let address = payments::customer_email(&state.db, booking_id).await?;
     let mailer = &state.payments.mailer;
     let channel = mailer.channel_for(address.as_deref());
     if let (Some(to), "smtp") = (&address, channel) {
@@ -207,41 +204,47 @@ async fn deliver_email(
 }
 
 /// Refunds through the provider (its idempotency key makes a repeat the same
-/// refund), then records REFUNDED and tells the buyer.
+/// refund), then records REFUNDED and tells the buyer. A payment that is no
+/// longer `refund_pending` needs nothing more: refunded already (our refund's
+/// echo came first, or it was refunded in Stripe's dashboard) or disputed
+/// (the bank took the money back; a refund would be refused).
 async fn refund(state: &AppState, booking_id: &str, payload: &str) -> Result<(), ApiError> {
     // Rows queued before reasons were recorded are late payments.
     let reason = serde_json::from_str::<Refund>(payload)
         .map(|r| r.reason)
         .unwrap_or(RefundReason::LatePayment);
-    let row: Option<(Option<String>, i64)> =
-        sqlx::query_as("select payment_intent_id, amount_cents from payment where booking_id = $1")
-            .bind(booking_id)
-            .fetch_optional(state.db.reader())
-            .await?;
-    let Some((Some(intent), amount)) = row else {
+    let Some(target) = payments::refund_target(&state.db, booking_id).await? else {
         return Err(ApiError::InvalidState(format!(
             "no payment to refund for {booking_id}"
         )));
     };
-    let refund_id = state
-        .payments
-        .provider
-        .refund(&intent, amount, &refund_key(booking_id))
-        .await
-        .map_err(ApiError::internal)?;
+    let mut refund_id = None;
+    if target.status == Some(PaymentStatus::RefundPending) {
+        let Some(intent) = target.payment_intent else {
+            return Err(ApiError::InvalidState(format!(
+                "no payment intent to refund for {booking_id}"
+            )));
+        };
+        let id = state
+            .payments
+            .provider
+            .refund(&intent, target.amount_cents, &refund_key(booking_id))
+            .await
+            .map_err(ApiError::internal)?;
+        refund_id = Some(id);
+    }
     let now = state.clock.now_ms();
     let mut tx = state.db.begin().await?;
-    sqlx::query(
-        "update payment set status = 'refunded', refund_id = $2, updated_at = $3
-         where booking_id = $1 and status = 'refund_pending'",
-    )
-    .bind(booking_id)
-    .bind(&refund_id)
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
-    if store::mark_refunded(&mut tx, booking_id, now).await? {
-        crate::core::metrics::payment("refunded");
+    // The booking's row first, as every verdict takes it (no deadlock).
+    store::lock(&mut tx, booking_id).await?;
+    if let Some(id) = &refund_id {
+        if payments::complete_refund(&mut tx, booking_id, id, now).await? {
+            crate::core::metrics::payment("refunded");
+        }
+    }
+    // Only a refunded payment ends its booking as REFUNDED.
+    if payments::status(&mut tx, booking_id).await? == Some(PaymentStatus::Refunded) {
+        store::mark_refunded(&mut tx, booking_id, now).await?;
         let buyer: (String,) = sqlx::query_as("select buyer_id from booking where id = $1")
             .bind(booking_id)
             .fetch_one(&mut *tx)

@@ -4,9 +4,10 @@
 //! webhook). Each booking is claimed with a lease first, so with many
 //! instances only one asks the provider about it at a time.
 
-use super::checkout::{checkout_request, record_session};
+use super::checkout::{can_still_create, checkout_request, record_session};
 use super::effects;
 use super::outbox;
+use super::store as payments;
 use super::SessionState;
 use crate::core::{ApiError, AppState};
 
@@ -15,27 +16,11 @@ const LEASE_MS: i64 = 60_000;
 /// Settles due payments; returns how many were settled.
 pub async fn reconcile_due(state: &AppState) -> Result<usize, ApiError> {
     let now = state.clock.now_ms();
-    let due: Vec<(String,)> = sqlx::query_as(
-        "select b.id from booking b join payment p on p.booking_id = b.id
-         where b.status = 'PAYMENT_PENDING' and b.held_until <= $1 and p.lease_until <= $1
-         order by b.held_until limit 50",
-    )
-    .bind(now)
-    .fetch_all(state.db.reader())
-    .await?;
+    let min_ahead = state.payments.provider.min_checkout_lifetime_ms();
+    let due = payments::due_for_reconciliation(&state.db, now, min_ahead).await?;
     let mut settled = 0;
-    for (booking_id,) in due {
-        let claimed = sqlx::query(
-            "update payment set lease_until = $2 where booking_id = $1 and lease_until <= $3",
-        )
-        .bind(&booking_id)
-        .bind(now + LEASE_MS)
-        .bind(now)
-        .execute(state.db.writer())
-        .await?
-        .rows_affected()
-            == 1;
-        if !claimed {
+    for booking_id in due {
+        if !payments::lease(&state.db, &booking_id, now + LEASE_MS, now).await? {
             continue;
         }
         match settle(state, &booking_id).await {
@@ -49,21 +34,31 @@ pub async fn reconcile_due(state: &AppState) -> Result<usize, ApiError> {
     Ok(settled)
 }
 
+/// Ends a booking whose checkout can no longer be created: nobody can have
+/// paid a session that never reached the buyer.
+async fn give_up(state: &AppState, booking_id: &str) -> Result<bool, ApiError> {
+    let mut tx = state.db.begin().await?;
+    let (ended, changes) =
+        effects::apply_checkout_ended(&mut tx, booking_id, state.clock.now_ms()).await?;
+    tx.commit().await?;
+    outbox::publish(state, &changes);
+    Ok(ended)
+}
+
 async fn settle(state: &AppState, booking_id: &str) -> Result<bool, ApiError> {
     let provider = &state.payments.provider;
-    let known: (Option<String>,) =
-        sqlx::query_as("select checkout_session_id from payment where booking_id = $1")
-            .bind(booking_id)
-            .fetch_one(state.db.reader())
-            .await?;
-    let session = match known.0 {
+    let session = match payments::session_of(&state.db, booking_id).await? {
         Some(id) => provider.lookup_checkout(&id).await,
         // The pay step never heard back: the same idempotency key yields the
-        // session the provider made then (or makes it now).
+        // session the provider made then (or makes it now) — unless its
+        // deadline is too close or past, when no session may be made.
         None => {
             let mut tx = state.db.begin().await?;
             let request = checkout_request(&mut tx, state, booking_id).await?;
             tx.commit().await?;
+            if !can_still_create(state, &request, state.clock.now_ms()) {
+                return give_up(state, booking_id).await;
+            }
             let session = provider.create_checkout(&request).await;
             if let Ok(s) = &session {
                 let mut tx = state.db.begin().await?;

@@ -32,6 +32,8 @@ use super::{CheckoutRequest, CheckoutSession, PaymentProvider, ProviderError, Se
 /// configuration keeps the checkout deadline inside (with a minute spare).
 pub const MIN_CHECKOUT: Duration = Duration::from_secs(31 * 60);
 pub const MAX_CHECKOUT: Duration = Duration::from_secs(24 * 3600);
+/// Stripe's own lower bound for `expires_at`.
+pub const STRIPE_MIN_EXPIRES_AHEAD: Duration = Duration::from_secs(30 * 60);
 
 pub struct Stripe {
     client: Client,
@@ -142,6 +144,10 @@ pub fn checkout_params(req: &CheckoutRequest) -> CreateCheckoutSession {
 impl PaymentProvider for Stripe {
     fn name(&self) -> &'static str {
         "stripe"
+    }
+
+    fn min_checkout_lifetime_ms(&self) -> i64 {
+        STRIPE_MIN_EXPIRES_AHEAD.as_millis() as i64
     }
 
     async fn create_checkout(

@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use super::effects::{self, MapChanges, Paid};
+use super::money_back::{self, MoneyBack};
 use super::outbox;
 use super::signature;
 use crate::core::{metrics, ApiError, AppState};
@@ -42,7 +43,9 @@ pub async fn receive(
     };
     let object = &event["data"]["object"];
     let booking_id = match kind {
-        "charge.refunded" => booking_of_intent(state, object["payment_intent"].as_str()).await?,
+        "charge.refunded" | "charge.dispute.created" => {
+            booking_of_intent(state, object["payment_intent"].as_str()).await?
+        }
         _ => object["client_reference_id"]
             .as_str()
             .or(object["metadata"]["booking_id"].as_str())
@@ -95,16 +98,22 @@ pub async fn receive(
             };
             outcome.to_string()
         }
+        // A charge: `amount_refunded` of `amount` went back (our own refund's
+        // echo, or one made in Stripe's dashboard).
         ("charge.refunded", Some(b)) => {
-            let refund = object["refunds"]["data"][0]["id"].as_str();
-            sqlx::query(
-                "update payment set refund_id = coalesce(refund_id, $2) where booking_id = $1",
-            )
-            .bind(b)
-            .bind(refund)
-            .execute(&mut *tx)
-            .await?;
-            "refund_recorded".into()
+            let back = MoneyBack::Refunded {
+                refunded_cents: object["amount_refunded"].as_i64().unwrap_or(0),
+                charged_cents: object["amount"].as_i64().unwrap_or(i64::MAX),
+                refund_id: object["refunds"]["data"][0]["id"].as_str(),
+            };
+            let (o, c) = money_back::apply_money_back(&mut tx, b, back, now).await?;
+            changes = c;
+            o.as_str().to_string()
+        }
+        ("charge.dispute.created", Some(b)) => {
+            let (o, c) = money_back::apply_money_back(&mut tx, b, MoneyBack::Disputed, now).await?;
+            changes = c;
+            o.as_str().to_string()
         }
         _ => "ignored".into(),
     };
@@ -124,13 +133,8 @@ async fn booking_of_intent(
     state: &AppState,
     intent: Option<&str>,
 ) -> Result<Option<String>, ApiError> {
-    let Some(intent) = intent else {
-        return Ok(None);
-    };
-    let row: Option<(String,)> =
-        sqlx::query_as("select booking_id from payment where payment_intent_id = $1")
-            .bind(intent)
-            .fetch_optional(state.db.reader())
-            .await?;
-    Ok(row.map(|r| r.0))
+    match intent {
+        Some(intent) => Ok(super::store::booking_of_intent(&state.db, intent).await?),
+        None => Ok(None),
+    }
 }

@@ -56,7 +56,7 @@ async fn claim(
             Err(ApiError::PromoAlreadyApplied)
         };
     }
-    if status != "HELD" {
+    if status != crate::model::BookingStatus::Held.as_str() {
         return Err(ApiError::InvalidState(format!(
             "a promo code applies to a held booking; this one is {status}"
         )));

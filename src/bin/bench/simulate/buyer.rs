@@ -6,6 +6,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
+use holdfast_app::model::BookingStatus;
 use reqwest::{Client, RequestBuilder};
 use serde_json::{json, Value};
 
@@ -285,15 +286,16 @@ impl Buyer<'_> {
             else {
                 continue;
             };
-            match a.body["status"].as_str() {
-                Some("BOOKED") => {
+            let status = a.body["status"].as_str().and_then(BookingStatus::parse);
+            match status {
+                Some(BookingStatus::Booked) => {
                     self.samples.add(Step::Confirmed, paid_at.elapsed());
                     self.tally.add(&self.tally.booked);
                     return Outcome::Booked(booking);
                 }
-                Some("REFUNDED") => return Outcome::Refunded(booking),
-                Some("EXPIRED") if declined => return Outcome::Declined,
-                Some("HELD" | "PAYMENT_PENDING") => {}
+                Some(BookingStatus::Refunded) => return Outcome::Refunded(booking),
+                Some(BookingStatus::Expired) if declined => return Outcome::Declined,
+                Some(BookingStatus::Held | BookingStatus::PaymentPending) => {}
                 _ => return refused(&a),
             }
         }

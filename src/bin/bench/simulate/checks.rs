@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use holdfast_app::core::db::Db;
 use holdfast_app::core::invariants;
+use holdfast_app::model::BookingStatus;
 
 use super::options::Options;
 use super::record::Ack;
@@ -17,14 +18,14 @@ use super::record::Ack;
 pub async fn settle(db: &Db, limit: Duration) -> Result<i64, sqlx::Error> {
     let started = Instant::now();
     loop {
-        let (waiting,): (i64,) = sqlx::query_as(
+        let sql = format!(
             "select (select count(*) from sandbox_session s join booking b on b.id = s.booking_id
-                     where s.payment_status = 'paid' and b.status not in ('BOOKED', 'REFUNDED'))
+                     where s.payment_status = 'paid' and b.status not in {})
                   + (select count(*) from outbox where delivered_at is null)
                   + (select count(*) from sandbox_delivery where delivered_at is null)",
-        )
-        .fetch_one(db.reader())
-        .await?;
+            BookingStatus::sql_list(&[BookingStatus::Booked, BookingStatus::Refunded])
+        );
+        let (waiting,): (i64,) = sqlx::query_as(&sql).fetch_one(db.reader()).await?;
         if waiting == 0 || started.elapsed() > limit {
             return Ok(waiting);
         }
@@ -66,20 +67,20 @@ pub async fn verify(
             .bind(id)
             .fetch_optional(db.reader())
             .await?;
-        if status.as_ref().map(|s| s.0.as_str()) != Some("BOOKED") {
+        if status.as_ref().map(|s| s.0.as_str()) != Some(BookingStatus::Booked.as_str()) {
             failures.push(format!(
                 "booking {id} was shown BOOKED and is now {status:?}"
             ));
         }
     }
     // Money never stays without a ticket.
-    let kept: Vec<(String,)> = sqlx::query_as(
+    let sql = format!(
         "select s.booking_id from sandbox_session s join booking b on b.id = s.booking_id
-         where s.payment_status = 'paid' and b.status <> 'BOOKED'
+         where s.payment_status = 'paid' and b.status <> {}
            and not exists (select 1 from sandbox_refund r where r.payment_intent_id = s.payment_intent_id)",
-    )
-    .fetch_all(db.reader())
-    .await?;
+        BookingStatus::Booked.sql()
+    );
+    let kept: Vec<(String,)> = sqlx::query_as(&sql).fetch_all(db.reader()).await?;
     failures.extend(
         kept.into_iter()
             .map(|(b,)| format!("booking {b}: paid, neither booked nor refunded")),
@@ -96,14 +97,16 @@ pub async fn verify(
             .map(|(b, s, n)| format!("booking {b}: mail {s:?} sent {n} times")),
     );
     // No seat sold beyond the event's seats.
-    let (sold, seats): (i64, i64) = sqlx::query_as(
+    let sql = format!(
         "select (select count(*) from booking_seat bs join booking b on b.id = bs.booking_id
-                 where b.event_id = $1 and b.status = 'BOOKED'),
+                 where b.event_id = $1 and b.status = {}),
                 (select count(*) from seat where event_id = $1)",
-    )
-    .bind(opts.event)
-    .fetch_one(db.reader())
-    .await?;
+        BookingStatus::Booked.sql()
+    );
+    let (sold, seats): (i64, i64) = sqlx::query_as(&sql)
+        .bind(opts.event)
+        .fetch_one(db.reader())
+        .await?;
     if sold > seats {
         failures.push(format!("{sold} seats booked of {seats}"));
     }

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use holdfast_app::model::SeatStatus;
 use serde::Deserialize;
 use tokio::sync::watch;
 
@@ -26,7 +27,7 @@ struct Batch {
 #[derive(Deserialize)]
 struct Change {
     id: i64,
-    status: String,
+    status: SeatStatus,
 }
 
 impl Sightings {
@@ -107,7 +108,11 @@ impl Sightings {
                     return;
                 };
                 let mut held = self.held[idx].lock().expect("sightings");
-                for c in batch.changes.into_iter().filter(|c| c.status == "HELD") {
+                for c in batch
+                    .changes
+                    .into_iter()
+                    .filter(|c| c.status == SeatStatus::Held)
+                {
                     held.entry(c.id).or_default().push(at);
                 }
             }

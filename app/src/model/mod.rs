@@ -3,6 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
+mod booking_status;
+mod payment_status;
+
+pub use booking_status::BookingStatus;
+pub use payment_status::PaymentStatus;
+
 pub type SeatId = i64;
 pub type EventId = i64;
 
@@ -155,7 +161,7 @@ pub struct BookingSeat {
 pub struct BookingView {
     pub id: String,
     pub event_id: EventId,
-    pub status: String,
+    pub status: BookingStatus,
     pub seats: Vec<BookingSeat>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub general_admission: Option<GeneralAdmissionLine>,
@@ -196,7 +202,10 @@ pub struct PaymentView {
     pub checkout_session_id: Option<String>,
     pub payment_intent_id: Option<String>,
     pub refund_id: Option<String>,
-    pub status: String,
+    pub status: PaymentStatus,
+    /// Refunded outside Holdfast in part (a full refund ends the booking).
+    #[serde(default)]
+    pub refunded_cents: i64,
 }
 
 /// Formats a price for people: 4500 EUR → "45.00 EUR".

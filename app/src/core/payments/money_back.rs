@@ -1,0 +1,120 @@
+//! Money that went back after it arrived, outside Holdfast: refunded from
+//! the provider's dashboard (in full or in part), or disputed by the buyer's
+//! bank — or our own refund's echo. A full refund or a dispute voids the
+//! ticket (REFUNDED / DISPUTED), frees its seats and tells the buyer; a
+//! partial refund is recorded and the ticket stays. Applied in the
+//! webhook's transaction, under the booking's row lock, like every verdict.
+
+use super::effects::MapChanges;
+use super::outbox;
+use super::store as payments;
+use crate::core::booking::store;
+use crate::core::db::Tx;
+use crate::model::{BookingStatus, PaymentStatus};
+
+/// What the provider says happened to the money after it arrived, outside
+/// Holdfast: refunded (in full or in part) from the provider's dashboard,
+/// or disputed by the buyer's bank.
+#[derive(Debug, Clone, Copy)]
+pub enum MoneyBack<'a> {
+    Refunded {
+        refunded_cents: i64,
+        charged_cents: i64,
+        refund_id: Option<&'a str>,
+    },
+    Disputed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoneyBackOutcome {
+    /// The ticket is void (booking REFUNDED or DISPUTED), seats released.
+    TicketVoided,
+    /// Our own refund confirmed (the booking had already ended).
+    RefundConfirmed,
+    /// Part of the money went back; the ticket stays.
+    PartialRefundRecorded,
+    /// Nothing left to change.
+    AlreadySettled,
+    UnknownBooking,
+}
+
+impl MoneyBackOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MoneyBackOutcome::TicketVoided => "ticket_voided",
+            MoneyBackOutcome::RefundConfirmed => "refund_confirmed",
+            MoneyBackOutcome::PartialRefundRecorded => "partial_refund_recorded",
+            MoneyBackOutcome::AlreadySettled => "already_settled",
+            MoneyBackOutcome::UnknownBooking => "unknown_booking",
+        }
+    }
+}
+
+pub async fn apply_money_back(
+    tx: &mut Tx,
+    booking_id: &str,
+    what: MoneyBack<'_>,
+    now: i64,
+) -> Result<(MoneyBackOutcome, MapChanges), sqlx::Error> {
+    let Some(booking) = store::lock(tx, booking_id).await? else {
+        return Ok((MoneyBackOutcome::UnknownBooking, MapChanges::default()));
+    };
+    let (moved, to, subject, body) = match what {
+        MoneyBack::Refunded {
+            refunded_cents,
+            charged_cents,
+            refund_id,
+        } if refunded_cents < charged_cents => {
+            payments::record_partial_refund(tx, booking_id, refunded_cents, refund_id, now)
+                .await?;
+            return Ok((
+                MoneyBackOutcome::PartialRefundRecorded,
+                MapChanges::default(),
+            ));
+        }
+        MoneyBack::Refunded { refund_id, .. } => (
+            payments::refunded_in_full(tx, booking_id, refund_id, now).await?,
+            BookingStatus::Refunded,
+            "Your payment was refunded",
+            "Your payment was refunded in full, so your booking is cancelled and its tickets are no longer valid.",
+        ),
+        MoneyBack::Disputed => (
+            payments::disputed(tx, booking_id, now).await?,
+            BookingStatus::Disputed,
+            "Your booking is cancelled: the payment is disputed",
+            "Your bank disputed the payment for this booking, so its tickets are no longer valid. If this is a mistake, contact the organizer.",
+        ),
+    };
+    let Some(from) = moved else {
+        return Ok((MoneyBackOutcome::AlreadySettled, MapChanges::default()));
+    };
+    let released = store::void(tx, booking_id, to, now).await?;
+    let outcome = if from == PaymentStatus::RefundPending && to == BookingStatus::Refunded {
+        crate::core::metrics::payment("refunded");
+        MoneyBackOutcome::RefundConfirmed
+    } else {
+        crate::core::metrics::payment(match to {
+            BookingStatus::Disputed => "disputed",
+            _ => "refunded_outside",
+        });
+        MoneyBackOutcome::TicketVoided
+    };
+    // Our own refund's email says why it was made (the outbox sends it);
+    // money sent back or disputed elsewhere is told here.
+    if outcome == MoneyBackOutcome::TicketVoided {
+        let key = match to {
+            BookingStatus::Disputed => format!("disputed-{booking_id}"),
+            _ => format!("refunded-{booking_id}"),
+        };
+        let to_buyer = format!("buyer:{}", booking.buyer_id);
+        outbox::enqueue_email(tx, booking_id, &key, &to_buyer, subject, body, now).await?;
+    }
+    let changes = match released {
+        Some(r) => MapChanges {
+            event_id: r.event_id,
+            changes: r.as_changes(),
+        },
+        None => MapChanges::default(),
+    };
+    Ok((outcome, changes))
+}

@@ -1,0 +1,178 @@
+//! The booking state machine: which transitions are legal. Pure, no I/O;
+//! the bookings store asks it before writing and names the source state in
+//! SQL. The only place a booking status is spelled out (`as_str`, and the
+//! quoted SQL forms in `sql`).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum BookingStatus {
+    Held,
+    PaymentPending,
+    Booked,
+    Expired,
+    Cancelled,
+    Refunded,
+    /// The buyer's bank opened a dispute on the payment: the ticket is void
+    /// and its seats went back; the money is with the bank until it decides.
+    Disputed,
+}
+
+use BookingStatus::*;
+
+impl BookingStatus {
+    pub const ALL: [BookingStatus; 7] = [
+        Held,
+        PaymentPending,
+        Booked,
+        Expired,
+        Cancelled,
+        Refunded,
+        Disputed,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Held => "HELD",
+            PaymentPending => "PAYMENT_PENDING",
+            Booked => "BOOKED",
+            Expired => "EXPIRED",
+            Cancelled => "CANCELLED",
+            Refunded => "REFUNDED",
+            Disputed => "DISPUTED",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|st| st.as_str() == s)
+    }
+
+    /// The status as an SQL literal (`'HELD'`), for statements that name
+    /// their source state.
+    pub fn sql(self) -> String {
+        format!("'{}'", self.as_str())
+    }
+
+    /// `('HELD', 'BOOKED')`: a list for `status in …`.
+    pub fn sql_list(states: &[BookingStatus]) -> String {
+        let names: Vec<String> = states.iter().map(|s| s.sql()).collect();
+        format!("({})", names.join(", "))
+    }
+
+    /// Live bookings own their seats (invariant 1 counts these).
+    pub fn is_live(self) -> bool {
+        matches!(self, Held | PaymentPending | Booked)
+    }
+
+    /// The live states, for SQL (`status in …`).
+    pub const LIVE: [BookingStatus; 3] = [Held, PaymentPending, Booked];
+
+    /// Whether `self → to` is a legal step.
+    pub fn can_become(self, to: BookingStatus) -> bool {
+        matches!(
+            (self, to),
+            (Held, PaymentPending)
+                | (Held, Expired)
+                | (Held, Cancelled)
+                | (PaymentPending, Booked)
+                // An admin refunds a booked booking (its seats go back).
+                | (Booked, Cancelled)
+                | (PaymentPending, Expired)
+                // A payment that succeeds after the hold ended: re-take the
+                // same seats, or refund.
+                | (Expired, Booked)
+                | (Cancelled, Booked)
+                | (Expired, Refunded)
+                | (Cancelled, Refunded)
+                // Money sent back outside Holdfast (Stripe's dashboard), in
+                // full: the ticket ends. Before the paid verdict arrived too.
+                | (Booked, Refunded)
+                | (PaymentPending, Refunded)
+                // A dispute voids the ticket, whatever state it reached.
+                | (PaymentPending, Disputed)
+                | (Booked, Disputed)
+                | (Expired, Disputed)
+                | (Cancelled, Disputed)
+        )
+    }
+
+    /// The states `to` may be reached from.
+    pub fn sources_of(to: BookingStatus) -> Vec<BookingStatus> {
+        Self::ALL
+            .into_iter()
+            .filter(|from| from.can_become(to))
+            .collect()
+    }
+}
+
+impl fmt::Display for BookingStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn next(from: BookingStatus) -> Vec<BookingStatus> {
+        BookingStatus::ALL
+            .into_iter()
+            .filter(|t| from.can_become(*t))
+            .collect()
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for s in BookingStatus::ALL {
+            assert_eq!(BookingStatus::parse(s.as_str()), Some(s));
+            let json = serde_json::to_string(&s).unwrap();
+            assert_eq!(json, format!("\"{}\"", s.as_str()));
+        }
+        assert_eq!(BookingStatus::parse("held"), None);
+    }
+
+    #[test]
+    fn refunded_and_disputed_bookings_never_move_again() {
+        assert!(next(Refunded).is_empty());
+        assert!(next(Disputed).is_empty());
+    }
+
+    #[test]
+    fn a_booked_booking_ends_only_by_a_refund_or_a_dispute() {
+        assert_eq!(next(Booked), vec![Cancelled, Refunded, Disputed]);
+    }
+
+    #[test]
+    fn a_hold_can_only_be_paid_ended_or_expired() {
+        assert_eq!(next(Held), vec![PaymentPending, Expired, Cancelled]);
+    }
+
+    #[test]
+    fn only_a_payment_under_way_or_a_booked_or_ended_booking_is_refunded() {
+        assert_eq!(
+            BookingStatus::sources_of(Refunded),
+            vec![PaymentPending, Booked, Expired, Cancelled]
+        );
+    }
+
+    #[test]
+    fn no_status_moves_to_itself() {
+        for s in BookingStatus::ALL {
+            assert!(!s.can_become(s));
+        }
+    }
+
+    #[test]
+    fn sql_forms_quote_the_names() {
+        assert_eq!(Held.sql(), "'HELD'");
+        assert_eq!(
+            BookingStatus::sql_list(&BookingStatus::LIVE),
+            "('HELD', 'PAYMENT_PENDING', 'BOOKED')"
+        );
+    }
+}
