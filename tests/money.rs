@@ -257,28 +257,31 @@ async fn hold_standing(buyer: &common::Buyer, area: i64, quantity: i64) -> commo
         .await
 }
 
+/// A buyer holds `quantity` of `capacity` standing places, starts paying,
+/// and the provider says the checkout ended: (booking, session).
+async fn ended_standing_checkout(
+    app: &TestApp,
+    capacity: i64,
+    quantity: i64,
+) -> (String, (String, String, i64, String)) {
+    let area = standing_area(app, capacity).await;
+    let buyer = app.buyer();
+    let held = hold_standing(&buyer, area, quantity).await;
+    assert_eq!(held.status, 200, "{}", held.text);
+    let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+    let path = format!("/api/bookings/{booking}/pay");
+    let paid = buyer.post(&path, Some(&common::new_key()), None).await;
+    assert_eq!(paid.status, 200, "{}", paid.text);
+    let session = session_of(app, &booking).await;
+    let ended = checkout_event("checkout.session.expired", &session, &booking, false);
+    deliver(app, &ended).await;
+    (booking, session)
+}
+
 on_both_backends!(
     concurrent_verdicts_retake_standing_places_once,
     |app: TestApp| async move {
-        let area = standing_area(&app, 10).await;
-        let buyer = app.buyer();
-        let held = hold_standing(&buyer, area, 3).await;
-        assert_eq!(held.status, 200, "{}", held.text);
-        let booking = held.json()["bookingId"].as_str().unwrap().to_string();
-        let paid = buyer
-            .post(
-                &format!("/api/bookings/{booking}/pay"),
-                Some(&common::new_key()),
-                None,
-            )
-            .await;
-        assert_eq!(paid.status, 200, "{}", paid.text);
-        let session = session_of(&app, &booking).await;
-        deliver(
-            &app,
-            &checkout_event("checkout.session.expired", &session, &booking, false),
-        )
-        .await;
+        let (booking, session) = ended_standing_checkout(&app, 10, 3).await;
         pay_at_provider(&app, &session.0).await;
         // Places are left: the first verdict re-takes them, the others are
         // duplicates — none takes places again, none refunds the ticket.
@@ -315,25 +318,8 @@ on_both_backends!(
 on_both_backends!(
     concurrent_verdicts_for_standing_places_never_leak_a_place,
     |app: TestApp| async move {
-        let area = standing_area(&app, 4).await;
-        let buyer = app.buyer();
-        let held = hold_standing(&buyer, area, 3).await;
-        assert_eq!(held.status, 200, "{}", held.text);
-        let booking = held.json()["bookingId"].as_str().unwrap().to_string();
-        let paid = buyer
-            .post(
-                &format!("/api/bookings/{booking}/pay"),
-                Some(&common::new_key()),
-                None,
-            )
-            .await;
-        assert_eq!(paid.status, 200, "{}", paid.text);
-        let session = session_of(&app, &booking).await;
-        deliver(
-            &app,
-            &checkout_event("checkout.session.expired", &session, &booking, false),
-        )
-        .await;
+        let (booking, session) = ended_standing_checkout(&app, 4, 3).await;
+        let area = app.scalar("select min(id) from ga_area").await;
         assert_eq!(
             app.scalar("select remaining from ga_area where id = (select min(id) from ga_area)")
                 .await,

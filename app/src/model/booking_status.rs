@@ -1,9 +1,7 @@
 //! The booking state machine: which transitions are legal. Pure, no I/O;
 //! the bookings store asks it before writing and names the source state in
-//! SQL. The only place a booking status is spelled out (`as_str`, and the
-//! quoted SQL forms in `sql`).
-
-use std::fmt;
+//! SQL. Its name table (`state_names!` below) is the only place a booking
+//! status is spelled.
 
 use serde::{Deserialize, Serialize};
 
@@ -24,45 +22,17 @@ pub enum BookingStatus {
 
 use BookingStatus::*;
 
+super::state_names::state_names!(BookingStatus {
+    Held => "HELD",
+    PaymentPending => "PAYMENT_PENDING",
+    Booked => "BOOKED",
+    Expired => "EXPIRED",
+    Cancelled => "CANCELLED",
+    Refunded => "REFUNDED",
+    Disputed => "DISPUTED",
+});
+
 impl BookingStatus {
-    pub const ALL: [BookingStatus; 7] = [
-        Held,
-        PaymentPending,
-        Booked,
-        Expired,
-        Cancelled,
-        Refunded,
-        Disputed,
-    ];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Held => "HELD",
-            PaymentPending => "PAYMENT_PENDING",
-            Booked => "BOOKED",
-            Expired => "EXPIRED",
-            Cancelled => "CANCELLED",
-            Refunded => "REFUNDED",
-            Disputed => "DISPUTED",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|st| st.as_str() == s)
-    }
-
-    /// The status as an SQL literal (`'HELD'`), for statements that name
-    /// their source state.
-    pub fn sql(self) -> String {
-        format!("'{}'", self.as_str())
-    }
-
-    /// `('HELD', 'BOOKED')`: a list for `status in …`.
-    pub fn sql_list(states: &[BookingStatus]) -> String {
-        let names: Vec<String> = states.iter().map(|s| s.sql()).collect();
-        format!("({})", names.join(", "))
-    }
-
     /// Live bookings own their seats (invariant 1 counts these).
     pub fn is_live(self) -> bool {
         matches!(self, Held | PaymentPending | Booked)
@@ -99,20 +69,6 @@ impl BookingStatus {
                 | (Cancelled, Disputed)
         )
     }
-
-    /// The states `to` may be reached from.
-    pub fn sources_of(to: BookingStatus) -> Vec<BookingStatus> {
-        Self::ALL
-            .into_iter()
-            .filter(|from| from.can_become(to))
-            .collect()
-    }
-}
-
-impl fmt::Display for BookingStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 #[cfg(test)]
@@ -121,14 +77,15 @@ mod tests {
 
     fn next(from: BookingStatus) -> Vec<BookingStatus> {
         BookingStatus::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|t| from.can_become(*t))
             .collect()
     }
 
     #[test]
     fn names_round_trip() {
-        for s in BookingStatus::ALL {
+        for &s in BookingStatus::ALL {
             assert_eq!(BookingStatus::parse(s.as_str()), Some(s));
             let json = serde_json::to_string(&s).unwrap();
             assert_eq!(json, format!("\"{}\"", s.as_str()));
@@ -162,7 +119,7 @@ mod tests {
 
     #[test]
     fn no_status_moves_to_itself() {
-        for s in BookingStatus::ALL {
+        for &s in BookingStatus::ALL {
             assert!(!s.can_become(s));
         }
     }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 mod booking_status;
 mod payment_status;
+mod state_names;
 
 pub use booking_status::BookingStatus;
 pub use payment_status::PaymentStatus;

@@ -12,8 +12,6 @@
 //! any but refunded-by-us-and-done ──▶ disputed      (the bank took it back)
 //! ```
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -39,44 +37,17 @@ pub enum PaymentStatus {
 
 use PaymentStatus::*;
 
+super::state_names::state_names!(PaymentStatus {
+    Creating => "creating",
+    Open => "open",
+    Expired => "expired",
+    Paid => "paid",
+    RefundPending => "refund_pending",
+    Refunded => "refunded",
+    Disputed => "disputed",
+});
+
 impl PaymentStatus {
-    pub const ALL: [PaymentStatus; 7] = [
-        Creating,
-        Open,
-        Expired,
-        Paid,
-        RefundPending,
-        Refunded,
-        Disputed,
-    ];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Creating => "creating",
-            Open => "open",
-            Expired => "expired",
-            Paid => "paid",
-            RefundPending => "refund_pending",
-            Refunded => "refunded",
-            Disputed => "disputed",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|st| st.as_str() == s)
-    }
-
-    /// The status as an SQL literal (`'paid'`).
-    pub fn sql(self) -> String {
-        format!("'{}'", self.as_str())
-    }
-
-    /// `('creating', 'open')`: a list for `status in …`.
-    pub fn sql_list(states: &[PaymentStatus]) -> String {
-        let names: Vec<String> = states.iter().map(|s| s.sql()).collect();
-        format!("({})", names.join(", "))
-    }
-
     /// No money was taken (yet): a paid verdict may still arrive.
     pub fn awaits_money(self) -> bool {
         matches!(self, Creating | Open | Expired)
@@ -103,20 +74,6 @@ impl PaymentStatus {
                 | (Creating | Open | Expired | Paid | RefundPending | Refunded, Disputed)
         )
     }
-
-    /// The states `to` may be reached from.
-    pub fn sources_of(to: PaymentStatus) -> Vec<PaymentStatus> {
-        Self::ALL
-            .into_iter()
-            .filter(|from| from.can_become(to))
-            .collect()
-    }
-}
-
-impl fmt::Display for PaymentStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 #[cfg(test)]
@@ -125,7 +82,7 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_serialise_like_the_api() {
-        for s in PaymentStatus::ALL {
+        for &s in PaymentStatus::ALL {
             assert_eq!(PaymentStatus::parse(s.as_str()), Some(s));
             let json = serde_json::to_string(&s).unwrap();
             assert_eq!(json, format!("\"{}\"", s.as_str()));
@@ -135,7 +92,7 @@ mod tests {
 
     #[test]
     fn once_money_arrived_no_verdict_makes_it_paid_again() {
-        for s in PaymentStatus::ALL.into_iter().filter(|s| s.money_arrived()) {
+        for s in PaymentStatus::ALL.iter().filter(|s| s.money_arrived()) {
             assert!(!s.can_become(Paid), "{s} → paid");
         }
         assert_eq!(
@@ -156,7 +113,7 @@ mod tests {
 
     #[test]
     fn no_status_moves_to_itself() {
-        for s in PaymentStatus::ALL {
+        for &s in PaymentStatus::ALL {
             assert!(!s.can_become(s));
         }
     }

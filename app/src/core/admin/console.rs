@@ -165,6 +165,10 @@ pub async fn live_holds(
     Ok(holds)
 }
 
+/// id, booking status, amount, currency, updated at, payment status,
+/// refunded in part.
+type SettlementRow = (String, String, i64, String, i64, Option<String>, i64);
+
 /// Bookings settled lately, with why: paid, re-taken late, refunded.
 async fn recent_settlements(
     state: &AppState,
@@ -184,7 +188,7 @@ async fn recent_settlements(
         ]),
         PaymentStatus::RefundPending.sql()
     );
-    let rows: Vec<(String, String, i64, String, i64, Option<String>, i64)> = sqlx::query_as(&sql)
+    let rows: Vec<SettlementRow> = sqlx::query_as(&sql)
         .bind(event_id)
         .bind(RECENT)
         .fetch_all(state.db.reader())

@@ -1,0 +1,229 @@
+//! Ending a booking gives back what it owned — seats (live → 0), standing
+//! places, a promo use — in the transaction of the transition that ended
+//! it, and only when that transition won.
+
+use super::BookingStatus::{self, *};
+use crate::core::db::Tx;
+use crate::core::seat_map::Occupancy;
+use crate::model::{EventId, SeatId};
+
+/// What ending a booking freed, for the seat map.
+#[derive(Debug, Default)]
+pub struct Released {
+    pub event_id: EventId,
+    pub seats: Vec<SeatId>,
+}
+
+impl Released {
+    pub fn as_changes(&self) -> Vec<(SeatId, Occupancy)> {
+        self.seats.iter().map(|s| (*s, Occupancy::Free)).collect()
+    }
+}
+
+/// Who ends a hold, and so which condition the ending update names.
+#[derive(Debug, Clone, Copy)]
+enum HoldEnd<'a> {
+    /// The time is up (`held_until` has passed): → EXPIRED.
+    Expiry,
+    /// Its owner lets it go while it runs: → CANCELLED.
+    Owner(&'a str),
+    /// An admin releases it while it runs: → CANCELLED.
+    Admin,
+}
+
+/// Ends a HELD booking (one statement naming its source state), gives back
+/// its promo use, seats and places — all only when this update won.
+async fn end_hold(
+    tx: &mut Tx,
+    id: &str,
+    how: HoldEnd<'_>,
+    now: i64,
+) -> Result<Option<Released>, sqlx::Error> {
+    let (to, condition) = match how {
+        HoldEnd::Expiry => (Expired, "held_until <= $2"),
+        HoldEnd::Owner(_) => (Cancelled, "held_until > $2 and buyer_id = $3"),
+        HoldEnd::Admin => (Cancelled, "held_until > $2"),
+    };
+    debug_assert!(Held.can_become(to));
+    let sql = format!(
+        "update booking set status = {}, updated_at = $2
+         where id = $1 and status = {} and {condition}
+         returning event_id, ga_area_id, ga_quantity",
+        to.sql(),
+        Held.sql()
+    );
+    let mut q = sqlx::query_as(&sql).bind(id).bind(now);
+    if let HoldEnd::Owner(buyer) = how {
+        q = q.bind(buyer);
+    }
+    let ended: Option<Ended> = q.fetch_optional(&mut **tx).await?;
+    if ended.is_some() {
+        crate::core::promo::give_back(tx, id).await?;
+    }
+    release(tx, id, ended).await
+}
+
+/// HELD → EXPIRED, only once `held_until` has passed.
+pub async fn expire_hold(tx: &mut Tx, id: &str, now: i64) -> Result<Option<Released>, sqlx::Error> {
+    end_hold(tx, id, HoldEnd::Expiry, now).await
+}
+
+/// HELD → CANCELLED by its owner, while the hold still runs.
+pub async fn cancel_hold(
+    tx: &mut Tx,
+    id: &str,
+    buyer: &str,
+    now: i64,
+) -> Result<Option<Released>, sqlx::Error> {
+    end_hold(tx, id, HoldEnd::Owner(buyer), now).await
+}
+
+/// HELD → CANCELLED by an admin, whoever holds it.
+pub async fn cancel_hold_by_admin(
+    tx: &mut Tx,
+    id: &str,
+    now: i64,
+) -> Result<Option<Released>, sqlx::Error> {
+    end_hold(tx, id, HoldEnd::Admin, now).await
+}
+
+/// BOOKED → CANCELLED when an admin refunds it: the seats go back; the
+/// refund itself leaves through the outbox.
+pub async fn cancel_booked(
+    tx: &mut Tx,
+    id: &str,
+    now: i64,
+) -> Result<Option<Released>, sqlx::Error> {
+    debug_assert!(Booked.can_become(Cancelled));
+    let sql = format!(
+        "update booking set status = {}, updated_at = $2 where id = $1 and status = {}
+         returning event_id, ga_area_id, ga_quantity",
+        Cancelled.sql(),
+        Booked.sql()
+    );
+    let ended: Option<Ended> = sqlx::query_as(&sql)
+        .bind(id)
+        .bind(now)
+        .fetch_optional(&mut **tx)
+        .await?;
+    release(tx, id, ended).await
+}
+
+/// A running hold gets a later `held_until` (HELD stays HELD); answers the
+/// event when it won.
+pub async fn extend_hold(
+    tx: &mut Tx,
+    id: &str,
+    held_until: i64,
+    now: i64,
+) -> Result<Option<EventId>, sqlx::Error> {
+    let sql = format!(
+        "update booking set held_until = $2, updated_at = $3
+         where id = $1 and status = {} and held_until > $3 and held_until < $2
+         returning event_id",
+        Held.sql()
+    );
+    let row: Option<(i64,)> = sqlx::query_as(&sql)
+        .bind(id)
+        .bind(held_until)
+        .bind(now)
+        .fetch_optional(&mut **tx)
+        .await?;
+    Ok(row.map(|r| r.0))
+}
+
+/// What a winning end-of-booking update returns: (event, standing area, places).
+type Ended = (i64, Option<i64>, i64);
+
+/// Gives back what an ended booking owned: its seats (live → 0) and its
+/// general-admission places. Runs only when the transition that ended the
+/// booking won (`ended` is its returned row), so it happens exactly once.
+async fn release(
+    tx: &mut Tx,
+    id: &str,
+    ended: Option<Ended>,
+) -> Result<Option<Released>, sqlx::Error> {
+    let Some((event_id, ga_area, qty)) = ended else {
+        return Ok(None);
+    };
+    let seats: Vec<(i64,)> = sqlx::query_as(
+        "update booking_seat set live = 0 where booking_id = $1 and live = 1 returning seat_id",
+    )
+    .bind(id)
+    .fetch_all(&mut **tx)
+    .await?;
+    if let (Some(area), true) = (ga_area, qty > 0) {
+        sqlx::query("update ga_area set remaining = remaining + $2 where id = $1")
+            .bind(area)
+            .bind(qty)
+            .execute(&mut **tx)
+            .await?;
+    }
+    let mut seat_ids: Vec<SeatId> = seats.into_iter().map(|(s,)| s).collect();
+    seat_ids.sort_unstable();
+    Ok(Some(Released {
+        event_id,
+        seats: seat_ids,
+    }))
+}
+
+/// PAYMENT_PENDING → EXPIRED: the checkout ended unpaid; the seats go back.
+pub async fn end_unpaid_checkout(
+    tx: &mut Tx,
+    id: &str,
+    now: i64,
+) -> Result<Option<Released>, sqlx::Error> {
+    debug_assert!(PaymentPending.can_become(Expired));
+    let sql = format!(
+        "update booking set status = {}, updated_at = $2 where id = $1 and status = {}
+         returning event_id, ga_area_id, ga_quantity",
+        Expired.sql(),
+        PaymentPending.sql()
+    );
+    let ended: Option<Ended> = sqlx::query_as(&sql)
+        .bind(id)
+        .bind(now)
+        .fetch_optional(&mut **tx)
+        .await?;
+    release(tx, id, ended).await
+}
+
+/// The money went back or is disputed outside Holdfast: the ticket ends as
+/// `to` (REFUNDED or DISPUTED) from whatever state may reach it. A live
+/// booking gives back its seats; an ended one already did. `None` when the
+/// booking cannot become `to` (already there, or final).
+pub async fn void(
+    tx: &mut Tx,
+    id: &str,
+    to: BookingStatus,
+    now: i64,
+) -> Result<Option<Released>, sqlx::Error> {
+    let sources = BookingStatus::sources_of(to);
+    let (live, ended): (Vec<_>, Vec<_>) = sources.into_iter().partition(|s| s.is_live());
+    for (from, gives_back) in [(live, true), (ended, false)] {
+        if from.is_empty() {
+            continue;
+        }
+        let sql = format!(
+            "update booking set status = {}, updated_at = $2 where id = $1 and status in {}
+             returning event_id, ga_area_id, ga_quantity",
+            to.sql(),
+            BookingStatus::sql_list(&from)
+        );
+        let row: Option<Ended> = sqlx::query_as(&sql)
+            .bind(id)
+            .bind(now)
+            .fetch_optional(&mut **tx)
+            .await?;
+        if let Some(row) = row {
+            if gives_back {
+                return release(tx, id, Some(row)).await;
+            }
+            return Ok(Some(Released {
+                event_id: row.0,
+                seats: Vec::new(),
+            }));
+        }
+    }
+    Ok(None)
+}

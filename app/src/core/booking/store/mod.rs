@@ -1,0 +1,277 @@
+//! The only SQL that creates and moves bookings. Every transition is one
+//! conditional `update … where id = $1 and status = <source>` (the source
+//! named by the state machine) and reports whether it won: when two actors
+//! race, the database decides and the loser sees `false`.
+//!
+//! Here: claiming (a new hold, its seats and places) and reading under lock.
+//! `ending` gives seats and places back; `settling` moves a booking through
+//! its payment (pay, book, re-take for a late payment, refunded).
+
+mod ending;
+mod settling;
+
+pub use ending::*;
+pub use settling::*;
+
+use super::status::BookingStatus::{self, *};
+use crate::core::db::{Db, Tx};
+use crate::core::seat_map::Occupancy;
+use crate::model::{EventId, SeatId};
+
+pub struct NewBooking<'a> {
+    pub id: &'a str,
+    pub event_id: EventId,
+    pub buyer_id: &'a str,
+    pub held_until: i64,
+    pub amount_cents: i64,
+    pub currency: &'a str,
+    pub ga: Option<(i64, i64)>,
+    pub now_ms: i64,
+}
+
+/// Inserts the HELD booking — only while its event is published and on
+/// sale (checked here, in the claim, so every instance agrees at once);
+/// `false` when it is not.
+pub async fn insert_held(tx: &mut Tx, b: &NewBooking<'_>) -> Result<bool, sqlx::Error> {
+    let sql = format!(
+        "insert into booking (id, event_id, buyer_id, status, held_until, amount_cents, currency,
+                              ga_area_id, ga_quantity, created_at, updated_at)
+         select $1, $2, $3, {}, $4, $5, $6, $7, $8, $9, $9 from event
+         where id = $2 and published = 1 and on_sale_at <= $9",
+        Held.sql()
+    );
+    let inserted = sqlx::query(&sql)
+        .bind(b.id)
+        .bind(b.event_id)
+        .bind(b.buyer_id)
+        .bind(b.held_until)
+        .bind(b.amount_cents)
+        .bind(b.currency)
+        .bind(b.ga.map(|g| g.0))
+        .bind(b.ga.map(|g| g.1).unwrap_or(0))
+        .bind(b.now_ms)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+    Ok(inserted == 1)
+}
+
+/// Claims the seats for a booking, in ascending seat order (the caller sorts):
+/// the partial unique index refuses a seat that is already live elsewhere.
+pub async fn insert_seats(
+    tx: &mut Tx,
+    booking_id: &str,
+    event_id: EventId,
+    seats: &[(SeatId, i64)],
+) -> Result<(), sqlx::Error> {
+    let mut sql = String::from(
+        "insert into booking_seat (booking_id, seat_id, event_id, price_cents, live) values ",
+    );
+    for i in 0..seats.len() {
+        if i > 0 {
+            sql.push(',');
+        }
+        sql.push_str(&format!("($1, ${}, $2, ${}, 1)", 3 + 2 * i, 4 + 2 * i));
+    }
+    let mut q = sqlx::query(&sql).bind(booking_id).bind(event_id);
+    for (seat, price) in seats {
+        q = q.bind(*seat).bind(*price);
+    }
+    q.execute(&mut **tx).await?;
+    Ok(())
+}
+
+/// Takes a row lock on (buyer, event) so one buyer's concurrent holds count
+/// their seats one after the other (SQLite has a single writer anyway).
+pub async fn lock_buyer(
+    tx: &mut Tx,
+    buyer: &str,
+    event_id: EventId,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "insert into buyer_event (buyer_id, event_id, touched_at) values ($1, $2, $3)
+         on conflict (buyer_id, event_id) do update set touched_at = excluded.touched_at",
+    )
+    .bind(buyer)
+    .bind(event_id)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Seats plus general-admission places this buyer holds or owns for the event.
+pub async fn live_places_of_buyer(
+    tx: &mut Tx,
+    buyer: &str,
+    event_id: EventId,
+    now: i64,
+) -> Result<i64, sqlx::Error> {
+    let sql = format!(
+        "select cast(coalesce(sum(case when b.ga_quantity > 0 then b.ga_quantity
+                                       else (select count(*) from booking_seat bs
+                                             where bs.booking_id = b.id and bs.live = 1) end), 0) as bigint)
+         from booking b
+         where b.buyer_id = $1 and b.event_id = $2
+           and (b.status in {} or (b.status = {} and b.held_until > $3))",
+        BookingStatus::sql_list(&[PaymentPending, Booked]),
+        Held.sql()
+    );
+    let (n,): (i64,) = sqlx::query_as(&sql)
+        .bind(buyer)
+        .bind(event_id)
+        .bind(now)
+        .fetch_one(&mut **tx)
+        .await?;
+    Ok(n)
+}
+
+fn placeholders(from: usize, n: usize) -> String {
+    (from..from + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// HELD bookings past their `held_until` that still own one of these seats.
+pub async fn stale_holds_on(
+    tx: &mut Tx,
+    seats: &[SeatId],
+    now: i64,
+) -> Result<Vec<String>, sqlx::Error> {
+    let sql = format!(
+        "select distinct b.id from booking_seat bs join booking b on b.id = bs.booking_id
+         where bs.live = 1 and bs.seat_id in ({}) and b.status = {} and b.held_until <= $1",
+        placeholders(2, seats.len()),
+        Held.sql()
+    );
+    let mut q = sqlx::query_as::<_, (String,)>(&sql).bind(now);
+    for s in seats {
+        q = q.bind(*s);
+    }
+    Ok(q.fetch_all(&mut **tx)
+        .await?
+        .into_iter()
+        .map(|r| r.0)
+        .collect())
+}
+
+/// Which of these seats are in a live booking now (expired holds excluded).
+pub async fn taken_seats(
+    db: &Db,
+    seats: &[SeatId],
+    now: i64,
+) -> Result<Vec<(SeatId, Occupancy)>, sqlx::Error> {
+    let sql = format!(
+        "select bs.seat_id, b.status, b.held_until from booking_seat bs join booking b on b.id = bs.booking_id
+         where bs.live = 1 and bs.seat_id in ({}) and (b.status <> {} or b.held_until > $1)
+         order by bs.seat_id",
+        placeholders(2, seats.len()),
+        Held.sql()
+    );
+    let mut q = sqlx::query_as::<_, (i64, String, i64)>(&sql).bind(now);
+    for s in seats {
+        q = q.bind(*s);
+    }
+    let rows = q.fetch_all(db.reader()).await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, st, until)| (id, Occupancy::from_booking(&st, until)))
+        .collect())
+}
+
+/// HELD bookings whose time is up, oldest first, claimed for this sweeper
+/// (`skip locked` on Postgres lets several instances sweep side by side).
+pub async fn due_holds(
+    tx: &mut Tx,
+    db: &Db,
+    now: i64,
+    limit: i64,
+) -> Result<Vec<String>, sqlx::Error> {
+    let sql = format!(
+        "select id from booking where status = {} and held_until <= $1
+         order by held_until limit $2{}",
+        Held.sql(),
+        db.skip_locked()
+    );
+    let rows: Vec<(String,)> = sqlx::query_as(&sql)
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&mut **tx)
+        .await?;
+    Ok(rows.into_iter().map(|r| r.0).collect())
+}
+
+/// Claims `n` places of a general-admission area: invariant 2 is the `where`
+/// (and the `check (remaining >= 0)` behind it).
+pub async fn claim_ga(tx: &mut Tx, area_id: i64, n: i64) -> Result<bool, sqlx::Error> {
+    Ok(sqlx::query(
+        "update ga_area set remaining = remaining - $2 where id = $1 and remaining >= $2",
+    )
+    .bind(area_id)
+    .bind(n)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected()
+        == 1)
+}
+
+/// The status of a booking if it belongs to this buyer.
+pub async fn status_of(
+    db: &Db,
+    id: &str,
+    buyer: &str,
+) -> Result<Option<(BookingStatus, i64)>, sqlx::Error> {
+    let row: Option<(String, i64)> =
+        sqlx::query_as("select status, held_until from booking where id = $1 and buyer_id = $2")
+            .bind(id)
+            .bind(buyer)
+            .fetch_optional(db.reader())
+            .await?;
+    Ok(row.and_then(|(s, h)| BookingStatus::parse(&s).map(|s| (s, h))))
+}
+
+/// A booking as a provider's verdict sees it, read under its row lock.
+#[derive(Debug, Clone)]
+pub struct Locked {
+    pub status: BookingStatus,
+    pub amount_cents: i64,
+    pub currency: String,
+    pub buyer_id: String,
+    pub event_id: EventId,
+}
+
+/// Reads the booking and locks its row until the transaction ends, so two
+/// verdicts for one booking decide one after the other (a no-op update takes
+/// the row lock on Postgres, and SQLite has one writer).
+pub async fn lock(tx: &mut Tx, id: &str) -> Result<Option<Locked>, sqlx::Error> {
+    let row: Option<(String, i64, String, String, i64)> = sqlx::query_as(
+        "update booking set updated_at = updated_at where id = $1
+         returning status, amount_cents, currency, buyer_id, event_id",
+    )
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(
+        row.and_then(|(status, amount_cents, currency, buyer_id, event_id)| {
+            Some(Locked {
+                status: BookingStatus::parse(&status)?,
+                amount_cents,
+                currency,
+                buyer_id,
+                event_id,
+            })
+        }),
+    )
+}
+
+/// The seats of a booking, in order.
+pub async fn seats_of(tx: &mut Tx, id: &str) -> Result<Vec<SeatId>, sqlx::Error> {
+    let rows: Vec<(i64,)> =
+        sqlx::query_as("select seat_id from booking_seat where booking_id = $1 order by seat_id")
+            .bind(id)
+            .fetch_all(&mut **tx)
+            .await?;
+    Ok(rows.into_iter().map(|r| r.0).collect())
+}

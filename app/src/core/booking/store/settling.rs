@@ -1,0 +1,184 @@
+//! A booking through its payment: HELD → PAYMENT_PENDING → BOOKED, the
+//! re-take of the same seats for a late payment (in a savepoint, all or
+//! nothing), and REFUNDED once the money went back.
+
+use super::BookingStatus::{self, *};
+use super::{ending::expire_hold, placeholders, seats_of, stale_holds_on};
+use crate::core::db::Tx;
+use crate::model::EventId;
+
+/// HELD → PAYMENT_PENDING by its owner while the hold runs; the deadline
+/// becomes the checkout's.
+pub async fn begin_payment(
+    tx: &mut Tx,
+    id: &str,
+    buyer: &str,
+    now: i64,
+    deadline: i64,
+) -> Result<Option<EventId>, sqlx::Error> {
+    debug_assert!(Held.can_become(PaymentPending));
+    let sql = format!(
+        "update booking set status = {}, held_until = $4, updated_at = $3
+         where id = $1 and buyer_id = $2 and status = {} and held_until > $3
+         returning event_id",
+        PaymentPending.sql(),
+        Held.sql()
+    );
+    let row: Option<(i64,)> = sqlx::query_as(&sql)
+        .bind(id)
+        .bind(buyer)
+        .bind(now)
+        .bind(deadline)
+        .fetch_optional(&mut **tx)
+        .await?;
+    Ok(row.map(|r| r.0))
+}
+
+/// The provider's session sets a PAYMENT_PENDING booking's deadline.
+pub async fn move_payment_deadline(
+    tx: &mut Tx,
+    id: &str,
+    deadline: i64,
+) -> Result<(), sqlx::Error> {
+    let sql = format!(
+        "update booking set held_until = $2 where id = $1 and status = {}",
+        PaymentPending.sql()
+    );
+    sqlx::query(&sql)
+        .bind(id)
+        .bind(deadline)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// PAYMENT_PENDING → BOOKED: the provider says it is paid.
+pub async fn book(tx: &mut Tx, id: &str, now: i64) -> Result<bool, sqlx::Error> {
+    move_status(tx, id, &[PaymentPending], Booked, now).await
+}
+
+/// `from → to` for a booking whose seats do not change hands (they stay
+/// live, or were given back when it ended); checked against the machine.
+async fn move_status(
+    tx: &mut Tx,
+    id: &str,
+    from: &[BookingStatus],
+    to: BookingStatus,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    debug_assert!(from.iter().all(|f| f.can_become(to)));
+    let sql = format!(
+        "update booking set status = {}, updated_at = $2 where id = $1 and status in {}",
+        to.sql(),
+        BookingStatus::sql_list(from)
+    );
+    Ok(sqlx::query(&sql)
+        .bind(id)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected()
+        == 1)
+}
+
+/// Why a late payment could not take its seats back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetakeRefused {
+    /// A seat is in another live booking (committed before we looked).
+    SeatsGone,
+    /// A concurrent claim took a seat while we re-took it (unique index).
+    LostRace,
+    /// The standing area has fewer places left than the booking had.
+    StandingFull,
+    /// The booking is not EXPIRED or CANCELLED any more.
+    NotEnded,
+}
+
+/// EXPIRED / CANCELLED → BOOKED for a late payment: takes back exactly the
+/// same seats (or standing places), all or nothing. The caller holds the
+/// booking's row lock (`lock`). Everything the re-take touches runs in a
+/// savepoint: when it is refused, every seat and counter it touched is given
+/// back in the caller's transaction, which goes on (to queue the refund).
+pub async fn retake(
+    tx: &mut Tx,
+    id: &str,
+    now: i64,
+) -> Result<Result<(), RetakeRefused>, sqlx::Error> {
+    debug_assert!(Expired.can_become(Booked) && Cancelled.can_become(Booked));
+    let seats = seats_of(tx, id).await?;
+    if !seats.is_empty() {
+        for stale in stale_holds_on(tx, &seats, now).await? {
+            expire_hold(tx, &stale, now).await?;
+        }
+        let sql = format!(
+            "select count(*) from booking_seat where live = 1 and seat_id in ({})",
+            placeholders(1, seats.len())
+        );
+        let mut q = sqlx::query_as::<_, (i64,)>(&sql);
+        for s in &seats {
+            q = q.bind(*s);
+        }
+        if q.fetch_one(&mut **tx).await?.0 > 0 {
+            return Ok(Err(RetakeRefused::SeatsGone));
+        }
+    }
+    let mut savepoint = sqlx::Connection::begin(&mut **tx).await?;
+    let refused = retake_within(&mut savepoint, id, now).await?;
+    match refused {
+        None => savepoint.commit().await?,
+        Some(_) => savepoint.rollback().await?,
+    }
+    Ok(refused.map_or(Ok(()), Err))
+}
+
+async fn retake_within(
+    sp: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    now: i64,
+) -> Result<Option<RetakeRefused>, sqlx::Error> {
+    let sql = format!(
+        "update booking set status = {}, updated_at = $2 where id = $1 and status in {}
+         returning ga_area_id, ga_quantity",
+        Booked.sql(),
+        BookingStatus::sql_list(&[Expired, Cancelled])
+    );
+    let won: Option<(Option<i64>, i64)> = sqlx::query_as(&sql)
+        .bind(id)
+        .bind(now)
+        .fetch_optional(&mut **sp)
+        .await?;
+    let Some((ga_area, qty)) = won else {
+        return Ok(Some(RetakeRefused::NotEnded));
+    };
+    match sqlx::query("update booking_seat set live = 1 where booking_id = $1")
+        .bind(id)
+        .execute(&mut **sp)
+        .await
+    {
+        Ok(_) => {}
+        Err(e) if crate::core::db::is_unique_violation(&e) => {
+            return Ok(Some(RetakeRefused::LostRace))
+        }
+        Err(e) => return Err(e),
+    }
+    if let (Some(area), true) = (ga_area, qty > 0) {
+        let claimed = sqlx::query(
+            "update ga_area set remaining = remaining - $2 where id = $1 and remaining >= $2",
+        )
+        .bind(area)
+        .bind(qty)
+        .execute(&mut **sp)
+        .await?
+        .rows_affected()
+            == 1;
+        if !claimed {
+            return Ok(Some(RetakeRefused::StandingFull));
+        }
+    }
+    Ok(None)
+}
+
+/// EXPIRED / CANCELLED → REFUNDED once the provider confirmed the refund.
+pub async fn mark_refunded(tx: &mut Tx, id: &str, now: i64) -> Result<bool, sqlx::Error> {
+    move_status(tx, id, &[Expired, Cancelled], Refunded, now).await
+}
