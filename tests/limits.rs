@@ -87,3 +87,70 @@ async fn an_address_gets_so_many_attempts_a_minute_with_retry_after() {
     assert!((1..=60).contains(&wait), "{wait}");
     assert_eq!(app.buyer().get("/api/events/1/seats").await.status, 200);
 }
+
+/// A hold from a fresh session, as a client behind a proxy: (status).
+async fn hold_as(app: &TestApp, seat: i64, forwarded_for: &str) -> u16 {
+    reqwest::Client::new()
+        .post(format!("{}/api/events/1/seats/{seat}/hold", app.base))
+        .header("Idempotency-Key", common::new_key())
+        .header("X-Forwarded-For", forwarded_for)
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+async fn app_behind_proxy(trusted: &str, address: u32) -> TestApp {
+    let (db, tmp) = common::fresh_database(common::Backend::Sqlite).await;
+    let trusted = holdfast_app::core::client_addr::TrustedProxies::parse(trusted).unwrap();
+    common::spawn_on(&db, tmp, |c| {
+        c.rate_limit_ip_per_minute = address;
+        c.trusted_proxies = trusted;
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn behind_a_trusted_proxy_each_client_counts_alone() {
+    // The test's requests come from 127.0.0.1, the "load balancer".
+    let app = app_behind_proxy("127.0.0.1/32", 3).await;
+    for i in 0..3 {
+        assert_eq!(hold_as(&app, 700 + i, "203.0.113.1").await, 200);
+    }
+    assert_eq!(hold_as(&app, 710, "203.0.113.1").await, 429);
+    // A client cannot pick another address by sending the header itself:
+    // the proxy appended the real one, and that one is counted.
+    assert_eq!(hold_as(&app, 711, "198.51.100.9, 203.0.113.1").await, 429);
+    // Another client behind the same proxy has its own allowance.
+    assert_eq!(hold_as(&app, 712, "203.0.113.2").await, 200);
+    // IPv6 clients count by their /64.
+    for i in 0..3 {
+        assert_eq!(
+            hold_as(&app, 720 + i, &format!("2001:db8:1:2::{i}")).await,
+            200
+        );
+    }
+    assert_eq!(hold_as(&app, 730, "2001:db8:1:2:ffff::1").await, 429);
+    assert_eq!(app.scalar("select count(*) from booking").await, 7);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_forwarded_header_from_an_untrusted_peer_changes_nothing() {
+    let app = app_behind_proxy("10.0.0.0/8", 3).await;
+    let statuses = join_all((0..6).map(|i| {
+        let app = &app;
+        async move { hold_as(app, 740 + i, &format!("203.0.113.{i}")).await }
+    }))
+    .await;
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 200).count(),
+        3,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 429).count(),
+        3,
+        "{statuses:?}"
+    );
+}

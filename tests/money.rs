@@ -448,3 +448,26 @@ on_both_backends!(
         app.assert_invariants().await;
     }
 );
+
+on_both_backends!(
+    an_admin_refund_after_a_partial_one_sends_back_only_the_rest,
+    |app: TestApp| async move {
+        let (_, booking) = app.book(&[950], "f@example.com", Delivery::Once).await;
+        let (_, intent, amount, _) = session_of(&app, &booking).await;
+        let partial = charge_event("charge.refunded", &intent, amount, 1500);
+        assert_eq!(
+            deliver(&app, &partial).await["outcome"],
+            "partial_refund_recorded"
+        );
+        let refund = app
+            .admin()
+            .post(&format!("/api/admin/bookings/{booking}/refund"), None, None)
+            .await;
+        assert_eq!(refund.status, 200, "{}", refund.text);
+        app.dispatch_outbox().await;
+        assert_eq!(app.status_of(&booking).await, "REFUNDED");
+        let sent = app.scalar("select amount_cents from sandbox_refund").await;
+        assert_eq!(sent, amount - 1500, "only what is left goes back");
+        app.assert_invariants().await;
+    }
+);

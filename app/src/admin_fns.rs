@@ -58,14 +58,10 @@ pub async fn admin_signed_in() -> Result<bool, ServerFnError> {
 /// Signs in with the console password; `Err` carries the refusal's words.
 #[server]
 pub async fn admin_sign_in(password: String) -> Result<Result<(), String>, ServerFnError> {
-    use axum::extract::ConnectInfo;
-    use std::net::SocketAddr;
+    use crate::core::client_addr::ClientAddr;
     let state = expect_context::<crate::core::AppState>();
     let parts: axum::http::request::Parts = leptos_axum::extract().await?;
-    let client = parts
-        .extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
+    let client = parts.extensions.get::<ClientAddr>().map(|c| c.limit_key());
     let session: tower_sessions::Session = leptos_axum::extract().await?;
     if let Err(e) = state.admin.check_password(client, &password).await {
         return Ok(Err(match e {

@@ -4,6 +4,8 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use holdfast_app::core::client_addr::TrustedProxies;
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub database_url: String,
@@ -37,8 +39,13 @@ pub struct Config {
     pub admin_password: Option<String>,
     /// The admin API's bearer token (`ADMIN_TOKEN`); likewise.
     pub admin_token: Option<String>,
-    /// Hold and pay attempts a minute per buyer (`RATE_LIMIT_BUYER_PER_MINUTE`, 0: off).
+    /// Hold and pay attempts a minute per buyer session
+    /// (`RATE_LIMIT_SESSION_PER_MINUTE`, the contract's name; the older
+    /// `RATE_LIMIT_BUYER_PER_MINUTE` is still read; 0: off).
     pub rate_limit_buyer_per_minute: u32,
+    /// Proxies whose `X-Forwarded-For` / `Forwarded` is believed
+    /// (`TRUSTED_PROXIES`: addresses or CIDR ranges; none by default).
+    pub trusted_proxies: TrustedProxies,
     /// Hold, pay and sign-in attempts a minute per client address
     /// (`RATE_LIMIT_IP_PER_MINUTE`, 0: off).
     pub rate_limit_ip_per_minute: u32,
@@ -87,7 +94,12 @@ impl Config {
                 .ok()
                 .filter(|p| !p.is_empty()),
             admin_token: std::env::var("ADMIN_TOKEN").ok().filter(|t| !t.is_empty()),
-            rate_limit_buyer_per_minute: number("RATE_LIMIT_BUYER_PER_MINUTE", 120)? as u32,
+            rate_limit_buyer_per_minute: number(
+                "RATE_LIMIT_SESSION_PER_MINUTE",
+                number("RATE_LIMIT_BUYER_PER_MINUTE", 120)?,
+            )? as u32,
+            trusted_proxies: TrustedProxies::parse(&var("TRUSTED_PROXIES", ""))
+                .map_err(|e| format!("TRUSTED_PROXIES: {e}"))?,
             rate_limit_ip_per_minute: number("RATE_LIMIT_IP_PER_MINUTE", 1200)? as u32,
             admission_ttl: Duration::from_secs(number("ADMISSION_TTL_SECONDS", 900)?.max(1)),
             admit_interval: Duration::from_millis(number("ADMIT_INTERVAL_MS", 1000)?.max(50)),
@@ -124,6 +136,7 @@ impl Config {
             // requests from one address; tests/limits.rs turns them on.
             rate_limit_buyer_per_minute: 0,
             rate_limit_ip_per_minute: 0,
+            trusted_proxies: TrustedProxies::default(),
             admission_ttl: Duration::from_secs(900),
             // Tests step the rooms themselves, on their own clock.
             admit_interval: Duration::from_secs(3600),
@@ -155,5 +168,42 @@ fn number(name: &str, default: u64) -> Result<u64, String> {
             .parse()
             .map_err(|_| format!("{name} must be a whole number, got {v:?}")),
         Err(_) => Ok(default),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The contract's name (API.md) sets the per-session limit; the older
+    /// name still works where the new one is absent; TRUSTED_PROXIES is
+    /// read and checked.
+    #[test]
+    fn the_contracts_setting_names_are_honoured() {
+        std::env::remove_var("RATE_LIMIT_SESSION_PER_MINUTE");
+        std::env::set_var("RATE_LIMIT_BUYER_PER_MINUTE", "33");
+        assert_eq!(Config::from_env().unwrap().rate_limit_buyer_per_minute, 33);
+        std::env::set_var("RATE_LIMIT_SESSION_PER_MINUTE", "7");
+        assert_eq!(Config::from_env().unwrap().rate_limit_buyer_per_minute, 7);
+        std::env::set_var("TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.1");
+        let trusted = Config::from_env().unwrap().trusted_proxies;
+        let headers = {
+            let mut h = axum::http::HeaderMap::new();
+            h.insert("x-forwarded-for", "203.0.113.5".parse().unwrap());
+            h
+        };
+        assert_eq!(
+            trusted.client("10.1.1.1".parse().unwrap(), &headers).0,
+            "203.0.113.5".parse::<std::net::IpAddr>().unwrap()
+        );
+        std::env::set_var("TRUSTED_PROXIES", "10.0.0.0/99");
+        assert!(Config::from_env().unwrap_err().contains("TRUSTED_PROXIES"));
+        for name in [
+            "RATE_LIMIT_SESSION_PER_MINUTE",
+            "RATE_LIMIT_BUYER_PER_MINUTE",
+            "TRUSTED_PROXIES",
+        ] {
+            std::env::remove_var(name);
+        }
     }
 }

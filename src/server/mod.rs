@@ -133,6 +133,7 @@ pub async fn build(
 
     metrics::handle();
     let public = Some(config.public_base_url.clone());
+    let trusted = Arc::new(config.trusted_proxies.clone());
     let routes = generate_route_list(App);
     let page_state = state.clone();
     let router = Router::new()
@@ -153,6 +154,9 @@ pub async fn build(
             state.clone(),
             limits::per_address,
         ))
+        .layer(axum::middleware::from_fn(move |req, next| {
+            limits::identify_client(trusted.clone(), req, next)
+        }))
         .layer(axum::middleware::from_fn(metrics::track))
         .layer(axum::middleware::from_fn(move |req, next| {
             protect::same_origin_writes(public.clone(), req, next)

@@ -10,6 +10,7 @@ pub mod admin;
 pub mod booking;
 pub mod buyer;
 pub mod catalog;
+pub mod client_addr;
 pub mod clock;
 pub mod db;
 pub mod error;

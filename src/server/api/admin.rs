@@ -5,10 +5,9 @@
 
 use holdfast_app::core::error::ErrorBody;
 use std::convert::Infallible;
-use std::net::SocketAddr;
 use std::time::Duration;
 
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -19,6 +18,7 @@ use holdfast_app::console_model::{
 };
 use holdfast_app::core::admin::auth::{self, Admin};
 use holdfast_app::core::admin::{actions, audit, canary, console, setup};
+use holdfast_app::core::client_addr::ClientAddr;
 use holdfast_app::core::{ApiError, AppState};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -49,8 +49,8 @@ pub async fn login(
 ) -> Result<Json<Value>, ApiError> {
     let client = request
         .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
+        .get::<ClientAddr>()
+        .map(|c| c.limit_key());
     let body = axum::body::to_bytes(request.into_body(), super::MAX_BODY_BYTES)
         .await
         .map_err(|_| ApiError::validation("the request body could not be read", "body"))?;

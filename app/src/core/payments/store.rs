@@ -208,7 +208,8 @@ async fn set_refund_id(
     Ok(())
 }
 
-/// What a refund needs: the intent to refund, the amount, the state now.
+/// What a refund needs: the intent to refund, what is left of the money
+/// (the amount less any part refunded outside Holdfast), the state now.
 pub struct RefundTarget {
     pub payment_intent: Option<String>,
     pub amount_cents: i64,
@@ -217,7 +218,7 @@ pub struct RefundTarget {
 
 pub async fn refund_target(db: &Db, booking_id: &str) -> Result<Option<RefundTarget>, sqlx::Error> {
     let row: Option<(Option<String>, i64, String)> = sqlx::query_as(
-        "select payment_intent_id, amount_cents, status from payment where booking_id = $1",
+        "select payment_intent_id, amount_cents - refunded_cents, status from payment where booking_id = $1",
     )
     .bind(booking_id)
     .fetch_optional(db.writer())
