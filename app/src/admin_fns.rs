@@ -233,3 +233,39 @@ pub async fn admin_create_promo(
         .await
         .map_err(refusal))
 }
+
+/// What the door scanner shows: let in (green) or not (red), and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScanResult {
+    pub admitted: bool,
+    pub message: String,
+}
+
+/// Checks a ticket in at the door (the same use case as
+/// `POST /api/admin/tickets/{token}/check-in`).
+#[server]
+pub async fn admin_check_in(token: String, gate: String) -> Result<ScanResult, ServerFnError> {
+    let state = expect_context::<crate::core::AppState>();
+    let admin = admin().await?;
+    let result =
+        crate::core::door::check_in(&state, &admin, token.trim(), Some(gate.as_str())).await;
+    Ok(match result {
+        Ok(done) => ScanResult {
+            admitted: true,
+            message: format!(
+                "Let in: {} {} at gate {}",
+                done.units.len(),
+                if done.units.len() == 1 {
+                    "person"
+                } else {
+                    "people"
+                },
+                done.gate
+            ),
+        },
+        Err(e) => ScanResult {
+            admitted: false,
+            message: refusal(e).message,
+        },
+    })
+}

@@ -57,6 +57,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/bookings/:id") view=pages::booking_page::BookingPage/>
                     <Route path=path!("/admin") view=pages::admin_console::AdminHome/>
                     <Route path=path!("/admin/events/:id") view=pages::admin_console::AdminEventPage/>
+                    <Route path=path!("/admin/scan") view=pages::door_scanner::DoorScanner/>
                 </Routes>
             </main>
         </Router>

@@ -40,6 +40,8 @@ pub async fn api_errors(request: Request, next: Next) -> Response {
             suggestions: None,
             fields: None,
             field_errors: None,
+            checked_in_at: None,
+            gate: None,
         },
     };
     let fresh = axum::Json(body).into_response();

@@ -66,8 +66,19 @@ pub enum ApiError {
     /// simply be sent again.
     #[error("we are very busy right now; nothing was done, please try again in a moment")]
     Busy,
+    /// A ticket scanned at the door a second time.
+    #[error("this ticket was already used at {} UTC, gate {gate}", time_of_day(at))]
+    AlreadyCheckedIn { at: String, gate: String },
+    /// A ticket whose booking is no longer BOOKED (refunded, disputed, …).
+    #[error("this ticket is not valid: its booking is {0}")]
+    TicketVoid(String),
     #[error("internal error")]
     Internal(#[source] anyhow_lite::Cause),
+}
+
+/// `2026-11-30T19:42:07.123Z` → `19:42:07` (what door staff read).
+fn time_of_day(rfc3339: &str) -> &str {
+    rfc3339.get(11..19).unwrap_or(rfc3339)
 }
 
 /// A tiny boxed cause, so `?` works on any error while keeping it out of responses.
@@ -116,7 +127,10 @@ impl ApiError {
                 StatusCode::FORBIDDEN
             }
             ApiError::PromoUnknown => StatusCode::NOT_FOUND,
-            ApiError::PromoExhausted | ApiError::PromoAlreadyApplied => StatusCode::CONFLICT,
+            ApiError::PromoExhausted
+            | ApiError::PromoAlreadyApplied
+            | ApiError::AlreadyCheckedIn { .. }
+            | ApiError::TicketVoid(_) => StatusCode::CONFLICT,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -144,6 +158,8 @@ impl ApiError {
             ApiError::PromoUnknown => "PROMO_UNKNOWN",
             ApiError::PromoExhausted => "PROMO_EXHAUSTED",
             ApiError::PromoAlreadyApplied => "PROMO_ALREADY_APPLIED",
+            ApiError::AlreadyCheckedIn { .. } => "ALREADY_CHECKED_IN",
+            ApiError::TicketVoid(_) => "TICKET_VOID",
             ApiError::Internal(_) => "INTERNAL",
         }
     }
@@ -168,6 +184,10 @@ impl ApiError {
             ApiError::FieldErrors(errors) => Some(errors.clone()),
             _ => None,
         };
+        let (checked_in_at, gate) = match self {
+            ApiError::AlreadyCheckedIn { at, gate } => (Some(at.clone()), Some(gate.clone())),
+            _ => (None, None),
+        };
         ErrorBody {
             error: ErrorDetail {
                 code: self.code(),
@@ -176,6 +196,8 @@ impl ApiError {
                 suggestions,
                 fields,
                 field_errors,
+                checked_in_at,
+                gate,
             },
         }
     }
@@ -200,6 +222,11 @@ pub struct ErrorDetail {
     /// With `VALIDATION` from a form: a message per field.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field_errors: Option<Vec<FieldError>>,
+    /// With `ALREADY_CHECKED_IN`: when and where the ticket was first used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checked_in_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gate: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]

@@ -13,6 +13,7 @@ pub mod catalog;
 pub mod client_addr;
 pub mod clock;
 pub mod db;
+pub mod door;
 pub mod error;
 pub mod fanout;
 pub mod idempotency;

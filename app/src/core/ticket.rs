@@ -1,10 +1,21 @@
 //! Tickets: a BOOKED booking's QR code carries `{bookingId}.{signature}`, an
 //! HMAC of the booking id under the server's ticket secret, so a door
 //! scanner can tell a real ticket from a made-up one without a lookup table,
-//! and then check the booking's current status.
+//! and then check the booking's current status. Each seat (or standing
+//! place) has its own ticket too, `{bookingId}.{unit}.{signature}` — the
+//! unit is the seat id or `p{n}` — so a party can enter one by one; the
+//! booking's own token admits the whole party at once.
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
+
+/// What a ticket admits: `unit` is the seat id or `p{n}`; none: the whole
+/// booking.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TicketRef {
+    pub booking_id: String,
+    pub unit: Option<String>,
+}
 
 pub struct TicketSigner {
     secret: String,
@@ -32,12 +43,26 @@ impl TicketSigner {
         )
     }
 
-    /// The booking id of a genuine token.
+    /// The booking id of a genuine token (a booking's or one unit's).
     pub fn verify(&self, token: &str) -> Option<String> {
-        let (id, sig) = token.rsplit_once('.')?;
+        self.verify_unit(token).map(|t| t.booking_id)
+    }
+
+    /// One seat's or standing place's ticket.
+    pub fn unit_token(&self, booking_id: &str, unit: &str) -> String {
+        self.token(&format!("{booking_id}.{unit}"))
+    }
+
+    /// What a genuine token admits: a whole booking, or one unit of it.
+    pub fn verify_unit(&self, token: &str) -> Option<TicketRef> {
+        let (signed, sig) = token.rsplit_once('.')?;
         let sig = hex::decode(sig).ok()?;
-        self.mac(id).verify_slice(&sig).ok()?;
-        Some(id.to_string())
+        self.mac(signed).verify_slice(&sig).ok()?;
+        let (booking_id, unit) = match signed.split_once('.') {
+            Some((b, u)) => (b.to_string(), Some(u.to_string())),
+            None => (signed.to_string(), None),
+        };
+        Some(TicketRef { booking_id, unit })
     }
 
     /// The token as a QR code (SVG).
@@ -65,5 +90,15 @@ mod tests {
         assert_eq!(TicketSigner::new("other").verify(&token), None);
         assert_eq!(t.verify("nonsense"), None);
         assert!(t.qr_svg("b-1").unwrap().starts_with("<?xml"));
+        let seat = t.unit_token("b-1", "42");
+        assert_eq!(
+            t.verify_unit(&seat),
+            Some(TicketRef {
+                booking_id: "b-1".into(),
+                unit: Some("42".into())
+            })
+        );
+        assert_eq!(t.verify_unit(&seat.replace(".42.", ".43.")), None);
+        assert_eq!(t.verify_unit(&token).unwrap().unit, None);
     }
 }

@@ -175,11 +175,27 @@ pub struct BookingView {
     pub held_until: Option<String>,
     pub expires_in_ms: Option<i64>,
     pub payment: Option<PaymentView>,
-    /// For a BOOKED booking: the signed ticket token its QR code carries.
+    /// For a BOOKED booking: the signed ticket token its QR code carries
+    /// (it admits the whole party).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub ticket: Option<String>,
+    /// For a BOOKED booking: one ticket per seat or standing place, so a
+    /// party can enter one by one.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub tickets: Vec<TicketView>,
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// One seat's (or standing place's) ticket.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct TicketView {
+    /// The seat id, or `p1`, `p2`, … for standing places.
+    pub unit: String,
+    pub label: String,
+    pub token: String,
 }
 
 /// The answer to `POST /api/bookings/{id}/pay`.

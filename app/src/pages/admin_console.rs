@@ -126,7 +126,7 @@ fn EventAdmin(
         })
         .collect_view();
     view! {
-        <p><button class="signout" on:click=sign_out>"Sign out"</button></p>
+        <p><button class="signout" on:click=sign_out>"Sign out"</button> " " <a class="door-link" href="/admin/scan">"Door scanner"</a></p>
         <h2>"Events"</h2>
         <table class="events">
             <thead><tr><th>"Event"</th><th>"Kind"</th><th>"Seats"</th><th>"State"</th><th></th></tr></thead>

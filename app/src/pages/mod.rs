@@ -2,6 +2,7 @@
 
 pub mod admin_console;
 pub mod booking_page;
+pub mod door_scanner;
 pub mod event_list;
 pub mod event_page;
 pub mod map_view;

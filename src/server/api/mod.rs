@@ -3,6 +3,7 @@
 
 mod admin;
 mod bookings;
+mod door;
 mod events;
 mod extract;
 mod health;
@@ -103,6 +104,7 @@ pub fn routes() -> Router<AppState> {
             "/api/admin/bookings/{booking_id}/{action}",
             post(admin::booking_action),
         )
+        .route("/api/admin/tickets/{token}/check-in", post(door::check_in))
         .route("/api/openapi.json", get(openapi::openapi_json))
         .route("/api/{*rest}", any(not_found))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

@@ -9,17 +9,18 @@ use holdfast_app::console_model::{
     EventLayout, LiveHold, MailRow, NewPromo, PromoCampaign, RoomSummary, SeatCounts, SectionSpec,
     StandingCount, StandingSpec, WebhookRow,
 };
+use holdfast_app::core::door::CheckedIn;
 use holdfast_app::core::error::{ErrorBody, ErrorDetail, FieldError};
 use holdfast_app::model::{
     BookingSeat, BookingView, EventDetail, EventKind, EventSummary, GeneralAdmissionArea,
     GeneralAdmissionLine, HoldResponse, PayResponse, PaymentView, PriceCategory, PromoApplied,
-    QueueStatus, SeatMapSnapshot, SeatStatus, SeatView,
+    QueueStatus, SeatMapSnapshot, SeatStatus, SeatView, TicketView,
 };
 use serde::Deserialize;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use super::{admin, bookings, events, holds, on_sale_admin, payments, promos, queue, stream};
+use super::{admin, bookings, door, events, holds, on_sale_admin, payments, promos, queue, stream};
 
 /// `POST /api/events/{eventId}/holds`.
 #[derive(Deserialize, ToSchema)]
@@ -68,6 +69,7 @@ impl Modify for Security {
         admin::login, admin::logout, admin::whoami, admin::holds, admin::invariants,
         admin::audit_log, admin::events, admin::create_event, admin::publish,
         admin::unpublish, admin::dashboard, admin::dashboard_stream, admin::booking_action,
+        door::check_in,
         queue::join_queue, queue::queue_status, queue::queue_stream,
         promos::apply_promo, promos::claim_pooled,
         on_sale_admin::set_queue, on_sale_admin::queue_summary,
@@ -83,6 +85,7 @@ impl Modify for Security {
         CategorySpec, SectionSpec, StandingSpec, CreatedEvent,
         QueueStatus, PromoApplied, RoomSummary, NewPromo, PromoCampaign,
         promos::PromoRequest, promos::PooledCode, on_sale_admin::RoomSettings,
+        door::CheckInRequest, CheckedIn, TicketView,
     )),
     modifiers(&Security),
 )]

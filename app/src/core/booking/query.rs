@@ -4,7 +4,9 @@
 use super::BookingStatus;
 use crate::core::clock::rfc3339;
 use crate::core::{ApiError, AppState};
-use crate::model::{BookingSeat, BookingView, GeneralAdmissionLine, PaymentStatus, PaymentView};
+use crate::model::{
+    BookingSeat, BookingView, GeneralAdmissionLine, PaymentStatus, PaymentView, TicketView,
+};
 
 type BookingRow = (
     String,
@@ -97,6 +99,24 @@ fn view(
     let status = BookingStatus::parse(&status).unwrap_or(BookingStatus::Expired);
     let running = matches!(status, BookingStatus::Held | BookingStatus::PaymentPending);
     let ticket = (status == BookingStatus::Booked).then(|| state.tickets.token(&id));
+    let tickets = if status == BookingStatus::Booked {
+        let seat_ids: Vec<i64> = seats.iter().map(|s| s.0).collect();
+        let labels = seats
+            .iter()
+            .map(|s| s.1.clone())
+            .chain((1..=ga_qty).map(|i| format!("Standing place {i}")));
+        crate::core::door::units(&seat_ids, ga_qty)
+            .into_iter()
+            .zip(labels)
+            .map(|(unit, label)| TicketView {
+                token: state.tickets.unit_token(&id, &unit),
+                unit,
+                label,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     BookingView {
         id,
         event_id,
@@ -121,6 +141,7 @@ fn view(
         held_until: Some(rfc3339(held_until)),
         expires_in_ms: running.then(|| (held_until - now).max(0)),
         ticket,
+        tickets,
         payment,
         created_at: rfc3339(created),
         updated_at: rfc3339(updated),

@@ -1,0 +1,129 @@
+//! The door: a staff member scans a ticket and it is checked in once.
+//! A seat's (or standing place's) ticket admits that one person; the
+//! booking's own ticket admits the whole party. The first scan is recorded
+//! under the booking's row lock (the lock every change of the booking
+//! takes), so a refund and a scan, or two scanners, decide one after the
+//! other; a second scan answers when and at which gate the ticket was
+//! used, and a ticket whose booking is no longer BOOKED is refused.
+
+use serde::{Deserialize, Serialize};
+
+use super::admin::audit::{self, Entry};
+use super::admin::auth::Admin;
+use super::booking::store;
+use super::clock::rfc3339;
+use super::{ApiError, AppState};
+use crate::model::BookingStatus;
+
+/// One ticket of a booking, as its buyer gets it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct CheckedIn {
+    pub booking_id: String,
+    /// The seats (ids) or standing places (`p1`, …) let in by this scan.
+    pub units: Vec<String>,
+    pub checked_in_at: String,
+    pub gate: String,
+}
+
+/// The units of a booking's tickets: its seat ids, then `p1`…`pN` for its
+/// standing places.
+pub fn units(seats: &[i64], standing_places: i64) -> Vec<String> {
+    seats
+        .iter()
+        .map(i64::to_string)
+        .chain((1..=standing_places).map(|i| format!("p{i}")))
+        .collect()
+}
+
+/// A gate's name as staff type it: 1–40 visible characters ("main" when none).
+fn gate_name(gate: Option<&str>) -> Result<String, ApiError> {
+    let gate = gate
+        .map(str::trim)
+        .filter(|g| !g.is_empty())
+        .unwrap_or("main");
+    if gate.chars().count() > 40 || gate.chars().any(char::is_control) {
+        return Err(ApiError::unprocessable(
+            "a gate is 1 to 40 visible characters",
+            "gate",
+        ));
+    }
+    Ok(gate.to_string())
+}
+
+pub async fn check_in(
+    state: &AppState,
+    admin: &Admin,
+    token: &str,
+    gate: Option<&str>,
+) -> Result<CheckedIn, ApiError> {
+    let gate = gate_name(gate)?;
+    let ticket = state
+        .tickets
+        .verify_unit(token)
+        .ok_or(ApiError::NotFound("ticket"))?;
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    let booking = store::lock(&mut tx, &ticket.booking_id)
+        .await?
+        .ok_or(ApiError::NotFound("ticket"))?;
+    if booking.status != BookingStatus::Booked {
+        return Err(ApiError::TicketVoid(booking.status.to_string()));
+    }
+    let seats = store::seats_of(&mut tx, &ticket.booking_id).await?;
+    let (places,): (i64,) = sqlx::query_as("select ga_quantity from booking where id = $1")
+        .bind(&ticket.booking_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    let all = units(&seats, places);
+    let wanted = match &ticket.unit {
+        Some(unit) if all.contains(unit) => vec![unit.clone()],
+        Some(_) => return Err(ApiError::NotFound("ticket")),
+        None => all,
+    };
+    for unit in &wanted {
+        let earlier: Option<(String, i64)> = sqlx::query_as(
+            "select gate, checked_in_at from ticket_checkin where booking_id = $1 and unit = $2",
+        )
+        .bind(&ticket.booking_id)
+        .bind(unit)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some((gate, at)) = earlier {
+            return Err(ApiError::AlreadyCheckedIn {
+                at: rfc3339(at),
+                gate,
+            });
+        }
+    }
+    for unit in &wanted {
+        sqlx::query(
+            "insert into ticket_checkin (booking_id, unit, gate, actor, checked_in_at)
+             values ($1, $2, $3, $4, $5)",
+        )
+        .bind(&ticket.booking_id)
+        .bind(unit)
+        .bind(&gate)
+        .bind(&admin.actor)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    let detail = format!("checked in {} at gate {gate}", wanted.join(", "));
+    let entry = Entry {
+        actor: &admin.actor,
+        action: "check_in",
+        event_id: Some(booking.event_id),
+        booking_id: Some(&ticket.booking_id),
+        detail: &detail,
+    };
+    audit::record(&mut tx, &entry, now).await?;
+    tx.commit().await?;
+    Ok(CheckedIn {
+        booking_id: ticket.booking_id,
+        units: wanted,
+        checked_in_at: rfc3339(now),
+        gate,
+    })
+}

@@ -1,0 +1,75 @@
+//! The door scanner in the console (`/admin/scan`): staff type or paste a
+//! ticket — or a hardware scanner types it as a keyboard, ending with Enter
+//! — and see a big green "let in" or a red refusal saying why (already used
+//! when and where, refunded, not a ticket). The field empties and keeps the
+//! focus for the next scan.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::admin_fns::{admin_check_in, admin_signed_in, ScanResult};
+
+#[component]
+pub fn DoorScanner() -> impl IntoView {
+    let signed_in = Resource::new(|| (), |_| admin_signed_in());
+    view! {
+        <section class="door">
+            <p><a href="/admin">"← Console"</a></p>
+            <h1>"Door"</h1>
+            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match signed_in.await {
+                        Ok(true) => view! { <Scanner/> }.into_any(),
+                        _ => view! { <p class="notice">"Sign in to the console first: " <a href="/admin">"sign in"</a></p> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+#[component]
+fn Scanner() -> impl IntoView {
+    let token = RwSignal::new(String::new());
+    let gate = RwSignal::new("main".to_string());
+    let result = RwSignal::new(None::<ScanResult>);
+    let busy = RwSignal::new(false);
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let scanned = token.get_untracked();
+        if scanned.trim().is_empty() || busy.get_untracked() {
+            return;
+        }
+        busy.set(true);
+        let at = gate.get_untracked();
+        spawn_local(async move {
+            let answer = admin_check_in(scanned, at).await.unwrap_or(ScanResult {
+                admitted: false,
+                message: "The scan did not reach the server; scan again.".into(),
+            });
+            result.set(Some(answer));
+            token.set(String::new());
+            busy.set(false);
+        });
+    };
+    view! {
+        <form class="scanner" on:submit=submit>
+            <label>"Gate"
+                <input name="gate" maxlength="40" prop:value=gate on:input=move |ev| gate.set(event_target_value(&ev))/>
+            </label>
+            <label>"Ticket"
+                <input name="ticket" autofocus=true autocomplete="off" placeholder="scan or paste the ticket"
+                    prop:value=token on:input=move |ev| token.set(event_target_value(&ev))/>
+            </label>
+            <button type="submit" disabled=move || busy.get()>"Check in"</button>
+        </form>
+        {move || result.get().map(|r| {
+            let class = if r.admitted { "scan-result admitted" } else { "scan-result refused" };
+            view! {
+                <p class=class role="status" data-testid="scan-result">
+                    <strong>{if r.admitted { "✓ " } else { "✗ " }}</strong>{r.message}
+                </p>
+            }
+        })}
+    }
+}

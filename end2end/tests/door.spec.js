@@ -1,0 +1,66 @@
+// The door, as staff use it: a buyer books two seats; at the console's
+// door scanner the first seat's ticket turns the screen green, the same
+// ticket again turns it red and says when and at which gate it was used.
+const { test, expect } = require('@playwright/test');
+
+const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
+
+async function bookTwoSeats(request) {
+  const seats = (await (await request.get('/api/events/2/seats')).json()).seats
+    .filter((s) => s.status === 'AVAILABLE').slice(120, 122).map((s) => s.id);
+  const held = await request.post('/api/events/2/holds', {
+    headers: { 'Idempotency-Key': `door-hold-${Date.now()}` }, data: { seatIds: seats },
+  });
+  expect(held.status()).toBe(200);
+  const { bookingId } = await held.json();
+  const paid = await request.post(`/api/bookings/${bookingId}/pay`, {
+    headers: { 'Idempotency-Key': `door-pay-${Date.now()}` },
+  });
+  const { checkoutSessionId } = await paid.json();
+  await request.post(`/sandbox/checkout/${checkoutSessionId}/complete`, {
+    form: { outcome: 'paid', delivery: 'once', email: 'door@example.com' },
+  });
+  let booking;
+  await expect(async () => {
+    booking = await (await request.get(`/api/bookings/${bookingId}`)).json();
+    expect(booking.status).toBe('BOOKED');
+  }).toPass({ timeout: 15_000 });
+  return booking;
+}
+
+test('a ticket lets its holder in once, and the scanner says so', async ({ page, browser }) => {
+  const buyer = await browser.newContext();
+  const booking = await bookTwoSeats(buyer.request);
+  expect(booking.tickets).toHaveLength(2);
+  await buyer.close();
+
+  await page.goto('/admin');
+  await page.waitForLoadState('networkidle');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Events' })).toBeVisible();
+  await page.getByRole('link', { name: 'Door scanner' }).click();
+  await expect(page.getByRole('heading', { name: 'Door' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+
+  await page.getByLabel('Gate').fill('B');
+  await page.getByLabel('Ticket').fill(booking.tickets[0].token);
+  await page.getByLabel('Ticket').press('Enter');
+  await expect(page.getByTestId('scan-result')).toHaveClass(/admitted/);
+  await expect(page.getByTestId('scan-result')).toContainText('Let in: 1 person at gate B');
+  await expect(page.getByLabel('Ticket')).toHaveValue('');
+  await page.screenshot({ path: 'test-results/door-admitted.png', fullPage: true });
+
+  await page.getByLabel('Ticket').fill(booking.tickets[0].token);
+  await page.getByRole('button', { name: 'Check in' }).click();
+  await expect(page.getByTestId('scan-result')).toHaveClass(/refused/);
+  await expect(page.getByTestId('scan-result')).toContainText('already used');
+  await expect(page.getByTestId('scan-result')).toContainText('gate B');
+  await page.screenshot({ path: 'test-results/door-refused.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/door-refused-phone.png', fullPage: true });
+
+  await page.getByLabel('Ticket').fill('not-a-ticket.abc');
+  await page.getByRole('button', { name: 'Check in' }).click();
+  await expect(page.getByTestId('scan-result')).toContainText('not found');
+});
