@@ -226,7 +226,12 @@ async fn the_sqlite_table_rebuild_keeps_bookings_and_their_references() {
     .unwrap();
     let mut names: Vec<String> = children.into_iter().map(|r| r.0).collect();
     names.sort();
-    assert_eq!(names, ["booking_promo", "booking_seat", "payment"]);
+    for rebuilt in ["booking_promo", "booking_seat", "payment"] {
+        assert!(
+            names.iter().any(|n| n == rebuilt),
+            "{rebuilt} refers to booking: {names:?}"
+        );
+    }
     // The new states are allowed, the CHECKs hold, the live index is back.
     sqlx::query("update booking set status = 'DISPUTED' where id = 'b1'")
         .execute(&db)

@@ -85,6 +85,37 @@ async fn deliver(app: &TestApp, body: &str) -> Value {
     a.json()
 }
 
+/// `n` distinct paid verdicts for one checkout, delivered all at once (kinds
+/// alternating as Stripe sends them for delayed methods): their outcomes,
+/// and how many re-took the seats.
+async fn paid_at_once(
+    app: &TestApp,
+    session: &(String, String, i64, String),
+    booking: &str,
+    n: usize,
+) -> (Vec<String>, usize) {
+    let verdicts: Vec<String> = (0..n)
+        .map(|i| {
+            let kind = if i % 2 == 0 {
+                "checkout.session.completed"
+            } else {
+                "checkout.session.async_payment_succeeded"
+            };
+            checkout_event(kind, session, booking, true)
+        })
+        .collect();
+    let answers = join_all(verdicts.iter().map(|v| deliver(app, v))).await;
+    let outcomes: Vec<String> = answers
+        .iter()
+        .map(|a| a["outcome"].as_str().unwrap().to_string())
+        .collect();
+    let retaken = outcomes
+        .iter()
+        .filter(|o| *o == "late_payment_retaken")
+        .count();
+    (outcomes, retaken)
+}
+
 async fn payment_status(app: &TestApp, booking: &str) -> String {
     let (s,): (String,) = sqlx::query_as("select status from payment where booking_id = $1")
         .bind(booking)
@@ -196,29 +227,8 @@ on_both_backends!(
             let session = session_of(&app, &booking).await;
             let ended = checkout_event("checkout.session.expired", &session, &booking, false);
             deliver(&app, &ended).await;
-            let verdicts: Vec<String> = (0..8)
-                .map(|i| {
-                    let kind = if i % 2 == 0 {
-                        "checkout.session.completed"
-                    } else {
-                        "checkout.session.async_payment_succeeded"
-                    };
-                    checkout_event(kind, &session, &booking, true)
-                })
-                .collect();
-            let answers = join_all(verdicts.iter().map(|v| deliver(&app, v))).await;
-            let outcomes: Vec<&str> = answers
-                .iter()
-                .map(|a| a["outcome"].as_str().unwrap())
-                .collect();
-            assert_eq!(
-                outcomes
-                    .iter()
-                    .filter(|o| **o == "late_payment_retaken")
-                    .count(),
-                1,
-                "{outcomes:?}"
-            );
+            let (outcomes, retaken) = paid_at_once(&app, &session, &booking, 8).await;
+            assert_eq!(retaken, 1, "{outcomes:?}");
             assert!(
                 outcomes
                     .iter()
@@ -285,22 +295,8 @@ on_both_backends!(
         pay_at_provider(&app, &session.0).await;
         // Places are left: the first verdict re-takes them, the others are
         // duplicates — none takes places again, none refunds the ticket.
-        let verdicts: Vec<String> = (0..6)
-            .map(|_| checkout_event("checkout.session.completed", &session, &booking, true))
-            .collect();
-        let answers = join_all(verdicts.iter().map(|v| deliver(&app, v))).await;
-        let outcomes: Vec<&str> = answers
-            .iter()
-            .map(|a| a["outcome"].as_str().unwrap())
-            .collect();
-        assert_eq!(
-            outcomes
-                .iter()
-                .filter(|o| **o == "late_payment_retaken")
-                .count(),
-            1,
-            "{outcomes:?}"
-        );
+        let (outcomes, retaken) = paid_at_once(&app, &session, &booking, 6).await;
+        assert_eq!(retaken, 1, "{outcomes:?}");
         assert!(
             outcomes.iter().all(|o| *o != "late_payment_refund_queued"),
             "{outcomes:?}"
@@ -328,15 +324,12 @@ on_both_backends!(
         // Someone takes two of the four places: the three cannot come back.
         assert_eq!(hold_standing(&app.buyer(), area, 2).await.status, 200);
         pay_at_provider(&app, &session.0).await;
-        let verdicts: Vec<String> = (0..6)
-            .map(|_| checkout_event("checkout.session.completed", &session, &booking, true))
-            .collect();
-        let answers = join_all(verdicts.iter().map(|v| deliver(&app, v))).await;
-        let refunds = answers
+        let (outcomes, retaken) = paid_at_once(&app, &session, &booking, 6).await;
+        let refunds = outcomes
             .iter()
-            .filter(|a| a["outcome"] == "late_payment_refund_queued")
+            .filter(|o| *o == "late_payment_refund_queued")
             .count();
-        assert_eq!(refunds, 1, "{answers:?}");
+        assert_eq!((retaken, refunds), (0, 1), "{outcomes:?}");
         assert_eq!(
             app.scalar("select remaining from ga_area where id = (select min(id) from ga_area)")
                 .await,

@@ -94,19 +94,35 @@ pub async fn cancel_booked(
     id: &str,
     now: i64,
 ) -> Result<Option<Released>, sqlx::Error> {
-    debug_assert!(Booked.can_become(Cancelled));
+    let ended = end_from(tx, id, &[Booked], Cancelled, now).await?;
+    release(tx, id, ended).await
+}
+
+/// A booking in one of `from` ends as `to`: one conditional update, checked
+/// against the machine, answering what it owned when it won (the caller
+/// gives that back if the booking was live).
+async fn end_from(
+    tx: &mut Tx,
+    id: &str,
+    from: &[BookingStatus],
+    to: BookingStatus,
+    now: i64,
+) -> Result<Option<Ended>, sqlx::Error> {
+    debug_assert!(from.iter().all(|f| f.can_become(to)));
+    if from.is_empty() {
+        return Ok(None);
+    }
     let sql = format!(
-        "update booking set status = {}, updated_at = $2 where id = $1 and status = {}
+        "update booking set status = {}, updated_at = $2 where id = $1 and status in {}
          returning event_id, ga_area_id, ga_quantity",
-        Cancelled.sql(),
-        Booked.sql()
+        to.sql(),
+        BookingStatus::sql_list(from)
     );
-    let ended: Option<Ended> = sqlx::query_as(&sql)
+    sqlx::query_as(&sql)
         .bind(id)
         .bind(now)
         .fetch_optional(&mut **tx)
-        .await?;
-    release(tx, id, ended).await
+        .await
 }
 
 /// A running hold gets a later `held_until` (HELD stays HELD); answers the
@@ -173,18 +189,7 @@ pub async fn end_unpaid_checkout(
     id: &str,
     now: i64,
 ) -> Result<Option<Released>, sqlx::Error> {
-    debug_assert!(PaymentPending.can_become(Expired));
-    let sql = format!(
-        "update booking set status = {}, updated_at = $2 where id = $1 and status = {}
-         returning event_id, ga_area_id, ga_quantity",
-        Expired.sql(),
-        PaymentPending.sql()
-    );
-    let ended: Option<Ended> = sqlx::query_as(&sql)
-        .bind(id)
-        .bind(now)
-        .fetch_optional(&mut **tx)
-        .await?;
+    let ended = end_from(tx, id, &[PaymentPending], Expired, now).await?;
     release(tx, id, ended).await
 }
 
@@ -200,30 +205,14 @@ pub async fn void(
 ) -> Result<Option<Released>, sqlx::Error> {
     let sources = BookingStatus::sources_of(to);
     let (live, ended): (Vec<_>, Vec<_>) = sources.into_iter().partition(|s| s.is_live());
-    for (from, gives_back) in [(live, true), (ended, false)] {
-        if from.is_empty() {
-            continue;
-        }
-        let sql = format!(
-            "update booking set status = {}, updated_at = $2 where id = $1 and status in {}
-             returning event_id, ga_area_id, ga_quantity",
-            to.sql(),
-            BookingStatus::sql_list(&from)
-        );
-        let row: Option<Ended> = sqlx::query_as(&sql)
-            .bind(id)
-            .bind(now)
-            .fetch_optional(&mut **tx)
-            .await?;
-        if let Some(row) = row {
-            if gives_back {
-                return release(tx, id, Some(row)).await;
-            }
-            return Ok(Some(Released {
-                event_id: row.0,
-                seats: Vec::new(),
-            }));
-        }
+    // A live booking gives its seats and places back; an ended one did.
+    if let Some(row) = end_from(tx, id, &live, to, now).await? {
+        return release(tx, id, Some(row)).await;
     }
-    Ok(None)
+    Ok(end_from(tx, id, &ended, to, now)
+        .await?
+        .map(|(event_id, _, _)| Released {
+            event_id,
+            seats: Vec::new(),
+        }))
 }
