@@ -458,3 +458,32 @@ on_both_backends!(
         value("holdfast_outbox_backlog");
     }
 );
+
+/// Parallel guesses get no more tries than sequential ones: 40 wrong
+/// passwords at once from one client are 5 × 401 and 35 × 429 (counted
+/// before the password is verified, not after).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_password_guesses_are_counted_before_they_are_verified() {
+    let app = common::spawn_app(common::Backend::Sqlite).await;
+    let answers = futures::future::join_all((0..40).map(|_| {
+        let console = app.buyer();
+        async move {
+            console
+                .post(
+                    "/api/admin/login",
+                    None,
+                    Some(json!({ "password": "guess" })),
+                )
+                .await
+        }
+    }))
+    .await;
+    let unauthorized = answers.iter().filter(|a| a.status == 401).count();
+    let limited = answers.iter().filter(|a| a.status == 429).count();
+    assert_eq!(
+        (unauthorized, limited),
+        (5, 35),
+        "{:?}",
+        answers.iter().map(|a| a.status).collect::<Vec<_>>()
+    );
+}

@@ -5,7 +5,12 @@
 //! whose insert created the credentials row.
 //!
 //! Wrong passwords answer 401 after a pause; more than `MAX_FAILURES` in a
-//! minute from one client answer 429 until the minute is over.
+//! minute from one client answer 429 until the minute is over. An attempt
+//! is counted *before* its password is verified (and given back when it was
+//! right), so a burst of parallel guesses gets no more verifications than
+//! sequential ones would; and at most `VERIFY_SLOTS` argon2 verifications
+//! (each ~19 MiB) run at once on an instance — an attempt that finds none
+//! free within 2 s is answered 429.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -28,6 +33,10 @@ pub const SESSION_MS: i64 = 8 * 3600 * 1000;
 /// Wrong credentials are answered after this pause.
 pub const FAILURE_DELAY: Duration = Duration::from_millis(400);
 const MAX_FAILURES: u32 = 5;
+/// Password verifications running at once on one instance, and how long
+/// an attempt waits for one before it is answered 429.
+const VERIFY_SLOTS: usize = 4;
+const SLOT_WAIT: Duration = Duration::from_secs(2);
 const WINDOW: Duration = Duration::from_secs(60);
 const SESSION_KEY: &str = "admin_until";
 
@@ -35,6 +44,7 @@ pub struct AdminAuth {
     db: Db,
     token_sha256: String,
     failures: Mutex<HashMap<Option<IpAddr>, (u32, Instant)>>,
+    verifying: tokio::sync::Semaphore,
 }
 
 /// Credentials generated at first start, to print once.
@@ -104,6 +114,7 @@ impl AdminAuth {
                 db: db.clone(),
                 token_sha256,
                 failures: Mutex::default(),
+                verifying: tokio::sync::Semaphore::new(VERIFY_SLOTS),
             },
             generated.filter(|g| g.password.is_some() || g.token.is_some()),
         ))
@@ -116,36 +127,41 @@ impl AdminAuth {
         client: Option<IpAddr>,
         password: &str,
     ) -> Result<(), ApiError> {
-        self.refuse_if_throttled(client)?;
+        self.reserve_attempt(client)?;
+        let slot = tokio::time::timeout(SLOT_WAIT, self.verifying.acquire()).await;
+        let Ok(Ok(slot)) = slot else {
+            self.give_back_attempt(client);
+            return Err(ApiError::RateLimited {
+                retry_after_secs: 1,
+            });
+        };
+        let verified = self.verify(password).await;
+        drop(slot);
+        if !matches!(verified, Ok(false)) {
+            // Right, or not decided (a database error): not a failure.
+            self.give_back_attempt(client);
+        }
+        if verified? {
+            return Ok(());
+        }
+        tokio::time::sleep(FAILURE_DELAY).await;
+        Err(ApiError::Unauthorized)
+    }
+
+    async fn verify(&self, password: &str) -> Result<bool, ApiError> {
         let (stored,): (String,) =
             sqlx::query_as("select password_hash from admin_credential where id = 1")
                 .fetch_one(self.db.reader())
                 .await?;
         let password = password.to_string();
-        let ok = tokio::task::spawn_blocking(move || verify_password(&stored, &password))
+        tokio::task::spawn_blocking(move || verify_password(&stored, &password))
             .await
-            .map_err(ApiError::internal)?;
-        if ok {
-            return Ok(());
-        }
-        self.record_failure(client);
-        tokio::time::sleep(FAILURE_DELAY).await;
-        Err(ApiError::Unauthorized)
+            .map_err(ApiError::internal)
     }
 
-    fn refuse_if_throttled(&self, client: Option<IpAddr>) -> Result<(), ApiError> {
-        let failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        match failures.get(&client) {
-            Some((n, since)) if *n >= MAX_FAILURES && since.elapsed() < WINDOW => {
-                Err(ApiError::RateLimited {
-                    retry_after_secs: (WINDOW - since.elapsed()).as_secs().max(1),
-                })
-            }
-            _ => Ok(()),
-        }
-    }
-
-    fn record_failure(&self, client: Option<IpAddr>) {
+    /// Counts an attempt as a failure before it is verified: 429 when the
+    /// client has used up its minute.
+    fn reserve_attempt(&self, client: Option<IpAddr>) -> Result<(), ApiError> {
         let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
         if failures.len() > 100_000 {
             failures.retain(|_, (_, since)| since.elapsed() < WINDOW);
@@ -154,7 +170,21 @@ impl AdminAuth {
         if entry.1.elapsed() >= WINDOW {
             *entry = (0, Instant::now());
         }
+        if entry.0 >= MAX_FAILURES {
+            return Err(ApiError::RateLimited {
+                retry_after_secs: (WINDOW.saturating_sub(entry.1.elapsed())).as_secs().max(1),
+            });
+        }
         entry.0 += 1;
+        Ok(())
+    }
+
+    /// The attempt was not a failure after all.
+    fn give_back_attempt(&self, client: Option<IpAddr>) {
+        let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(entry) = failures.get_mut(&client) {
+            entry.0 = entry.0.saturating_sub(1);
+        }
     }
 
     pub fn token_matches(&self, token: &str) -> bool {
