@@ -15,7 +15,7 @@ use super::clock::rfc3339;
 use super::{ApiError, AppState};
 use crate::model::BookingStatus;
 
-/// One ticket of a booking, as its buyer gets it.
+/// The answer to a first scan: who was let in, when, where.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
@@ -72,11 +72,7 @@ pub async fn check_in(
         return Err(ApiError::TicketVoid(booking.status.to_string()));
     }
     let seats = store::seats_of(&mut tx, &ticket.booking_id).await?;
-    let (places,): (i64,) = sqlx::query_as("select ga_quantity from booking where id = $1")
-        .bind(&ticket.booking_id)
-        .fetch_one(&mut *tx)
-        .await?;
-    let all = units(&seats, places);
+    let all = units(&seats, booking.ga_quantity);
     let wanted = match &ticket.unit {
         Some(unit) if all.contains(unit) => vec![unit.clone()],
         Some(_) => return Err(ApiError::NotFound("ticket")),

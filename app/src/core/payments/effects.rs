@@ -41,6 +41,16 @@ pub struct MapChanges {
     pub changes: Vec<(SeatId, Occupancy)>,
 }
 
+/// What an ended booking gave back, as map changes (its seats are free).
+impl From<store::Released> for MapChanges {
+    fn from(released: store::Released) -> Self {
+        MapChanges {
+            changes: released.as_changes(),
+            event_id: released.event_id,
+        }
+    }
+}
+
 /// What the provider reports about a paid checkout.
 #[derive(Debug, Clone, Copy)]
 pub struct Paid<'a> {
@@ -165,13 +175,7 @@ pub async fn apply_checkout_ended(
         now,
     )
     .await?;
-    Ok((
-        true,
-        MapChanges {
-            event_id: released.event_id,
-            changes: released.as_changes(),
-        },
-    ))
+    Ok((true, released.into()))
 }
 
 /// paid → refund_pending exactly once, with the refund in the outbox.

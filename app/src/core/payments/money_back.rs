@@ -109,12 +109,5 @@ pub async fn apply_money_back(
         let to_buyer = format!("buyer:{}", booking.buyer_id);
         outbox::enqueue_email(tx, booking_id, &key, &to_buyer, subject, body, now).await?;
     }
-    let changes = match released {
-        Some(r) => MapChanges {
-            event_id: r.event_id,
-            changes: r.as_changes(),
-        },
-        None => MapChanges::default(),
-    };
-    Ok((outcome, changes))
+    Ok((outcome, released.map(MapChanges::from).unwrap_or_default()))
 }

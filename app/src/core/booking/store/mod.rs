@@ -240,30 +240,33 @@ pub struct Locked {
     pub currency: String,
     pub buyer_id: String,
     pub event_id: EventId,
+    /// Standing places (0 for a seated booking).
+    pub ga_quantity: i64,
 }
 
 /// Reads the booking and locks its row until the transaction ends, so two
 /// verdicts for one booking decide one after the other (a no-op update takes
 /// the row lock on Postgres, and SQLite has one writer).
 pub async fn lock(tx: &mut Tx, id: &str) -> Result<Option<Locked>, sqlx::Error> {
-    let row: Option<(String, i64, String, String, i64)> = sqlx::query_as(
+    let row: Option<(String, i64, String, String, i64, i64)> = sqlx::query_as(
         "update booking set updated_at = updated_at where id = $1
-         returning status, amount_cents, currency, buyer_id, event_id",
+         returning status, amount_cents, currency, buyer_id, event_id, ga_quantity",
     )
     .bind(id)
     .fetch_optional(&mut **tx)
     .await?;
-    Ok(
-        row.and_then(|(status, amount_cents, currency, buyer_id, event_id)| {
+    Ok(row.and_then(
+        |(status, amount_cents, currency, buyer_id, event_id, ga_quantity)| {
             Some(Locked {
                 status: BookingStatus::parse(&status)?,
                 amount_cents,
                 currency,
                 buyer_id,
                 event_id,
+                ga_quantity,
             })
-        }),
-    )
+        },
+    ))
 }
 
 /// The seats of a booking, in order.
