@@ -450,16 +450,16 @@ async fn a_checkout_that_can_no_longer_be_created_ends_the_booking(backend: Back
     let (buyer, booking, paid) = app.hold_and_pay(&[330]).await;
     assert_eq!(paid.status, 503, "{}", paid.text);
     app.clock.advance_ms(2 * 60_000);
-    let again = buyer
-        .post(
-            &format!("/api/bookings/{booking}/pay"),
-            Some(&new_key()),
-            None,
-        )
-        .await;
+    let key = new_key();
+    let path = format!("/api/bookings/{booking}/pay");
+    let again = buyer.post(&path, Some(&key), None).await;
     assert_eq!(again.status, 409, "{}", again.text);
     assert_eq!(again.code(), "HOLD_EXPIRED");
     assert_eq!(app.status_of(&booking).await, "EXPIRED");
+    // The key is not left in flight: the same request again is answered
+    // for the booking as it now is.
+    let same = buyer.post(&path, Some(&key), None).await;
+    assert_eq!(same.code(), "INVALID_STATE", "{}", same.text);
     assert_eq!(
         app.buyer().hold(1, 330).await.status,
         200,

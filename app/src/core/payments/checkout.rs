@@ -44,9 +44,10 @@ pub async fn start_checkout(
     if !can_still_create(state, &request, now) {
         // The first try never reached the provider and the deadline is now
         // too close for a new session: the booking ends, its seats go back.
-        let (_, changes) = effects::apply_checkout_ended(&mut tx, booking_id, now).await?;
-        tx.commit().await?;
-        outbox::publish(state, &changes);
+        // (Only a retry gets here, which changed nothing: rolling back
+        // leaves no Idempotency-Key in flight.)
+        tx.rollback().await?;
+        give_up(state, booking_id).await?;
         return Err(ApiError::HoldExpired);
     }
     tx.commit().await?;
@@ -102,6 +103,18 @@ pub async fn start_checkout(
 pub fn can_still_create(state: &AppState, request: &CheckoutRequest, now: i64) -> bool {
     let min = state.payments.provider.min_checkout_lifetime_ms().max(1);
     request.expires_at_ms - now >= min
+}
+
+/// Ends a booking whose checkout can no longer be created (the pay step's
+/// retry, or reconciliation): nobody can have paid a session that never
+/// reached the buyer. Answers whether it ended it.
+pub async fn give_up(state: &AppState, booking_id: &str) -> Result<bool, ApiError> {
+    let mut tx = state.db.begin().await?;
+    let (ended, changes) =
+        effects::apply_checkout_ended(&mut tx, booking_id, state.clock.now_ms()).await?;
+    tx.commit().await?;
+    outbox::publish(state, &changes);
+    Ok(ended)
 }
 
 /// Pay on a booking that did not move: only a PAYMENT_PENDING booking whose

@@ -4,7 +4,7 @@
 //! webhook). Each booking is claimed with a lease first, so with many
 //! instances only one asks the provider about it at a time.
 
-use super::checkout::{can_still_create, checkout_request, record_session};
+use super::checkout::{can_still_create, checkout_request, give_up, record_session};
 use super::effects;
 use super::outbox;
 use super::store as payments;
@@ -32,17 +32,6 @@ pub async fn reconcile_due(state: &AppState) -> Result<usize, ApiError> {
         }
     }
     Ok(settled)
-}
-
-/// Ends a booking whose checkout can no longer be created: nobody can have
-/// paid a session that never reached the buyer.
-async fn give_up(state: &AppState, booking_id: &str) -> Result<bool, ApiError> {
-    let mut tx = state.db.begin().await?;
-    let (ended, changes) =
-        effects::apply_checkout_ended(&mut tx, booking_id, state.clock.now_ms()).await?;
-    tx.commit().await?;
-    outbox::publish(state, &changes);
-    Ok(ended)
 }
 
 async fn settle(state: &AppState, booking_id: &str) -> Result<bool, ApiError> {
