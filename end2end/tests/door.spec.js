@@ -2,8 +2,7 @@
 // door scanner the first seat's ticket turns the screen green, the same
 // ticket again turns it red and says when and at which gate it was used.
 const { test, expect } = require('@playwright/test');
-
-const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
+const { signInToConsole } = require('./helpers');
 
 async function bookTwoSeats(request) {
   const seats = (await (await request.get('/api/events/2/seats')).json()).seats
@@ -34,11 +33,7 @@ test('a ticket lets its holder in once, and the scanner says so', async ({ page,
   expect(booking.tickets).toHaveLength(2);
   await buyer.close();
 
-  await page.goto('/admin');
-  await page.waitForLoadState('networkidle');
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Events' })).toBeVisible();
+  await signInToConsole(page);
   await page.getByRole('link', { name: 'Door scanner' }).click();
   await expect(page.getByRole('heading', { name: 'Door' })).toBeVisible();
   await page.waitForLoadState('networkidle');

@@ -1,5 +1,26 @@
 // Steps several specs share (not a spec itself: Playwright runs *.spec.js).
+const crypto = require('crypto');
 const { expect } = require('@playwright/test');
+
+// The sandbox's development signing secret (config::DEV_WEBHOOK_SECRET).
+const WEBHOOK_SECRET = 'whsec_holdfast_development';
+const ADMIN_PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
+
+// Headers for a webhook body signed as Stripe signs it.
+function signed(body) {
+  const t = Math.floor(Date.now() / 1000);
+  const v1 = crypto.createHmac('sha256', WEBHOOK_SECRET).update(`${t}.${body}`).digest('hex');
+  return { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` };
+}
+
+// Signs in to the console (after hydration: typing before it is lost).
+async function signInToConsole(page) {
+  await page.goto('/admin');
+  await page.waitForLoadState('networkidle');
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Events' })).toBeVisible();
+}
 
 // Selects one seat on the map and holds it. Clicks before hydration are
 // lost, so the click is repeated until the seat shows as selected.
@@ -12,4 +33,4 @@ async function holdSeat(page, id) {
   await expect(page.getByTestId('countdown')).toContainText(/\d:\d\d/);
 }
 
-module.exports = { holdSeat };
+module.exports = { holdSeat, signed, signInToConsole };

@@ -2,27 +2,13 @@
 // ended (so the seat goes back and another buyer takes it), then the first
 // buyer's payment arrives anyway. The booking page turns REFUNDED by itself
 // and says why; the other buyer keeps the seat.
-const crypto = require('crypto');
 const { test, expect } = require('@playwright/test');
-
-// The sandbox's development signing secret (config::DEV_WEBHOOK_SECRET).
-const SECRET = 'whsec_holdfast_development';
-
-function signed(body) {
-  const t = Math.floor(Date.now() / 1000);
-  const v1 = crypto.createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex');
-  return { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` };
-}
+const { holdSeat, signed } = require('./helpers');
 
 test('a payment that arrives after the seat went to someone else is refunded, and the page says so', async ({ page, browser }) => {
   await page.goto('/events/2');
   const seat = await page.locator('circle.seat.available').nth(60).getAttribute('data-id');
-  await expect(async () => {
-    await page.locator(`#seat-${seat}`).dispatchEvent('click');
-    await expect(page.locator(`#seat-${seat}`)).toHaveClass(/selected/, { timeout: 500 });
-  }).toPass({ timeout: 20_000 });
-  await page.getByRole('button', { name: 'Hold seats' }).click();
-  await expect(page.getByTestId('countdown')).toContainText(/\d:\d\d/);
+  await holdSeat(page, seat);
   await page.getByRole('button', { name: 'Pay now' }).click();
   await expect(page).toHaveURL(/\/sandbox\/checkout\//);
 

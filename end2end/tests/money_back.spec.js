@@ -3,17 +3,8 @@
 // (the ticket stays, the page says how much came back), then the buyer's
 // bank disputes it (the ticket is void, the seat is on sale again, the
 // console says why). Desktop and phone width.
-const crypto = require('crypto');
 const { test, expect } = require('@playwright/test');
-
-const SECRET = 'whsec_holdfast_development';
-const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
-
-function signed(body) {
-  const t = Math.floor(Date.now() / 1000);
-  const v1 = crypto.createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex');
-  return { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` };
-}
+const { holdSeat, signed, signInToConsole } = require('./helpers');
 
 function event(type, object) {
   return JSON.stringify({ id: `evt_e2e_${type}_${Date.now()}`, object: 'event', type, data: { object } });
@@ -22,12 +13,7 @@ function event(type, object) {
 test('a partial refund keeps the ticket; a dispute voids it and frees the seat', async ({ page, browser }) => {
   await page.goto('/events/2');
   const seat = await page.locator('circle.seat.available').nth(80).getAttribute('data-id');
-  await expect(async () => {
-    await page.locator(`#seat-${seat}`).dispatchEvent('click');
-    await expect(page.locator(`#seat-${seat}`)).toHaveClass(/selected/, { timeout: 500 });
-  }).toPass({ timeout: 20_000 });
-  await page.getByRole('button', { name: 'Hold seats' }).click();
-  await expect(page.getByTestId('countdown')).toContainText(/\d:\d\d/);
+  await holdSeat(page, seat);
   await page.getByRole('button', { name: 'Pay now' }).click();
   await expect(page).toHaveURL(/\/sandbox\/checkout\//);
   await page.getByRole('button', { name: /^Pay / }).click();
@@ -76,11 +62,7 @@ test('a partial refund keeps the ticket; a dispute voids it and frees the seat',
   // The organizer's console says what happened.
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
-  await admin.goto('/admin');
-  await admin.waitForLoadState('networkidle');
-  await admin.getByLabel('Password').fill(PASSWORD);
-  await admin.getByRole('button', { name: 'Sign in' }).click();
-  await expect(admin.getByRole('heading', { name: 'Events' })).toBeVisible();
+  await signInToConsole(admin);
   await admin.goto('/admin/events/2');
   const row = admin.locator('tr', { hasText: booking.id.slice(0, 8) }).filter({ hasText: 'DISPUTED' });
   await expect(row.first()).toContainText("disputed by the buyer's bank", { timeout: 10_000 });
