@@ -66,13 +66,13 @@ curl -sf -H "Authorization: Bearer fuzz-admin-token" "http://127.0.0.1:$fport/ap
 echo "==> end-to-end (Playwright, Chromium)"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 DATABASE_URL="sqlite://$work/e2e.db" LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT=target/site \
-  ADMIN_PASSWORD=playwright-admin \
+  ADMIN_PASSWORD=playwright-admin STRIPE_WEBHOOK_SECRET=whsec_holdfast_development \
   RUST_LOG=warn ./target/debug/holdfast > "$work/server.log" 2>&1 &
 pids+=($!)
 # A second server with 5-second holds, for the countdown-to-expiry spec.
 short=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 DATABASE_URL="sqlite://$work/e2e-short.db" LEPTOS_SITE_ADDR="127.0.0.1:$short" LEPTOS_SITE_ROOT=target/site \
-  HOLD_TTL_SECONDS=5 SWEEP_INTERVAL_SECONDS=1 RUST_LOG=warn ./target/debug/holdfast > "$work/server-short.log" 2>&1 &
+  HOLD_TTL_SECONDS=5 SWEEP_INTERVAL_SECONDS=1 STRIPE_WEBHOOK_SECRET=whsec_holdfast_development RUST_LOG=warn ./target/debug/holdfast > "$work/server-short.log" 2>&1 &
 pids+=($!)
 for p in "$port" "$short"; do
   for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$p/readyz" >/dev/null && break; sleep 0.2; done

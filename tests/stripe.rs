@@ -257,7 +257,7 @@ async fn stripe_app(backend: Backend) -> Option<(TestApp, Shared)> {
         c.payment_provider = "stripe".into();
         c.stripe_secret_key = Some(SECRET_KEY.into());
         c.stripe_api_base = Some(url);
-        c.stripe_webhook_secret = WEBHOOK_SECRET.into();
+        c.stripe_webhook_secret = Some(WEBHOOK_SECRET.into());
     })
     .await;
     *fake.clock.lock().unwrap() = Some(app.clock.clone());

@@ -69,7 +69,9 @@ pub async fn admin_sign_in(password: String) -> Result<Result<(), String>, Serve
             other => other.to_string(),
         }));
     }
-    crate::core::admin::auth::sign_in(&session, state.clock.now_ms())
+    state
+        .admin
+        .sign_in(&session, state.clock.now_ms())
         .await
         .map_err(|e| ServerFnError::new(e.to_string()))?;
     Ok(Ok(()))

@@ -2,7 +2,8 @@
 const crypto = require('crypto');
 const { expect } = require('@playwright/test');
 
-// The sandbox's development signing secret (config::DEV_WEBHOOK_SECRET).
+// The webhook secret scripts/test.sh starts the servers with (unset, each
+// deployment would make its own).
 const WEBHOOK_SECRET = 'whsec_holdfast_development';
 const ADMIN_PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
 

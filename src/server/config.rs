@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use holdfast_app::core::client_addr::TrustedProxies;
+use holdfast_app::core::secrets;
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -18,14 +19,20 @@ pub struct Config {
     pub db_max_connections: u32,
     /// Where the built site (wasm, JS, CSS, public files) is served from.
     pub site_root: String,
-    /// Signs ticket tokens (`TICKET_SECRET`).
-    pub ticket_secret: String,
+    /// The deployment's root secret (`TICKET_SECRET`); unset: generated
+    /// once per deployment and kept in the database (`core::secrets`).
+    pub ticket_secret: Option<String>,
     /// `sandbox` (default) or `stripe`.
     pub payment_provider: String,
+    /// `HOLDFAST_ENV=production`, or a `PUBLIC_BASE_URL` on https: secure
+    /// cookies, HSTS, and no start on development settings.
+    pub production: bool,
     pub stripe_secret_key: Option<String>,
     /// Stripe's API address (`STRIPE_API_BASE`); unset: Stripe itself.
     pub stripe_api_base: Option<String>,
-    pub stripe_webhook_secret: String,
+    /// Webhook signing secret; unset with the sandbox: derived from the
+    /// deployment's root.
+    pub stripe_webhook_secret: Option<String>,
     pub checkout_ttl: Duration,
     pub reconcile_interval: Duration,
     /// Load the demo events when the database has none.
@@ -62,50 +69,121 @@ pub struct Config {
 
 impl Config {
     pub fn from_env() -> Result<Config, String> {
-        let site_addr: SocketAddr = var("LEPTOS_SITE_ADDR", "127.0.0.1:3000")
+        Config::from_settings(&|name| std::env::var(name).ok())
+    }
+
+    /// Reads every setting through `get` (the environment, or a table in
+    /// tests) and checks them together.
+    pub fn from_settings(get: &dyn Fn(&str) -> Option<String>) -> Result<Config, String> {
+        let s = Settings(get);
+        let site_addr: SocketAddr = s
+            .text("LEPTOS_SITE_ADDR", "127.0.0.1:3000")
             .parse()
             .map_err(|e| format!("LEPTOS_SITE_ADDR: {e}"))?;
-        Ok(Config {
-            database_url: var("DATABASE_URL", "sqlite://data/holdfast.db"),
-            public_base_url: std::env::var("PUBLIC_BASE_URL")
-                .unwrap_or_else(|_| format!("http://{site_addr}")),
+        let public_base_url = s
+            .given("PUBLIC_BASE_URL")
+            .unwrap_or_else(|| format!("http://{site_addr}"));
+        let production = match s.given("HOLDFAST_ENV").as_deref() {
+            None | Some("development") => public_base_url.starts_with("https://"),
+            Some("production") => true,
+            Some(other) => {
+                return Err(format!(
+                    "HOLDFAST_ENV={other}: choose `production` or `development`"
+                ))
+            }
+        };
+        let config = Config {
+            database_url: s.text("DATABASE_URL", "sqlite://data/holdfast.db"),
+            public_base_url,
             site_addr,
-            hold_ttl: Duration::from_secs(number("HOLD_TTL_SECONDS", 300)?),
-            max_seats_per_booking: number("MAX_SEATS_PER_BOOKING", 10)? as usize,
-            max_places_per_buyer: number("MAX_PLACES_PER_BUYER", 10)? as i64,
-            sweep_interval: Duration::from_secs(number("SWEEP_INTERVAL_SECONDS", 10)?.max(1)),
-            db_max_connections: number("DATABASE_MAX_CONNECTIONS", 16)? as u32,
-            site_root: var("LEPTOS_SITE_ROOT", "target/site"),
-            demo_data: var("DEMO_DATA", "1") != "0",
-            ticket_secret: var("TICKET_SECRET", DEV_TICKET_SECRET),
-            payment_provider: var("PAYMENT_PROVIDER", "sandbox"),
-            stripe_secret_key: std::env::var("STRIPE_SECRET_KEY").ok(),
-            stripe_api_base: std::env::var("STRIPE_API_BASE")
-                .ok()
-                .filter(|u| !u.is_empty()),
-            stripe_webhook_secret: var("STRIPE_WEBHOOK_SECRET", DEV_WEBHOOK_SECRET),
-            checkout_ttl: Duration::from_secs(number("CHECKOUT_TTL_SECONDS", 1800)?),
+            production,
+            hold_ttl: Duration::from_secs(s.number("HOLD_TTL_SECONDS", 300)?),
+            max_seats_per_booking: s.number("MAX_SEATS_PER_BOOKING", 10)? as usize,
+            max_places_per_buyer: s.number("MAX_PLACES_PER_BUYER", 10)? as i64,
+            sweep_interval: Duration::from_secs(s.number("SWEEP_INTERVAL_SECONDS", 10)?.max(1)),
+            db_max_connections: s.number("DATABASE_MAX_CONNECTIONS", 16)? as u32,
+            site_root: s.text("LEPTOS_SITE_ROOT", "target/site"),
+            demo_data: s.text("DEMO_DATA", "1") != "0",
+            ticket_secret: s.given("TICKET_SECRET"),
+            payment_provider: s.text("PAYMENT_PROVIDER", "sandbox"),
+            stripe_secret_key: s.given("STRIPE_SECRET_KEY"),
+            stripe_api_base: s.given("STRIPE_API_BASE"),
+            stripe_webhook_secret: s.given("STRIPE_WEBHOOK_SECRET"),
+            checkout_ttl: Duration::from_secs(s.number("CHECKOUT_TTL_SECONDS", 1800)?),
             reconcile_interval: Duration::from_secs(
-                number("RECONCILE_INTERVAL_SECONDS", 30)?.max(1),
+                s.number("RECONCILE_INTERVAL_SECONDS", 30)?.max(1),
             ),
-            smtp_url: std::env::var("SMTP_URL").ok().filter(|u| !u.is_empty()),
-            mail_from: var("MAIL_FROM", DEFAULT_MAIL_FROM),
-            admin_password: std::env::var("ADMIN_PASSWORD")
-                .ok()
-                .filter(|p| !p.is_empty()),
-            admin_token: std::env::var("ADMIN_TOKEN").ok().filter(|t| !t.is_empty()),
-            rate_limit_buyer_per_minute: number(
+            smtp_url: s.given("SMTP_URL"),
+            mail_from: s.text("MAIL_FROM", DEFAULT_MAIL_FROM),
+            admin_password: s.given("ADMIN_PASSWORD"),
+            admin_token: s.given("ADMIN_TOKEN"),
+            rate_limit_buyer_per_minute: s.number(
                 "RATE_LIMIT_SESSION_PER_MINUTE",
-                number("RATE_LIMIT_BUYER_PER_MINUTE", 120)?,
+                s.number("RATE_LIMIT_BUYER_PER_MINUTE", 120)?,
             )? as u32,
-            trusted_proxies: TrustedProxies::parse(&var("TRUSTED_PROXIES", ""))
+            trusted_proxies: TrustedProxies::parse(&s.text("TRUSTED_PROXIES", ""))
                 .map_err(|e| format!("TRUSTED_PROXIES: {e}"))?,
-            rate_limit_ip_per_minute: number("RATE_LIMIT_IP_PER_MINUTE", 1200)? as u32,
-            admission_ttl: Duration::from_secs(number("ADMISSION_TTL_SECONDS", 900)?.max(1)),
-            admit_interval: Duration::from_millis(number("ADMIT_INTERVAL_MS", 1000)?.max(50)),
-            auto_room_per_minute: number("AUTO_WAITING_ROOM_PER_MINUTE", 0)? as i64,
-            auto_room_lead: Duration::from_secs(number("AUTO_WAITING_ROOM_LEAD_SECONDS", 600)?),
-        })
+            rate_limit_ip_per_minute: s.number("RATE_LIMIT_IP_PER_MINUTE", 1200)? as u32,
+            admission_ttl: Duration::from_secs(s.number("ADMISSION_TTL_SECONDS", 900)?.max(1)),
+            admit_interval: Duration::from_millis(s.number("ADMIT_INTERVAL_MS", 1000)?.max(50)),
+            auto_room_per_minute: s.number("AUTO_WAITING_ROOM_PER_MINUTE", 0)? as i64,
+            auto_room_lead: Duration::from_secs(s.number("AUTO_WAITING_ROOM_LEAD_SECONDS", 600)?),
+        };
+        config.check_secrets()?;
+        if config.production {
+            config.check_production(s.given("PAYMENT_PROVIDER").is_some())?;
+        }
+        Ok(config)
+    }
+
+    /// Secrets the environment gives must be strong enough, everywhere.
+    fn check_secrets(&self) -> Result<(), String> {
+        let too_short = |name: &str, value: &Option<String>, min: usize| {
+            match value {
+            Some(v) if v.chars().count() < min => Err(format!(
+                "{name} is too short ({} characters): give at least {min}, or leave it unset to have one generated",
+                v.chars().count()
+            )),
+            _ => Ok(()),
+        }
+        };
+        too_short("ADMIN_TOKEN", &self.admin_token, MIN_ADMIN_TOKEN_LEN)?;
+        too_short(
+            "ADMIN_PASSWORD",
+            &self.admin_password,
+            MIN_ADMIN_PASSWORD_LEN,
+        )?;
+        too_short("TICKET_SECRET", &self.ticket_secret, secrets::MIN_ROOT_LEN)
+    }
+
+    /// What production refuses: the sandbox unless chosen explicitly, and
+    /// the secrets of development and tests.
+    fn check_production(&self, provider_given: bool) -> Result<(), String> {
+        let why = "production (HOLDFAST_ENV=production or an https PUBLIC_BASE_URL)";
+        if !provider_given {
+            return Err(format!(
+                "{why} needs PAYMENT_PROVIDER: `stripe`, or `sandbox` said explicitly"
+            ));
+        }
+        let known = [
+            DEV_WEBHOOK_SECRET,
+            DEV_TICKET_SECRET,
+            TEST_ADMIN_PASSWORD,
+            TEST_ADMIN_TOKEN,
+        ];
+        for (name, value) in [
+            ("TICKET_SECRET", &self.ticket_secret),
+            ("STRIPE_WEBHOOK_SECRET", &self.stripe_webhook_secret),
+            ("ADMIN_PASSWORD", &self.admin_password),
+            ("ADMIN_TOKEN", &self.admin_token),
+        ] {
+            if value.as_deref().is_some_and(|v| known.contains(&v)) {
+                return Err(format!(
+                    "{why} refuses the development value of {name}: set a secret of your own, or leave it unset to have one generated"
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Defaults for tests: a given database, port 0.
@@ -121,11 +199,12 @@ impl Config {
             db_max_connections: 16,
             site_root: "target/site".into(),
             demo_data: true,
-            ticket_secret: DEV_TICKET_SECRET.into(),
+            ticket_secret: Some(DEV_TICKET_SECRET.into()),
             payment_provider: "sandbox".into(),
+            production: false,
             stripe_secret_key: None,
             stripe_api_base: None,
-            stripe_webhook_secret: DEV_WEBHOOK_SECRET.into(),
+            stripe_webhook_secret: Some(DEV_WEBHOOK_SECRET.into()),
             checkout_ttl: Duration::from_secs(1800),
             reconcile_interval: Duration::from_secs(3600),
             smtp_url: None,
@@ -146,7 +225,8 @@ impl Config {
     }
 }
 
-/// The sandbox's signing secret in development (never a real Stripe secret).
+/// The webhook secret of `Config::for_tests` (and of earlier development
+/// defaults, which production refuses).
 pub const DEV_WEBHOOK_SECRET: &str = "whsec_holdfast_development";
 
 /// The admin credentials of `Config::for_tests`.
@@ -155,38 +235,65 @@ pub const TEST_ADMIN_TOKEN: &str = "test-admin-token";
 
 pub const DEFAULT_MAIL_FROM: &str = "Holdfast <tickets@holdfast.invalid>";
 
-/// Development ticket secret; set `TICKET_SECRET` in production.
-pub const DEV_TICKET_SECRET: &str = "holdfast-development-tickets";
+/// The root secret of `Config::for_tests` (and the earlier development
+/// default, which production refuses).
+pub const DEV_TICKET_SECRET: &str = "holdfast-development-tickets-root";
 
-fn var(name: &str, default: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| default.to_string())
-}
+/// The shortest admin token and password the environment may give.
+pub const MIN_ADMIN_TOKEN_LEN: usize = 16;
+pub const MIN_ADMIN_PASSWORD_LEN: usize = 12;
 
-fn number(name: &str, default: u64) -> Result<u64, String> {
-    match std::env::var(name) {
-        Ok(v) => v
-            .parse()
-            .map_err(|_| format!("{name} must be a whole number, got {v:?}")),
-        Err(_) => Ok(default),
+/// Settings by name; an empty value counts as unset.
+struct Settings<'a>(&'a dyn Fn(&str) -> Option<String>);
+
+impl Settings<'_> {
+    fn given(&self, name: &str) -> Option<String> {
+        (self.0)(name).filter(|v| !v.is_empty())
+    }
+
+    fn text(&self, name: &str, default: &str) -> String {
+        self.given(name).unwrap_or_else(|| default.to_string())
+    }
+
+    fn number(&self, name: &str, default: u64) -> Result<u64, String> {
+        match self.given(name) {
+            Some(v) => v
+                .parse()
+                .map_err(|_| format!("{name} must be a whole number, got {v:?}")),
+            None => Ok(default),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use super::*;
+
+    fn read(pairs: &[(&str, &str)]) -> Result<Config, String> {
+        let table: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_settings(&|name| table.get(name).cloned())
+    }
 
     /// The contract's name (API.md) sets the per-session limit; the older
     /// name still works where the new one is absent; TRUSTED_PROXIES is
     /// read and checked.
     #[test]
     fn the_contracts_setting_names_are_honoured() {
-        std::env::remove_var("RATE_LIMIT_SESSION_PER_MINUTE");
-        std::env::set_var("RATE_LIMIT_BUYER_PER_MINUTE", "33");
-        assert_eq!(Config::from_env().unwrap().rate_limit_buyer_per_minute, 33);
-        std::env::set_var("RATE_LIMIT_SESSION_PER_MINUTE", "7");
-        assert_eq!(Config::from_env().unwrap().rate_limit_buyer_per_minute, 7);
-        std::env::set_var("TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.1");
-        let trusted = Config::from_env().unwrap().trusted_proxies;
+        let old = read(&[("RATE_LIMIT_BUYER_PER_MINUTE", "33")]).unwrap();
+        assert_eq!(old.rate_limit_buyer_per_minute, 33);
+        let both = read(&[
+            ("RATE_LIMIT_BUYER_PER_MINUTE", "33"),
+            ("RATE_LIMIT_SESSION_PER_MINUTE", "7"),
+        ]);
+        assert_eq!(both.unwrap().rate_limit_buyer_per_minute, 7);
+        let trusted = read(&[("TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.1")])
+            .unwrap()
+            .trusted_proxies;
         let headers = {
             let mut h = axum::http::HeaderMap::new();
             h.insert("x-forwarded-for", "203.0.113.5".parse().unwrap());
@@ -196,14 +303,52 @@ mod tests {
             trusted.client("10.1.1.1".parse().unwrap(), &headers).0,
             "203.0.113.5".parse::<std::net::IpAddr>().unwrap()
         );
-        std::env::set_var("TRUSTED_PROXIES", "10.0.0.0/99");
-        assert!(Config::from_env().unwrap_err().contains("TRUSTED_PROXIES"));
-        for name in [
-            "RATE_LIMIT_SESSION_PER_MINUTE",
-            "RATE_LIMIT_BUYER_PER_MINUTE",
-            "TRUSTED_PROXIES",
+        let bad = read(&[("TRUSTED_PROXIES", "10.0.0.0/99")]).unwrap_err();
+        assert!(bad.contains("TRUSTED_PROXIES"));
+    }
+
+    /// Unset secrets are not filled with constants: they stay unset (the
+    /// server generates them per deployment); weak ones are refused.
+    #[test]
+    fn secrets_have_no_usable_default_and_weak_ones_are_refused() {
+        let config = read(&[]).unwrap();
+        assert_eq!(config.ticket_secret, None);
+        assert_eq!(config.stripe_webhook_secret, None);
+        assert_eq!(config.admin_token, None);
+        assert!(!config.production);
+        for (name, value) in [
+            ("ADMIN_TOKEN", "abc123"),
+            ("ADMIN_PASSWORD", "hunter2"),
+            ("TICKET_SECRET", "short"),
         ] {
-            std::env::remove_var(name);
+            let refused = read(&[(name, value)]).unwrap_err();
+            assert!(refused.starts_with(name), "{refused}");
+        }
+        assert!(read(&[("ADMIN_TOKEN", "a-token-of-16-ch")]).is_ok());
+    }
+
+    /// Production refuses the sandbox unless chosen and any development
+    /// secret, naming the setting; says what it is from https alone.
+    #[test]
+    fn production_refuses_development_settings() {
+        let https = ("PUBLIC_BASE_URL", "https://tickets.example");
+        let missing = read(&[https]).unwrap_err();
+        assert!(missing.contains("PAYMENT_PROVIDER"), "{missing}");
+        let env_only = read(&[("HOLDFAST_ENV", "production")]).unwrap_err();
+        assert!(env_only.contains("PAYMENT_PROVIDER"), "{env_only}");
+        assert!(read(&[("HOLDFAST_ENV", "staging")]).is_err());
+        let sandbox = read(&[https, ("PAYMENT_PROVIDER", "sandbox")]).unwrap();
+        assert!(sandbox.production);
+        for (name, value) in [
+            ("STRIPE_WEBHOOK_SECRET", DEV_WEBHOOK_SECRET),
+            ("TICKET_SECRET", DEV_TICKET_SECRET),
+            ("ADMIN_TOKEN", TEST_ADMIN_TOKEN),
+            ("ADMIN_PASSWORD", TEST_ADMIN_PASSWORD),
+        ] {
+            let refused = read(&[https, ("PAYMENT_PROVIDER", "sandbox"), (name, value)]);
+            assert!(refused.unwrap_err().contains(name));
+            // Development takes them.
+            assert!(read(&[(name, value)]).is_ok());
         }
     }
 }

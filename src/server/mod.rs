@@ -25,8 +25,10 @@ use holdfast_app::core::payments::PaymentProvider;
 use holdfast_app::core::payments::PaymentSettings;
 use holdfast_app::core::rate_limit::RateLimits;
 use holdfast_app::core::seat_map::SeatMaps;
+use holdfast_app::core::secrets::{Purpose, Secrets};
 use holdfast_app::core::session_store::DbSessionStore;
 use holdfast_app::core::state::{Payments, Rules};
+use holdfast_app::core::ticket::TicketSigner;
 use holdfast_app::core::waiting_room::WaitingRooms;
 use holdfast_app::core::{seed, AppState};
 use holdfast_app::{shell, App};
@@ -48,19 +50,24 @@ pub async fn build(
     if config.demo_data {
         seed::load_demo_data(&db, clock.now_ms()).await?;
     }
+    let secrets = Secrets::load(&db, config.ticket_secret.as_deref(), clock.now_ms()).await?;
     let leptos_options = LeptosOptions::builder()
         .output_name("holdfast")
         .site_root(config.site_root.as_str())
         .site_pkg_dir("pkg")
         .site_addr(config.site_addr)
         .build();
-    let (provider, sandbox, checkout_ttl) = payment_provider(config, &db, &clock)?;
+    let webhook_secret = match &config.stripe_webhook_secret {
+        Some(given) => given.clone(),
+        None => secrets.sandbox_webhook_secret(),
+    };
+    let (provider, sandbox, checkout_ttl) = payment_provider(config, &db, &clock, &webhook_secret)?;
     let payments = Payments {
         provider,
         sandbox,
         settings: PaymentSettings {
             public_base_url: config.public_base_url.trim_end_matches('/').to_string(),
-            webhook_secret: config.stripe_webhook_secret.clone(),
+            webhook_secret,
             checkout_ttl_ms: checkout_ttl.as_millis() as i64,
         },
         mailer: match &config.smtp_url {
@@ -92,7 +99,7 @@ pub async fn build(
         admin: Arc::new(admin),
         waiting_rooms: Arc::new(WaitingRooms::new(
             &db,
-            &config.ticket_secret,
+            &secrets,
             config.admission_ttl.as_millis() as i64,
         )),
         canary: Arc::default(),
@@ -106,9 +113,7 @@ pub async fn build(
             ..Rules::default()
         }),
         payments: Arc::new(payments),
-        tickets: Arc::new(holdfast_app::core::ticket::TicketSigner::new(
-            &config.ticket_secret,
-        )),
+        tickets: Arc::new(TicketSigner::new(&secrets.key(Purpose::Tickets))),
         leptos_options: leptos_options.clone(),
     };
 
@@ -126,13 +131,14 @@ pub async fn build(
         .with_name("holdfast_session")
         .with_http_only(true)
         .with_same_site(SameSite::Lax)
-        .with_secure(config.public_base_url.starts_with("https://"))
+        .with_secure(config.production)
         .with_expiry(Expiry::OnInactivity(
             tower_sessions::cookie::time::Duration::days(30),
         ));
 
     metrics::handle();
     let public = Some(config.public_base_url.clone());
+    let hsts = config.production;
     let trusted = Arc::new(config.trusted_proxies.clone());
     let routes = generate_route_list(App);
     let page_state = state.clone();
@@ -159,7 +165,7 @@ pub async fn build(
         }))
         .layer(axum::middleware::from_fn(metrics::track))
         .layer(axum::middleware::from_fn(move |req, next| {
-            protect::same_origin_writes(public.clone(), req, next)
+            protect::same_origin_writes(public.clone(), hsts, req, next)
         }))
         .layer(sessions)
         .layer(axum::middleware::from_fn(error_shape::api_errors))
@@ -172,14 +178,19 @@ type Provider = (Arc<dyn PaymentProvider>, Option<Arc<Sandbox>>, Duration);
 
 /// The payment provider `PAYMENT_PROVIDER` names, and the checkout deadline
 /// it allows.
-fn payment_provider(config: &Config, db: &Db, clock: &SharedClock) -> Result<Provider, String> {
+fn payment_provider(
+    config: &Config,
+    db: &Db,
+    clock: &SharedClock,
+    webhook_secret: &str,
+) -> Result<Provider, String> {
     match config.payment_provider.as_str() {
         "sandbox" => {
             let sandbox = Sandbox::new(
                 db.clone(),
                 clock.clone(),
                 &config.public_base_url,
-                &config.stripe_webhook_secret,
+                webhook_secret,
             );
             Ok((sandbox.clone(), Some(sandbox), config.checkout_ttl))
         }
@@ -188,7 +199,7 @@ fn payment_provider(config: &Config, db: &Db, clock: &SharedClock) -> Result<Pro
                 .stripe_secret_key
                 .as_deref()
                 .ok_or("PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY")?;
-            if config.stripe_webhook_secret == config::DEV_WEBHOOK_SECRET {
+            if config.stripe_webhook_secret.is_none() {
                 return Err("PAYMENT_PROVIDER=stripe needs STRIPE_WEBHOOK_SECRET (whsec_…)".into());
             }
             let stripe = Stripe::new(key, config.stripe_api_base.as_deref())?;

@@ -18,8 +18,14 @@ use holdfast_app::core::ApiError;
 const EXEMPT: &[&str] = &["/api/payments/webhook"];
 
 /// `public`: `PUBLIC_BASE_URL`, whose host also counts as ours (behind a
-/// proxy the Host header may differ from what the browser shows).
-pub async fn same_origin_writes(public: Option<String>, request: Request, next: Next) -> Response {
+/// proxy the Host header may differ from what the browser shows); `hsts`:
+/// production, where browsers are told to come back over https only.
+pub async fn same_origin_writes(
+    public: Option<String>,
+    hsts: bool,
+    request: Request,
+    next: Next,
+) -> Response {
     let writes = matches!(
         *request.method(),
         Method::POST | Method::PUT | Method::PATCH | Method::DELETE
@@ -29,9 +35,9 @@ pub async fn same_origin_writes(public: Option<String>, request: Request, next: 
         && is_cross_site(request.headers(), public.as_deref())
     {
         tracing::warn!(path = %request.uri().path(), "cross-site write refused");
-        return with_security_headers(ApiError::CrossSite.into_response());
+        return with_security_headers(ApiError::CrossSite.into_response(), hsts);
     }
-    with_security_headers(next.run(request).await)
+    with_security_headers(next.run(request).await, hsts)
 }
 
 fn is_cross_site(headers: &HeaderMap, public: Option<&str>) -> bool {
@@ -67,8 +73,13 @@ frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
 /// Adds the security headers a handler did not set itself (one pass, in
 /// the same middleware as the cross-site check: every layer costs on the
 /// hottest paths).
-fn with_security_headers(mut response: Response) -> Response {
+fn with_security_headers(mut response: Response, hsts: bool) -> Response {
     let headers = response.headers_mut();
+    if hsts {
+        headers
+            .entry(header::STRICT_TRANSPORT_SECURITY)
+            .or_insert_with(|| HeaderValue::from_static("max-age=31536000; includeSubDomains"));
+    }
     for (name, value) in [
         (header::CONTENT_SECURITY_POLICY, CSP),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),

@@ -23,6 +23,7 @@ pub mod payments;
 pub mod promo;
 pub mod rate_limit;
 pub mod seat_map;
+pub mod secrets;
 pub mod seed;
 pub mod session_store;
 pub mod state;

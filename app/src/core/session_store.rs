@@ -5,6 +5,10 @@
 //! (when the buyer id is given) and then only read, so serving it from memory
 //! saves a query on every request. Every save or delete goes to the database
 //! and refreshes this instance's copy; the copy is only ever a cache.
+//!
+//! Except for console sessions: a record holding an admin grant is read
+//! from the database on every request, so a sign-out on one instance is a
+//! sign-out on all of them at once.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -59,6 +63,13 @@ impl DbSessionStore {
     }
 
     fn remember(&self, record: &Record) {
+        if record
+            .data
+            .contains_key(crate::core::admin::auth::SESSION_KEY)
+        {
+            self.forget(&record.id);
+            return;
+        }
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         if cache.len() >= CACHE_CAPACITY {
             cache.clear();

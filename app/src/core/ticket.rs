@@ -1,5 +1,5 @@
 //! Tickets: a BOOKED booking's QR code carries `{bookingId}.{signature}`, an
-//! HMAC of the booking id under the server's ticket secret, so a door
+//! HMAC of the booking id under the deployment's ticket key, so a door
 //! scanner can tell a real ticket from a made-up one without a lookup table,
 //! and then check the booking's current status. Each seat (or standing
 //! place) has its own ticket too, `{bookingId}.{unit}.{signature}` — the
@@ -18,19 +18,17 @@ pub struct TicketRef {
 }
 
 pub struct TicketSigner {
-    secret: String,
+    key: Vec<u8>,
 }
 
 impl TicketSigner {
-    pub fn new(secret: &str) -> Self {
-        TicketSigner {
-            secret: secret.to_string(),
-        }
+    /// `key`: the tickets' own key (`Secrets::key(Purpose::Tickets)`).
+    pub fn new(key: &[u8]) -> Self {
+        TicketSigner { key: key.to_vec() }
     }
 
     fn mac(&self, booking_id: &str) -> Hmac<Sha256> {
-        let mut m = Hmac::<Sha256>::new_from_slice(self.secret.as_bytes())
-            .expect("HMAC takes any key length");
+        let mut m = Hmac::<Sha256>::new_from_slice(&self.key).expect("HMAC takes any key length");
         m.update(b"ticket:");
         m.update(booking_id.as_bytes());
         m
@@ -83,11 +81,11 @@ mod tests {
 
     #[test]
     fn a_token_verifies_and_a_forged_one_does_not() {
-        let t = TicketSigner::new("s3cret");
+        let t = TicketSigner::new(b"s3cret");
         let token = t.token("b-1");
         assert_eq!(t.verify(&token).as_deref(), Some("b-1"));
         assert_eq!(t.verify(&token.replace("b-1", "b-2")), None);
-        assert_eq!(TicketSigner::new("other").verify(&token), None);
+        assert_eq!(TicketSigner::new(b"other").verify(&token), None);
         assert_eq!(t.verify("nonsense"), None);
         assert!(t.qr_svg("b-1").unwrap().starts_with("<?xml"));
         let seat = t.unit_token("b-1", "42");

@@ -56,7 +56,7 @@ pub async fn login(
         .map_err(|_| ApiError::validation("the request body could not be read", "body"))?;
     let form: SignIn = extract::json(&headers, &body)?;
     state.admin.check_password(client, &form.password).await?;
-    auth::sign_in(&session, state.clock.now_ms()).await?;
+    state.admin.sign_in(&session, state.clock.now_ms()).await?;
     Ok(Json(json!({ "admin": true })))
 }
 
@@ -82,7 +82,10 @@ pub async fn logout(session: Session) -> Result<StatusCode, ApiError> {
     responses((status = 200, description = "`{ admin }`")),
 )]
 pub async fn whoami(State(state): State<AppState>, session: Session) -> Json<Value> {
-    let admin = auth::session_is_admin(&session, state.clock.now_ms()).await;
+    let admin = state
+        .admin
+        .session_is_admin(&session, state.clock.now_ms())
+        .await;
     Json(json!({ "admin": admin }))
 }
 

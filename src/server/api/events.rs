@@ -3,8 +3,9 @@
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::{Extension, Json};
 use holdfast_app::core::buyer::MaybeBuyer;
+use holdfast_app::core::client_addr::ClientAddr;
 use holdfast_app::core::error::ErrorBody;
 use holdfast_app::core::{catalog, ApiError, AppState};
 use holdfast_app::model::SeatMapSnapshot;
@@ -51,11 +52,12 @@ pub async fn detail(
 pub async fn seats(
     State(state): State<AppState>,
     MaybeBuyer(buyer): MaybeBuyer,
+    client: Option<Extension<ClientAddr>>,
     Path(event_id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
-    if !extract::is_staff(&state, &headers) {
+    if !extract::is_staff(&state, client.as_deref(), &headers) {
         extract::admitted(&state, buyer.as_deref(), event_id, &headers).await?;
     }
     let map = state

@@ -89,11 +89,21 @@ pub async fn admitted(
 }
 
 /// The organizer's tools (the admin API token) may read the seat map while
-/// the waiting room is on; buyers may not.
-pub fn is_staff(state: &holdfast_app::core::AppState, headers: &HeaderMap) -> bool {
+/// the waiting room is on; buyers may not. A wrong token counts against
+/// the client like any other (`AdminAuth::check_token`).
+pub fn is_staff(
+    state: &holdfast_app::core::AppState,
+    client: Option<&holdfast_app::core::client_addr::ClientAddr>,
+    headers: &HeaderMap,
+) -> bool {
     headers
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
-        .is_some_and(|t| state.admin.token_matches(t.trim()))
+        .is_some_and(|t| {
+            state
+                .admin
+                .check_token(client.map(|c| c.limit_key()), t.trim())
+                .is_ok()
+        })
 }

@@ -11,8 +11,10 @@ use std::sync::Arc;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::Extension;
 use futures::stream::{self, Stream, StreamExt};
 use holdfast_app::core::buyer::MaybeBuyer;
+use holdfast_app::core::client_addr::ClientAddr;
 use holdfast_app::core::metrics::SseClient;
 use holdfast_app::core::seat_map::SeatChanges;
 use holdfast_app::core::{ApiError, AppState};
@@ -37,12 +39,13 @@ pub struct Since {
 pub async fn seats(
     State(state): State<AppState>,
     MaybeBuyer(buyer): MaybeBuyer,
+    client: Option<Extension<ClientAddr>>,
     Path(event_id): Path<String>,
     Query(q): Query<Since>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
-    if !extract::is_staff(&state, &headers) {
+    if !extract::is_staff(&state, client.as_deref(), &headers) {
         extract::admitted(&state, buyer.as_deref(), event_id, &headers).await?;
     }
     let map = state

@@ -10,7 +10,14 @@
 //! right), so a burst of parallel guesses gets no more verifications than
 //! sequential ones would; and at most `VERIFY_SLOTS` argon2 verifications
 //! (each ~19 MiB) run at once on an instance — an attempt that finds none
-//! free within 2 s is answered 429.
+//! free within 2 s is answered 429. Wrong bearer tokens count as failures
+//! of the same client too.
+//!
+//! A console session holds a grant: until when, and under which credential
+//! generation. Sessions holding one are never served from an instance's
+//! cache (`session_store`), so signing out reaches every instance at once;
+//! a new password moves the generation, which ends every grant (each
+//! instance reads it at most `GENERATION_TTL` late).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -25,6 +32,7 @@ use hmac::digest::Digest;
 use sha2::Sha256;
 use tower_sessions::Session;
 
+use crate::core::client_addr::ClientAddr;
 use crate::core::db::Db;
 use crate::core::{ApiError, AppState};
 
@@ -38,13 +46,24 @@ const MAX_FAILURES: u32 = 5;
 const VERIFY_SLOTS: usize = 4;
 const SLOT_WAIT: Duration = Duration::from_secs(2);
 const WINDOW: Duration = Duration::from_secs(60);
-const SESSION_KEY: &str = "admin_until";
+/// Where a console session keeps its grant.
+pub const SESSION_KEY: &str = "admin_grant";
+/// How long an instance trusts the credential generation it read.
+const GENERATION_TTL: Duration = Duration::from_millis(500);
+
+/// A signed-in console session's grant.
+#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
+struct Grant {
+    until: i64,
+    generation: i64,
+}
 
 pub struct AdminAuth {
     db: Db,
     token_sha256: String,
     failures: Mutex<HashMap<Option<IpAddr>, (u32, Instant)>>,
     verifying: tokio::sync::Semaphore,
+    generation: Mutex<Option<(Instant, i64)>>,
 }
 
 /// Credentials generated at first start, to print once.
@@ -89,7 +108,11 @@ impl AdminAuth {
                         .await
                         .map_err(fail)?;
                 if !verify_password(&stored, p) {
-                    sqlx::query("update admin_credential set password_hash = $1 where id = 1")
+                    // A new password signs every console session out.
+                    sqlx::query(
+                        "update admin_credential set password_hash = $1, generation = generation + 1
+                         where id = 1",
+                    )
                         .bind(hash_password(p)?)
                         .execute(db.writer())
                         .await
@@ -115,6 +138,7 @@ impl AdminAuth {
                 token_sha256,
                 failures: Mutex::default(),
                 verifying: tokio::sync::Semaphore::new(VERIFY_SLOTS),
+                generation: Mutex::default(),
             },
             generated.filter(|g| g.password.is_some() || g.token.is_some()),
         ))
@@ -187,7 +211,19 @@ impl AdminAuth {
         }
     }
 
-    pub fn token_matches(&self, token: &str) -> bool {
+    /// Checks a bearer token for a client: 429 while the client has failed
+    /// too often (right token or not), 403 for a wrong one (counted).
+    pub fn check_token(&self, client: Option<IpAddr>, token: &str) -> Result<(), ApiError> {
+        self.reserve_attempt(client)?;
+        if self.token_matches(token) {
+            self.give_back_attempt(client);
+            Ok(())
+        } else {
+            Err(ApiError::Forbidden)
+        }
+    }
+
+    fn token_matches(&self, token: &str) -> bool {
         let given = sha256_hex(token);
         // Constant time over the (fixed-length) digests.
         given.len() == self.token_sha256.len()
@@ -197,29 +233,53 @@ impl AdminAuth {
                 .fold(0u8, |acc, (a, b)| acc | (a ^ b))
                 == 0
     }
-}
 
-/// Marks the session as an admin's until `now + SESSION_MS` (a new session
-/// id, so a fixated one is worth nothing).
-pub async fn sign_in(session: &Session, now_ms: i64) -> Result<(), ApiError> {
-    session.cycle_id().await.map_err(ApiError::internal)?;
-    session
-        .insert(SESSION_KEY, now_ms + SESSION_MS)
-        .await
-        .map_err(ApiError::internal)
+    /// The credentials' generation, at most `GENERATION_TTL` old.
+    async fn generation(&self) -> Result<i64, ApiError> {
+        let fresh = |g: &Option<(Instant, i64)>| {
+            g.filter(|(at, _)| at.elapsed() < GENERATION_TTL)
+                .map(|(_, n)| n)
+        };
+        if let Some(n) = fresh(&self.generation.lock().unwrap_or_else(|p| p.into_inner())) {
+            return Ok(n);
+        }
+        let (n,): (i64,) = sqlx::query_as("select generation from admin_credential where id = 1")
+            .fetch_one(self.db.reader())
+            .await?;
+        *self.generation.lock().unwrap_or_else(|p| p.into_inner()) = Some((Instant::now(), n));
+        Ok(n)
+    }
+
+    /// Marks the session as an admin's until `now + SESSION_MS` (a new
+    /// session id, so a fixated one is worth nothing).
+    pub async fn sign_in(&self, session: &Session, now_ms: i64) -> Result<(), ApiError> {
+        let grant = Grant {
+            until: now_ms + SESSION_MS,
+            generation: self.generation().await?,
+        };
+        session.cycle_id().await.map_err(ApiError::internal)?;
+        session
+            .insert(SESSION_KEY, grant)
+            .await
+            .map_err(ApiError::internal)
+    }
+
+    /// Whether this session is a signed-in admin's now, under the current
+    /// credentials.
+    pub async fn session_is_admin(&self, session: &Session, now_ms: i64) -> bool {
+        let Ok(Some(grant)) = session.get::<Grant>(SESSION_KEY).await else {
+            return false;
+        };
+        grant.until > now_ms && self.generation().await.is_ok_and(|g| g == grant.generation)
+    }
 }
 
 pub async fn sign_out(session: &Session) -> Result<(), ApiError> {
     session
-        .remove::<i64>(SESSION_KEY)
+        .remove::<Grant>(SESSION_KEY)
         .await
         .map_err(ApiError::internal)?;
     Ok(())
-}
-
-/// Whether this session is a signed-in admin's now.
-pub async fn session_is_admin(session: &Session, now_ms: i64) -> bool {
-    matches!(session.get::<i64>(SESSION_KEY).await, Ok(Some(until)) if until > now_ms)
 }
 
 /// An authenticated admin; `actor` names them in the audit log.
@@ -238,18 +298,20 @@ impl FromRequestParts<AppState> for Admin {
                 .ok()
                 .and_then(|v| v.strip_prefix("Bearer "))
                 .ok_or(ApiError::Unauthorized)?;
-            return if state.admin.token_matches(token.trim()) {
-                Ok(Admin {
-                    actor: "api-token".into(),
-                })
-            } else {
-                Err(ApiError::Forbidden)
-            };
+            let client = parts.extensions.get::<ClientAddr>().map(|c| c.limit_key());
+            state.admin.check_token(client, token.trim())?;
+            return Ok(Admin {
+                actor: "api-token".into(),
+            });
         }
         let session = Session::from_request_parts(parts, state)
             .await
             .map_err(|(_, msg)| ApiError::Internal(msg.into()))?;
-        if session_is_admin(&session, state.clock.now_ms()).await {
+        if state
+            .admin
+            .session_is_admin(&session, state.clock.now_ms())
+            .await
+        {
             Ok(Admin {
                 actor: "console".into(),
             })

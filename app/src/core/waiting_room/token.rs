@@ -8,8 +8,11 @@ use sha2::Sha256;
 
 use crate::model::EventId;
 
+/// Queue places and admissions are signed under different keys, both
+/// derived from the deployment's root (`core::secrets`).
 pub struct AdmissionSigner {
-    secret: Vec<u8>,
+    queue_key: Vec<u8>,
+    admission_key: Vec<u8>,
 }
 
 /// What a genuine token says.
@@ -21,9 +24,10 @@ pub struct Signed {
 }
 
 impl AdmissionSigner {
-    pub fn new(secret: &str) -> Self {
+    pub fn new(queue_key: &[u8], admission_key: &[u8]) -> Self {
         AdmissionSigner {
-            secret: secret.as_bytes().to_vec(),
+            queue_key: queue_key.to_vec(),
+            admission_key: admission_key.to_vec(),
         }
     }
 
@@ -44,7 +48,12 @@ impl AdmissionSigner {
     }
 
     fn mac(&self, purpose: &str, event_id: EventId, buyer: &str, number: i64) -> Hmac<Sha256> {
-        let mut m = Hmac::<Sha256>::new_from_slice(&self.secret).expect("any key length");
+        let key = if purpose == "queue" {
+            &self.queue_key
+        } else {
+            &self.admission_key
+        };
+        let mut m = Hmac::<Sha256>::new_from_slice(key).expect("any key length");
         m.update(format!("{purpose}:{event_id}:{buyer}:{number}").as_bytes());
         m
     }
@@ -83,7 +92,7 @@ mod tests {
 
     #[test]
     fn tokens_verify_only_unchanged_under_their_own_secret_and_purpose() {
-        let s = AdmissionSigner::new("k1");
+        let s = AdmissionSigner::new(b"q1", b"a1");
         let t = s.admission_token(3, "b-1", 99);
         let read = s.read_admission_token(&t).unwrap();
         assert_eq!(
@@ -94,7 +103,7 @@ mod tests {
             .read_admission_token(&t.replace(".99.", ".990."))
             .is_none());
         assert!(s.read_admission_token(&t.replacen("3.", "4.", 1)).is_none());
-        assert!(AdmissionSigner::new("k2")
+        assert!(AdmissionSigner::new(b"q2", b"a2")
             .read_admission_token(&t)
             .is_none());
         // A queue token is not an admission.

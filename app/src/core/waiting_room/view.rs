@@ -11,6 +11,7 @@ use super::arrivals::Arrivals;
 use super::token::AdmissionSigner;
 use crate::core::db::Db;
 use crate::core::seat_map::SeatMaps;
+use crate::core::secrets::{Purpose, Secrets};
 use crate::core::ApiError;
 use crate::model::EventId;
 
@@ -59,10 +60,13 @@ pub struct WaitingRooms {
 
 impl WaitingRooms {
     /// Starts the writer of places too (inside the runtime).
-    pub fn new(db: &Db, secret: &str, admission_ttl_ms: i64) -> Self {
+    pub fn new(db: &Db, secrets: &Secrets, admission_ttl_ms: i64) -> Self {
         WaitingRooms {
             rooms: RwLock::new(HashMap::new()),
-            signer: AdmissionSigner::new(secret),
+            signer: AdmissionSigner::new(
+                &secrets.key(Purpose::QueuePlaces),
+                &secrets.key(Purpose::Admissions),
+            ),
             admission_ttl_ms,
             arrivals: Arrivals::start(db.clone(), admission_ttl_ms),
         }
