@@ -63,7 +63,11 @@ pub async fn admin_sign_in(password: String) -> Result<Result<(), String>, Serve
     let parts: axum::http::request::Parts = leptos_axum::extract().await?;
     let client = parts.extensions.get::<ClientAddr>().map(|c| c.limit_key());
     let session: tower_sessions::Session = leptos_axum::extract().await?;
-    if let Err(e) = state.admin.check_password(client, &password).await {
+    let checked = match crate::server_fns::count_client_attempt(&state).await {
+        Ok(()) => state.admin.check_password(client, &password).await,
+        Err(e) => Err(e),
+    };
+    if let Err(e) = checked {
         return Ok(Err(match e {
             crate::core::ApiError::Unauthorized => "That password is not right.".into(),
             other => other.to_string(),

@@ -160,6 +160,7 @@ pub async fn join_queue(event_id: i64) -> Result<crate::model::QueueStatus, Serv
     use crate::core::waiting_room::{gate, join};
     let state = expect_context::<crate::core::AppState>();
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    count_client_attempt(&state).await.map_err(server_error)?;
     let status = join::join(&state, &buyer, event_id)
         .await
         .map_err(server_error)?;
@@ -185,6 +186,9 @@ pub async fn apply_promo(booking_id: String, code: String) -> Result<PromoOutcom
     use crate::core::ApiError;
     let state = expect_context::<crate::core::AppState>();
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    if let Err(e) = count_client_attempt(&state).await {
+        return Ok(PromoOutcome::Refused(e.to_string()));
+    }
     Ok(
         match crate::core::promo::apply::apply_promo(&state, &buyer, &booking_id, &code).await {
             Ok(applied) => PromoOutcome::Applied(applied),
@@ -220,6 +224,7 @@ pub async fn hold_seats(
     let state = expect_context::<crate::core::AppState>();
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
     let headers: axum::http::HeaderMap = leptos_axum::extract().await?;
+    let counted = count_client_attempt(&state).await;
     let token = crate::core::waiting_room::gate::admission_token_in(&headers, event_id);
     let admitted = crate::core::waiting_room::require_admission(
         &state,
@@ -243,7 +248,7 @@ pub async fn hold_seats(
             suggestions: body.suggestions.unwrap_or_default(),
         }
     };
-    if let Err(e) = admitted {
+    if let Err(e) = counted.and(admitted) {
         return Ok(refused(e));
     }
     Ok(
@@ -256,6 +261,22 @@ pub async fn hold_seats(
             Err(e) => refused(e),
         },
     )
+}
+
+/// Counts one attempt against the caller's address (`RATE_LIMIT_IP_PER_MINUTE`),
+/// as the REST middleware does for the same steps.
+#[cfg(feature = "ssr")]
+pub(crate) async fn count_client_attempt(
+    state: &crate::core::AppState,
+) -> Result<(), crate::core::ApiError> {
+    use crate::core::client_addr::ClientAddr;
+    let parts: axum::http::request::Parts = leptos_axum::extract()
+        .await
+        .map_err(|e| crate::core::ApiError::Internal(e.to_string().into()))?;
+    match parts.extensions.get::<ClientAddr>() {
+        Some(client) => state.limits.address_attempt(client.limit_key()),
+        None => Ok(()),
+    }
 }
 
 #[cfg(feature = "ssr")]
@@ -289,6 +310,9 @@ pub async fn pay_booking(
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
     let key = IdempotencyKey::parse(&idempotency_key, &[b"pay_booking", booking_id.as_bytes()])
         .map_err(server_error)?;
+    if let Err(e) = count_client_attempt(&state).await {
+        return Ok(PayOutcome::Refused(e.to_string()));
+    }
     Ok(
         match start_checkout(&state, &buyer, &booking_id, Some(&key)).await {
             Ok(Idempotent::Fresh(r)) => PayOutcome::Checkout(r.checkout_url),

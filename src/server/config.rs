@@ -56,6 +56,11 @@ pub struct Config {
     /// Hold, pay and sign-in attempts a minute per client address
     /// (`RATE_LIMIT_IP_PER_MINUTE`, 0: off).
     pub rate_limit_ip_per_minute: u32,
+    /// Live streams (SSE) one client address may hold open
+    /// (`SSE_MAX_PER_CLIENT`, 0: no cap).
+    pub sse_max_per_client: usize,
+    /// Live streams one instance holds open (`SSE_MAX_STREAMS`, 0: no cap).
+    pub sse_max_streams: usize,
     /// How long an admission from a waiting room lasts (`ADMISSION_TTL_SECONDS`).
     pub admission_ttl: Duration,
     /// How often the waiting rooms let buyers in (`ADMIT_INTERVAL_MS`).
@@ -124,6 +129,8 @@ impl Config {
             trusted_proxies: TrustedProxies::parse(&s.text("TRUSTED_PROXIES", ""))
                 .map_err(|e| format!("TRUSTED_PROXIES: {e}"))?,
             rate_limit_ip_per_minute: s.number("RATE_LIMIT_IP_PER_MINUTE", 1200)? as u32,
+            sse_max_per_client: s.number("SSE_MAX_PER_CLIENT", 32)? as usize,
+            sse_max_streams: s.number("SSE_MAX_STREAMS", 20_000)? as usize,
             admission_ttl: Duration::from_secs(s.number("ADMISSION_TTL_SECONDS", 900)?.max(1)),
             admit_interval: Duration::from_millis(s.number("ADMIT_INTERVAL_MS", 1000)?.max(50)),
             auto_room_per_minute: s.number("AUTO_WAITING_ROOM_PER_MINUTE", 0)? as i64,
@@ -216,6 +223,8 @@ impl Config {
             rate_limit_buyer_per_minute: 0,
             rate_limit_ip_per_minute: 0,
             trusted_proxies: TrustedProxies::default(),
+            sse_max_per_client: 0,
+            sse_max_streams: 0,
             admission_ttl: Duration::from_secs(900),
             // Tests step the rooms themselves, on their own clock.
             admit_interval: Duration::from_secs(3600),

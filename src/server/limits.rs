@@ -1,6 +1,9 @@
-//! Per-address limits on the steps that claim seats, start payments or
-//! sign in (the per-buyer limit lives in the use cases, so the pages'
-//! server functions count too). Over the limit: 429 with `Retry-After`.
+//! Per-address limits on the REST steps that claim seats, start payments,
+//! sign in, join a waiting room or use promo codes (the per-buyer limit
+//! lives in the use cases). The pages' server functions count their own
+//! attempts (`server_fns::count_client_attempt`): their paths follow a build
+//! setting, so no URL rule here could be trusted to catch them. Over the
+//! limit: 429 with `Retry-After`.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -12,16 +15,14 @@ use axum::response::{IntoResponse, Response};
 use holdfast_app::core::client_addr::{ClientAddr, TrustedProxies};
 use holdfast_app::core::AppState;
 
-/// The guarded steps: REST holds and pay, the console sign-in, and the
-/// pages' server functions for the same steps.
+/// The guarded REST steps (all POST): holds and pay, the console sign-in,
+/// joining a queue, applying and claiming promo codes.
 fn guarded(path: &str) -> bool {
-    path.ends_with("/hold")
-        || path.ends_with("/holds")
-        || path.ends_with("/pay")
-        || path == "/api/admin/login"
-        || ["/api/hold_seats", "/api/pay_booking", "/api/admin_sign_in"]
+    path.starts_with("/api/")
+        && (["/hold", "/holds", "/pay", "/queue", "/promo", "/claim"]
             .iter()
-            .any(|p| path.starts_with(p))
+            .any(|end| path.ends_with(end))
+            || path == "/api/admin/login")
 }
 
 pub async fn per_address(State(state): State<AppState>, request: Request, next: Next) -> Response {

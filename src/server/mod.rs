@@ -28,6 +28,7 @@ use holdfast_app::core::seat_map::SeatMaps;
 use holdfast_app::core::secrets::{Purpose, Secrets};
 use holdfast_app::core::session_store::DbSessionStore;
 use holdfast_app::core::state::{Payments, Rules};
+use holdfast_app::core::stream_slots::StreamSlots;
 use holdfast_app::core::ticket::TicketSigner;
 use holdfast_app::core::waiting_room::WaitingRooms;
 use holdfast_app::core::{seed, AppState};
@@ -97,6 +98,7 @@ pub async fn build(
             config.rate_limit_ip_per_minute,
         )),
         admin: Arc::new(admin),
+        streams: StreamSlots::new(config.sse_max_per_client, config.sse_max_streams),
         waiting_rooms: Arc::new(WaitingRooms::new(
             &db,
             &secrets,
@@ -168,6 +170,11 @@ pub async fn build(
             protect::same_origin_writes(public.clone(), hsts, req, next)
         }))
         .layer(sessions)
+        // Every request body, the pages' server functions' too, is held to
+        // the API's limit (413 past it).
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(
+            api::MAX_BODY_BYTES,
+        ))
         .layer(axum::middleware::from_fn(error_shape::api_errors))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state.clone());

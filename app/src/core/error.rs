@@ -66,6 +66,9 @@ pub enum ApiError {
     /// simply be sent again.
     #[error("we are very busy right now; nothing was done, please try again in a moment")]
     Busy,
+    /// Too many live streams open from this client, or on this instance.
+    #[error("too many live updates are open right now; try again in a few seconds")]
+    TooManyStreams,
     /// A ticket scanned at the door a second time.
     #[error("this ticket was already used at {} UTC, gate {gate}", time_of_day(at))]
     AlreadyCheckedIn { at: String, gate: String },
@@ -121,7 +124,9 @@ impl ApiError {
             ApiError::IdempotencyKeyMissing => StatusCode::BAD_REQUEST,
             ApiError::Validation { status, .. } => *status,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::ProviderUnavailable | ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::ProviderUnavailable | ApiError::Busy | ApiError::TooManyStreams => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden | ApiError::CrossSite | ApiError::AdmissionRequired => {
                 StatusCode::FORBIDDEN
@@ -154,6 +159,7 @@ impl ApiError {
             ApiError::Forbidden | ApiError::CrossSite => "FORBIDDEN",
             ApiError::RateLimited { .. } => "RATE_LIMITED",
             ApiError::Busy => "SERVICE_BUSY",
+            ApiError::TooManyStreams => "TOO_MANY_STREAMS",
             ApiError::AdmissionRequired => "ADMISSION_REQUIRED",
             ApiError::PromoUnknown => "PROMO_UNKNOWN",
             ApiError::PromoExhausted => "PROMO_EXHAUSTED",
@@ -256,6 +262,7 @@ impl IntoResponse for ApiError {
         let retry_after_secs = match self {
             ApiError::RateLimited { retry_after_secs } => Some(retry_after_secs),
             ApiError::Busy => Some(1),
+            ApiError::TooManyStreams => Some(5),
             _ => None,
         };
         if let Some(secs) = retry_after_secs {

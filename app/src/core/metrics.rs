@@ -47,6 +47,11 @@ impl Drop for SseClient {
     }
 }
 
+/// Live streams refused at the caps (`stream_slots`).
+pub fn stream_refused() {
+    counter!("holdfast_sse_refused_total").increment(1);
+}
+
 /// Buyers let in from waiting rooms.
 pub fn admitted(n: i64) {
     counter!("holdfast_queue_admitted_total").increment(n.max(0) as u64);

@@ -27,6 +27,7 @@ pub mod secrets;
 pub mod seed;
 pub mod session_store;
 pub mod state;
+pub mod stream_slots;
 pub mod ticket;
 pub mod waiting_room;
 

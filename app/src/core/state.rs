@@ -15,6 +15,7 @@ use super::payments::sandbox::Sandbox;
 use super::payments::{PaymentProvider, PaymentSettings};
 use super::rate_limit::RateLimits;
 use super::seat_map::SeatMaps;
+use super::stream_slots::StreamSlots;
 use super::ticket::TicketSigner;
 use super::waiting_room::WaitingRooms;
 
@@ -36,6 +37,8 @@ pub struct AppState {
     pub waiting_rooms: Arc<WaitingRooms>,
     /// Attempts a minute per buyer and per client address.
     pub limits: Arc<RateLimits>,
+    /// Live streams open per client and on this instance.
+    pub streams: Arc<StreamSlots>,
     /// Admin credentials and sign-in throttling.
     pub admin: Arc<AdminAuth>,
     /// The invariant canary's last report.

@@ -3,20 +3,25 @@
 //! them to the seat map and the hold endpoints by itself.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::{Extension, Json};
 use futures::stream::Stream;
 use holdfast_app::core::buyer::Buyer;
+use holdfast_app::core::client_addr::ClientAddr;
 use holdfast_app::core::error::ErrorBody;
+use holdfast_app::core::seat_map::SeatChanges;
 use holdfast_app::core::waiting_room::gate::{cookie, queue_cookie, status_cookies};
 use holdfast_app::core::waiting_room::{current_status, join};
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::QueueStatus;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::Receiver;
 
 use super::extract;
 
@@ -73,10 +78,12 @@ pub async fn queue_status(
 pub async fn queue_stream(
     State(state): State<AppState>,
     buyer: Buyer,
+    client: Option<Extension<ClientAddr>>,
     Path(event_id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
+    let slot = state.streams.take(client.map(|c| c.limit_key()))?;
     let token = queue_token_in(&headers, event_id);
     let first = current_status(&state, &buyer.0, event_id, token.as_deref())
         .await?
@@ -90,6 +97,7 @@ pub async fn queue_stream(
         move |(state, last, mut next, mut changes)| {
             let buyer = buyer.clone();
             let token = token.clone();
+            let _open = &slot;
             async move {
                 loop {
                     if let Some(status) = next.take() {
@@ -101,10 +109,11 @@ pub async fn queue_stream(
                             return Some((Ok(event), (state, Some(status), None, changes)));
                         }
                     }
-                    // A second passes, or the seats change (sold out at once).
+                    // A second passes, or this event's seats change (sold
+                    // out at once); other events' changes do not wake it.
                     tokio::select! {
                         _ = tokio::time::sleep(Duration::from_secs(1)) => {}
-                        _ = changes.recv() => {}
+                        _ = change_of(&mut changes, event_id) => {}
                     }
                     next = current_status(&state, &buyer, event_id, token.as_deref())
                         .await
@@ -117,6 +126,17 @@ pub async fn queue_stream(
         },
     );
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// Waits for a seat change of this event (or for having fallen behind).
+async fn change_of(changes: &mut Receiver<Arc<SeatChanges>>, event_id: i64) {
+    loop {
+        match changes.recv().await {
+            Ok(batch) if batch.event_id != event_id => continue,
+            Ok(_) | Err(RecvError::Lagged(_)) => return,
+            Err(RecvError::Closed) => std::future::pending().await,
+        }
+    }
 }
 
 fn queue_token_in(headers: &HeaderMap, event_id: i64) -> Option<String> {
@@ -137,4 +157,30 @@ fn with_cookies(state: &AppState, event_id: i64, status: QueueStatus) -> Respons
         }
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A queue stream wakes for its own event's seat changes, not for
+    /// every event's.
+    #[tokio::test]
+    async fn a_queue_stream_wakes_only_for_its_own_event() {
+        let (tx, mut rx) = tokio::sync::broadcast::channel(16);
+        let batch = |event_id| {
+            Arc::new(SeatChanges {
+                event_id,
+                version: 1,
+                changes: Vec::new(),
+            })
+        };
+        tx.send(batch(2)).unwrap();
+        tx.send(batch(3)).unwrap();
+        let woke = tokio::time::timeout(Duration::from_millis(50), change_of(&mut rx, 1)).await;
+        assert!(woke.is_err(), "woken by other events' changes");
+        tx.send(batch(1)).unwrap();
+        let woke = tokio::time::timeout(Duration::from_millis(50), change_of(&mut rx, 1)).await;
+        assert!(woke.is_ok());
+    }
 }

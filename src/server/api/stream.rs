@@ -15,7 +15,6 @@ use axum::Extension;
 use futures::stream::{self, Stream, StreamExt};
 use holdfast_app::core::buyer::MaybeBuyer;
 use holdfast_app::core::client_addr::ClientAddr;
-use holdfast_app::core::metrics::SseClient;
 use holdfast_app::core::seat_map::SeatChanges;
 use holdfast_app::core::{ApiError, AppState};
 use serde::Deserialize;
@@ -48,6 +47,8 @@ pub async fn seats(
     if !extract::is_staff(&state, client.as_deref(), &headers) {
         extract::admitted(&state, buyer.as_deref(), event_id, &headers).await?;
     }
+    // Held while the stream lives (and counted in holdfast_sse_clients).
+    let slot = state.streams.take(client.map(|c| c.limit_key()))?;
     let map = state
         .seat_maps
         .get(&state.db, event_id)
@@ -95,10 +96,8 @@ pub async fn seats(
         };
         futures::future::ready(event)
     });
-    // Counted in holdfast_sse_clients while the stream lives.
-    let client = SseClient::open();
     let all = stream::iter(first).chain(live).map(move |e| {
-        let _open = &client;
+        let _open = &slot;
         Ok(e)
     });
     Ok(Sse::new(all).keep_alive(KeepAlive::default()))

@@ -11,6 +11,7 @@ pub async fn apply_promo(
     booking_id: &str,
     code: &str,
 ) -> Result<PromoApplied, ApiError> {
+    state.limits.buyer_attempt(buyer)?;
     let outcome = claim(state, buyer, booking_id, code).await;
     crate::core::metrics::promo(match &outcome {
         Ok(_) => "applied",
@@ -64,17 +65,22 @@ async fn claim(
     if held_until <= now {
         return Err(ApiError::HoldExpired);
     }
-    type Campaign = (i64, String, i64, i64, Option<i64>);
+    type Campaign = (i64, String, i64, i64, Option<i64>, Option<String>);
     let campaign: Option<Campaign> = sqlx::query_as(
-        "select c.id, c.kind, c.percent_off, c.amount_off_cents, c.event_id
+        "select c.id, c.kind, c.percent_off, c.amount_off_cents, c.event_id, p.holder
          from promo_code p join promo_campaign c on c.id = p.campaign_id where p.code = $1",
     )
     .bind(&code)
     .fetch_optional(&mut *tx)
     .await?;
-    let (campaign_id, kind, percent_off, amount_off, only_event) =
+    let (campaign_id, kind, percent_off, amount_off, only_event, holder) =
         campaign.ok_or(ApiError::PromoUnknown)?;
-    if only_event.is_some_and(|e| e != event_id) {
+    // Another event's code, or a pooled code handed to somebody else: to
+    // this buyer it does not exist (whether it is used up is none of their
+    // business, and would tell a guesser they found a real code).
+    if only_event.is_some_and(|e| e != event_id)
+        || (kind == "pooled" && holder.as_deref() != Some(buyer))
+    {
         return Err(ApiError::PromoUnknown);
     }
     let discount_cents = discount(amount, percent_off, amount_off);

@@ -1,8 +1,12 @@
 //! Handing out pooled codes: each buyer gets at most one code of a
-//! campaign, and concurrent buyers never get the same one.
+//! campaign, and concurrent buyers never get the same one. Only a buyer
+//! with a live hold on the campaign's event is handed one (fresh sessions
+//! cannot drain a pool); to anybody else an existing campaign looks like a
+//! missing one.
 
 use crate::core::db::is_unique_violation;
 use crate::core::{ApiError, AppState};
+use crate::model::BookingStatus;
 
 /// The buyer's code from a pooled campaign (the same one when asked again).
 pub async fn code_for_buyer(
@@ -10,12 +14,21 @@ pub async fn code_for_buyer(
     buyer: &str,
     campaign_id: i64,
 ) -> Result<String, ApiError> {
-    let pooled: Option<(String,)> =
-        sqlx::query_as("select kind from promo_campaign where id = $1 and kind = 'pooled'")
-            .bind(campaign_id)
-            .fetch_optional(state.db.reader())
-            .await?;
-    if pooled.is_none() {
+    state.limits.buyer_attempt(buyer)?;
+    let entitled: Option<(i64,)> = sqlx::query_as(&format!(
+        "select c.id from promo_campaign c
+         where c.id = $1 and c.kind = 'pooled'
+           and exists (select 1 from booking b
+                       where b.buyer_id = $2 and b.status = {} and b.held_until > $3
+                         and (c.event_id is null or b.event_id = c.event_id))",
+        BookingStatus::Held.sql()
+    ))
+    .bind(campaign_id)
+    .bind(buyer)
+    .bind(state.clock.now_ms())
+    .fetch_optional(state.db.reader())
+    .await?;
+    if entitled.is_none() {
         return Err(ApiError::NotFound("promo campaign"));
     }
     if let Some(code) = held_by(state, buyer, campaign_id).await? {

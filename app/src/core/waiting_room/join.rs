@@ -11,6 +11,7 @@ pub async fn join(
     buyer: &str,
     event_id: EventId,
 ) -> Result<QueueStatus, ApiError> {
+    state.limits.buyer_attempt(buyer)?;
     let now = state.clock.now_ms();
     let room = state
         .waiting_rooms

@@ -1,0 +1,134 @@
+//! Abuse on an on-sale day, from outside: live streams capped per client
+//! and in total, the pages' server functions held to the API's body limit
+//! and counted against the caller's address like the REST steps.
+
+mod common;
+
+use common::{Buyer, TestApp};
+use holdfast_app::core::client_addr::TrustedProxies;
+use holdfast_app::server_fns::HoldSeats;
+use leptos::server_fn::ServerFn;
+
+async fn app_with(tweak: impl FnOnce(&mut holdfast::server::config::Config)) -> TestApp {
+    let (db, tmp) = common::fresh_database(common::Backend::Sqlite).await;
+    common::spawn_on(&db, tmp, |c| {
+        c.trusted_proxies = TrustedProxies::parse("127.0.0.1").unwrap();
+        tweak(c);
+    })
+    .await
+}
+
+fn from(app: &TestApp, address: &str) -> Buyer {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert("x-forwarded-for", address.parse().unwrap());
+    Buyer {
+        base: app.base.clone(),
+        http: reqwest::Client::builder()
+            .cookie_store(true)
+            .default_headers(headers)
+            .build()
+            .unwrap(),
+    }
+}
+
+async fn open_stream(who: &Buyer, path: &str) -> reqwest::Response {
+    who.http
+        .get(format!("{}{path}", who.base))
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Three streams per client, five on the instance: the fourth from one
+/// client and the sixth overall are 503 `TOO_MANY_STREAMS` with
+/// `Retry-After`, in the API's error shape; the streams already open stay.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn live_streams_are_capped_per_client_and_in_total() {
+    let app = app_with(|c| {
+        c.sse_max_per_client = 3;
+        c.sse_max_streams = 5;
+    })
+    .await;
+    let a = from(&app, "203.0.113.1");
+    let b = from(&app, "203.0.113.2");
+    let c = from(&app, "203.0.113.3");
+    let mut open = Vec::new();
+    for _ in 0..3 {
+        let s = open_stream(&a, "/api/events/1/seats/stream").await;
+        assert_eq!(s.status(), 200);
+        open.push(s);
+    }
+    let refused = open_stream(&a, "/api/events/1/seats/stream").await;
+    assert_eq!(refused.status(), 503);
+    assert_eq!(refused.headers()["retry-after"], "5");
+    let body: serde_json::Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "TOO_MANY_STREAMS");
+    // The queue's stream counts against the same caps.
+    assert_eq!(b.post("/api/events/1/queue", None, None).await.status, 200);
+    for path in ["/api/events/1/queue/stream", "/api/events/1/seats/stream"] {
+        let s = open_stream(&b, path).await;
+        assert_eq!(s.status(), 200, "{path}");
+        open.push(s);
+    }
+    let full = open_stream(&c, "/api/events/1/seats/stream").await;
+    assert_eq!(full.status(), 503);
+    assert_eq!(app.state.streams.open_now(), 5);
+    // The open ones still deliver: a hold shows up on them.
+    assert_eq!(c.hold(1, 77).await.status, 200);
+    let mut first = open.remove(0);
+    let chunk = tokio::time::timeout(std::time::Duration::from_secs(5), first.chunk())
+        .await
+        .expect("a change within 5 s")
+        .unwrap()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&chunk).contains("event: seats"));
+}
+
+/// A server function's body is held to the API's limit (413), and its
+/// attempts count against the caller's address whatever its URL.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn server_functions_share_the_apis_body_limit_and_address_limit() {
+    let app = app_with(|c| c.rate_limit_ip_per_minute = 3).await;
+    let path = HoldSeats::PATH;
+    let buyer = from(&app, "198.51.100.4");
+    let huge = format!(
+        "event_id=1&idempotency_key=k&padding={}",
+        "x".repeat(100_000)
+    );
+    let answer = buyer
+        .http
+        .post(format!("{}{path}", app.base))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(huge)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 413);
+
+    let mut outcomes = Vec::new();
+    for i in 0..5 {
+        let form = format!(
+            "event_id=1&seat_ids[0]={}&idempotency_key={}",
+            600 + i,
+            common::new_key()
+        );
+        let answer = buyer
+            .http
+            .post(format!("{}{path}", app.base))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form)
+            .send()
+            .await
+            .unwrap();
+        outcomes.push(answer.text().await.unwrap());
+    }
+    let held = outcomes.iter().filter(|o| o.contains("\"Held\"")).count();
+    let limited = outcomes
+        .iter()
+        .filter(|o| o.contains("RATE_LIMITED"))
+        .count();
+    assert_eq!((held, limited), (3, 2), "{outcomes:?}");
+    assert_eq!(app.scalar("select count(*) from booking").await, 3);
+    // Another address is not held back.
+    assert_eq!(from(&app, "198.51.100.5").hold(1, 700).await.status, 200);
+}
