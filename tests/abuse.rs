@@ -132,3 +132,90 @@ async fn server_functions_share_the_apis_body_limit_and_address_limit() {
     // Another address is not held back.
     assert_eq!(from(&app, "198.51.100.5").hold(1, 700).await.status, 200);
 }
+
+async fn pay(buyer: &Buyer, booking: &str) -> common::Answer {
+    buyer
+        .post(
+            &format!("/api/bookings/{booking}/pay"),
+            Some(&common::new_key()),
+            None,
+        )
+        .await
+}
+
+async fn hold(app: &TestApp, buyer: &Buyer, seat: i64) -> String {
+    let held = buyer.hold(1, seat).await;
+    assert_eq!(held.status, 200, "{}", held.text);
+    let _ = app;
+    held.json()["bookingId"].as_str().unwrap().to_string()
+}
+
+on_both_backends!(
+    paying_does_not_stretch_a_hold_while_the_event_sells_fast,
+    |first: TestApp| async move {
+        // Calm: a checkout gets its full 30 minutes.
+        let buyer = first.buyer();
+        let booking = hold(&first, &buyer, 800).await;
+        first.clock.advance_ms(240_000);
+        let calm = pay(&buyer, &booking).await;
+        assert_eq!(calm.json()["expiresInMs"], 1_800_000);
+
+        // Selling fast (every place counts as scarce here): the hold's
+        // remaining minute plus the 5-minute grace.
+        let app = common::spawn_on(&first.database_url, None, |c| {
+            c.fast_sale_free_percent = 100;
+        })
+        .await;
+        let buyer = app.buyer();
+        let booking = hold(&app, &buyer, 801).await;
+        app.clock.advance_ms(240_000);
+        let fast = pay(&buyer, &booking).await;
+        assert_eq!(fast.status, 200, "{}", fast.text);
+        assert_eq!(fast.json()["expiresInMs"], 360_000);
+        // At that deadline the checkout ends and the seat goes back, though
+        // the provider's session would have lasted longer.
+        app.clock.advance_ms(360_001);
+        holdfast_app::core::payments::reconcile::reconcile_due(&app.state)
+            .await
+            .unwrap();
+        assert_eq!(app.status_of(&booking).await, "EXPIRED");
+        assert_eq!(app.buyer().hold(1, 801).await.status, 200);
+        app.assert_invariants().await;
+    }
+);
+
+on_both_backends!(
+    a_buyer_who_keeps_abandoning_checkouts_is_refused_new_ones,
+    |first: TestApp| async move {
+        let app = common::spawn_on(&first.database_url, None, |c| {
+            c.abandoned_checkouts_per_hour = 2;
+            c.checkout_ttl = std::time::Duration::from_secs(600);
+        })
+        .await;
+        let buyer = app.buyer();
+        for seat in [900, 901] {
+            let booking = hold(&app, &buyer, seat).await;
+            assert_eq!(pay(&buyer, &booking).await.status, 200);
+            app.clock.advance_ms(600_001);
+            holdfast_app::core::payments::reconcile::reconcile_due(&app.state)
+                .await
+                .unwrap();
+            assert_eq!(app.status_of(&booking).await, "EXPIRED");
+        }
+        let booking = hold(&app, &buyer, 902).await;
+        let refused = pay(&buyer, &booking).await;
+        assert_eq!(
+            (refused.status.as_u16(), refused.code()),
+            (429, "RATE_LIMITED".into())
+        );
+        assert_eq!(app.status_of(&booking).await, "HELD");
+        // Somebody else pays as usual; an hour later this buyer may again.
+        let other = app.buyer();
+        let theirs = hold(&app, &other, 903).await;
+        assert_eq!(pay(&other, &theirs).await.status, 200);
+        app.clock.advance_ms(3_600_000);
+        let booking = hold(&app, &buyer, 904).await;
+        assert_eq!(pay(&buyer, &booking).await.status, 200);
+        app.assert_invariants().await;
+    }
+);

@@ -248,6 +248,13 @@ async fn start_fake() -> (String, Shared) {
 }
 
 async fn stripe_app(backend: Backend) -> Option<(TestApp, Shared)> {
+    stripe_app_with(backend, |_| {}).await
+}
+
+async fn stripe_app_with(
+    backend: Backend,
+    tweak: impl FnOnce(&mut holdfast::server::config::Config),
+) -> Option<(TestApp, Shared)> {
     if matches!(backend, Backend::Postgres) && !common::wants_postgres() {
         return None;
     }
@@ -258,6 +265,7 @@ async fn stripe_app(backend: Backend) -> Option<(TestApp, Shared)> {
         c.stripe_secret_key = Some(SECRET_KEY.into());
         c.stripe_api_base = Some(url);
         c.stripe_webhook_secret = Some(WEBHOOK_SECRET.into());
+        tweak(c);
     })
     .await;
     *fake.clock.lock().unwrap() = Some(app.clock.clone());
@@ -591,4 +599,61 @@ async fn a_promo_is_what_stripe_charges_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_promo_is_what_stripe_charges_postgres() {
     a_promo_is_what_stripe_charges(Backend::Postgres).await;
+}
+
+/// While an event sells fast, paying does not stretch a hold: the booking
+/// waits the hold's end plus the grace, though Stripe's session must live
+/// 30 minutes; at the booking's deadline the session is expired at Stripe
+/// and the seat goes back.
+async fn a_fast_sale_checkout_ends_early_and_is_expired_at_stripe(backend: Backend) {
+    let Some((app, fake)) = stripe_app_with(backend, |c| c.fast_sale_free_percent = 100).await
+    else {
+        return;
+    };
+    let buyer = app.buyer();
+    let held = buyer.hold(1, 320).await;
+    assert_eq!(held.status, 200, "{}", held.text);
+    let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+    let hold_ends = app.clock.now_ms() + 300_000;
+    app.clock.advance_ms(60_000);
+    let paid = buyer
+        .post(
+            &format!("/api/bookings/{booking}/pay"),
+            Some(&common::new_key()),
+            None,
+        )
+        .await;
+    assert_eq!(paid.status, 200, "{}", paid.text);
+    // 4 minutes of hold left + 5 minutes' grace, not 30 minutes.
+    assert_eq!(paid.json()["expiresInMs"], 540_000);
+    let deadline = app
+        .scalar(&format!(
+            "select held_until from booking where id = '{booking}'"
+        ))
+        .await;
+    assert_eq!(deadline, hold_ends + 300_000);
+    let sent = fake.sent("/v1/checkout/sessions");
+    let expires_at: i64 = sent[0].form["expires_at"].parse().unwrap();
+    assert!(expires_at * 1000 >= app.clock.now_ms() + 30 * 60 * 1000);
+
+    app.clock.advance_ms(540_001);
+    reconcile_due(&app.state).await.unwrap();
+    assert_eq!(app.status_of(&booking).await, "EXPIRED");
+    assert_eq!(
+        fake.sent("/v1/checkout/sessions/cs_test_fake0/expire")
+            .len(),
+        1
+    );
+    assert_eq!(app.buyer().hold(1, 320).await.status, 200);
+    app.assert_invariants().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_fast_sale_checkout_ends_early_and_is_expired_at_stripe_sqlite() {
+    a_fast_sale_checkout_ends_early_and_is_expired_at_stripe(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_fast_sale_checkout_ends_early_and_is_expired_at_stripe_postgres() {
+    a_fast_sale_checkout_ends_early_and_is_expired_at_stripe(Backend::Postgres).await;
 }

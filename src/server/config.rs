@@ -34,6 +34,15 @@ pub struct Config {
     /// deployment's root.
     pub stripe_webhook_secret: Option<String>,
     pub checkout_ttl: Duration,
+    /// While an event sells fast, a checkout ends this long after its hold
+    /// would have (`CHECKOUT_GRACE_SECONDS`).
+    pub checkout_grace: Duration,
+    /// An event sells fast below this share of free places, in percent
+    /// (`FAST_SALE_FREE_PERCENT`), or while its waiting room is open.
+    pub fast_sale_free_percent: i64,
+    /// Unpaid checkouts a buyer may leave in an hour before pay answers
+    /// 429 (`ABANDONED_CHECKOUTS_PER_HOUR`, 0: no limit).
+    pub abandoned_checkouts_per_hour: i64,
     pub reconcile_interval: Duration,
     /// Load the demo events when the database has none.
     pub demo_data: bool,
@@ -115,6 +124,9 @@ impl Config {
             stripe_api_base: s.given("STRIPE_API_BASE"),
             stripe_webhook_secret: s.given("STRIPE_WEBHOOK_SECRET"),
             checkout_ttl: Duration::from_secs(s.number("CHECKOUT_TTL_SECONDS", 1800)?),
+            checkout_grace: Duration::from_secs(s.number("CHECKOUT_GRACE_SECONDS", 300)?),
+            fast_sale_free_percent: s.number("FAST_SALE_FREE_PERCENT", 20)?.min(100) as i64,
+            abandoned_checkouts_per_hour: s.number("ABANDONED_CHECKOUTS_PER_HOUR", 3)? as i64,
             reconcile_interval: Duration::from_secs(
                 s.number("RECONCILE_INTERVAL_SECONDS", 30)?.max(1),
             ),
@@ -213,6 +225,11 @@ impl Config {
             stripe_api_base: None,
             stripe_webhook_secret: Some(DEV_WEBHOOK_SECRET.into()),
             checkout_ttl: Duration::from_secs(1800),
+            checkout_grace: Duration::from_secs(300),
+            // Off: most tests are about other things; tests/payments.rs
+            // turns them on.
+            fast_sale_free_percent: 0,
+            abandoned_checkouts_per_hour: 0,
             reconcile_interval: Duration::from_secs(3600),
             smtp_url: None,
             mail_from: DEFAULT_MAIL_FROM.into(),

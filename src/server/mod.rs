@@ -70,6 +70,9 @@ pub async fn build(
             public_base_url: config.public_base_url.trim_end_matches('/').to_string(),
             webhook_secret,
             checkout_ttl_ms: checkout_ttl.as_millis() as i64,
+            checkout_grace_ms: config.checkout_grace.as_millis() as i64,
+            fast_sale_free_percent: config.fast_sale_free_percent,
+            abandoned_checkouts_per_hour: config.abandoned_checkouts_per_hour,
         },
         mailer: match &config.smtp_url {
             Some(url) => Mailer::smtp(url, &config.mail_from)?,

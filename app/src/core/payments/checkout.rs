@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use super::store as payments;
-use super::{effects, outbox, CheckoutRequest, CheckoutSession};
+use super::{deadline, effects, outbox, CheckoutRequest, CheckoutSession};
 use crate::core::booking::{begin_with_key, earlier_answer, store, Idempotent};
 use crate::core::db::Tx;
 use crate::core::idempotency::{self, IdempotencyKey};
@@ -29,7 +29,8 @@ pub async fn start_checkout(
         return Ok(answer);
     }
     let now = state.clock.now_ms();
-    let deadline = now + state.payments.settings.checkout_ttl_ms;
+    deadline::refuse_serial_abandoner(state, buyer, now).await?;
+    let deadline = payment_deadline(state, buyer, booking_id, now).await?;
     let mut tx = match begin_with_key(state, buyer, key, now).await? {
         Ok(tx) => tx,
         Err(answer) => return Ok(answer),
@@ -85,7 +86,7 @@ pub async fn start_checkout(
         status: BookingStatus::PaymentPending.as_str().into(),
         checkout_url: session.url.clone(),
         checkout_session_id: session.id.clone(),
-        expires_in_ms: (session.expires_at_ms - now).max(0),
+        expires_in_ms: (request.deadline_ms.min(session.expires_at_ms) - now).max(0),
     };
     let body = serde_json::to_string(&response).map_err(ApiError::internal)?;
     let mut tx = state.db.begin().await?;
@@ -98,11 +99,35 @@ pub async fn start_checkout(
     Ok(Idempotent::Fresh(response))
 }
 
-/// Whether the provider would still open a session ending at the request's
-/// deadline (Stripe wants `expires_at` at least 30 minutes ahead).
+/// Whether a session may still be opened: the booking still waits, and the
+/// provider would take the session's end (Stripe wants `expires_at` at
+/// least 30 minutes ahead).
 pub fn can_still_create(state: &AppState, request: &CheckoutRequest, now: i64) -> bool {
     let min = state.payments.provider.min_checkout_lifetime_ms().max(1);
-    request.expires_at_ms - now >= min
+    request.deadline_ms > now && request.expires_at_ms - now >= min
+}
+
+/// The deadline a hold gets when it moves into a checkout now (`deadline`);
+/// a booking that is not this buyer's live hold gets the full one, and is
+/// refused by the conditional move anyway.
+async fn payment_deadline(
+    state: &AppState,
+    buyer: &str,
+    booking_id: &str,
+    now: i64,
+) -> Result<i64, ApiError> {
+    let hold: Option<(i64, i64)> =
+        sqlx::query_as("select event_id, held_until from booking where id = $1 and buyer_id = $2")
+            .bind(booking_id)
+            .bind(buyer)
+            .fetch_optional(state.db.reader())
+            .await?;
+    match hold {
+        Some((event_id, held_until)) => {
+            deadline::for_checkout(state, event_id, held_until, now).await
+        }
+        None => Ok(now + state.payments.settings.checkout_ttl_ms),
+    }
 }
 
 /// Ends a booking whose checkout can no longer be created (the pay step's
@@ -151,12 +176,18 @@ pub async fn checkout_request(
     state: &AppState,
     booking_id: &str,
 ) -> Result<CheckoutRequest, ApiError> {
-    let (amount, currency, held_until, ga_qty): (i64, String, i64, i64) = sqlx::query_as(
-        "select amount_cents, currency, held_until, ga_quantity from booking where id = $1",
-    )
-    .bind(booking_id)
-    .fetch_one(&mut **tx)
-    .await?;
+    let (amount, currency, held_until, ga_qty, began): (i64, String, i64, i64, Option<i64>) =
+        sqlx::query_as(
+            "select b.amount_cents, b.currency, b.held_until, b.ga_quantity, p.created_at
+             from booking b left join payment p on p.booking_id = b.id where b.id = $1",
+        )
+        .bind(booking_id)
+        .fetch_one(&mut **tx)
+        .await?;
+    // The session lasts the full checkout time from when the checkout
+    // began (stable across retries, as the provider's idempotency wants),
+    // even when the booking's own deadline is shorter.
+    let session_end = began.map_or(held_until, |b| b + state.payments.settings.checkout_ttl_ms);
     let mut lines: Vec<(String, i64)> = sqlx::query_as(
         "select s.label, bs.price_cents from booking_seat bs join seat s on s.id = bs.seat_id
          where bs.booking_id = $1 order by s.id",
@@ -180,7 +211,8 @@ pub async fn checkout_request(
         amount_cents: amount,
         currency,
         lines,
-        expires_at_ms: held_until,
+        expires_at_ms: held_until.max(session_end),
+        deadline_ms: held_until,
         // The return page watches a little longer after a checkout: a
         // payment may still be on its way for a booking that has ended.
         success_url: format!("{base}/bookings/{booking_id}?checkout=done"),
@@ -189,7 +221,8 @@ pub async fn checkout_request(
     })
 }
 
-/// Stores the provider's session; its end becomes the payment deadline.
+/// Stores the provider's session; the payment deadline is its end at the
+/// latest.
 pub async fn record_session(
     tx: &mut Tx,
     booking_id: &str,

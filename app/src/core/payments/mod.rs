@@ -8,6 +8,7 @@
 //! idempotency key.
 
 pub mod checkout;
+pub mod deadline;
 pub mod effects;
 pub mod mail;
 pub mod money_back;
@@ -29,7 +30,11 @@ pub struct CheckoutRequest {
     pub currency: String,
     /// One line per seat (label, price).
     pub lines: Vec<(String, i64)>,
+    /// When the provider's session ends (at least its minimum lifetime
+    /// after the checkout began; it may outlive the booking's deadline).
     pub expires_at_ms: i64,
+    /// When the booking stops waiting for this payment.
+    pub deadline_ms: i64,
     pub success_url: String,
     pub cancel_url: String,
     /// Derived from the booking, so asking twice yields the same session.
@@ -101,4 +106,11 @@ pub struct PaymentSettings {
     pub public_base_url: String,
     pub webhook_secret: String,
     pub checkout_ttl_ms: i64,
+    /// How long after its hold a checkout may last while the event sells
+    /// fast (`deadline`).
+    pub checkout_grace_ms: i64,
+    /// Below this share of free places (percent) an event sells fast.
+    pub fast_sale_free_percent: i64,
+    /// Unpaid checkouts a buyer may leave in an hour (0: no limit).
+    pub abandoned_checkouts_per_hour: i64,
 }

@@ -17,7 +17,8 @@ const LEASE_MS: i64 = 60_000;
 pub async fn reconcile_due(state: &AppState) -> Result<usize, ApiError> {
     let now = state.clock.now_ms();
     let min_ahead = state.payments.provider.min_checkout_lifetime_ms();
-    let due = payments::due_for_reconciliation(&state.db, now, min_ahead).await?;
+    let ttl = state.payments.settings.checkout_ttl_ms;
+    let due = payments::due_for_reconciliation(&state.db, now, min_ahead, ttl).await?;
     let mut settled = 0;
     for booking_id in due {
         if !payments::lease(&state.db, &booking_id, now + LEASE_MS, now).await? {

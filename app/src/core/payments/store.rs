@@ -267,11 +267,15 @@ pub async fn due_for_reconciliation(
     db: &Db,
     now: i64,
     min_ahead_ms: i64,
+    checkout_ttl_ms: i64,
 ) -> Result<Vec<String>, sqlx::Error> {
+    // Past its deadline; or never created, and its session (ending at the
+    // later of the deadline and the checkout's full time) could no longer be.
     let sql = format!(
         "select b.id from booking b join payment p on p.booking_id = b.id
          where b.status = {} and p.lease_until <= $1
-           and (b.held_until <= $1 or (p.status = {} and b.held_until < $2))
+           and (b.held_until <= $1
+                or (p.status = {} and b.held_until < $2 and p.created_at + $3 < $2))
          order by b.held_until limit 50",
         crate::model::BookingStatus::PaymentPending.sql(),
         Creating.sql()
@@ -279,6 +283,7 @@ pub async fn due_for_reconciliation(
     let rows: Vec<(String,)> = sqlx::query_as(&sql)
         .bind(now)
         .bind(now.saturating_add(min_ahead_ms))
+        .bind(checkout_ttl_ms)
         .fetch_all(db.reader())
         .await?;
     Ok(rows.into_iter().map(|r| r.0).collect())

@@ -12,7 +12,7 @@
 //!   Sold out, nobody more is let in; seats coming back (an expiry, a
 //!   refund) let the queue move again.
 
-use super::view::free_places;
+use super::view::places;
 use crate::core::{ApiError, AppState};
 use crate::model::EventId;
 
@@ -37,7 +37,9 @@ pub async fn admit_all_due(state: &AppState) -> Result<i64, ApiError> {
 pub async fn admit_due(state: &AppState, event_id: EventId) -> Result<i64, ApiError> {
     // Read before the lock: the seat map is in memory, standing places one
     // query. A step that sees slightly stale inventory errs by one step.
-    let free = free_places(&state.db, &state.seat_maps, event_id, state.clock.now_ms()).await?;
+    let free = places(&state.db, &state.seat_maps, event_id, state.clock.now_ms())
+        .await?
+        .free;
     let (on_sale_at,): (i64,) = sqlx::query_as("select on_sale_at from event where id = $1")
         .bind(event_id)
         .fetch_one(state.db.reader())

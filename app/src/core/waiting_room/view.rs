@@ -129,6 +129,7 @@ async fn load(
     let Some((on_sale_at, enabled, per_minute, issued, through)) = row else {
         return Ok(None);
     };
+    let places = places(db, maps, event_id, now).await?;
     let mut view = RoomView {
         enabled: enabled == Some(1),
         admit_per_minute: per_minute.unwrap_or(1),
@@ -136,7 +137,7 @@ async fn load(
         issued: issued.unwrap_or(0),
         admitted_through: through.unwrap_or(0),
         admission_ttl_ms,
-        free_places: free_places(db, maps, event_id, now).await?,
+        free_places: places.free,
         ..RoomView::default()
     };
     if enabled.is_some() {
@@ -163,23 +164,36 @@ async fn load(
 }
 
 /// Seats free on the live map plus standing places left.
-pub async fn free_places(
+/// An event's places (seats and standing places): free now, and in all.
+pub struct Places {
+    pub free: i64,
+    pub total: i64,
+}
+
+pub async fn places(
     db: &Db,
     maps: &SeatMaps,
     event_id: EventId,
     now: i64,
-) -> Result<i64, ApiError> {
-    let seats = maps
-        .get(db, event_id)
-        .await?
-        .map_or(0, |m| m.available_count(now));
-    let (standing,): (i64,) = sqlx::query_as(
-        "select cast(coalesce(sum(remaining), 0) as bigint) from ga_area where event_id = $1",
+) -> Result<Places, ApiError> {
+    let (free_seats, seats) = maps.get(db, event_id).await?.map_or((0, 0), |m| {
+        let free = m.free_mask(now);
+        (
+            free.iter().filter(|f| **f).count() as i64,
+            free.len() as i64,
+        )
+    });
+    let (free_standing, standing): (i64, i64) = sqlx::query_as(
+        "select cast(coalesce(sum(remaining), 0) as bigint), cast(coalesce(sum(capacity), 0) as bigint)
+         from ga_area where event_id = $1",
     )
     .bind(event_id)
     .fetch_one(db.reader())
     .await?;
-    Ok(seats + standing)
+    Ok(Places {
+        free: free_seats + free_standing,
+        total: seats + standing,
+    })
 }
 
 #[cfg(test)]

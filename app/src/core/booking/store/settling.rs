@@ -34,14 +34,16 @@ pub async fn begin_payment(
     Ok(row.map(|r| r.0))
 }
 
-/// The provider's session sets a PAYMENT_PENDING booking's deadline.
+/// The provider's session ends a PAYMENT_PENDING booking's deadline at the
+/// latest (never later than the pay step set it).
 pub async fn move_payment_deadline(
     tx: &mut Tx,
     id: &str,
     deadline: i64,
 ) -> Result<(), sqlx::Error> {
     let sql = format!(
-        "update booking set held_until = $2 where id = $1 and status = {}",
+        "update booking set held_until = case when $2 < held_until then $2 else held_until end
+         where id = $1 and status = {}",
         PaymentPending.sql()
     );
     sqlx::query(&sql)
