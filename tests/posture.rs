@@ -189,12 +189,37 @@ async fn production_sends_hsts_and_secure_cookies() {
             .map(|c| c.to_str().unwrap().to_string())
             .unwrap_or_default();
         assert!(cookie.starts_with("holdfast_session="), "{cookie}");
+        // The waiting room's place cookie too.
+        let room = app
+            .admin()
+            .send(
+                Method::PUT,
+                "/api/admin/events/1/queue",
+                &[],
+                Some(json!({ "enabled": true, "admitPerMinute": 60 })),
+            )
+            .await;
+        assert_eq!(room.status, 200, "{}", room.text);
+        let joined = reqwest::Client::new()
+            .post(format!("{}/api/events/1/queue", app.base))
+            .send()
+            .await
+            .unwrap();
+        let place = joined
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .map(|c| c.to_str().unwrap().to_string())
+            .find(|c| c.starts_with("holdfast_queue_1="))
+            .expect("a place cookie");
         if production {
             assert!(hsts.is_some_and(|h| h.to_str().unwrap().contains("max-age=31536000")));
             assert!(cookie.contains("Secure"), "{cookie}");
+            assert!(place.contains("Secure"), "{place}");
         } else {
             assert!(hsts.is_none());
             assert!(!cookie.contains("Secure"), "{cookie}");
+            assert!(!place.contains("Secure"), "{place}");
         }
     }
 }

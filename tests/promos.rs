@@ -262,7 +262,7 @@ on_both_backends!(
         let (i, codes) = code_of.iter().next().unwrap();
         let code = codes.iter().next().unwrap();
         let mine = buyers[*i].get("/api/bookings").await.json();
-        let booking = mine[0]["bookingId"].as_str().unwrap().to_string();
+        let booking = mine[0]["id"].as_str().unwrap().to_string();
         let a = apply(&buyers[*i], &booking, code).await;
         assert_eq!(a.status, 200, "{}", a.text);
         let other = app.buyer();

@@ -106,6 +106,7 @@ pub async fn build(
             &db,
             &secrets,
             config.admission_ttl.as_millis() as i64,
+            config.production,
         )),
         canary: Arc::default(),
         db: db.clone(),

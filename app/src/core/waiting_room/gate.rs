@@ -73,12 +73,7 @@ pub async fn require_admission(
 /// `Set-Cookie` values carrying a status's signed place and admission, so a
 /// browser brings them to the seat map and holds by itself.
 pub fn status_cookies(state: &AppState, event_id: EventId, status: &QueueStatus) -> Vec<String> {
-    let secure = if state
-        .payments
-        .settings
-        .public_base_url
-        .starts_with("https://")
-    {
+    let secure = if state.waiting_rooms.secure_cookies {
         "; Secure"
     } else {
         ""

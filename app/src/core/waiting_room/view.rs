@@ -54,13 +54,15 @@ pub struct WaitingRooms {
     rooms: RwLock<HashMap<EventId, (Instant, Arc<RoomView>)>>,
     pub signer: AdmissionSigner,
     pub admission_ttl_ms: i64,
+    /// Production: the queue and admission cookies are `Secure`.
+    pub secure_cookies: bool,
     /// This instance's writer of queue places.
     pub arrivals: Arrivals,
 }
 
 impl WaitingRooms {
     /// Starts the writer of places too (inside the runtime).
-    pub fn new(db: &Db, secrets: &Secrets, admission_ttl_ms: i64) -> Self {
+    pub fn new(db: &Db, secrets: &Secrets, admission_ttl_ms: i64, secure_cookies: bool) -> Self {
         WaitingRooms {
             rooms: RwLock::new(HashMap::new()),
             signer: AdmissionSigner::new(
@@ -68,6 +70,7 @@ impl WaitingRooms {
                 &secrets.key(Purpose::Admissions),
             ),
             admission_ttl_ms,
+            secure_cookies,
             arrivals: Arrivals::start(db.clone(), admission_ttl_ms),
         }
     }
