@@ -9,10 +9,10 @@ cd "$(dirname "$0")/.."
 ./scripts/install-tools.sh
 cargo build --release --no-default-features --features ssr --bin holdfast --bin holdfast-bench
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+source scripts/lib.sh
 work="$(pwd)/.tmp/bench-$$"
 mkdir -p "$work"
-server=""
-trap './scripts/pg.sh stop "$work/pg"; [ -n "$server" ] && kill "$server" 2>/dev/null || true' EXIT
+trap './scripts/pg.sh stop "$work/pg"; stop_started' EXIT
 pg=$(./scripts/pg.sh start "$work/pg")
 echo "== SQLite"
 ./target/release/holdfast-bench
@@ -43,9 +43,6 @@ echo "== on-sale simulation, full size, 1 instance on SQLite"
   --buyers 100000 --concurrency 256 || echo "!! the simulation above reported failures"
 
 echo "== server memory with 1,000 SSE clients (release, SQLite)"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-DATABASE_URL="sqlite://$work/sse.db" LEPTOS_SITE_ADDR="127.0.0.1:$port" RUST_LOG=warn \
-  ./target/release/holdfast > "$work/sse-server.log" 2>&1 &
-server=$!
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.2; done
+start_holdfast port server "$work/sse-server.log" ./target/release/holdfast \
+  DATABASE_URL="sqlite://$work/sse.db" RUST_LOG=warn
 ./target/release/holdfast-bench sse-memory "http://127.0.0.1:$port" "$server" 1000

@@ -46,7 +46,7 @@ if [ "$db" = postgres ]; then
 else
   url="sqlite://$work/onsale.db"
 fi
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+source "$root/scripts/lib.sh"
 token=onsale-admin-token
 ports=() targets=""
 start_instance() { # index port
@@ -56,8 +56,7 @@ start_instance() { # index port
     RATE_LIMIT_IP_PER_MINUTE=0 RUST_LOG=warn \
     "$bin/holdfast" >> "$work/instance-$1.log" 2>&1 &
   pids[$1]=$!
-  for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$2/readyz" >/dev/null && return 0; sleep 0.2; done
-  echo "instance $1 did not start:" >&2; tail -n 20 "$work/instance-$1.log" >&2; return 1
+  wait_ready "http://127.0.0.1:$2" "${pids[$1]}" "$work/instance-$1.log"
 }
 # One after the other: the first applies the migrations and the demo data.
 for i in $(seq 0 $((instances - 1))); do

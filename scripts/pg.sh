@@ -18,7 +18,8 @@ case "$cmd" in
 start)
   mkdir -p "$dir"
   [ "$(id -u)" = 0 ] && chown postgres "$dir"
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  source "$(dirname "$0")/lib.sh"
+  port=$(free_port)
   as_pg "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
   echo "-h 127.0.0.1 -p $port -k $dir -c max_connections=300 -c shared_buffers=256MB -c fsync=on" > "$dir/options"
   as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "$(cat "$dir/options")" start >/dev/null

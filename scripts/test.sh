@@ -6,19 +6,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+source scripts/lib.sh
 work="$root/.tmp/test-$$"
 mkdir -p "$work"
-pids=()
 cleanup() {
-  for p in "${pids[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
+  stop_started
   "$root/scripts/pg.sh" stop "$work/pg" || true
   # The cluster and its test databases take gigabytes; the logs stay.
   rm -rf "$work/pg"
 }
 trap cleanup EXIT
 
+echo "==> style (format, then clippy on the server and on the browser's wasm)"
+# First: a formatting slip or a lint fails in minutes, not after the build.
+rustup component add rustfmt clippy >/dev/null 2>&1 || true
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --features holdfast/ssr,holdfast-app/ssr -- -D warnings
+
 echo "==> tools"
 ./scripts/install-tools.sh
+cargo clippy -p holdfast-app --lib --target wasm32-unknown-unknown --no-default-features --features hydrate -- -D warnings
 if [ ! -x /usr/bin/chromium ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
@@ -32,7 +39,6 @@ pg_url=$(./scripts/pg.sh start "$work/pg")
 echo "throwaway postgres at $pg_url"
 
 echo "==> rust tests (SQLite and Postgres)"
-cargo fmt --all -- --check
 # RUST_LOG: a failing test shows its servers' errors beside it.
 RUST_LOG=error HOLDFAST_TEST_PG_URL="$pg_url" cargo test --workspace --features holdfast/ssr,holdfast-app/ssr -- --test-threads=2
 
@@ -52,30 +58,23 @@ sim=(--event 2 --buyers 1500 --concurrency 64)
 ./scripts/onsale.sh --instances 2 --db postgres --hold-ttl 6 -- "${sim[@]}" --buyers 600 --waiting-room 3000
 
 echo "==> API fuzzing (schemathesis against /api/openapi.json)"
-fport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-DATABASE_URL="sqlite://$work/fuzz.db" LEPTOS_SITE_ADDR="127.0.0.1:$fport" LEPTOS_SITE_ROOT=target/site \
-  ADMIN_TOKEN=fuzz-admin-token RATE_LIMIT_IP_PER_MINUTE=0 RUST_LOG=warn \
-  ./target/debug/holdfast > "$work/server-fuzz.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$fport/readyz" >/dev/null && break; sleep 0.2; done
+start_holdfast fport _ "$work/server-fuzz.log" ./target/debug/holdfast \
+  DATABASE_URL="sqlite://$work/fuzz.db" LEPTOS_SITE_ROOT=target/site \
+  ADMIN_TOKEN=fuzz-admin-token RATE_LIMIT_IP_PER_MINUTE=0 RUST_LOG=warn
 ./scripts/fuzz.sh "http://127.0.0.1:$fport" fuzz-admin-token 100
 # Whatever the fuzzer sent, the invariants hold afterwards.
 curl -sf -H "Authorization: Bearer fuzz-admin-token" "http://127.0.0.1:$fport/api/admin/invariants" \
   | python3 -c 'import json,sys; r=json.load(sys.stdin); print("invariants after fuzzing:", r); sys.exit(0 if r["ok"] else 1)'
 
 echo "==> end-to-end (Playwright, Chromium)"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-DATABASE_URL="sqlite://$work/e2e.db" LEPTOS_SITE_ADDR="127.0.0.1:$port" LEPTOS_SITE_ROOT=target/site \
-  ADMIN_PASSWORD=playwright-admin STRIPE_WEBHOOK_SECRET=whsec_holdfast_development \
-  RUST_LOG=warn ./target/debug/holdfast > "$work/server.log" 2>&1 &
-pids+=($!)
+# The specs sign webhook bodies with this secret (unset, each deployment
+# would make its own).
+start_holdfast port _ "$work/server.log" ./target/debug/holdfast \
+  DATABASE_URL="sqlite://$work/e2e.db" LEPTOS_SITE_ROOT=target/site \
+  ADMIN_PASSWORD=playwright-admin STRIPE_WEBHOOK_SECRET=whsec_holdfast_development RUST_LOG=warn
 # A second server with 5-second holds, for the countdown-to-expiry spec.
-short=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-DATABASE_URL="sqlite://$work/e2e-short.db" LEPTOS_SITE_ADDR="127.0.0.1:$short" LEPTOS_SITE_ROOT=target/site \
-  HOLD_TTL_SECONDS=5 SWEEP_INTERVAL_SECONDS=1 STRIPE_WEBHOOK_SECRET=whsec_holdfast_development RUST_LOG=warn ./target/debug/holdfast > "$work/server-short.log" 2>&1 &
-pids+=($!)
-for p in "$port" "$short"; do
-  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$p/readyz" >/dev/null && break; sleep 0.2; done
-done
+start_holdfast short _ "$work/server-short.log" ./target/debug/holdfast \
+  DATABASE_URL="sqlite://$work/e2e-short.db" LEPTOS_SITE_ROOT=target/site \
+  HOLD_TTL_SECONDS=5 SWEEP_INTERVAL_SECONDS=1 STRIPE_WEBHOOK_SECRET=whsec_holdfast_development RUST_LOG=warn
 (cd end2end && HOLDFAST_ADMIN_PASSWORD=playwright-admin HOLDFAST_URL="http://127.0.0.1:$port" HOLDFAST_SHORT_TTL_URL="http://127.0.0.1:$short" npx playwright test)
 echo "==> all tests passed (screenshots in end2end/test-results)"

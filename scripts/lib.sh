@@ -1,0 +1,74 @@
+# Shared by the scripts (sourced, not run): free ports, starting a server
+# and waiting until it answers, stopping what was started.
+#
+#   start_holdfast PORT_VAR PID_VAR LOG BIN [NAME=value …]
+#       starts BIN with the given environment on a free port of 127.0.0.1;
+#       when another process took that port before the server bound it, it
+#       is tried again on another; sets PORT_VAR and PID_VAR, and remembers
+#       the pid for `stop_started`.
+#   wait_ready URL PID LOG [TRIES]
+#       waits until URL/readyz answers; fails loudly (the log's tail on
+#       stderr) when the process died or never answered.
+#   stop_started
+#       stops every process started here (by pid).
+
+started_pids=()
+
+# A port nobody listens on right now. Another process may still take it
+# before ours binds: start_holdfast tries again then.
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+wait_ready() {
+  local url=$1 pid=$2 log=$3 tries=${4:-150}
+  for _ in $(seq 1 "$tries"); do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "!! the server (pid $pid) stopped before it was ready; last lines of $log:" >&2
+      tail -n 20 "$log" >&2
+      return 1
+    fi
+    curl -sf "$url/readyz" >/dev/null && return 0
+    sleep 0.2
+  done
+  echo "!! $url did not become ready; last lines of $log:" >&2
+  tail -n 20 "$log" >&2
+  return 1
+}
+
+start_holdfast() {
+  local port_var=$1 pid_var=$2 log=$3 bin=$4
+  shift 4
+  local attempt port pid from
+  touch "$log"
+  for attempt in 1 2 3 4 5; do
+    port=$(free_port)
+    from=$(($(wc -c <"$log") + 1))
+    env "$@" LEPTOS_SITE_ADDR="127.0.0.1:$port" "$bin" >>"$log" 2>&1 &
+    pid=$!
+    if wait_ready "http://127.0.0.1:$port" "$pid" "$log" 2>/dev/null; then
+      started_pids+=("$pid")
+      printf -v "$port_var" '%s' "$port"
+      printf -v "$pid_var" '%s' "$pid"
+      return 0
+    fi
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    if ! tail -c "+$from" "$log" | grep -qi "address already in use"; then
+      # Not the port: say why, loudly.
+      echo "!! $bin did not start (attempt $attempt); last lines of $log:" >&2
+      tail -n 20 "$log" >&2
+      return 1
+    fi
+    echo "port $port was taken meanwhile; trying another" >&2
+  done
+  echo "!! no free port after 5 attempts" >&2
+  return 1
+}
+
+stop_started() {
+  local p
+  for p in "${started_pids[@]:-}"; do
+    [ -n "$p" ] && kill "$p" 2>/dev/null || true
+  done
+}
