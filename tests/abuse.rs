@@ -5,8 +5,8 @@
 mod common;
 
 use common::{Buyer, TestApp};
-use holdfast_app::core::client_addr::TrustedProxies;
-use holdfast_app::server_fns::HoldSeats;
+use holdfast_app::core::platform::client_addr::TrustedProxies;
+use holdfast_app::server_fns::buyer::HoldSeats;
 use leptos::server_fn::ServerFn;
 
 async fn app_with(tweak: impl FnOnce(&mut holdfast::server::config::Config)) -> TestApp {

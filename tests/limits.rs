@@ -103,7 +103,8 @@ async fn hold_as(app: &TestApp, seat: i64, forwarded_for: &str) -> u16 {
 
 async fn app_behind_proxy(trusted: &str, address: u32) -> TestApp {
     let (db, tmp) = common::fresh_database(common::Backend::Sqlite).await;
-    let trusted = holdfast_app::core::client_addr::TrustedProxies::parse(trusted).unwrap();
+    let trusted =
+        holdfast_app::core::platform::client_addr::TrustedProxies::parse(trusted).unwrap();
     common::spawn_on(&db, tmp, |c| {
         c.rate_limit_ip_per_minute = address;
         c.trusted_proxies = trusted;

@@ -140,11 +140,11 @@ async fn sqlite_and_postgres_migrations_define_the_same_schema() {
     }
     let (sqlite_url, _tmp) = common::fresh_database(common::Backend::Sqlite).await;
     let (pg_url, _) = common::fresh_database(common::Backend::Postgres).await;
-    let sqlite = holdfast_app::core::db::Db::connect(&sqlite_url, 2)
+    let sqlite = holdfast_app::core::platform::db::Db::connect(&sqlite_url, 2)
         .await
         .unwrap();
     sqlite.migrate().await.unwrap();
-    let pg = holdfast_app::core::db::Db::connect(&pg_url, 2)
+    let pg = holdfast_app::core::platform::db::Db::connect(&pg_url, 2)
         .await
         .unwrap();
     pg.migrate().await.unwrap();

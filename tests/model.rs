@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use holdfast_app::core::booking::hold::hold_seats;
 use holdfast_app::core::booking::release::{cancel_hold, expire_due_holds};
-use holdfast_app::core::clock::Clock;
+use holdfast_app::core::platform::clock::Clock;
 use proptest::prelude::*;
 
 const TTL: i64 = 300_000;

@@ -6,9 +6,9 @@ mod common;
 
 use common::{new_key, Buyer, TestApp};
 use futures::future::join_all;
-use holdfast_app::core::clock::Clock;
 use holdfast_app::core::payments::reconcile::reconcile_due;
 use holdfast_app::core::payments::sandbox::Delivery;
+use holdfast_app::core::platform::clock::Clock;
 use rand::seq::SliceRandom;
 use serde_json::json;
 
@@ -559,7 +559,7 @@ on_both_backends!(
 on_both_backends!(
     pay_retry_takes_over_a_key_its_dead_process_left,
     |app: TestApp| async move {
-        use holdfast_app::core::idempotency::{IdempotencyKey, IN_FLIGHT_LEASE_MS};
+        use holdfast_app::core::platform::idempotency::{IdempotencyKey, IN_FLIGHT_LEASE_MS};
         let seats = app.arena_seats().await;
         let buyer = app.buyer();
         let held = buyer.hold_many(1, &seats[..2]).await;

@@ -504,7 +504,7 @@ on_both_backends!(two_instances_share_one_queue, |app: TestApp| async move {
 on_both_backends!(
     a_room_opens_by_itself_before_the_on_sale,
     |app: TestApp| async move {
-        use holdfast_app::core::clock::Clock;
+        use holdfast_app::core::platform::clock::Clock;
         use holdfast_app::core::waiting_room::setup::open_automatic_rooms;
         let on_sale = app.clock.now_ms() + 300_000;
         sqlx::query("update event set on_sale_at = $1 where id = 2")

@@ -17,8 +17,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use common::{new_key, Backend, TestApp};
-use holdfast_app::core::clock::{Clock, ManualClock};
 use holdfast_app::core::payments::reconcile::reconcile_due;
+use holdfast_app::core::platform::clock::{Clock, ManualClock};
 use serde_json::{json, Value};
 
 const SECRET_KEY: &str = "sk_test_holdfast";

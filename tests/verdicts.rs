@@ -30,8 +30,8 @@ use std::sync::Mutex;
 use common::{Backend, Buyer, TestApp};
 use holdfast_app::core::admin::{actions, auth::Admin};
 use holdfast_app::core::booking::release::expire_due_holds;
-use holdfast_app::core::clock::Clock;
 use holdfast_app::core::payments::{outbox, reconcile, sandbox::Delivery, webhook};
+use holdfast_app::core::platform::clock::Clock;
 use serde_json::json;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,12 +3,9 @@
 //! hydrated in the browser), server functions, and behind the `ssr` feature
 //! the booking core they call.
 
-pub mod admin_fns;
-pub mod console_model;
 pub mod model;
-pub mod pages;
-pub mod seat_markup;
 pub mod server_fns;
+pub mod ui;
 
 #[cfg(feature = "ssr")]
 pub mod core;
@@ -51,13 +48,13 @@ pub fn App() -> impl IntoView {
             </header>
             <main>
                 <Routes fallback=|| view! { <p class="notice">"Page not found."</p> }>
-                    <Route path=path!("/") view=pages::event_list::EventList/>
-                    <Route path=path!("/events/:id") view=pages::event_page::EventPage/>
-                    <Route path=path!("/bookings") view=pages::booking_page::MyBookings/>
-                    <Route path=path!("/bookings/:id") view=pages::booking_page::BookingPage/>
-                    <Route path=path!("/admin") view=pages::admin_console::AdminHome/>
-                    <Route path=path!("/admin/events/:id") view=pages::admin_console::AdminEventPage/>
-                    <Route path=path!("/admin/scan") view=pages::door_scanner::DoorScanner/>
+                    <Route path=path!("/") view=ui::buyer::event_list::EventList/>
+                    <Route path=path!("/events/:id") view=ui::buyer::event::page::EventPage/>
+                    <Route path=path!("/bookings") view=ui::buyer::booking_page::MyBookings/>
+                    <Route path=path!("/bookings/:id") view=ui::buyer::booking_page::BookingPage/>
+                    <Route path=path!("/admin") view=ui::console::admin_console::AdminHome/>
+                    <Route path=path!("/admin/events/:id") view=ui::console::admin_console::AdminEventPage/>
+                    <Route path=path!("/admin/scan") view=ui::console::door_scanner::DoorScanner/>
                 </Routes>
             </main>
         </Router>

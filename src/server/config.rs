@@ -4,8 +4,8 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use holdfast_app::core::client_addr::TrustedProxies;
-use holdfast_app::core::secrets;
+use holdfast_app::core::platform::client_addr::TrustedProxies;
+use holdfast_app::core::platform::secrets;
 
 #[derive(Debug, Clone)]
 pub struct Config {

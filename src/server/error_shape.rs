@@ -10,7 +10,7 @@ use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use holdfast_app::core::error::{ErrorBody, ErrorDetail};
+use holdfast_app::core::platform::error::{ErrorBody, ErrorDetail};
 
 pub async fn api_errors(request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api/");

@@ -12,7 +12,7 @@ use axum::extract::{ConnectInfo, Request, State};
 use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use holdfast_app::core::client_addr::{ClientAddr, TrustedProxies};
+use holdfast_app::core::platform::client_addr::{ClientAddr, TrustedProxies};
 use holdfast_app::core::AppState;
 
 /// The guarded REST steps (all POST): holds and pay, the console sign-in,

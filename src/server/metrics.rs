@@ -1,5 +1,5 @@
 //! `GET /metrics` in Prometheus' text format: the counters the use cases
-//! keep (see `holdfast_app::core::metrics`), request latency per route,
+//! keep (see `holdfast_app::core::platform::metrics`), request latency per route,
 //! the outbox backlog, database pool use and open live streams.
 
 use std::collections::HashMap;

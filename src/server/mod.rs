@@ -16,19 +16,19 @@ use std::time::Duration;
 
 use axum::Router;
 use holdfast_app::core::admin::auth::AdminAuth;
-use holdfast_app::core::clock::{SharedClock, SystemClock};
-use holdfast_app::core::db::Db;
 use holdfast_app::core::payments::mail::Mailer;
 use holdfast_app::core::payments::sandbox::Sandbox;
 use holdfast_app::core::payments::stripe::{self, Stripe};
 use holdfast_app::core::payments::PaymentProvider;
 use holdfast_app::core::payments::PaymentSettings;
-use holdfast_app::core::rate_limit::RateLimits;
+use holdfast_app::core::platform::clock::{SharedClock, SystemClock};
+use holdfast_app::core::platform::db::Db;
+use holdfast_app::core::platform::rate_limit::RateLimits;
+use holdfast_app::core::platform::secrets::{Purpose, Secrets};
+use holdfast_app::core::platform::session_store::DbSessionStore;
+use holdfast_app::core::platform::state::{Payments, Rules};
+use holdfast_app::core::platform::stream_slots::StreamSlots;
 use holdfast_app::core::seat_map::SeatMaps;
-use holdfast_app::core::secrets::{Purpose, Secrets};
-use holdfast_app::core::session_store::DbSessionStore;
-use holdfast_app::core::state::{Payments, Rules};
-use holdfast_app::core::stream_slots::StreamSlots;
 use holdfast_app::core::ticket::TicketSigner;
 use holdfast_app::core::waiting_room::WaitingRooms;
 use holdfast_app::core::{seed, AppState};
@@ -123,8 +123,8 @@ pub async fn build(
         leptos_options: leptos_options.clone(),
     };
 
-    if db.backend == holdfast_app::core::db::Backend::Postgres {
-        holdfast_app::core::fanout::start(
+    if db.backend == holdfast_app::core::platform::db::Backend::Postgres {
+        holdfast_app::core::platform::fanout::start(
             &config.database_url,
             db.clone(),
             state.seat_maps.clone(),

@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use holdfast_app::core::admin::canary;
 use holdfast_app::core::booking::release::expire_due_holds;
-use holdfast_app::core::idempotency;
 use holdfast_app::core::payments::outbox::{self, dispatch_due};
 use holdfast_app::core::payments::reconcile::reconcile_due;
 use holdfast_app::core::payments::sandbox::Sandbox;
-use holdfast_app::core::session_store::DbSessionStore;
+use holdfast_app::core::platform::idempotency;
+use holdfast_app::core::platform::session_store::DbSessionStore;
 use holdfast_app::core::waiting_room::admit::admit_all_due;
 use holdfast_app::core::waiting_room::setup::open_automatic_rooms;
 use holdfast_app::core::AppState;

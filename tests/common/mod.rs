@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use holdfast::server::{build, config::Config};
-use holdfast_app::core::clock::{Clock, ManualClock};
+use holdfast_app::core::platform::clock::{Clock, ManualClock};
 use holdfast_app::core::AppState;
 use reqwest::StatusCode;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Reading the catalogue: events, their price categories and standing areas.
 //! Seat counts come from the in-memory seat maps.
 
-use super::clock::rfc3339;
+use super::platform::clock::rfc3339;
 use super::{ApiError, AppState};
 use crate::model::{
     EventDetail, EventId, EventKind, EventSummary, GeneralAdmissionArea, PriceCategory,

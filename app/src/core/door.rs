@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::admin::audit::{self, Entry};
 use super::admin::auth::Admin;
 use super::booking::store;
-use super::clock::rfc3339;
+use super::platform::clock::rfc3339;
 use super::{ApiError, AppState};
 use crate::model::BookingStatus;
 

@@ -1,7 +1,7 @@
 //! The invariants of DESIGN.md, evaluated against the database: by tests
 //! after every concurrent scenario, and (later) by the admin canary.
 
-use super::db::Db;
+use super::platform::db::Db;
 use crate::model::BookingStatus::{self, Booked, Cancelled, Expired};
 use crate::model::PaymentStatus::{self, Disputed, Paid, RefundPending, Refunded};
 

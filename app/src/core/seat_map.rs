@@ -13,7 +13,7 @@ use axum::body::Bytes;
 use serde::Serialize;
 use tokio::sync::{broadcast, mpsc};
 
-use super::db::Db;
+use super::platform::db::Db;
 use super::ApiError;
 use crate::model::{EventId, SeatId, SeatStatus};
 

@@ -4,7 +4,7 @@
 //! Idempotent: each event is inserted with `on conflict (slug) do nothing`,
 //! and its seats only when that insert happened, all in one transaction.
 
-use super::db::{Db, Tx};
+use super::platform::db::{Db, Tx};
 
 /// Exactly this many seats in the arena (the last upper row is trimmed).
 pub const ARENA_SEATS: usize = 10_000;

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 mod booking_status;
+pub mod console;
 mod payment_status;
 mod state_names;
 

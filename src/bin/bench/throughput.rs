@@ -14,8 +14,8 @@ use crate::stats::percentile;
 use axum::routing::get;
 use holdfast::server::{build, config::Config};
 use holdfast_app::core::booking::hold::hold_seats;
-use holdfast_app::core::clock::{Clock, SystemClock};
-use holdfast_app::core::idempotency::IdempotencyKey;
+use holdfast_app::core::platform::clock::{Clock, SystemClock};
+use holdfast_app::core::platform::idempotency::IdempotencyKey;
 use holdfast_app::core::AppState;
 
 pub async fn main(url: Option<String>) -> bool {

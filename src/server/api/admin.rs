@@ -3,7 +3,7 @@
 //! Every handler but sign-in takes an `Admin` (bearer token or console
 //! session); anyone else gets 401/403 in the API's error shape.
 
-use holdfast_app::core::error::ErrorBody;
+use holdfast_app::core::platform::error::ErrorBody;
 use std::convert::Infallible;
 use std::time::Duration;
 
@@ -13,13 +13,13 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use futures::stream::Stream;
-use holdfast_app::console_model::{
-    ActionOutcome, AuditRow, CanaryReport, CreatedEvent, Dashboard, EventLayout, LiveHold,
-};
 use holdfast_app::core::admin::auth::{self, Admin};
 use holdfast_app::core::admin::{actions, audit, canary, console, setup};
-use holdfast_app::core::client_addr::ClientAddr;
+use holdfast_app::core::platform::client_addr::ClientAddr;
 use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::model::console::{
+    ActionOutcome, AuditRow, CanaryReport, CreatedEvent, Dashboard, EventLayout, LiveHold,
+};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tower_sessions::Session;

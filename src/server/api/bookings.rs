@@ -4,7 +4,7 @@ use axum::extract::{Path, State};
 use axum::Json;
 use holdfast_app::core::booking::{query, release};
 use holdfast_app::core::buyer::Buyer;
-use holdfast_app::core::error::ErrorBody;
+use holdfast_app::core::platform::error::ErrorBody;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::{BookingStatus, BookingView};
 use serde_json::{json, Value};

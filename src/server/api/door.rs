@@ -7,7 +7,7 @@ use axum::http::HeaderMap;
 use axum::Json;
 use holdfast_app::core::admin::auth::Admin;
 use holdfast_app::core::door::{self, CheckedIn};
-use holdfast_app::core::error::ErrorBody;
+use holdfast_app::core::platform::error::ErrorBody;
 use holdfast_app::core::{ApiError, AppState};
 use serde::Deserialize;
 

@@ -93,7 +93,7 @@ pub async fn admitted(
 /// the client like any other (`AdminAuth::check_token`).
 pub fn is_staff(
     state: &holdfast_app::core::AppState,
-    client: Option<&holdfast_app::core::client_addr::ClientAddr>,
+    client: Option<&holdfast_app::core::platform::client_addr::ClientAddr>,
     headers: &HeaderMap,
 ) -> bool {
     headers

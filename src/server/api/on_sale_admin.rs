@@ -4,12 +4,12 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use holdfast_app::console_model::{NewPromo, PromoCampaign, RoomSummary};
 use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::error::ErrorBody;
+use holdfast_app::core::platform::error::ErrorBody;
 use holdfast_app::core::promo::campaigns;
 use holdfast_app::core::waiting_room::setup;
 use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::model::console::{NewPromo, PromoCampaign, RoomSummary};
 use serde::Deserialize;
 
 use super::extract::{self, RawBody};

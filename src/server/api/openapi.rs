@@ -4,13 +4,13 @@
 //! router registers.
 
 use axum::Json;
-use holdfast_app::console_model::{
+use holdfast_app::core::door::CheckedIn;
+use holdfast_app::core::platform::error::{ErrorBody, ErrorDetail, FieldError};
+use holdfast_app::model::console::{
     ActionOutcome, AuditRow, BookingActivity, CanaryReport, CategorySpec, CreatedEvent, Dashboard,
     EventLayout, LiveHold, MailRow, NewPromo, PromoCampaign, RoomSummary, SeatCounts, SectionSpec,
     StandingCount, StandingSpec, WebhookRow,
 };
-use holdfast_app::core::door::CheckedIn;
-use holdfast_app::core::error::{ErrorBody, ErrorDetail, FieldError};
 use holdfast_app::model::{
     BookingSeat, BookingView, EventDetail, EventKind, EventSummary, GeneralAdmissionArea,
     GeneralAdmissionLine, HoldResponse, PayResponse, PaymentView, PriceCategory, PromoApplied,

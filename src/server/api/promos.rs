@@ -5,7 +5,7 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
 use holdfast_app::core::buyer::Buyer;
-use holdfast_app::core::error::ErrorBody;
+use holdfast_app::core::platform::error::ErrorBody;
 use holdfast_app::core::promo::{apply, pool};
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::PromoApplied;

@@ -4,7 +4,7 @@
 //! — or `event: reset` when that is no longer kept, and refetches the
 //! snapshot.
 
-use holdfast_app::core::error::ErrorBody;
+use holdfast_app::core::platform::error::ErrorBody;
 use std::convert::Infallible;
 use std::sync::Arc;
 
@@ -14,7 +14,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::Extension;
 use futures::stream::{self, Stream, StreamExt};
 use holdfast_app::core::buyer::MaybeBuyer;
-use holdfast_app::core::client_addr::ClientAddr;
+use holdfast_app::core::platform::client_addr::ClientAddr;
 use holdfast_app::core::seat_map::SeatChanges;
 use holdfast_app::core::{ApiError, AppState};
 use serde::Deserialize;

@@ -5,13 +5,13 @@
 
 use super::audit::{self, Entry};
 use super::auth::Admin;
-use crate::console_model::ActionOutcome;
 use crate::core::booking::store;
-use crate::core::db::Tx;
 use crate::core::payments::outbox::{self, RefundReason};
 use crate::core::payments::store as payments;
+use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
+use crate::model::console::ActionOutcome;
 use crate::model::{BookingStatus, EventId, PaymentStatus};
 
 /// One extension adds at most this much.

@@ -1,8 +1,8 @@
 //! The audit log: every admin action, in the transaction of its effect.
 
-use crate::console_model::AuditRow;
-use crate::core::clock::rfc3339;
-use crate::core::db::{Db, Tx};
+use crate::core::platform::clock::rfc3339;
+use crate::core::platform::db::{Db, Tx};
+use crate::model::console::AuditRow;
 use crate::model::EventId;
 
 pub struct Entry<'a> {

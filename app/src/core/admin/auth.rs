@@ -32,8 +32,8 @@ use hmac::digest::Digest;
 use sha2::Sha256;
 use tower_sessions::Session;
 
-use crate::core::client_addr::ClientAddr;
-use crate::core::db::Db;
+use crate::core::platform::client_addr::ClientAddr;
+use crate::core::platform::db::Db;
 use crate::core::{ApiError, AppState};
 
 /// An admin session lasts this long from sign-in.

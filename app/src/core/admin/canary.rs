@@ -5,10 +5,10 @@
 
 use std::sync::Mutex;
 
-use crate::console_model::CanaryReport;
-use crate::core::clock::rfc3339;
 use crate::core::invariants;
+use crate::core::platform::clock::rfc3339;
 use crate::core::{ApiError, AppState};
+use crate::model::console::CanaryReport;
 
 /// The last report, for the console.
 #[derive(Default)]

@@ -3,12 +3,12 @@
 
 use std::collections::HashMap;
 
-use crate::console_model::{
+use crate::core::payments::outbox;
+use crate::core::platform::clock::rfc3339;
+use crate::core::{ApiError, AppState};
+use crate::model::console::{
     BookingActivity, Dashboard, LiveHold, MailRow, SeatCounts, StandingCount, WebhookRow,
 };
-use crate::core::clock::rfc3339;
-use crate::core::payments::outbox;
-use crate::core::{ApiError, AppState};
 use crate::model::{BookingStatus, EventId, PaymentStatus};
 
 use super::{audit, canary};

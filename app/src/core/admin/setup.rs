@@ -7,10 +7,10 @@ use std::collections::HashSet;
 
 use super::audit::{self, Entry};
 use super::auth::Admin;
-use crate::console_model::{CreatedEvent, EventLayout};
-use crate::core::error::FieldError;
+use crate::core::platform::error::FieldError;
 use crate::core::seed::{insert_layout, SeatSpec};
 use crate::core::{ApiError, AppState};
+use crate::model::console::{CreatedEvent, EventLayout};
 use crate::model::EventId;
 
 /// Seats one layout may have.
@@ -295,7 +295,7 @@ pub async fn set_published(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::console_model::{CategorySpec, SectionSpec};
+    use crate::model::console::{CategorySpec, SectionSpec};
 
     fn small() -> EventLayout {
         EventLayout {

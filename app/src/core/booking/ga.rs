@@ -5,8 +5,8 @@
 
 use super::store::{self, NewBooking};
 use super::{begin_with_key, earlier_answer, within_buyer_limit, Idempotent};
-use crate::core::clock::rfc3339;
-use crate::core::idempotency::{self, IdempotencyKey};
+use crate::core::platform::clock::rfc3339;
+use crate::core::platform::idempotency::{self, IdempotencyKey};
 use crate::core::{ApiError, AppState};
 use crate::model::{BookingStatus, EventId, GeneralAdmissionLine, HoldResponse};
 
@@ -113,7 +113,7 @@ async fn claim(
 }
 
 async fn stale_ga_holds(
-    tx: &mut crate::core::db::Tx,
+    tx: &mut crate::core::platform::db::Tx,
     area_id: i64,
     now: i64,
 ) -> Result<Vec<String>, sqlx::Error> {

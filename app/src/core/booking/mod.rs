@@ -20,8 +20,8 @@ pub enum Idempotent<T> {
     Replay { status: u16, body: String },
 }
 
-use crate::core::db::Tx;
-use crate::core::idempotency::{self, IdempotencyKey, Stored};
+use crate::core::platform::db::Tx;
+use crate::core::platform::idempotency::{self, IdempotencyKey, Stored};
 use crate::core::{ApiError, AppState};
 use crate::model::EventId;
 
@@ -95,9 +95,9 @@ async fn within_buyer_limit(
     Ok(())
 }
 
-/// Counts a hold attempt by how it ended (see `core::metrics`).
+/// Counts a hold attempt by how it ended (see `core::platform::metrics`).
 pub(crate) fn count_attempt<T>(outcome: &Result<Idempotent<T>, ApiError>) {
-    crate::core::metrics::hold_attempt(match outcome {
+    crate::core::platform::metrics::hold_attempt(match outcome {
         Ok(_) => "held",
         Err(ApiError::SeatTaken { .. }) => "conflict",
         Err(ApiError::SoldOut(_)) => "sold_out",

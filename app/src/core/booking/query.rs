@@ -2,7 +2,7 @@
 //! answers exactly like an unknown id.
 
 use super::BookingStatus;
-use crate::core::clock::rfc3339;
+use crate::core::platform::clock::rfc3339;
 use crate::core::{ApiError, AppState};
 use crate::model::{
     BookingSeat, BookingView, GeneralAdmissionLine, PaymentStatus, PaymentView, TicketView,

@@ -49,6 +49,6 @@ pub async fn expire_due_holds(state: &AppState, batch: i64) -> Result<u64, ApiEr
     for r in &released {
         state.seat_maps.publish(r.event_id, &r.as_changes(), now);
     }
-    crate::core::metrics::holds_expired(released.len() as u64);
+    crate::core::platform::metrics::holds_expired(released.len() as u64);
     Ok(released.len() as u64)
 }

@@ -9,8 +9,8 @@ use std::time::Duration;
 use super::store as payments;
 use super::{deadline, effects, outbox, CheckoutRequest, CheckoutSession};
 use crate::core::booking::{begin_with_key, earlier_answer, store, Idempotent};
-use crate::core::db::Tx;
-use crate::core::idempotency::{self, IdempotencyKey};
+use crate::core::platform::db::Tx;
+use crate::core::platform::idempotency::{self, IdempotencyKey};
 use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
 use crate::model::{BookingStatus, PayResponse};
@@ -95,7 +95,7 @@ pub async fn start_checkout(
         idempotency::complete(&mut tx, buyer, key, 200, &body).await?;
     }
     tx.commit().await?;
-    crate::core::metrics::payment("started");
+    crate::core::platform::metrics::payment("started");
     Ok(Idempotent::Fresh(response))
 }
 

@@ -6,7 +6,7 @@
 use super::outbox;
 use super::store as payments;
 use crate::core::booking::store::{self, Locked};
-use crate::core::db::Tx;
+use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
 use crate::model::{format_price, BookingStatus, EventId, PaymentStatus, SeatId};
 
@@ -69,7 +69,7 @@ pub async fn apply_paid(
     now: i64,
 ) -> Result<(PaidOutcome, MapChanges), sqlx::Error> {
     let (outcome, changes) = settle_paid(tx, booking_id, paid, now).await?;
-    crate::core::metrics::payment(match outcome {
+    crate::core::platform::metrics::payment(match outcome {
         PaidOutcome::Booked => "booked",
         PaidOutcome::Retaken => "late_retaken",
         PaidOutcome::RefundQueued => "late_refund_queued",
@@ -164,7 +164,7 @@ pub async fn apply_checkout_ended(
     let Some(released) = store::end_unpaid_checkout(tx, booking_id, now).await? else {
         return Ok((false, MapChanges::default()));
     };
-    crate::core::metrics::payment("failed");
+    crate::core::platform::metrics::payment("failed");
     outbox::enqueue_email(
         tx,
         booking_id,

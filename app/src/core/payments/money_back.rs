@@ -9,7 +9,7 @@ use super::effects::MapChanges;
 use super::outbox;
 use super::store as payments;
 use crate::core::booking::store;
-use crate::core::db::Tx;
+use crate::core::platform::db::Tx;
 use crate::model::{BookingStatus, PaymentStatus};
 
 /// What the provider says happened to the money after it arrived, outside
@@ -90,10 +90,10 @@ pub async fn apply_money_back(
     };
     let released = store::void(tx, booking_id, to, now).await?;
     let outcome = if from == PaymentStatus::RefundPending && to == BookingStatus::Refunded {
-        crate::core::metrics::payment("refunded");
+        crate::core::platform::metrics::payment("refunded");
         MoneyBackOutcome::RefundConfirmed
     } else {
-        crate::core::metrics::payment(match to {
+        crate::core::platform::metrics::payment(match to {
             BookingStatus::Disputed => "disputed",
             _ => "refunded_outside",
         });

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::effects::MapChanges;
 use super::store as payments;
 use crate::core::booking::store;
-use crate::core::db::Tx;
+use crate::core::platform::db::Tx;
 use crate::core::{ApiError, AppState};
 use crate::model::PaymentStatus;
 
@@ -239,7 +239,7 @@ async fn refund(state: &AppState, booking_id: &str, payload: &str) -> Result<(),
     store::lock(&mut tx, booking_id).await?;
     if let Some(id) = &refund_id {
         if payments::complete_refund(&mut tx, booking_id, id, now).await? {
-            crate::core::metrics::payment("refunded");
+            crate::core::platform::metrics::payment("refunded");
         }
     }
     // Only a refunded payment ends its booking as REFUNDED.

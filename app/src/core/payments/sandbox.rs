@@ -13,8 +13,8 @@ use serde_json::{json, Value};
 
 use super::signature;
 use super::{CheckoutRequest, CheckoutSession, PaymentProvider, ProviderError, SessionState};
-use crate::core::clock::SharedClock;
-use crate::core::db::{Db, Tx};
+use crate::core::platform::clock::SharedClock;
+use crate::core::platform::db::{Db, Tx};
 
 pub struct Sandbox {
     db: Db,

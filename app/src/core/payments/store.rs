@@ -4,7 +4,7 @@
 //! one place; it reports whether it won, so when two verdicts race the
 //! database decides and the loser changes nothing.
 
-use crate::core::db::{Db, Tx};
+use crate::core::platform::db::{Db, Tx};
 use crate::model::PaymentStatus::{self, *};
 
 use super::CheckoutSession;

@@ -9,7 +9,8 @@ use super::effects::{self, MapChanges, Paid};
 use super::money_back::{self, MoneyBack};
 use super::outbox;
 use super::signature;
-use crate::core::{metrics, ApiError, AppState};
+use crate::core::platform::metrics;
+use crate::core::{ApiError, AppState};
 
 /// Verifies and applies one delivery; returns the outcome recorded.
 pub async fn receive(

@@ -13,7 +13,7 @@ pub async fn apply_promo(
 ) -> Result<PromoApplied, ApiError> {
     state.limits.buyer_attempt(buyer)?;
     let outcome = claim(state, buyer, booking_id, code).await;
-    crate::core::metrics::promo(match &outcome {
+    crate::core::platform::metrics::promo(match &outcome {
         Ok(_) => "applied",
         Err(ApiError::PromoUnknown) => "unknown",
         Err(ApiError::PromoExhausted) => "exhausted",

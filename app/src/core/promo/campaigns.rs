@@ -2,12 +2,12 @@
 //! watch how it is used.
 
 use super::{new_code, normalise};
-use crate::console_model::{NewPromo, PromoCampaign};
 use crate::core::admin::audit::{self, Entry};
 use crate::core::admin::auth::Admin;
-use crate::core::db::is_unique_violation;
-use crate::core::error::FieldError;
+use crate::core::platform::db::is_unique_violation;
+use crate::core::platform::error::FieldError;
 use crate::core::{ApiError, AppState};
+use crate::model::console::{NewPromo, PromoCampaign};
 
 /// The largest fixed discount (1,000,000.00 in the event's currency).
 pub const MAX_AMOUNT_OFF_CENTS: i64 = 100_000_000;

@@ -1,6 +1,6 @@
 //! Giving a promo use back when a hold ends unpaid.
 
-use crate::core::db::{Backend, Db, Tx};
+use crate::core::platform::db::{Backend, Db, Tx};
 
 /// A hold that ends unpaid — HELD to EXPIRED or CANCELLED, so no checkout
 /// was ever opened and no payment can follow — gives its promo use back,

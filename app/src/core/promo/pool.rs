@@ -4,7 +4,7 @@
 //! cannot drain a pool); to anybody else an existing campaign looks like a
 //! missing one.
 
-use crate::core::db::is_unique_violation;
+use crate::core::platform::db::is_unique_violation;
 use crate::core::{ApiError, AppState};
 use crate::model::BookingStatus;
 
@@ -52,7 +52,7 @@ pub async fn code_for_buyer(
     .await;
     match handed {
         Ok(Some((code,))) => {
-            crate::core::metrics::promo("handed_out");
+            crate::core::platform::metrics::promo("handed_out");
             Ok(code)
         }
         // The same buyer asked twice at once and the other request won.

@@ -110,7 +110,7 @@ pub async fn admit_due(state: &AppState, event_id: EventId) -> Result<i64, ApiEr
     tx.commit().await?;
     if admit > 0 {
         state.waiting_rooms.forget(event_id);
-        crate::core::metrics::admitted(admit);
+        crate::core::platform::metrics::admitted(admit);
     }
     Ok(admit)
 }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use tokio::sync::{mpsc, oneshot};
 
-use crate::core::db::Db;
+use crate::core::platform::db::Db;
 use crate::core::ApiError;
 use crate::model::EventId;
 
@@ -241,7 +241,7 @@ where
 
 /// Whether the admission that let `place` in has lapsed.
 async fn lapsed(
-    tx: &mut crate::core::db::Tx,
+    tx: &mut crate::core::platform::db::Tx,
     event_id: EventId,
     place: i64,
     lapsed_before: i64,

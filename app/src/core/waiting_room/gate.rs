@@ -65,7 +65,7 @@ pub async fn require_admission(
     if admitted {
         Ok(())
     } else {
-        crate::core::metrics::admission_refused();
+        crate::core::platform::metrics::admission_refused();
         Err(ApiError::AdmissionRequired)
     }
 }

@@ -1,11 +1,11 @@
 //! The admin switches an event's waiting room on or off and sets its rate;
 //! the console watches how many joined, were let in, still wait.
 
-use crate::console_model::RoomSummary;
 use crate::core::admin::audit::{self, Entry};
 use crate::core::admin::auth::Admin;
-use crate::core::clock::rfc3339;
+use crate::core::platform::clock::rfc3339;
 use crate::core::{ApiError, AppState};
+use crate::model::console::RoomSummary;
 use crate::model::EventId;
 
 /// The highest rate one room takes.

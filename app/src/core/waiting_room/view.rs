@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 
 use super::arrivals::Arrivals;
 use super::token::AdmissionSigner;
-use crate::core::db::Db;
+use crate::core::platform::db::Db;
+use crate::core::platform::secrets::{Purpose, Secrets};
 use crate::core::seat_map::SeatMaps;
-use crate::core::secrets::{Purpose, Secrets};
 use crate::core::ApiError;
 use crate::model::EventId;
 

@@ -5,8 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use holdfast_app::core::db::Db;
 use holdfast_app::core::invariants;
+use holdfast_app::core::platform::db::Db;
 use holdfast_app::model::BookingStatus;
 
 use super::options::Options;

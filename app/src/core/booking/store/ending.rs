@@ -3,7 +3,7 @@
 //! it, and only when that transition won.
 
 use super::BookingStatus::{self, *};
-use crate::core::db::Tx;
+use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
 use crate::model::{EventId, SeatId};
 

@@ -14,7 +14,7 @@ pub use ending::*;
 pub use settling::*;
 
 use super::status::BookingStatus::{self, *};
-use crate::core::db::{Db, Tx};
+use crate::core::platform::db::{Db, Tx};
 use crate::core::seat_map::Occupancy;
 use crate::model::{EventId, SeatId};
 

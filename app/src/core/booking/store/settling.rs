@@ -4,7 +4,7 @@
 
 use super::BookingStatus::{self, *};
 use super::{ending::expire_hold, placeholders, seats_of, stale_holds_on};
-use crate::core::db::Tx;
+use crate::core::platform::db::Tx;
 use crate::model::EventId;
 
 /// HELD → PAYMENT_PENDING by its owner while the hold runs; the deadline
@@ -158,7 +158,7 @@ async fn retake_within(
         .await
     {
         Ok(_) => {}
-        Err(e) if crate::core::db::is_unique_violation(&e) => {
+        Err(e) if crate::core::platform::db::is_unique_violation(&e) => {
             return Ok(Some(RetakeRefused::LostRace))
         }
         Err(e) => return Err(e),

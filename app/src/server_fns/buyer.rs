@@ -4,6 +4,8 @@
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "ssr")]
+use super::{count_client_attempt, server_error};
 use crate::model::{EventDetail, EventSummary, HoldResponse, SeatId};
 
 #[server]
@@ -218,7 +220,7 @@ pub async fn hold_seats(
 ) -> Result<HoldOutcome, ServerFnError> {
     use crate::core::booking::{hold::hold_seats, Idempotent};
     use crate::core::buyer::Buyer;
-    use crate::core::idempotency::IdempotencyKey;
+    use crate::core::platform::idempotency::IdempotencyKey;
     use crate::core::ApiError;
 
     let state = expect_context::<crate::core::AppState>();
@@ -263,30 +265,6 @@ pub async fn hold_seats(
     )
 }
 
-/// Counts one attempt against the caller's address (`RATE_LIMIT_IP_PER_MINUTE`),
-/// as the REST middleware does for the same steps.
-#[cfg(feature = "ssr")]
-pub(crate) async fn count_client_attempt(
-    state: &crate::core::AppState,
-) -> Result<(), crate::core::ApiError> {
-    use crate::core::client_addr::ClientAddr;
-    let parts: axum::http::request::Parts = leptos_axum::extract()
-        .await
-        .map_err(|e| crate::core::ApiError::Internal(e.to_string().into()))?;
-    match parts.extensions.get::<ClientAddr>() {
-        Some(client) => state.limits.address_attempt(client.limit_key()),
-        None => Ok(()),
-    }
-}
-
-#[cfg(feature = "ssr")]
-fn server_error(e: crate::core::ApiError) -> ServerFnError {
-    if let crate::core::ApiError::Internal(cause) = &e {
-        tracing::error!(error = %cause, "server function failed");
-    }
-    ServerFnError::new(e.to_string())
-}
-
 /// What the page gets back from the pay step.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum PayOutcome {
@@ -302,8 +280,8 @@ pub async fn pay_booking(
 ) -> Result<PayOutcome, ServerFnError> {
     use crate::core::booking::Idempotent;
     use crate::core::buyer::Buyer;
-    use crate::core::idempotency::IdempotencyKey;
     use crate::core::payments::checkout::start_checkout;
+    use crate::core::platform::idempotency::IdempotencyKey;
     use crate::core::ApiError;
 
     let state = expect_context::<crate::core::AppState>();

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::model::format_price;
-use crate::server_fns::{apply_promo, PromoOutcome};
+use crate::server_fns::buyer::{apply_promo, PromoOutcome};
 
 #[component]
 pub fn PromoForm(booking_id: String, amount: RwSignal<i64>, currency: String) -> impl IntoView {

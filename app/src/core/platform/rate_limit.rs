@@ -11,7 +11,7 @@ use std::num::NonZeroU32;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use super::ApiError;
+use crate::core::ApiError;
 
 pub struct RateLimits {
     per_buyer: Option<DefaultKeyedRateLimiter<String>>,

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
 use crate::model::{format_price, BookingStatus, BookingView, PaymentStatus};
-use crate::server_fns::{booking, my_bookings, ticket_qr};
+use crate::server_fns::buyer::{booking, my_bookings, ticket_qr};
 
 /// What each status means for the buyer.
 pub fn explain(b: &BookingView) -> &'static str {

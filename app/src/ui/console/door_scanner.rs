@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::admin_fns::{admin_check_in, admin_signed_in, ScanResult};
+use crate::server_fns::console::{admin_check_in, admin_signed_in, ScanResult};
 
 #[component]
 pub fn DoorScanner() -> impl IntoView {

@@ -8,15 +8,15 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_params_map;
 
-use super::on_sale_panel::OnSalePanel;
-use crate::admin_fns::{
-    admin_act, admin_create_event, admin_dashboard, admin_events, admin_set_published,
-    admin_sign_in, admin_sign_out, admin_signed_in, AdminEvent, Refusal,
-};
-use crate::console_model::{
+use crate::model::console::{
     CategorySpec, Dashboard, EventLayout, LiveHold, SectionSpec, StandingSpec,
 };
 use crate::model::{format_price, BookingStatus};
+use crate::server_fns::console::{
+    admin_act, admin_create_event, admin_dashboard, admin_events, admin_set_published,
+    admin_sign_in, admin_sign_out, admin_signed_in, AdminEvent, Refusal,
+};
+use crate::ui::console::on_sale_panel::OnSalePanel;
 
 /// Milliseconds on the browser's clock (0 on the server).
 fn now_ms() -> f64 {

@@ -12,7 +12,7 @@ use tokio::sync::mpsc;
 
 use super::clock::SharedClock;
 use super::db::Db;
-use super::seat_map::{Occupancy, SeatMaps};
+use crate::core::seat_map::{Occupancy, SeatMaps};
 use crate::model::{EventId, SeatId};
 
 const CHANNEL: &str = "holdfast_seats";

@@ -9,7 +9,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use super::metrics::SseClient;
-use super::ApiError;
+use crate::core::ApiError;
 
 pub struct StreamSlots {
     per_client: usize,
@@ -47,7 +47,7 @@ impl StreamSlots {
         let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
         let mine = open.by_client.get(&client).copied().unwrap_or(0);
         if open.total >= self.total || mine >= self.per_client {
-            crate::core::metrics::stream_refused();
+            crate::core::platform::metrics::stream_refused();
             return Err(ApiError::TooManyStreams);
         }
         open.total += 1;

@@ -7,7 +7,7 @@
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-use crate::core::db::Db;
+use crate::core::platform::db::Db;
 
 /// What a derived key signs.
 #[derive(Debug, Clone, Copy)]

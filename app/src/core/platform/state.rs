@@ -6,18 +6,18 @@ use std::time::Duration;
 use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
 
-use super::admin::auth::AdminAuth;
-use super::admin::canary::LastReport;
 use super::clock::SharedClock;
 use super::db::Db;
-use super::payments::mail::Mailer;
-use super::payments::sandbox::Sandbox;
-use super::payments::{PaymentProvider, PaymentSettings};
 use super::rate_limit::RateLimits;
-use super::seat_map::SeatMaps;
 use super::stream_slots::StreamSlots;
-use super::ticket::TicketSigner;
-use super::waiting_room::WaitingRooms;
+use crate::core::admin::auth::AdminAuth;
+use crate::core::admin::canary::LastReport;
+use crate::core::payments::mail::Mailer;
+use crate::core::payments::sandbox::Sandbox;
+use crate::core::payments::{PaymentProvider, PaymentSettings};
+use crate::core::seat_map::SeatMaps;
+use crate::core::ticket::TicketSigner;
+use crate::core::waiting_room::WaitingRooms;
 
 #[derive(Clone)]
 pub struct AppState {

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::console_model::{ActionOutcome, CreatedEvent, Dashboard, EventLayout};
+use crate::model::console::{ActionOutcome, CreatedEvent, Dashboard, EventLayout};
 
 /// A row of the console's event list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -58,12 +58,12 @@ pub async fn admin_signed_in() -> Result<bool, ServerFnError> {
 /// Signs in with the console password; `Err` carries the refusal's words.
 #[server]
 pub async fn admin_sign_in(password: String) -> Result<Result<(), String>, ServerFnError> {
-    use crate::core::client_addr::ClientAddr;
+    use crate::core::platform::client_addr::ClientAddr;
     let state = expect_context::<crate::core::AppState>();
     let parts: axum::http::request::Parts = leptos_axum::extract().await?;
     let client = parts.extensions.get::<ClientAddr>().map(|c| c.limit_key());
     let session: tower_sessions::Session = leptos_axum::extract().await?;
-    let checked = match crate::server_fns::count_client_attempt(&state).await {
+    let checked = match super::count_client_attempt(&state).await {
         Ok(()) => state.admin.check_password(client, &password).await,
         Err(e) => Err(e),
     };
@@ -180,7 +180,7 @@ pub async fn admin_set_published(
 #[server]
 pub async fn admin_room(
     event_id: i64,
-) -> Result<Option<crate::console_model::RoomSummary>, ServerFnError> {
+) -> Result<Option<crate::model::console::RoomSummary>, ServerFnError> {
     if admin().await.is_err() {
         return Ok(None);
     }
@@ -196,7 +196,7 @@ pub async fn admin_set_room(
     event_id: i64,
     enabled: bool,
     admit_per_minute: i64,
-) -> Result<Result<crate::console_model::RoomSummary, Refusal>, ServerFnError> {
+) -> Result<Result<crate::model::console::RoomSummary, Refusal>, ServerFnError> {
     let admin = admin().await?;
     let state = expect_context::<crate::core::AppState>();
     Ok(crate::core::waiting_room::setup::configure(
@@ -214,7 +214,7 @@ pub async fn admin_set_room(
 #[server]
 pub async fn admin_promos(
     event_id: i64,
-) -> Result<Option<Vec<crate::console_model::PromoCampaign>>, ServerFnError> {
+) -> Result<Option<Vec<crate::model::console::PromoCampaign>>, ServerFnError> {
     if admin().await.is_err() {
         return Ok(None);
     }
@@ -231,8 +231,8 @@ pub async fn admin_promos(
 
 #[server]
 pub async fn admin_create_promo(
-    form: crate::console_model::NewPromo,
-) -> Result<Result<crate::console_model::PromoCampaign, Refusal>, ServerFnError> {
+    form: crate::model::console::NewPromo,
+) -> Result<Result<crate::model::console::PromoCampaign, Refusal>, ServerFnError> {
     let admin = admin().await?;
     let state = expect_context::<crate::core::AppState>();
     Ok(crate::core::promo::campaigns::create(&state, &admin, &form)

@@ -9,7 +9,7 @@ use axum::http::HeaderMap;
 use sha2::{Digest, Sha256};
 
 use super::db::{Db, Tx};
-use super::ApiError;
+use crate::core::ApiError;
 
 pub const HEADER: &str = "idempotency-key";
 /// Keys are kept at least this long, then purged by a worker.

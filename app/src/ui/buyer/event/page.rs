@@ -8,15 +8,17 @@ use leptos::web_sys;
 use leptos_router::hooks::use_params_map;
 use wasm_bindgen::JsCast;
 
-use super::map_view::{fraction_at, pointer_fraction, svg_scale, Touches, ViewBox};
-use super::promo_form::PromoForm;
-use super::seat_list::SeatList;
-use super::waiting_room::WaitingRoom;
 use crate::model::format_price;
 use crate::model::HoldResponse;
-use crate::server_fns::{
+use crate::server_fns::buyer::{
     event_page, hold_seats, pay_booking, EventPageData, HoldOutcome, PayOutcome,
 };
+use crate::ui::buyer::event::map_view::{
+    fraction_at, pointer_fraction, svg_scale, Touches, ViewBox,
+};
+use crate::ui::buyer::event::seat_list::SeatList;
+use crate::ui::buyer::event::waiting_room::WaitingRoom;
+use crate::ui::buyer::promo_form::PromoForm;
 
 #[component]
 pub fn EventPage() -> impl IntoView {
@@ -279,7 +281,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
 fn seats_markup(event_id: i64) -> Markup {
     #[cfg(feature = "ssr")]
     {
-        use crate::seat_markup::{row_labels_svg, seats_svg, RowLabel, SeatDot};
+        use crate::ui::buyer::event::markup::{row_labels_svg, seats_svg, RowLabel, SeatDot};
         let Some(state) = use_context::<crate::core::AppState>() else {
             return Markup::default();
         };

@@ -7,8 +7,8 @@ use std::time::Duration;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::admin_fns::{admin_create_promo, admin_promos, admin_room, admin_set_room};
-use crate::console_model::{NewPromo, PromoCampaign, RoomSummary};
+use crate::model::console::{NewPromo, PromoCampaign, RoomSummary};
+use crate::server_fns::console::{admin_create_promo, admin_promos, admin_room, admin_set_room};
 
 #[component]
 pub fn OnSalePanel(event_id: i64) -> impl IntoView {

@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 
 use crate::model::{EventDetail, QueueStatus};
-use crate::server_fns::join_queue;
+use crate::server_fns::buyer::join_queue;
 
 #[component]
 pub fn WaitingRoom(detail: EventDetail, first: QueueStatus) -> impl IntoView {

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use crate::model::EventKind;
-use crate::server_fns::list_events;
+use crate::server_fns::buyer::list_events;
 
 #[component]
 pub fn EventList() -> impl IntoView {

@@ -1,0 +1,27 @@
+//! The plumbing under the booking domain: no rule about seats, money or
+//! buyers lives here.
+//!
+//! - `db`: the pools, transactions and the SQL differences of SQLite and Postgres;
+//! - `clock`: the one source of "now" (moved by hand in tests);
+//! - `error`: `ApiError`, the one error type, and the API's error shape;
+//! - `state`: `AppState`, what every handler and use case is given;
+//! - `session_store`: tower-sessions records in our database;
+//! - `fanout`: seat changes between instances (Postgres LISTEN/NOTIFY);
+//! - `idempotency`: `Idempotency-Key` records and replays;
+//! - `rate_limit`, `stream_slots`, `client_addr`: who the client is, and how
+//!   much it may do and hold open;
+//! - `metrics`: the Prometheus series;
+//! - `secrets`: the deployment's root secret and the keys derived from it.
+
+pub mod client_addr;
+pub mod clock;
+pub mod db;
+pub mod error;
+pub mod fanout;
+pub mod idempotency;
+pub mod metrics;
+pub mod rate_limit;
+pub mod secrets;
+pub mod session_store;
+pub mod state;
+pub mod stream_slots;

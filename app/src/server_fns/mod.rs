@@ -1,0 +1,29 @@
+//! The pages' calls to the server (Leptos server functions): thin wrappers
+//! over `core`'s use cases, for the buyer's pages and for the console.
+
+pub mod buyer;
+pub mod console;
+
+/// Counts one attempt against the caller's address (`RATE_LIMIT_IP_PER_MINUTE`),
+/// as the REST middleware does for the same steps.
+#[cfg(feature = "ssr")]
+pub(crate) async fn count_client_attempt(
+    state: &crate::core::AppState,
+) -> Result<(), crate::core::ApiError> {
+    use crate::core::platform::client_addr::ClientAddr;
+    let parts: axum::http::request::Parts = leptos_axum::extract()
+        .await
+        .map_err(|e| crate::core::ApiError::Internal(e.to_string().into()))?;
+    match parts.extensions.get::<ClientAddr>() {
+        Some(client) => state.limits.address_attempt(client.limit_key()),
+        None => Ok(()),
+    }
+}
+
+#[cfg(feature = "ssr")]
+pub(crate) fn server_error(e: crate::core::ApiError) -> leptos::prelude::ServerFnError {
+    if let crate::core::ApiError::Internal(cause) = &e {
+        tracing::error!(error = %cause, "server function failed");
+    }
+    leptos::prelude::ServerFnError::new(e.to_string())
+}
