@@ -10,6 +10,7 @@ use std::collections::{BTreeSet, HashMap};
 use holdfast_app::core::booking::hold::hold_seats;
 use holdfast_app::core::booking::release::{cancel_hold, expire_due_holds};
 use holdfast_app::core::platform::clock::Clock;
+use holdfast_app::core::waiting_room::admit;
 use proptest::prelude::*;
 
 const TTL: i64 = 300_000;
@@ -117,7 +118,10 @@ async fn run(backend: common::Backend, ops: Vec<Op>) -> Result<(), TestCaseError
         model.now = app.clock.now_ms() - start;
         match op {
             Op::Hold { buyer, seats } => {
-                let got = hold_seats(state, &format!("buyer-{buyer}"), 1, &seats, None).await;
+                let admitted = admit(state, &format!("buyer-{buyer}"), 1, None)
+                    .await
+                    .unwrap();
+                let got = hold_seats(state, &admitted, &seats, None).await;
                 let want = model.hold(buyer, &seats);
                 prop_assert_eq!(
                     got.is_ok(),

@@ -228,13 +228,8 @@ pub async fn hold_seats(
     let headers: axum::http::HeaderMap = leptos_axum::extract().await?;
     let counted = count_client_attempt(&state).await;
     let token = crate::core::waiting_room::gate::admission_token_in(&headers, event_id);
-    let admitted = crate::core::waiting_room::require_admission(
-        &state,
-        Some(&buyer),
-        event_id,
-        token.as_deref(),
-    )
-    .await;
+    let admitted =
+        crate::core::waiting_room::admit(&state, &buyer, event_id, token.as_deref()).await;
     let body = serde_json::to_vec(&seat_ids).unwrap_or_default();
     let key = IdempotencyKey::parse(
         &idempotency_key,
@@ -250,11 +245,12 @@ pub async fn hold_seats(
             suggestions: body.suggestions.unwrap_or_default(),
         }
     };
-    if let Err(e) = counted.and(admitted) {
-        return Ok(refused(e));
-    }
+    let admitted = match counted.and(admitted) {
+        Ok(admitted) => admitted,
+        Err(e) => return Ok(refused(e)),
+    };
     Ok(
-        match hold_seats(&state, &buyer, event_id, &seat_ids, Some(&key)).await {
+        match hold_seats(&state, &admitted, &seat_ids, Some(&key)).await {
             Ok(Idempotent::Fresh(r)) => HoldOutcome::Held(r),
             Ok(Idempotent::Replay { body, .. }) => HoldOutcome::Held(
                 serde_json::from_str(&body).map_err(|e| ServerFnError::new(e.to_string()))?,

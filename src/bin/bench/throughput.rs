@@ -16,6 +16,7 @@ use holdfast::server::{build, config::Config};
 use holdfast_app::core::booking::hold::hold_seats;
 use holdfast_app::core::platform::clock::{Clock, SystemClock};
 use holdfast_app::core::platform::idempotency::IdempotencyKey;
+use holdfast_app::core::waiting_room::admit;
 use holdfast_app::core::AppState;
 
 pub async fn main(url: Option<String>) -> bool {
@@ -249,9 +250,13 @@ async fn bare_holds(state: &AppState, seats: Vec<i64>, tasks: usize) -> Run {
                         )
                         .expect("key");
                         let t = Instant::now();
-                        let ok = hold_seats(&state, &buyer, 1, &[*seat], Some(&key))
-                            .await
-                            .is_ok();
+                        // The gate, as every hold path asks it (no room on).
+                        let ok = match admit(&state, &buyer, 1, None).await {
+                            Ok(admitted) => hold_seats(&state, &admitted, &[*seat], Some(&key))
+                                .await
+                                .is_ok(),
+                            Err(_) => false,
+                        };
                         answers.push((ok, t.elapsed()));
                     }
                 }

@@ -77,6 +77,18 @@ pub fn idempotent_json<T: Serialize>(outcome: Idempotent<T>) -> Response {
 }
 
 /// The waiting room's gate for this request (header or cookie token).
+/// The gate for holds: the proof the hold use cases take.
+pub async fn admit_to_hold(
+    state: &holdfast_app::core::AppState,
+    buyer: &str,
+    event_id: i64,
+    headers: &HeaderMap,
+) -> Result<holdfast_app::core::waiting_room::Admitted, ApiError> {
+    use holdfast_app::core::waiting_room::gate;
+    let token = gate::admission_token_in(headers, event_id);
+    gate::admit(state, buyer, event_id, token.as_deref()).await
+}
+
 pub async fn admitted(
     state: &holdfast_app::core::AppState,
     buyer: Option<&str>,

@@ -33,9 +33,9 @@ pub async fn hold_one(
 ) -> Result<Response, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
     let seat_id = extract::id(&seat_id, "seatId")?;
-    extract::admitted(&state, Some(&buyer.0), event_id, &headers).await?;
+    let admitted = extract::admit_to_hold(&state, &buyer.0, event_id, &headers).await?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
-    let outcome = hold::hold_seats(&state, &buyer.0, event_id, &[seat_id], Some(&key)).await?;
+    let outcome = hold::hold_seats(&state, &admitted, &[seat_id], Some(&key)).await?;
     Ok(extract::idempotent_json(outcome))
 }
 
@@ -63,7 +63,7 @@ pub async fn hold_many(
     RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
-    extract::admitted(&state, Some(&buyer.0), event_id, &headers).await?;
+    let admitted = extract::admit_to_hold(&state, &buyer.0, event_id, &headers).await?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
     let req: HoldMany = extract::json(&headers, &body)?;
     let seat_ids = req
@@ -74,7 +74,7 @@ pub async fn hold_many(
         .ok_or_else(|| {
             ApiError::unprocessable("seatIds must be positive whole numbers", "seatIds")
         })?;
-    let outcome = hold::hold_seats(&state, &buyer.0, event_id, &seat_ids, Some(&key)).await?;
+    let outcome = hold::hold_seats(&state, &admitted, &seat_ids, Some(&key)).await?;
     Ok(extract::idempotent_json(outcome))
 }
 
@@ -103,17 +103,10 @@ pub async fn hold_general_admission(
 ) -> Result<Response, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
     let area_id = extract::id(&area_id, "areaId")?;
-    extract::admitted(&state, Some(&buyer.0), event_id, &headers).await?;
+    let admitted = extract::admit_to_hold(&state, &buyer.0, event_id, &headers).await?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
     let req: HoldPlaces = extract::json(&headers, &body)?;
-    let outcome = ga::hold_general_admission(
-        &state,
-        &buyer.0,
-        event_id,
-        area_id,
-        req.quantity,
-        Some(&key),
-    )
-    .await?;
+    let outcome =
+        ga::hold_general_admission(&state, &admitted, area_id, req.quantity, Some(&key)).await?;
     Ok(extract::idempotent_json(outcome))
 }

@@ -7,17 +7,18 @@ use super::store::{self, NewBooking};
 use super::{begin_with_key, earlier_answer, within_buyer_limit, Idempotent};
 use crate::core::platform::clock::rfc3339;
 use crate::core::platform::idempotency::{self, IdempotencyKey};
+use crate::core::waiting_room::Admitted;
 use crate::core::{ApiError, AppState};
 use crate::model::{BookingStatus, EventId, GeneralAdmissionLine, HoldResponse};
 
 pub async fn hold_general_admission(
     state: &AppState,
-    buyer: &str,
-    event_id: EventId,
+    admitted: &Admitted,
     area_id: i64,
     quantity: i64,
     key: Option<&IdempotencyKey>,
 ) -> Result<Idempotent<HoldResponse>, ApiError> {
+    let (buyer, event_id) = (admitted.buyer(), admitted.event_id());
     state.limits.buyer_attempt(buyer)?;
     let outcome = claim(state, buyer, event_id, area_id, quantity, key).await;
     super::count_attempt(&outcome);

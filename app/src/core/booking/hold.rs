@@ -19,16 +19,18 @@ use crate::core::platform::clock::rfc3339;
 use crate::core::platform::db::is_unique_violation;
 use crate::core::platform::idempotency::{self, IdempotencyKey};
 use crate::core::seat_map::{EventSeatMap, Occupancy};
+use crate::core::waiting_room::Admitted;
 use crate::core::{ApiError, AppState};
 use crate::model::{BookingStatus, EventId, HoldResponse, SeatId};
 
+/// Holds seats for the buyer the gate admitted, on its event.
 pub async fn hold_seats(
     state: &AppState,
-    buyer: &str,
-    event_id: EventId,
+    admitted: &Admitted,
     seat_ids: &[SeatId],
     key: Option<&IdempotencyKey>,
 ) -> Result<Idempotent<HoldResponse>, ApiError> {
+    let (buyer, event_id) = (admitted.buyer(), admitted.event_id());
     state.limits.buyer_attempt(buyer)?;
     let outcome = claim(state, buyer, event_id, seat_ids, key).await;
     super::count_attempt(&outcome);

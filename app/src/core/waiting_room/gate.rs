@@ -70,6 +70,41 @@ pub async fn require_admission(
     }
 }
 
+/// Proof that the gate let a buyer through to hold places on an event (or
+/// that the event has no waiting room on). Only [`admit`] makes one, and the
+/// hold use cases take one: no caller can forget the gate.
+#[derive(Debug)]
+pub struct Admitted {
+    buyer: String,
+    event_id: EventId,
+}
+
+impl Admitted {
+    pub fn buyer(&self) -> &str {
+        &self.buyer
+    }
+
+    pub fn event_id(&self) -> EventId {
+        self.event_id
+    }
+}
+
+/// The gate for holds: `ADMISSION_REQUIRED` unless the buyer's admission
+/// (`token`) is genuine, theirs, for this event and unexpired — or the
+/// event has no waiting room on.
+pub async fn admit(
+    state: &AppState,
+    buyer: &str,
+    event_id: EventId,
+    token: Option<&str>,
+) -> Result<Admitted, ApiError> {
+    require_admission(state, Some(buyer), event_id, token).await?;
+    Ok(Admitted {
+        buyer: buyer.to_string(),
+        event_id,
+    })
+}
+
 /// `Set-Cookie` values carrying a status's signed place and admission, so a
 /// browser brings them to the seat map and holds by itself.
 pub fn status_cookies(state: &AppState, event_id: EventId, status: &QueueStatus) -> Vec<String> {

@@ -18,7 +18,7 @@ pub mod setup;
 pub mod token;
 pub mod view;
 
-pub use gate::require_admission;
+pub use gate::{admit, require_admission, Admitted};
 pub use view::{RoomView, WaitingRooms};
 
 use crate::model::{EventId, QueueStatus};
