@@ -65,20 +65,7 @@ pub struct Seat {
     pub price_cents: i64,
 }
 
-/// A batch of seat changes of one event, as the SSE stream sends it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SeatChanges {
-    pub event_id: EventId,
-    pub version: u64,
-    pub changes: Vec<SeatChange>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct SeatChange {
-    pub id: SeatId,
-    pub status: SeatStatus,
-}
+pub use crate::model::{SeatChange, SeatChanges};
 
 /// The serialised snapshot with its version and ETag.
 pub struct Rendered {

@@ -97,6 +97,33 @@ pub enum SeatStatus {
     Booked,
 }
 
+impl SeatStatus {
+    /// The seat's class on the map (`circle.seat.available`, …).
+    pub fn class(self) -> &'static str {
+        match self {
+            SeatStatus::Available => "available",
+            SeatStatus::Held => "held",
+            SeatStatus::Booked => "booked",
+        }
+    }
+}
+
+/// A batch of seat changes of one event, as the seat stream sends it
+/// (`event: seats`), read by the page as it was written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatChanges {
+    pub event_id: EventId,
+    pub version: u64,
+    pub changes: Vec<SeatChange>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatChange {
+    pub id: SeatId,
+    pub status: SeatStatus,
+}
+
 /// One seat of `GET /api/events/{eventId}/seats`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]

@@ -3,3 +3,4 @@
 
 pub mod buyer;
 pub mod console;
+pub mod live;

@@ -473,42 +473,17 @@ fn short(id: &str) -> String {
     id.chars().take(8).collect()
 }
 
-#[cfg(feature = "hydrate")]
+/// Follows the event's dashboard stream (closed when the page goes away).
 fn connect_dashboard(
     event_id: i64,
     dash: RwSignal<Dashboard>,
     received: RwSignal<f64>,
     live: RwSignal<bool>,
 ) {
-    use wasm_bindgen::closure::Closure;
-    use wasm_bindgen::JsCast;
-    let Ok(source) = web_sys::EventSource::new(&format!("/api/admin/events/{event_id}/stream"))
-    else {
-        return;
+    let url = format!("/api/admin/events/{event_id}/stream");
+    let on_dashboard = move |d: Dashboard| {
+        dash.set(d);
+        received.set(now_ms());
     };
-    let on_dashboard =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            if let Some(d) = ev
-                .data()
-                .as_string()
-                .and_then(|t| serde_json::from_str::<Dashboard>(&t).ok())
-            {
-                dash.set(d);
-                received.set(now_ms());
-            }
-        });
-    let on_open = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| live.set(true));
-    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| live.set(false));
-    let _ =
-        source.add_event_listener_with_callback("dashboard", on_dashboard.as_ref().unchecked_ref());
-    source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
-    source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    on_dashboard.forget();
-    on_open.forget();
-    on_error.forget();
-    let keep = source.clone();
-    on_cleanup(move || keep.close());
+    crate::ui::live::use_event_stream(&url, "dashboard", live, on_dashboard, None);
 }
-
-#[cfg(not(feature = "hydrate"))]
-fn connect_dashboard(_: i64, _: RwSignal<Dashboard>, _: RwSignal<f64>, _: RwSignal<bool>) {}

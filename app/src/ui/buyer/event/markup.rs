@@ -17,14 +17,6 @@ pub struct SeatDot<'a> {
     pub status: SeatStatus,
 }
 
-pub fn status_word(status: SeatStatus) -> &'static str {
-    match status {
-        SeatStatus::Available => "available",
-        SeatStatus::Held => "held",
-        SeatStatus::Booked => "booked",
-    }
-}
-
 /// `<circle>` elements with data attributes and an accessible name each.
 /// `radius` follows the map's seat pitch (arena seats are dense, cabins not).
 pub fn seats_svg<'a>(
@@ -34,7 +26,7 @@ pub fn seats_svg<'a>(
 ) -> String {
     let mut out = String::with_capacity(1 << 20);
     for s in seats {
-        let word = status_word(s.status);
+        let word = s.status.class();
         let price = format_price(s.price_cents, currency);
         out.push_str(&format!(
             "<circle id=\"seat-{id}\" class=\"seat cat-{cat} {word}\" cx=\"{x}\" cy=\"{y}\" r=\"{radius}\" \

@@ -9,7 +9,7 @@ use leptos_router::hooks::use_params_map;
 use wasm_bindgen::JsCast;
 
 use crate::model::format_price;
-use crate::model::HoldResponse;
+use crate::model::{HoldResponse, SeatChanges, SeatStatus};
 use crate::server_fns::buyer::{
     event_page, hold_seats, pay_booking, EventPageData, HoldOutcome, PayOutcome,
 };
@@ -19,6 +19,7 @@ use crate::ui::buyer::event::map_view::{
 use crate::ui::buyer::event::seat_list::SeatList;
 use crate::ui::buyer::event::waiting_room::WaitingRoom;
 use crate::ui::buyer::promo_form::PromoForm;
+use crate::ui::live::use_event_stream;
 
 #[component]
 pub fn EventPage() -> impl IntoView {
@@ -467,56 +468,27 @@ fn HeldPanel(h: HoldResponse) -> impl IntoView {
     }
 }
 
-/// Opens the seat stream: every change from any buyer flips the seat's class;
-/// a seat in the selection that someone else took leaves the selection; a
-/// `reset` (too much missed) reloads the page.
-#[cfg(feature = "hydrate")]
+/// Follows the seat stream: every change from any buyer flips the seat's
+/// class; a seat in the selection that someone else took leaves the
+/// selection; a `reset` (too much missed) reloads the page.
 fn connect_live(event_id: i64, since: u64, picked: RwSignal<Vec<Picked>>, live: RwSignal<bool>) {
-    use wasm_bindgen::closure::Closure;
     let url = format!("/api/events/{event_id}/seats/stream?since={since}");
-    let Ok(source) = web_sys::EventSource::new(&url) else {
-        return;
-    };
-    let on_seats =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            let Some(text) = ev.data().as_string() else {
-                return;
-            };
-            let Ok(batch) = serde_json::from_str::<serde_json::Value>(&text) else {
-                return;
-            };
-            for change in batch["changes"].as_array().into_iter().flatten() {
-                if let (Some(id), Some(status)) = (change["id"].as_i64(), change["status"].as_str())
-                {
-                    let status = status.to_lowercase();
-                    if status != "available" {
-                        picked.update(|p| p.retain(|s| s.id != id));
-                    }
-                    mark_seats(&[id], &status);
-                }
+    let on_changes = move |batch: SeatChanges| {
+        for change in batch.changes {
+            let status = change.status.class();
+            if change.status != SeatStatus::Available {
+                picked.update(|p| p.retain(|s| s.id != change.id));
             }
-        });
-    let on_reset = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_| {
+            mark_seats(&[change.id], status);
+        }
+    };
+    let reload = Box::new(|| {
         if let Some(w) = web_sys::window() {
             let _ = w.location().reload();
         }
     });
-    let on_open = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| live.set(true));
-    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| live.set(false));
-    let _ = source.add_event_listener_with_callback("seats", on_seats.as_ref().unchecked_ref());
-    let _ = source.add_event_listener_with_callback("reset", on_reset.as_ref().unchecked_ref());
-    source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
-    source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    // The stream lives as long as the page.
-    on_seats.forget();
-    on_reset.forget();
-    on_open.forget();
-    on_error.forget();
-    std::mem::forget(source);
+    use_event_stream(&url, "seats", live, on_changes, Some(reload));
 }
-
-#[cfg(not(feature = "hydrate"))]
-fn connect_live(_: i64, _: u64, _: RwSignal<Vec<Picked>>, _: RwSignal<bool>) {}
 
 /// Arrow keys move the focus between seats (left/right along the row,
 /// up/down to the nearest seat above or below); Enter or Space selects.

@@ -16,12 +16,18 @@ pub fn WaitingRoom(detail: EventDetail, first: QueueStatus) -> impl IntoView {
     let live = RwSignal::new(false);
     let trouble = RwSignal::new(false);
     Effect::new(move |_| {
+        // The stream belongs to this component: it closes when the room is
+        // left, though it is opened after an await.
+        let owner = Owner::current();
         leptos::task::spawn_local(async move {
             match join_queue(event_id).await {
                 Ok(s) if s.admitted => enter(),
                 Ok(s) => {
                     status.set(s);
-                    follow(event_id, status, live);
+                    match owner {
+                        Some(owner) => owner.with(|| follow(event_id, status, live)),
+                        None => follow(event_id, status, live),
+                    }
                 }
                 Err(_) => trouble.set(true),
             }
@@ -81,49 +87,23 @@ fn enter() {
 
 /// Follows the place over SSE; when admitted, joins once more (that answer
 /// carries the admission cookie) and enters.
-#[cfg(feature = "hydrate")]
 fn follow(event_id: i64, status: RwSignal<QueueStatus>, live: RwSignal<bool>) {
-    use leptos::web_sys;
-    use wasm_bindgen::closure::Closure;
-    use wasm_bindgen::JsCast;
     let url = format!("/api/events/{event_id}/queue/stream");
-    let Ok(source) = web_sys::EventSource::new(&url) else {
-        return;
+    let on_place = move |s: QueueStatus| {
+        let rejoin = s.admitted || s.admission_expired;
+        status.set(s);
+        if rejoin {
+            leptos::task::spawn_local(async move {
+                match join_queue(event_id).await {
+                    Ok(s) if s.admitted => enter(),
+                    Ok(s) => status.set(s),
+                    Err(_) => {}
+                }
+            });
+        }
     };
-    let on_queue =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            let Some(s) = ev
-                .data()
-                .as_string()
-                .and_then(|t| serde_json::from_str::<QueueStatus>(&t).ok())
-            else {
-                return;
-            };
-            let rejoin = s.admitted || s.admission_expired;
-            status.set(s);
-            if rejoin {
-                leptos::task::spawn_local(async move {
-                    match join_queue(event_id).await {
-                        Ok(s) if s.admitted => enter(),
-                        Ok(s) => status.set(s),
-                        Err(_) => {}
-                    }
-                });
-            }
-        });
-    let on_open = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| live.set(true));
-    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| live.set(false));
-    let _ = source.add_event_listener_with_callback("queue", on_queue.as_ref().unchecked_ref());
-    source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
-    source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    on_queue.forget();
-    on_open.forget();
-    on_error.forget();
-    std::mem::forget(source);
+    crate::ui::live::use_event_stream(&url, "queue", live, on_place, None);
 }
-
-#[cfg(not(feature = "hydrate"))]
-fn follow(_: i64, _: RwSignal<QueueStatus>, _: RwSignal<bool>) {}
 
 #[cfg(test)]
 mod tests {
