@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "ssr")]
 use super::{count_client_attempt, server_error};
 use crate::model::{EventDetail, EventSummary, HoldResponse, SeatId};
+use crate::ui::buyer::event::geometry::MapLayout;
 
 #[server]
 pub async fn list_events() -> Result<Vec<EventSummary>, ServerFnError> {
@@ -17,19 +18,15 @@ pub async fn list_events() -> Result<Vec<EventSummary>, ServerFnError> {
 }
 
 /// What the seat-map page needs besides the seats themselves (those come
-/// as server-rendered markup, see `seat_markup`).
+/// as server-rendered markup, see `ui::buyer::event::markup`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EventPageData {
     pub detail: EventDetail,
-    pub view_box: String,
+    /// The view box, the stage, section labels and deck tabs.
+    pub layout: MapLayout,
     /// The seat-map version the page was rendered at; the live stream
     /// starts after it.
     pub version: u64,
-    /// Section names with the centre of their seats, for labels on the map.
-    pub sections: Vec<(String, f64, f64)>,
-    /// Decks of a ship (levels), each with the box around its seats, for
-    /// the deck tabs; empty for a single-level venue.
-    pub levels: Vec<(String, String)>,
     /// Set while the event's waiting room is on and this buyer is not
     /// admitted: the page shows the queue instead of the map.
     pub waiting: Option<crate::model::QueueStatus>,
@@ -50,70 +47,26 @@ pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFn
     {
         return Ok(Some(EventPageData {
             detail,
-            view_box: String::new(),
+            layout: MapLayout::default(),
             version: 0,
-            sections: Vec::new(),
-            levels: Vec::new(),
             waiting: Some(status),
         }));
     }
     let Some(map) = state.seat_maps.cached(event_id) else {
         return Ok(None);
     };
-    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-    let mut sections: Vec<(String, f64, f64, f64)> = Vec::new();
-    for s in &map.seats {
-        x0 = x0.min(s.x);
-        y0 = y0.min(s.y);
-        x1 = x1.max(s.x);
-        y1 = y1.max(s.y);
-        match sections.iter_mut().find(|e| e.0 == s.section) {
-            Some(e) => {
-                e.1 += s.x;
-                e.2 += s.y;
-                e.3 += 1.0;
-            }
-            None => sections.push((s.section.clone(), s.x, s.y, 1.0)),
-        }
-    }
-    let pad = 30.0;
-    let mut boxes: Vec<(String, [f64; 4])> = Vec::new();
-    for s in &map.seats {
-        let Some(level) = &s.level else { continue };
-        match boxes.iter_mut().find(|b| &b.0 == level) {
-            Some((_, b)) => *b = [b[0].min(s.x), b[1].min(s.y), b[2].max(s.x), b[3].max(s.y)],
-            None => boxes.push((level.clone(), [s.x, s.y, s.x, s.y])),
-        }
-    }
-    let levels = boxes
-        .into_iter()
-        .map(|(name, [x0, y0, x1, y1])| {
-            let view = format!(
-                "{} {} {} {}",
-                x0 - pad,
-                y0 - pad,
-                x1 - x0 + 2.0 * pad,
-                y1 - y0 + 2.0 * pad
-            );
-            (name, view)
-        })
-        .collect();
+    use crate::ui::buyer::event::geometry::{layout, Spot};
+    let layout = layout(map.seats.iter().map(|s| Spot {
+        x: s.x,
+        y: s.y,
+        section: &s.section,
+        level: s.level.as_deref(),
+    }));
     Ok(Some(EventPageData {
         waiting: None,
-        levels,
+        layout,
         detail,
         version: map.current_version(),
-        view_box: format!(
-            "{} {} {} {}",
-            x0 - pad,
-            y0 - pad - 60.0,
-            x1 - x0 + 2.0 * pad,
-            y1 - y0 + 2.0 * pad + 60.0
-        ),
-        sections: sections
-            .into_iter()
-            .map(|(n, x, y, c)| (n, x / c, y / c))
-            .collect(),
     }))
 }
 

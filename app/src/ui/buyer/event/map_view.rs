@@ -1,76 +1,12 @@
-//! The visible part of the seat map and the gestures that move it: wheel
-//! and buttons zoom, a drag pans, two fingers pinch; a deck tab shows one
-//! deck, which zoom and pan then stay within. Pure geometry in map units,
-//! plus reading where a pointer is.
+//! The gestures that move the seat map: wheel and buttons zoom, a drag
+//! pans, two fingers pinch; a deck tab shows one deck, which zoom and pan
+//! then stay within. Reading where a pointer is; the geometry itself is in
+//! `geometry`.
 
 use leptos::web_sys;
 use wasm_bindgen::JsCast;
 
-/// The visible part of the map, in map units.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ViewBox {
-    x: f64,
-    y: f64,
-    w: f64,
-    h: f64,
-}
-
-impl ViewBox {
-    pub fn parse(s: &str) -> ViewBox {
-        let v: Vec<f64> = s
-            .split_whitespace()
-            .filter_map(|p| p.parse().ok())
-            .collect();
-        match v.as_slice() {
-            [x, y, w, h] => ViewBox {
-                x: *x,
-                y: *y,
-                w: *w,
-                h: *h,
-            },
-            _ => ViewBox {
-                x: 0.0,
-                y: 0.0,
-                w: 1000.0,
-                h: 1000.0,
-            },
-        }
-    }
-
-    /// Zooms by `factor` around the point at (fx, fy) of the view (0..1),
-    /// never further out than the whole map nor closer than 1/12 of it.
-    pub fn zoom(self, factor: f64, fx: f64, fy: f64, full: ViewBox) -> ViewBox {
-        let w = (self.w * factor).clamp(full.w / 12.0, full.w);
-        let h = w * full.h / full.w;
-        let x = self.x + fx * (self.w - w);
-        let y = self.y + fy * (self.h - h);
-        ViewBox { x, y, w, h }.kept_inside(full)
-    }
-
-    pub fn pan(self, dx: f64, dy: f64, full: ViewBox) -> ViewBox {
-        ViewBox {
-            x: self.x + dx,
-            y: self.y + dy,
-            ..self
-        }
-        .kept_inside(full)
-    }
-
-    fn kept_inside(self, full: ViewBox) -> ViewBox {
-        // min then max (not clamp): rounding may leave no room at all.
-        ViewBox {
-            x: self.x.min(full.x + full.w - self.w).max(full.x),
-            y: self.y.min(full.y + full.h - self.h).max(full.y),
-            ..self
-        }
-    }
-}
-
-impl std::fmt::Display for ViewBox {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:.1} {:.1} {:.1} {:.1}", self.x, self.y, self.w, self.h)
-    }
-}
+use super::geometry::ViewBox;
 
 /// Where the pointer is over the map, as fractions of its width and height.
 pub fn pointer_fraction(ev: &web_sys::MouseEvent) -> (f64, f64) {
@@ -159,7 +95,8 @@ impl Touches {
 
 #[cfg(test)]
 mod tests {
-    use super::{Touches, ViewBox};
+    use super::super::geometry::ViewBox;
+    use super::Touches;
 
     #[test]
     fn zooming_stays_inside_the_map_and_returns_to_it() {

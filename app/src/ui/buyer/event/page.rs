@@ -9,16 +9,19 @@ use leptos_router::hooks::use_params_map;
 use wasm_bindgen::JsCast;
 
 use crate::model::format_price;
-use crate::model::{HoldResponse, SeatChanges, SeatStatus};
-use crate::server_fns::buyer::{
-    event_page, hold_seats, pay_booking, EventPageData, HoldOutcome, PayOutcome,
+use crate::model::{SeatChanges, SeatStatus};
+use crate::server_fns::buyer::{event_page, hold_seats, EventPageData, HoldOutcome};
+use crate::ui::buyer::event::geometry::{
+    BUTTON_ZOOM_IN, BUTTON_ZOOM_OUT, WHEEL_ZOOM_IN, WHEEL_ZOOM_OUT,
 };
-use crate::ui::buyer::event::map_view::{
-    fraction_at, pointer_fraction, svg_scale, Touches, ViewBox,
-};
+use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key, HeldPanel};
+use crate::ui::buyer::event::keyboard::on_map_key;
+use crate::ui::buyer::event::map_view::{fraction_at, pointer_fraction, svg_scale, Touches};
 use crate::ui::buyer::event::seat_list::SeatList;
+use crate::ui::buyer::event::seats::{
+    flash, mark_seats, seat_name, select_only, toggle_seat, Picked,
+};
 use crate::ui::buyer::event::waiting_room::WaitingRoom;
-use crate::ui::buyer::promo_form::PromoForm;
 use crate::ui::live::use_event_stream;
 
 #[component]
@@ -47,13 +50,6 @@ pub fn EventPage() -> impl IntoView {
     }
 }
 
-#[derive(Clone, PartialEq)]
-pub struct Picked {
-    pub id: i64,
-    pub name: String,
-    pub cents: i64,
-}
-
 #[component]
 fn SeatMap(data: EventPageData) -> impl IntoView {
     let detail = data.detail.clone();
@@ -68,7 +64,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let since = data.version;
     Effect::new(move |_| connect_live(event_id, since, picked, live));
 
-    let full = ViewBox::parse(&data.view_box);
+    let full = data.layout.view_box;
     let view_box = RwSignal::new(full);
     // What zoom and pan stay within: the whole map, or one deck.
     let bounds = RwSignal::new(full);
@@ -76,8 +72,9 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let drag: RwSignal<Option<(f64, f64, bool)>> = RwSignal::new(None);
     let touches: RwSignal<Touches> = RwSignal::new(Touches::default());
     let deck: RwSignal<Option<usize>> = RwSignal::new(None);
-    let has_decks = !data.levels.is_empty();
-    let section_names: Vec<String> = data.sections.iter().map(|s| s.0.clone()).collect();
+    let has_decks = !data.layout.levels.is_empty();
+    let section_names: Vec<String> = data.layout.sections.iter().map(|s| s.0.clone()).collect();
+    let stage = data.layout.stage;
     let on_map_click = move |ev: web_sys::MouseEvent| {
         if drag.get_untracked().is_some_and(|d| d.2) {
             drag.set(None);
@@ -152,8 +149,8 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     <div class="decks" role="tablist" aria-label="Decks">
                         <button role="tab" aria-selected=move || deck.get().is_none().to_string()
                             on:click=move |_| { deck.set(None); bounds.set(full); view_box.set(full); }>"All decks"</button>
-                        {data.levels.iter().enumerate().map(|(i, (name, b))| {
-                            let part = ViewBox::parse(b);
+                        {data.layout.levels.iter().enumerate().map(|(i, (name, part))| {
+                            let part = *part;
                             view! {
                                 <button role="tab" aria-selected=move || (deck.get() == Some(i)).to_string()
                                     on:click=move |_| { deck.set(Some(i)); bounds.set(part); view_box.set(part); }>
@@ -164,8 +161,8 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     </div>
                 </Show>
                 <div class="zoom" role="group" aria-label="Zoom">
-                    <button aria-label="Zoom in" on:click=move |_| view_box.update(|v| *v = v.zoom(0.7, 0.5, 0.5, bounds.get_untracked()))>"+"</button>
-                    <button aria-label="Zoom out" on:click=move |_| view_box.update(|v| *v = v.zoom(1.43, 0.5, 0.5, bounds.get_untracked()))>"−"</button>
+                    <button aria-label="Zoom in" on:click=move |_| view_box.update(|v| *v = v.zoom(BUTTON_ZOOM_IN, 0.5, 0.5, bounds.get_untracked()))>"+"</button>
+                    <button aria-label="Zoom out" on:click=move |_| view_box.update(|v| *v = v.zoom(BUTTON_ZOOM_OUT, 0.5, 0.5, bounds.get_untracked()))>"−"</button>
                     <button aria-label="Show the whole map" on:click=move |_| view_box.set(bounds.get_untracked())>"⟲"</button>
                 </div>
                 <svg
@@ -177,7 +174,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     on:keydown=on_key
                     on:wheel=move |ev: web_sys::WheelEvent| {
                         ev.prevent_default();
-                        let factor = if ev.delta_y() < 0.0 { 0.8 } else { 1.25 };
+                        let factor = if ev.delta_y() < 0.0 { WHEEL_ZOOM_IN } else { WHEEL_ZOOM_OUT };
                         let (fx, fy) = pointer_fraction(&ev);
                         view_box.update(|v| *v = v.zoom(factor, fx, fy, bounds.get_untracked()));
                     }
@@ -222,11 +219,11 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     }
                 >
                     <Show when=move || is_concert>
-                        <rect class="stage" x="880" y="62" width="240" height="34" rx="6"></rect>
-                        <text class="stage-label" x="1000" y="85">"STAGE"</text>
+                        <rect class="stage" x=stage.x y=stage.y width=stage.w height=stage.h rx="6"></rect>
+                        <text class="stage-label" x=stage.x + stage.w / 2.0 y=stage.y + stage.h * 0.68>"STAGE"</text>
                     </Show>
                     <g class="section-labels">
-                        {data.sections.iter().map(|(name, x, y)| view! {
+                        {data.layout.sections.iter().map(|(name, x, y)| view! {
                             <text x=x.to_string() y=y.to_string() class="section-label">{name.clone()}</text>
                         }).collect_view()}
                     </g>
@@ -341,133 +338,6 @@ struct Markup {
     rows: String,
 }
 
-/// Selects or unselects an available seat of the map.
-pub fn toggle_seat(seat: &web_sys::Element, picked: RwSignal<Vec<Picked>>) {
-    let classes = seat.class_list();
-    if !classes.contains("available") {
-        return;
-    }
-    let Some(id) = seat
-        .get_attribute("data-id")
-        .and_then(|v| v.parse::<i64>().ok())
-    else {
-        return;
-    };
-    let cents = seat
-        .get_attribute("data-price")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let name = seat.text_content().unwrap_or_default();
-    let name = name
-        .rsplit_once(',')
-        .map(|(n, _)| n.to_string())
-        .unwrap_or(name);
-    if classes.contains("selected") {
-        let _ = classes.remove_1("selected");
-        picked.update(|p| p.retain(|s| s.id != id));
-    } else {
-        let _ = classes.add_1("selected");
-        picked.update(|p| p.push(Picked { id, name, cents }));
-    }
-}
-
-/// Flips the status class of seats on the map (after a hold or a refusal).
-fn mark_seats(ids: &[i64], status: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    for id in ids {
-        if let Some(el) = doc.get_element_by_id(&format!("seat-{id}")) {
-            let classes = el.class_list();
-            let _ = classes.remove_4("available", "selected", "booked", "held");
-            let _ = classes.add_1(status);
-        }
-    }
-}
-
-fn new_idempotency_key() -> String {
-    format!(
-        "ui-{}-{}",
-        js_sys::Date::now() as u64,
-        (js_sys::Math::random() * 1e12) as u64
-    )
-}
-
-/// The running hold: a countdown from the server's `expiresInMs` (counted
-/// from when the answer arrived, so the buyer's clock never matters) and Pay.
-#[component]
-fn HeldPanel(h: HoldResponse) -> impl IntoView {
-    let deadline = js_sys::Date::now() + h.expires_in_ms as f64;
-    let left_ms = RwSignal::new(h.expires_in_ms);
-    let seat_ids = h.seat_ids.clone();
-    Effect::new(move |_| {
-        let seat_ids = seat_ids.clone();
-        if let Ok(handle) = set_interval_with_handle(
-            move || {
-                let left = (deadline - js_sys::Date::now()).max(0.0) as i64;
-                if left == 0 && left_ms.get_untracked() > 0 {
-                    mark_seats(&seat_ids, "available");
-                }
-                left_ms.set(left);
-            },
-            std::time::Duration::from_millis(250),
-        ) {
-            on_cleanup(move || handle.clear());
-        }
-    });
-    let error: RwSignal<Option<String>> = RwSignal::new(None);
-    let booking_id = h.booking_id.clone();
-    let pay = move |_| {
-        let booking_id = booking_id.clone();
-        let key = new_idempotency_key();
-        leptos::task::spawn_local(async move {
-            match pay_booking(booking_id, key).await {
-                Ok(PayOutcome::Checkout(url)) => {
-                    if let Some(w) = web_sys::window() {
-                        let _ = w.location().set_href(&url);
-                    }
-                }
-                Ok(PayOutcome::Refused(m)) => error.set(Some(m)),
-                Err(e) => error.set(Some(failure(
-                    &e,
-                    "the payment was not started; your seats are still held",
-                ))),
-            }
-        });
-    };
-    let running = move || left_ms.get() > 0;
-    let amount = RwSignal::new(h.amount_cents);
-    let seats = h.seat_ids.len();
-    let currency = h.currency.clone();
-    let summary = move || {
-        format!(
-            "Held {seats} seat(s) for {}.",
-            format_price(amount.get(), &currency)
-        )
-    };
-    let promo_booking = h.booking_id.clone();
-    let promo_currency = h.currency.clone();
-    view! {
-        <div class="held-note" role="status">
-            <p>{summary}</p>
-            <Show
-                when=running
-                fallback=|| view! { <p class="expired" data-testid="hold-expired">"Your hold has expired; the seats are back on sale."</p> }
-            >
-                <p class="countdown" data-testid="countdown">
-                    "Time left: "
-                    <strong>{move || { let s = left_ms.get() / 1000; format!("{}:{:02}", s / 60, s % 60) }}</strong>
-                </p>
-                <PromoForm booking_id=promo_booking.clone() amount currency=promo_currency.clone()/>
-                <button class="hold pay" on:click=pay.clone()>"Pay now"</button>
-            </Show>
-            <Show when=move || error.get().is_some()>
-                <p class="error" role="alert">{move || error.get()}</p>
-            </Show>
-        </div>
-    }
-}
-
 /// Follows the seat stream: every change from any buyer flips the seat's
 /// class; a seat in the selection that someone else took leaves the
 /// selection; a `reset` (too much missed) reloads the page.
@@ -488,121 +358,4 @@ fn connect_live(event_id: i64, since: u64, picked: RwSignal<Vec<Picked>>, live: 
         }
     });
     use_event_stream(&url, "seats", live, on_changes, Some(reload));
-}
-
-/// Arrow keys move the focus between seats (left/right along the row,
-/// up/down to the nearest seat above or below); Enter or Space selects.
-fn on_map_key(ev: &web_sys::KeyboardEvent, picked: RwSignal<Vec<Picked>>) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let active = doc
-        .active_element()
-        .filter(|el| el.class_list().contains("seat"));
-    let key = ev.key();
-    let next = match (key.as_str(), &active) {
-        ("Enter" | " ", Some(seat)) => {
-            ev.prevent_default();
-            toggle_seat(seat, picked);
-            return;
-        }
-        ("ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown" | "Enter" | " ", None) => {
-            doc.query_selector("circle.seat.available").ok().flatten()
-        }
-        ("ArrowRight", Some(seat)) => seat.next_element_sibling(),
-        ("ArrowLeft", Some(seat)) => seat.previous_element_sibling(),
-        ("ArrowUp" | "ArrowDown", Some(seat)) => nearest_vertically(&doc, seat, key == "ArrowDown"),
-        _ => return,
-    };
-    ev.prevent_default();
-    if let Some(el) = next.and_then(|n| n.dyn_into::<web_sys::SvgElement>().ok()) {
-        let _ = el.focus();
-    }
-}
-
-fn coord(el: &web_sys::Element, name: &str) -> f64 {
-    el.get_attribute(name)
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0)
-}
-
-fn nearest_vertically(
-    doc: &web_sys::Document,
-    from: &web_sys::Element,
-    down: bool,
-) -> Option<web_sys::Element> {
-    let (x, y) = (coord(from, "cx"), coord(from, "cy"));
-    let all = doc.query_selector_all("circle.seat").ok()?;
-    let mut best: Option<(f64, web_sys::Element)> = None;
-    for i in 0..all.length() {
-        let Some(el) = all
-            .item(i)
-            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-        else {
-            continue;
-        };
-        let (ex, ey) = (coord(&el, "cx"), coord(&el, "cy"));
-        let dy = if down { ey - y } else { y - ey };
-        if dy < 3.0 {
-            continue;
-        }
-        let d = dy * dy + 4.0 * (ex - x) * (ex - x);
-        if best.as_ref().is_none_or(|(b, _)| d < *b) {
-            best = Some((d, el));
-        }
-    }
-    best.map(|(_, el)| el)
-}
-
-/// "Section L1, row 3, seat 7" from the seat's accessible name.
-fn seat_name(id: i64) -> String {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(&format!("seat-{id}")))
-        .and_then(|el| el.text_content())
-        .map(|t| t.splitn(4, ", ").take(3).collect::<Vec<_>>().join(", "))
-        .unwrap_or_else(|| format!("seat {id}"))
-}
-
-/// Replaces the selection with exactly these seats.
-fn select_only(ids: &[i64], picked: RwSignal<Vec<Picked>>) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    for p in picked.get_untracked() {
-        if let Some(el) = doc.get_element_by_id(&format!("seat-{}", p.id)) {
-            let _ = el.class_list().remove_1("selected");
-        }
-    }
-    picked.set(Vec::new());
-    for id in ids {
-        if let Some(el) = doc.get_element_by_id(&format!("seat-{id}")) {
-            toggle_seat(&el, picked);
-        }
-    }
-}
-
-/// Briefly highlights seats that were just lost to someone else.
-fn flash(ids: &[i64]) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    for id in ids {
-        if let Some(el) = doc.get_element_by_id(&format!("seat-{id}")) {
-            let _ = el.class_list().add_1("flash");
-        }
-    }
-}
-
-/// What the buyer reads when a step could not even be answered: whether
-/// the network or the server failed, and what did not happen.
-fn failure(e: &ServerFnError, what_not: &str) -> String {
-    let text = e.to_string();
-    if text.contains("429") || text.contains("RATE_LIMITED") || text.contains("Too many") {
-        format!("Too many attempts in a short time; {what_not}. Please wait a few seconds and try again.")
-    } else if matches!(e, ServerFnError::Request(_)) {
-        format!("We could not reach Holdfast (is the network down?); {what_not}. Please try again.")
-    } else {
-        format!("Something went wrong on our side; {what_not}. Please try again.")
-    }
 }

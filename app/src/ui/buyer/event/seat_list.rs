@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use leptos::web_sys;
 use wasm_bindgen::JsCast;
 
-use crate::ui::buyer::event::page::{toggle_seat, Picked};
+use crate::ui::buyer::event::seats::{toggle_seat, Picked};
 
 #[derive(Clone, PartialEq)]
 struct Listed {

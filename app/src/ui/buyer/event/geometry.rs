@@ -1,0 +1,253 @@
+//! The seat map's geometry, in map units: pure, so it is tested here and
+//! used alike by the server (the layout it sends) and the browser (zoom
+//! and pan).
+//!
+//! The layout of an event is worked out once from its seats: the view box
+//! around them (with `PADDING`, and `STAGE_ROOM` above for the stage), the
+//! stage centred over the seats, each section's centre for its label, and
+//! each deck's own box for the deck tabs.
+
+use serde::{Deserialize, Serialize};
+
+/// Room around the seats.
+pub const PADDING: f64 = 30.0;
+/// Room above the seats for the stage.
+pub const STAGE_ROOM: f64 = 60.0;
+/// The stage's size, drawn centred over the seats inside `STAGE_ROOM`.
+pub const STAGE_WIDTH: f64 = 240.0;
+pub const STAGE_HEIGHT: f64 = 34.0;
+/// Zoom factors: the buttons, and one wheel notch (in, out).
+pub const BUTTON_ZOOM_IN: f64 = 0.7;
+pub const BUTTON_ZOOM_OUT: f64 = 1.43;
+pub const WHEEL_ZOOM_IN: f64 = 0.8;
+pub const WHEEL_ZOOM_OUT: f64 = 1.25;
+/// The closest zoom: this many times the whole map.
+pub const MAX_ZOOM: f64 = 12.0;
+
+/// The visible part of the map, in map units.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ViewBox {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+}
+
+impl ViewBox {
+    pub fn parse(s: &str) -> ViewBox {
+        let v: Vec<f64> = s
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect();
+        match v.as_slice() {
+            [x, y, w, h] => ViewBox {
+                x: *x,
+                y: *y,
+                w: *w,
+                h: *h,
+            },
+            _ => ViewBox {
+                x: 0.0,
+                y: 0.0,
+                w: 1000.0,
+                h: 1000.0,
+            },
+        }
+    }
+
+    /// Zooms by `factor` around the point at (fx, fy) of the view (0..1),
+    /// never further out than the whole map nor closer than 1/`MAX_ZOOM` of it.
+    pub fn zoom(self, factor: f64, fx: f64, fy: f64, full: ViewBox) -> ViewBox {
+        let w = (self.w * factor).clamp(full.w / MAX_ZOOM, full.w);
+        let h = w * full.h / full.w;
+        let x = self.x + fx * (self.w - w);
+        let y = self.y + fy * (self.h - h);
+        ViewBox { x, y, w, h }.kept_inside(full)
+    }
+
+    pub fn pan(self, dx: f64, dy: f64, full: ViewBox) -> ViewBox {
+        ViewBox {
+            x: self.x + dx,
+            y: self.y + dy,
+            ..self
+        }
+        .kept_inside(full)
+    }
+
+    fn kept_inside(self, full: ViewBox) -> ViewBox {
+        // min then max (not clamp): rounding may leave no room at all.
+        ViewBox {
+            x: self.x.min(full.x + full.w - self.w).max(full.x),
+            y: self.y.min(full.y + full.h - self.h).max(full.y),
+            ..self
+        }
+    }
+}
+
+impl std::fmt::Display for ViewBox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:.1} {:.1} {:.1} {:.1}", self.x, self.y, self.w, self.h)
+    }
+}
+
+/// A seat as the layout needs it.
+pub struct Spot<'a> {
+    pub x: f64,
+    pub y: f64,
+    pub section: &'a str,
+    pub level: Option<&'a str>,
+}
+
+/// What the page draws around the seats.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct MapLayout {
+    /// The whole map: seats, padding and the stage's room.
+    pub view_box: ViewBox,
+    /// The stage's rectangle.
+    pub stage: ViewBox,
+    /// Each section's name at the centre of its seats.
+    pub sections: Vec<(String, f64, f64)>,
+    /// Each deck (level) with the box around its seats; empty for a venue
+    /// on one level.
+    pub levels: Vec<(String, ViewBox)>,
+}
+
+impl Default for ViewBox {
+    fn default() -> ViewBox {
+        ViewBox::new(0.0, 0.0, 1000.0, 1000.0)
+    }
+}
+
+impl ViewBox {
+    pub fn new(x: f64, y: f64, w: f64, h: f64) -> ViewBox {
+        ViewBox { x, y, w, h }
+    }
+
+    /// The box around `[x0, y0, x1, y1]` with `pad` on every side.
+    fn around([x0, y0, x1, y1]: [f64; 4], pad: f64) -> ViewBox {
+        ViewBox::new(x0 - pad, y0 - pad, x1 - x0 + 2.0 * pad, y1 - y0 + 2.0 * pad)
+    }
+}
+
+/// The layout of an event's seats (an empty event gets the default box).
+pub fn layout<'a>(seats: impl IntoIterator<Item = Spot<'a>>) -> MapLayout {
+    let mut bounds: Option<[f64; 4]> = None;
+    let mut sections: Vec<(String, f64, f64, f64)> = Vec::new();
+    let mut levels: Vec<(String, [f64; 4])> = Vec::new();
+    for s in seats {
+        grow(&mut bounds, s.x, s.y);
+        match sections.iter_mut().find(|e| e.0 == s.section) {
+            Some(e) => {
+                e.1 += s.x;
+                e.2 += s.y;
+                e.3 += 1.0;
+            }
+            None => sections.push((s.section.to_string(), s.x, s.y, 1.0)),
+        }
+        if let Some(level) = s.level {
+            match levels.iter_mut().find(|l| l.0 == level) {
+                Some((_, b)) => *b = [b[0].min(s.x), b[1].min(s.y), b[2].max(s.x), b[3].max(s.y)],
+                None => levels.push((level.to_string(), [s.x, s.y, s.x, s.y])),
+            }
+        }
+    }
+    let Some(b) = bounds else {
+        return MapLayout::default();
+    };
+    let seats_box = ViewBox::around(b, PADDING);
+    let view_box = ViewBox::new(
+        seats_box.x,
+        seats_box.y - STAGE_ROOM,
+        seats_box.w,
+        seats_box.h + STAGE_ROOM,
+    );
+    let stage = ViewBox::new(
+        (b[0] + b[2]) / 2.0 - STAGE_WIDTH / 2.0,
+        view_box.y + (STAGE_ROOM - STAGE_HEIGHT) / 2.0,
+        STAGE_WIDTH,
+        STAGE_HEIGHT,
+    );
+    MapLayout {
+        view_box,
+        stage,
+        sections: sections
+            .into_iter()
+            .map(|(n, x, y, c)| (n, x / c, y / c))
+            .collect(),
+        levels: levels
+            .into_iter()
+            .map(|(n, b)| (n, ViewBox::around(b, PADDING)))
+            .collect(),
+    }
+}
+
+fn grow(bounds: &mut Option<[f64; 4]>, x: f64, y: f64) {
+    *bounds = Some(match *bounds {
+        None => [x, y, x, y],
+        Some([x0, y0, x1, y1]) => [x0.min(x), y0.min(y), x1.max(x), y1.max(y)],
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spot(x: f64, y: f64, section: &'static str, level: Option<&'static str>) -> Spot<'static> {
+        Spot {
+            x,
+            y,
+            section,
+            level,
+        }
+    }
+
+    #[test]
+    fn the_layout_frames_the_seats_with_room_for_the_stage() {
+        let l = layout([
+            spot(100.0, 200.0, "A", None),
+            spot(300.0, 200.0, "A", None),
+            spot(100.0, 400.0, "B", None),
+        ]);
+        assert_eq!(
+            l.view_box,
+            ViewBox::new(70.0, 110.0, 260.0, 260.0 + STAGE_ROOM)
+        );
+        // Centred over the seats, inside the room above them.
+        assert_eq!(l.stage.x + l.stage.w / 2.0, 200.0);
+        assert!(l.stage.y >= l.view_box.y && l.stage.y + l.stage.h <= 170.0);
+        assert_eq!(
+            l.sections,
+            vec![
+                ("A".to_string(), 200.0, 200.0),
+                ("B".to_string(), 100.0, 400.0)
+            ]
+        );
+        assert!(l.levels.is_empty());
+    }
+
+    #[test]
+    fn each_deck_gets_its_own_box() {
+        let l = layout([
+            spot(0.0, 0.0, "Fwd", Some("Deck 5")),
+            spot(50.0, 20.0, "Aft", Some("Deck 5")),
+            spot(0.0, 500.0, "Fwd", Some("Deck 6")),
+        ]);
+        assert_eq!(
+            l.levels,
+            vec![
+                (
+                    "Deck 5".to_string(),
+                    ViewBox::new(-30.0, -30.0, 110.0, 80.0)
+                ),
+                ("Deck 6".to_string(), ViewBox::new(-30.0, 470.0, 60.0, 60.0)),
+            ]
+        );
+        assert_eq!(layout(Vec::new()), MapLayout::default());
+    }
+
+    #[test]
+    fn a_view_box_reads_back_what_it_writes() {
+        let v = ViewBox::new(1.5, -2.0, 300.0, 150.0);
+        assert_eq!(ViewBox::parse(&v.to_string()), v);
+    }
+}

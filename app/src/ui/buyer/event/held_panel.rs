@@ -1,0 +1,105 @@
+//! The running hold beside the map: the countdown, the promo box and Pay;
+//! and the words a buyer reads when a step could not be answered at all.
+
+use leptos::prelude::*;
+
+use crate::model::{format_price, HoldResponse};
+use crate::server_fns::buyer::{pay_booking, PayOutcome};
+use crate::ui::buyer::event::seats::mark_seats;
+use crate::ui::buyer::promo_form::PromoForm;
+
+pub fn new_idempotency_key() -> String {
+    format!(
+        "ui-{}-{}",
+        js_sys::Date::now() as u64,
+        (js_sys::Math::random() * 1e12) as u64
+    )
+}
+
+/// The running hold: a countdown from the server's `expiresInMs` (counted
+/// from when the answer arrived, so the buyer's clock never matters) and Pay.
+#[component]
+pub fn HeldPanel(h: HoldResponse) -> impl IntoView {
+    let deadline = js_sys::Date::now() + h.expires_in_ms as f64;
+    let left_ms = RwSignal::new(h.expires_in_ms);
+    let seat_ids = h.seat_ids.clone();
+    Effect::new(move |_| {
+        let seat_ids = seat_ids.clone();
+        if let Ok(handle) = set_interval_with_handle(
+            move || {
+                let left = (deadline - js_sys::Date::now()).max(0.0) as i64;
+                if left == 0 && left_ms.get_untracked() > 0 {
+                    mark_seats(&seat_ids, "available");
+                }
+                left_ms.set(left);
+            },
+            std::time::Duration::from_millis(250),
+        ) {
+            on_cleanup(move || handle.clear());
+        }
+    });
+    let error: RwSignal<Option<String>> = RwSignal::new(None);
+    let booking_id = h.booking_id.clone();
+    let pay = move |_| {
+        let booking_id = booking_id.clone();
+        let key = new_idempotency_key();
+        leptos::task::spawn_local(async move {
+            match pay_booking(booking_id, key).await {
+                Ok(PayOutcome::Checkout(url)) => {
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().set_href(&url);
+                    }
+                }
+                Ok(PayOutcome::Refused(m)) => error.set(Some(m)),
+                Err(e) => error.set(Some(failure(
+                    &e,
+                    "the payment was not started; your seats are still held",
+                ))),
+            }
+        });
+    };
+    let running = move || left_ms.get() > 0;
+    let amount = RwSignal::new(h.amount_cents);
+    let seats = h.seat_ids.len();
+    let currency = h.currency.clone();
+    let summary = move || {
+        format!(
+            "Held {seats} seat(s) for {}.",
+            format_price(amount.get(), &currency)
+        )
+    };
+    let promo_booking = h.booking_id.clone();
+    let promo_currency = h.currency.clone();
+    view! {
+        <div class="held-note" role="status">
+            <p>{summary}</p>
+            <Show
+                when=running
+                fallback=|| view! { <p class="expired" data-testid="hold-expired">"Your hold has expired; the seats are back on sale."</p> }
+            >
+                <p class="countdown" data-testid="countdown">
+                    "Time left: "
+                    <strong>{move || { let s = left_ms.get() / 1000; format!("{}:{:02}", s / 60, s % 60) }}</strong>
+                </p>
+                <PromoForm booking_id=promo_booking.clone() amount currency=promo_currency.clone()/>
+                <button class="hold pay" on:click=pay.clone()>"Pay now"</button>
+            </Show>
+            <Show when=move || error.get().is_some()>
+                <p class="error" role="alert">{move || error.get()}</p>
+            </Show>
+        </div>
+    }
+}
+
+/// What the buyer reads when a step could not even be answered: whether
+/// the network or the server failed, and what did not happen.
+pub fn failure(e: &ServerFnError, what_not: &str) -> String {
+    let text = e.to_string();
+    if text.contains("429") || text.contains("RATE_LIMITED") || text.contains("Too many") {
+        format!("Too many attempts in a short time; {what_not}. Please wait a few seconds and try again.")
+    } else if matches!(e, ServerFnError::Request(_)) {
+        format!("We could not reach Holdfast (is the network down?); {what_not}. Please try again.")
+    } else {
+        format!("Something went wrong on our side; {what_not}. Please try again.")
+    }
+}
