@@ -78,10 +78,7 @@ async fn claim(
     within_buyer_limit(&mut tx, state, buyer, event_id, quantity, now).await?;
     // Places of expired holds come back before we count what is left.
     let stale_holds = stale_ga_holds(&mut tx, area_id, now).await?;
-    crate::core::promo::give_back::lock_campaigns_of(&mut tx, &state.db, &stale_holds).await?;
-    for stale in stale_holds {
-        store::expire_hold(&mut tx, &stale, now).await?;
-    }
+    store::expire_stale(&mut tx, &stale_holds, now).await?;
     if !store::claim_ga(&mut tx, area_id, quantity).await? {
         tx.rollback().await?;
         return Err(ApiError::SoldOut(format!(

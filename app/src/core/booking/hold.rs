@@ -122,14 +122,12 @@ async fn claim(
         Err(answer) => return Ok(answer),
     };
     within_buyer_limit(&mut tx, state, buyer, event_id, ids.len() as i64, now).await?;
-    let mut freed = Vec::new();
     let stale_holds = store::stale_holds_on(&mut tx, &ids, now).await?;
-    crate::core::promo::give_back::lock_campaigns_of(&mut tx, &state.db, &stale_holds).await?;
-    for stale in stale_holds {
-        if let Some(released) = store::expire_hold(&mut tx, &stale, now).await? {
-            freed.extend(released.as_changes());
-        }
-    }
+    let mut freed: Vec<_> = store::expire_stale(&mut tx, &stale_holds, now)
+        .await?
+        .iter()
+        .flat_map(|r| r.as_changes())
+        .collect();
     let on_sale = store::insert_held(
         &mut tx,
         &NewBooking {

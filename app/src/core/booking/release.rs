@@ -38,13 +38,7 @@ pub async fn expire_due_holds(state: &AppState, batch: i64) -> Result<u64, ApiEr
     let now = state.clock.now_ms();
     let mut tx = state.db.begin().await?;
     let due = store::due_holds(&mut tx, &state.db, now, batch).await?;
-    crate::core::promo::give_back::lock_campaigns_of(&mut tx, &state.db, &due).await?;
-    let mut released = Vec::new();
-    for id in &due {
-        if let Some(r) = store::expire_hold(&mut tx, id, now).await? {
-            released.push(r);
-        }
-    }
+    let released = store::expire_stale(&mut tx, &due, now).await?;
     tx.commit().await?;
     for r in &released {
         state.seat_maps.publish(r.event_id, &r.as_changes(), now);

@@ -114,12 +114,7 @@ async fn claim(
     if claimed != 1 {
         return Err(ApiError::PromoExhausted);
     }
-    sqlx::query("update booking set amount_cents = $2, updated_at = $3 where id = $1")
-        .bind(booking_id)
-        .bind(amount - discount_cents)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+    crate::core::booking::store::add_to_amount(&mut tx, booking_id, -discount_cents).await?;
     sqlx::query(
         "insert into booking_promo (booking_id, code, campaign_id, discount_cents, created_at)
          values ($1, $2, $3, $4, $5)",

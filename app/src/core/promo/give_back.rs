@@ -1,6 +1,6 @@
 //! Giving a promo use back when a hold ends unpaid.
 
-use crate::core::platform::db::{Backend, Db, Tx};
+use crate::core::platform::db::Tx;
 
 /// A hold that ends unpaid — HELD to EXPIRED or CANCELLED, so no checkout
 /// was ever opened and no payment can follow — gives its promo use back,
@@ -30,24 +30,15 @@ pub async fn give_back(tx: &mut Tx, booking_id: &str) -> Result<(), sqlx::Error>
     .bind(booking_id)
     .execute(&mut **tx)
     .await?;
-    sqlx::query("update booking set amount_cents = amount_cents + $2 where id = $1")
-        .bind(booking_id)
-        .bind(discount_cents)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
+    crate::core::booking::store::add_to_amount(tx, booking_id, discount_cents).await
 }
 
 /// Locks the capped campaigns whose uses these bookings would give back, in
 /// ascending id order, before one transaction ends several of them: every
 /// such transaction then takes those rows in the same order, and none waits
 /// on another in a circle. (SQLite has a single writer: nothing to order.)
-pub async fn lock_campaigns_of(
-    tx: &mut Tx,
-    db: &Db,
-    booking_ids: &[String],
-) -> Result<(), sqlx::Error> {
-    if booking_ids.len() < 2 || db.backend == Backend::Sqlite {
+pub async fn lock_campaigns_of(tx: &mut Tx, booking_ids: &[String]) -> Result<(), sqlx::Error> {
+    if booking_ids.len() < 2 || tx.backend_name().eq_ignore_ascii_case("sqlite") {
         return Ok(());
     }
     let list = (0..booking_ids.len())

@@ -63,6 +63,27 @@ async fn end_hold(
     release(tx, id, ended).await
 }
 
+/// Expires the holds among `ids` whose time is up, in one transaction: the
+/// capped promo campaigns they would give uses back to are locked first, in
+/// id order (`promo::give_back::lock_campaigns_of`), so transactions ending
+/// several holds never wait on each other in a circle. Every path that ends
+/// stale holds in bulk — a claim over them, the sweeper, a late payment's
+/// re-take — comes through here.
+pub async fn expire_stale(
+    tx: &mut Tx,
+    ids: &[String],
+    now: i64,
+) -> Result<Vec<Released>, sqlx::Error> {
+    crate::core::promo::give_back::lock_campaigns_of(tx, ids).await?;
+    let mut released = Vec::new();
+    for id in ids {
+        if let Some(r) = expire_hold(tx, id, now).await? {
+            released.push(r);
+        }
+    }
+    Ok(released)
+}
+
 /// HELD → EXPIRED, only once `held_until` has passed.
 pub async fn expire_hold(tx: &mut Tx, id: &str, now: i64) -> Result<Option<Released>, sqlx::Error> {
     end_hold(tx, id, HoldEnd::Expiry, now).await

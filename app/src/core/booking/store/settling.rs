@@ -3,7 +3,7 @@
 //! nothing), and REFUNDED once the money went back.
 
 use super::BookingStatus::{self, *};
-use super::{ending::expire_hold, placeholders, seats_of, stale_holds_on};
+use super::{ending::expire_stale, placeholders, seats_of, stale_holds_on};
 use crate::core::platform::db::Tx;
 use crate::model::EventId;
 
@@ -109,9 +109,8 @@ pub async fn retake(
     debug_assert!(Expired.can_become(Booked) && Cancelled.can_become(Booked));
     let seats = seats_of(tx, id).await?;
     if !seats.is_empty() {
-        for stale in stale_holds_on(tx, &seats, now).await? {
-            expire_hold(tx, &stale, now).await?;
-        }
+        let stale = stale_holds_on(tx, &seats, now).await?;
+        expire_stale(tx, &stale, now).await?;
         let sql = format!(
             "select count(*) from booking_seat where live = 1 and seat_id in ({})",
             placeholders(1, seats.len())
@@ -183,4 +182,15 @@ async fn retake_within(
 /// EXPIRED / CANCELLED → REFUNDED once the provider confirmed the refund.
 pub async fn mark_refunded(tx: &mut Tx, id: &str, now: i64) -> Result<bool, sqlx::Error> {
     move_status(tx, id, &[Expired, Cancelled], Refunded, now).await
+}
+
+/// Moves a booking's amount by `delta` cents (a promo code applied, or
+/// given back when its hold ends unpaid).
+pub async fn add_to_amount(tx: &mut Tx, id: &str, delta: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("update booking set amount_cents = amount_cents + $2 where id = $1")
+        .bind(id)
+        .bind(delta)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }
