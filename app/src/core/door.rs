@@ -15,6 +15,37 @@ use super::platform::clock::rfc3339;
 use super::{ApiError, AppState};
 use crate::model::BookingStatus;
 
+/// What a door scanner reads of a ticket without checking it in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TicketStatus {
+    pub booking_id: String,
+    pub event_id: i64,
+    /// Its booking is BOOKED.
+    pub valid: bool,
+    pub status: String,
+}
+
+/// Is this a genuine ticket, and is its booking BOOKED? (404 when forged.)
+pub async fn ticket_status(state: &AppState, token: &str) -> Result<TicketStatus, ApiError> {
+    let booking_id = state
+        .tickets
+        .verify(token)
+        .ok_or(ApiError::NotFound("ticket"))?;
+    let row: Option<(String, i64)> =
+        sqlx::query_as("select status, event_id from booking where id = $1")
+            .bind(&booking_id)
+            .fetch_optional(state.db.reader())
+            .await?;
+    let (status, event_id) = row.ok_or(ApiError::NotFound("ticket"))?;
+    Ok(TicketStatus {
+        booking_id,
+        event_id,
+        valid: status == BookingStatus::Booked.as_str(),
+        status,
+    })
+}
+
 /// The answer to a first scan: who was let in, when, where.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]

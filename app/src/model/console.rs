@@ -268,3 +268,14 @@ pub struct PromoCampaign {
     /// The codes (at most the first 100).
     pub codes: Vec<String>,
 }
+
+/// A row of the console's event list (`GET /api/admin/events`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminEvent {
+    pub id: i64,
+    pub name: String,
+    pub kind: String,
+    pub published: bool,
+    pub seat_count: i64,
+}

@@ -5,17 +5,8 @@
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
+pub use crate::model::console::AdminEvent;
 use crate::model::console::{ActionOutcome, CreatedEvent, Dashboard, EventLayout};
-
-/// A row of the console's event list.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AdminEvent {
-    pub id: i64,
-    pub name: String,
-    pub kind: String,
-    pub published: bool,
-    pub seat_count: i64,
-}
 
 /// A refusal a form shows: a message, and per-field messages.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -96,24 +87,10 @@ pub async fn admin_events() -> Result<Option<Vec<AdminEvent>>, ServerFnError> {
         return Ok(None);
     }
     let state = expect_context::<crate::core::AppState>();
-    let rows: Vec<(i64, String, String, i64, i64)> = sqlx::query_as(
-        "select e.id, e.name, e.kind, e.published, (select count(*) from seat s where s.event_id = e.id)
-         from event e order by e.id",
-    )
-    .fetch_all(state.db.reader())
-    .await
-    .map_err(|e| ServerFnError::new(e.to_string()))?;
-    Ok(Some(
-        rows.into_iter()
-            .map(|(id, name, kind, published, seat_count)| AdminEvent {
-                id,
-                name,
-                kind,
-                published: published == 1,
-                seat_count,
-            })
-            .collect(),
-    ))
+    crate::core::admin::console::all_events(&state)
+        .await
+        .map(Some)
+        .map_err(super::server_error)
 }
 
 /// One event's live picture; `None` when not signed in.

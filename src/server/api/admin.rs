@@ -18,7 +18,8 @@ use holdfast_app::core::admin::{actions, audit, canary, console, setup};
 use holdfast_app::core::platform::client_addr::ClientAddr;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::console::{
-    ActionOutcome, AuditRow, CanaryReport, CreatedEvent, Dashboard, EventLayout, LiveHold,
+    ActionOutcome, AdminEvent, AuditRow, CanaryReport, CreatedEvent, Dashboard, EventLayout,
+    LiveHold,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -165,20 +166,11 @@ pub async fn audit_log(
     responses((status = 200, description = "`[{ id, name, kind, published, seatCount }]`"), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
     security(("bearer" = []), ("console_session" = [])),
 )]
-pub async fn events(State(state): State<AppState>, _admin: Admin) -> Result<Json<Value>, ApiError> {
-    let rows: Vec<(i64, String, String, i64, i64)> = sqlx::query_as(
-        "select e.id, e.name, e.kind, e.published, (select count(*) from seat s where s.event_id = e.id)
-         from event e order by e.id",
-    )
-    .fetch_all(state.db.reader())
-    .await?;
-    Ok(Json(Value::Array(
-        rows.into_iter()
-            .map(|(id, name, kind, published, seats)| {
-                json!({ "id": id, "name": name, "kind": kind, "published": published == 1, "seatCount": seats })
-            })
-            .collect(),
-    )))
+pub async fn events(
+    State(state): State<AppState>,
+    _admin: Admin,
+) -> Result<Json<Vec<AdminEvent>>, ApiError> {
+    Ok(Json(console::all_events(&state).await?))
 }
 
 /// `POST /api/admin/events`: a new, unpublished event from a layout.

@@ -4,9 +4,10 @@ use axum::extract::{Path, State};
 use axum::Json;
 use holdfast_app::core::booking::{query, release};
 use holdfast_app::core::buyer::Buyer;
+use holdfast_app::core::door::{self, TicketStatus};
 use holdfast_app::core::platform::error::ErrorBody;
 use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::{BookingStatus, BookingView};
+use holdfast_app::model::BookingView;
 use serde_json::{json, Value};
 
 use super::extract;
@@ -73,18 +74,6 @@ pub async fn release(
 pub async fn check_ticket(
     State(state): State<AppState>,
     Path(token): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let booking_id = state
-        .tickets
-        .verify(&token)
-        .ok_or(ApiError::NotFound("ticket"))?;
-    let row: Option<(String, i64)> =
-        sqlx::query_as("select status, event_id from booking where id = $1")
-            .bind(&booking_id)
-            .fetch_optional(state.db.reader())
-            .await?;
-    let (status, event_id) = row.ok_or(ApiError::NotFound("ticket"))?;
-    Ok(Json(
-        json!({ "bookingId": booking_id, "eventId": event_id, "valid": status == BookingStatus::Booked.as_str(), "status": status }),
-    ))
+) -> Result<Json<TicketStatus>, ApiError> {
+    Ok(Json(door::ticket_status(&state, &token).await?))
 }

@@ -7,13 +7,34 @@ use crate::core::payments::outbox;
 use crate::core::platform::clock::rfc3339;
 use crate::core::{ApiError, AppState};
 use crate::model::console::{
-    BookingActivity, Dashboard, LiveHold, MailRow, SeatCounts, StandingCount, WebhookRow,
+    AdminEvent, BookingActivity, Dashboard, LiveHold, MailRow, SeatCounts, StandingCount,
+    WebhookRow,
 };
 use crate::model::{BookingStatus, EventId, PaymentStatus};
 
 use super::{audit, canary};
 
 const RECENT: i64 = 25;
+
+/// Every event, published or not, with its seat count.
+pub async fn all_events(state: &AppState) -> Result<Vec<AdminEvent>, ApiError> {
+    let rows: Vec<(i64, String, String, i64, i64)> = sqlx::query_as(
+        "select e.id, e.name, e.kind, e.published, (select count(*) from seat s where s.event_id = e.id)
+         from event e order by e.id",
+    )
+    .fetch_all(state.db.reader())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, name, kind, published, seat_count)| AdminEvent {
+            id,
+            name,
+            kind,
+            published: published == 1,
+            seat_count,
+        })
+        .collect())
+}
 
 pub async fn dashboard(state: &AppState, event_id: EventId) -> Result<Dashboard, ApiError> {
     let now = state.clock.now_ms();
