@@ -30,125 +30,108 @@ pub fn spawn_all(
     config: &Config,
     stop: watch::Receiver<bool>,
 ) -> Vec<JoinHandle<()>> {
-    let sweep_every = config.sweep_interval;
-    let sweeper = {
-        let state = state.clone();
-        every(sweep_every, stop.clone(), move || {
-            let state = state.clone();
-            async move {
-                let expired = sweep_expired_holds(&state).await;
-                if expired > 0 {
-                    tracing::info!(expired, "expired holds swept");
-                }
-            }
+    let second = Duration::from_secs(1);
+    let (auto_rate, auto_lead) = (
+        config.auto_room_per_minute,
+        config.auto_room_lead.as_millis() as i64,
+    );
+    vec![
+        every(config.sweep_interval, &state, &stop, sweep),
+        every(config.reconcile_interval, &state, &stop, reconcile),
+        every(second, &state, &stop, dispatch_outbox),
+        every(second, &state, &stop, deliver_sandbox_events),
+        // The waiting rooms: one admission step a tick (shared across instances).
+        every(config.admit_interval, &state, &stop, move |state| {
+            step_waiting_rooms(state, auto_rate, auto_lead)
+        }),
+        // A violation logs at error level, counts in
+        // holdfast_invariant_violations_total and turns the console red.
+        every(Duration::from_secs(60), &state, &stop, run_canary),
+        every(Duration::from_secs(3600), &state, &stop, purge),
+    ]
+}
+
+async fn sweep(state: AppState) {
+    let expired = sweep_expired_holds(&state).await;
+    if expired > 0 {
+        tracing::info!(expired, "expired holds swept");
+    }
+}
+
+async fn reconcile(state: AppState) {
+    match reconcile_due(&state).await {
+        Ok(n) if n > 0 => tracing::info!(settled = n, "payments reconciled"),
+        Ok(_) => {}
+        Err(e) => tracing::warn!(error = %e, "reconciliation failed"),
+    }
+}
+
+/// Batch after batch while they come back full: after an on-sale thousands
+/// of confirmations wait, and one batch a second would take minutes (the
+/// simulator measured it).
+async fn dispatch_outbox(state: AppState) {
+    in_batches("outbox dispatch", outbox::BATCH, || dispatch_due(&state)).await;
+}
+
+async fn deliver_sandbox_events(state: AppState) {
+    if let Some(sandbox) = &state.payments.sandbox {
+        in_batches("sandbox webhook delivery", Sandbox::BATCH, || {
+            sandbox.deliver_due()
         })
-    };
-    let reconcile = {
-        let state = state.clone();
-        every(config.reconcile_interval, stop.clone(), move || {
-            let state = state.clone();
-            async move {
-                match reconcile_due(&state).await {
-                    Ok(n) if n > 0 => tracing::info!(settled = n, "payments reconciled"),
-                    Ok(_) => {}
-                    Err(e) => tracing::warn!(error = %e, "reconciliation failed"),
-                }
-            }
-        })
-    };
-    let outbox = {
-        let state = state.clone();
-        every(Duration::from_secs(1), stop.clone(), move || {
-            let state = state.clone();
-            async move {
-                // Batch after batch while they come back full: after an
-                // on-sale thousands of confirmations wait, and one batch a
-                // second would take minutes (the simulator measured it).
-                for _ in 0..MAX_BATCHES_PER_TICK {
-                    match dispatch_due(&state).await {
-                        Ok(n) if n >= outbox::BATCH => continue,
-                        Ok(_) => break,
-                        Err(e) => {
-                            tracing::warn!(error = %e, "outbox dispatch failed");
-                            break;
-                        }
-                    }
-                }
-            }
-        })
-    };
-    let sandbox = {
-        let state = state.clone();
-        every(Duration::from_secs(1), stop.clone(), move || {
-            let state = state.clone();
-            async move {
-                if let Some(sandbox) = &state.payments.sandbox {
-                    for _ in 0..MAX_BATCHES_PER_TICK {
-                        match sandbox.deliver_due().await {
-                            Ok(n) if n >= Sandbox::BATCH => continue,
-                            Ok(_) => break,
-                            Err(e) => {
-                                tracing::warn!(error = %e, "sandbox webhook delivery failed");
-                                break;
-                            }
-                        }
-                    }
-                }
-            }
-        })
-    };
-    // The waiting rooms: one admission step a tick (shared across instances).
-    let admitter = {
-        let state = state.clone();
-        let (auto_rate, auto_lead) = (
-            config.auto_room_per_minute,
-            config.auto_room_lead.as_millis() as i64,
-        );
-        every(config.admit_interval, stop.clone(), move || {
-            let state = state.clone();
-            async move {
-                if auto_rate > 0 {
-                    if let Err(e) = open_automatic_rooms(&state, auto_rate, auto_lead).await {
-                        tracing::warn!(error = %e, "opening waiting rooms failed");
-                    }
-                }
-                match admit_all_due(&state).await {
-                    Ok(n) if n > 0 => tracing::debug!(admitted = n, "buyers admitted"),
-                    Ok(_) => {}
-                    Err(e) => tracing::warn!(error = %e, "admission step failed"),
-                }
-            }
-        })
-    };
-    // The invariant canary: a violation logs at error level, counts in
-    // holdfast_invariant_violations_total and turns the console red.
-    let canary = {
-        let state = state.clone();
-        every(Duration::from_secs(60), stop.clone(), move || {
-            let state = state.clone();
-            async move {
-                if let Err(e) = canary::check(&state).await {
-                    tracing::warn!(error = %e, "invariant canary could not run");
-                }
-            }
-        })
-    };
-    let purge = every(Duration::from_secs(3600), stop, move || {
-        let state = state.clone();
-        async move {
-            let now = state.clock.now_ms();
-            match idempotency::purge_expired(&state.db, now).await {
-                Ok(n) if n > 0 => tracing::info!(purged = n, "old idempotency keys purged"),
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "idempotency purge failed"),
-            }
-            state.limits.tidy();
-            if let Err(e) = DbSessionStore::new(state.db.clone()).delete_expired().await {
-                tracing::warn!(error = %e, "session purge failed");
+        .await;
+    }
+}
+
+async fn step_waiting_rooms(state: AppState, auto_rate: i64, auto_lead_ms: i64) {
+    if auto_rate > 0 {
+        if let Err(e) = open_automatic_rooms(&state, auto_rate, auto_lead_ms).await {
+            tracing::warn!(error = %e, "opening waiting rooms failed");
+        }
+    }
+    match admit_all_due(&state).await {
+        Ok(n) if n > 0 => tracing::debug!(admitted = n, "buyers admitted"),
+        Ok(_) => {}
+        Err(e) => tracing::warn!(error = %e, "admission step failed"),
+    }
+}
+
+async fn run_canary(state: AppState) {
+    if let Err(e) = canary::check(&state).await {
+        tracing::warn!(error = %e, "invariant canary could not run");
+    }
+}
+
+async fn purge(state: AppState) {
+    let now = state.clock.now_ms();
+    match idempotency::purge_expired(&state.db, now).await {
+        Ok(n) if n > 0 => tracing::info!(purged = n, "old idempotency keys purged"),
+        Ok(_) => {}
+        Err(e) => tracing::warn!(error = %e, "idempotency purge failed"),
+    }
+    state.limits.tidy();
+    if let Err(e) = DbSessionStore::new(state.db.clone()).delete_expired().await {
+        tracing::warn!(error = %e, "session purge failed");
+    }
+}
+
+/// Runs `batch` again while it comes back full (at most
+/// `MAX_BATCHES_PER_TICK` times).
+async fn in_batches<F, Fut, E>(what: &str, full: usize, batch: F)
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Result<usize, E>>,
+    E: std::fmt::Display,
+{
+    for _ in 0..MAX_BATCHES_PER_TICK {
+        match batch().await {
+            Ok(n) if n >= full => continue,
+            Ok(_) => break,
+            Err(e) => {
+                tracing::warn!(error = %e, "{what} failed");
+                break;
             }
         }
-    });
-    vec![sweeper, reconcile, outbox, sandbox, admitter, canary, purge]
+    }
 }
 
 /// Expires every due hold, batch after batch; returns how many.
@@ -170,17 +153,25 @@ pub async fn sweep_expired_holds(state: &AppState) -> u64 {
     }
 }
 
-fn every<F, Fut>(period: Duration, mut stop: watch::Receiver<bool>, job: F) -> JoinHandle<()>
+/// Runs `job` every `period` (a late tick waits, never piles up) until
+/// the stop signal.
+fn every<F, Fut>(
+    period: Duration,
+    state: &AppState,
+    stop: &watch::Receiver<bool>,
+    job: F,
+) -> JoinHandle<()>
 where
-    F: Fn() -> Fut + Send + 'static,
+    F: Fn(AppState) -> Fut + Send + 'static,
     Fut: std::future::Future<Output = ()> + Send,
 {
+    let (state, mut stop) = (state.clone(), stop.clone());
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(period);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
-                _ = tick.tick() => job().await,
+                _ = tick.tick() => job(state.clone()).await,
                 _ = stop.changed() => return,
             }
         }
