@@ -4,17 +4,23 @@
 //! Stripe-shaped events, signed with the webhook secret, over real HTTP to
 //! the webhook — once, twice, or delayed — retrying failed deliveries with
 //! backoff. The webhook path that handles them is the production one.
+//!
+//! Here: the provider (sessions, refunds) and what the hosted page reads;
+//! `events` completes a session and queues its Stripe-shaped events;
+//! `delivery` sends them.
+
+mod delivery;
+mod events;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use serde_json::{json, Value};
+use serde_json::json;
 
-use super::signature;
 use super::{CheckoutRequest, CheckoutSession, PaymentProvider, ProviderError, SessionState};
 use crate::core::platform::clock::SharedClock;
-use crate::core::platform::db::{Db, Tx};
+use crate::core::platform::db::Db;
 
 pub struct Sandbox {
     db: Db,
@@ -90,191 +96,6 @@ impl Sandbox {
         }
     }
 
-    /// The page's form: the buyer pays or declines, giving an email address
-    /// as Stripe Checkout asks for one. Returns where to send the browser
-    /// next, or `None` when the session cannot be completed.
-    pub async fn complete(
-        &self,
-        session_id: &str,
-        paid: bool,
-        delivery: Delivery,
-        email: Option<&str>,
-    ) -> Result<Option<String>, ProviderError> {
-        let now = self.clock.now_ms();
-        // The payment and its events in one transaction: like Stripe, the
-        // sandbox never takes money without telling the webhook.
-        let mut tx = self.db.begin().await.map_err(other)?;
-        let done = sqlx::query(
-            "update sandbox_session set status = 'complete', payment_status = $2, customer_email = $4
-             where id = $1 and status = 'open' and expires_at > $3",
-        )
-        .bind(session_id)
-        .bind(if paid { "paid" } else { "unpaid" })
-        .bind(now)
-        .bind(email)
-        .execute(&mut *tx)
-        .await
-        .map_err(other)?
-        .rows_affected()
-            == 1;
-        if !done {
-            return Ok(None);
-        }
-        let row = session_row(&mut *tx, session_id)
-            .await?
-            .ok_or_else(|| other("session vanished"))?;
-        let object = self.session_object(&row, &row.5.clone());
-        self.enqueue(
-            &mut tx,
-            "checkout.session.completed",
-            object.clone(),
-            delivery,
-        )
-        .await?;
-        if !paid {
-            self.enqueue(
-                &mut tx,
-                "checkout.session.async_payment_failed",
-                object,
-                delivery,
-            )
-            .await?;
-        }
-        tx.commit().await.map_err(other)?;
-        let urls: (String, String) =
-            sqlx::query_as("select success_url, cancel_url from sandbox_session where id = $1")
-                .bind(session_id)
-                .fetch_one(self.db.reader())
-                .await
-                .map_err(other)?;
-        Ok(Some(if paid { urls.0 } else { urls.1 }))
-    }
-
-    /// A checkout.session object as Stripe shapes it.
-    fn session_object(&self, row: &SessionRow, status: &str) -> Value {
-        let (id, booking, intent, amount, currency, _, payment_status, expires_at, email) = row;
-        json!({
-            "id": id,
-            "object": "checkout.session",
-            "amount_subtotal": amount,
-            "amount_total": amount,
-            "client_reference_id": booking,
-            "currency": currency.to_lowercase(),
-            "customer_details": email.as_ref().map(|e| json!({ "email": e })),
-            "expires_at": expires_at / 1000,
-            "livemode": false,
-            "metadata": { "booking_id": booking },
-            "mode": "payment",
-            "payment_intent": intent,
-            "payment_status": payment_status,
-            "status": status,
-            "url": if status == "open" { Value::String(format!("{}/sandbox/checkout/{id}", self.base_url)) } else { Value::Null },
-        })
-    }
-
-    async fn enqueue(
-        &self,
-        tx: &mut Tx,
-        kind: &str,
-        object: Value,
-        delivery: Delivery,
-    ) -> Result<(), ProviderError> {
-        let now = self.clock.now_ms();
-        let event_id = format!("evt_sb_{}", uuid::Uuid::new_v4().simple());
-        let body = json!({
-            "id": event_id,
-            "object": "event",
-            "api_version": "2026-09-30.endive",
-            "created": now / 1000,
-            "data": { "object": object },
-            "livemode": false,
-            "pending_webhooks": 1,
-            "request": { "id": null, "idempotency_key": null },
-            "type": kind,
-        })
-        .to_string();
-        let (copies, at) = match delivery {
-            Delivery::Once => (1, now),
-            Delivery::Twice => (2, now),
-            Delivery::Delayed => (1, now + DELAY_MS),
-        };
-        for _ in 0..copies {
-            sqlx::query(
-                "insert into sandbox_delivery (event_id, body, next_at) values ($1, $2, $3)",
-            )
-            .bind(&event_id)
-            .bind(&body)
-            .bind(at)
-            .execute(&mut **tx)
-            .await
-            .map_err(other)?;
-        }
-        Ok(())
-    }
-
-    /// Sends due events to the webhook (signed at sending time); failed
-    /// deliveries come back with exponential backoff. Returns how many
-    /// were accepted.
-    /// At most this many events per `deliver_due`.
-    pub const BATCH: usize = 50;
-
-    pub async fn deliver_due(&self) -> Result<usize, ProviderError> {
-        let now = self.clock.now_ms();
-        let due: Vec<(i64, String, i64)> = sqlx::query_as(
-            "select id, body, attempts from sandbox_delivery where delivered_at is null and next_at <= $1 order by id limit 50",
-        )
-        .bind(now)
-        .fetch_all(self.db.reader())
-        .await
-        .map_err(other)?;
-        let mut sent = 0;
-        for (id, body, attempts) in due {
-            // Claim the row so two instances never send it at the same time.
-            let claimed = sqlx::query("update sandbox_delivery set next_at = $2 where id = $1 and next_at <= $3 and delivered_at is null")
-                .bind(id)
-                .bind(now + 30_000)
-                .bind(now)
-                .execute(self.db.writer())
-                .await
-                .map_err(other)?
-                .rows_affected()
-                == 1;
-            if !claimed {
-                continue;
-            }
-            let header = signature::sign(&self.secret, body.as_bytes(), self.clock.now_ms() / 1000);
-            let ok = self
-                .http
-                .post(format!("{}/api/payments/webhook", self.base_url))
-                .header("content-type", "application/json")
-                .header("Stripe-Signature", header)
-                .body(body)
-                .send()
-                .await
-                .is_ok_and(|r| r.status().is_success());
-            let (delivered, next) = if ok {
-                (Some(self.clock.now_ms()), now)
-            } else {
-                (None, now + 1000 * 2i64.pow(attempts.clamp(0, 10) as u32))
-            };
-            sqlx::query("update sandbox_delivery set delivered_at = $2, attempts = attempts + 1, next_at = $3 where id = $1")
-                .bind(id)
-                .bind(delivered)
-                .bind(next)
-                .execute(self.db.writer())
-                .await
-                .map_err(other)?;
-            sent += usize::from(ok);
-        }
-        Ok(sent)
-    }
-
-    /// Makes the next `n` checkout creations time out after the session was
-    /// made (the outcome is unknown to the caller, as with a real outage).
-    pub fn lose_next_answers(&self, n: usize) {
-        self.lose_answers.store(n, Ordering::SeqCst);
-    }
-
     /// Amount, currency and state of a session, for the hosted page.
     pub async fn page_data(
         &self,
@@ -284,7 +105,7 @@ impl Sandbox {
     }
 }
 
-fn other(e: impl std::fmt::Display) -> ProviderError {
+pub(super) fn other(e: impl std::fmt::Display) -> ProviderError {
     ProviderError::Other(e.to_string())
 }
 
