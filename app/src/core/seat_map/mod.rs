@@ -1,0 +1,244 @@
+//! The live seat map of each event, kept in memory: the static seats (loaded
+//! once, they never change) and who occupies each one. Use cases report every
+//! committed change here (`apply`), so `GET …/seats` is served from a
+//! versioned, pre-serialised snapshot instead of a 10,000-row query, and the
+//! stream of changes feeds the SSE endpoint. The database stays the authority:
+//! this cache only ever answers "is it worth trying".
+//!
+//! Here: one event's map (seats, their index and rows, occupancy, the change
+//! log); `snapshot` serialises it with an ETag; `registry` keeps every
+//! event's map, loads them, and broadcasts changes.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use axum::body::Bytes;
+use serde::Serialize;
+
+use crate::model::{EventId, SeatId, SeatStatus};
+
+mod registry;
+mod snapshot;
+
+pub use registry::{ChangeSender, SeatMaps};
+
+/// Who holds a seat, as far as the map needs to know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Occupancy {
+    Free,
+    /// HELD until this instant (ms); free for others once it passes.
+    Held(i64),
+    /// In checkout: shown as HELD, freed only by an explicit transition.
+    Pending,
+    Booked,
+}
+
+impl Occupancy {
+    pub fn status(self, now_ms: i64) -> SeatStatus {
+        match self {
+            Occupancy::Free => SeatStatus::Available,
+            Occupancy::Held(until) if until <= now_ms => SeatStatus::Available,
+            Occupancy::Held(_) | Occupancy::Pending => SeatStatus::Held,
+            Occupancy::Booked => SeatStatus::Booked,
+        }
+    }
+
+    pub fn from_booking(status: &str, held_until: i64) -> Occupancy {
+        use crate::model::BookingStatus;
+        match BookingStatus::parse(status) {
+            Some(BookingStatus::Held) => Occupancy::Held(held_until),
+            Some(BookingStatus::PaymentPending) => Occupancy::Pending,
+            Some(BookingStatus::Booked) => Occupancy::Booked,
+            _ => Occupancy::Free,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Seat {
+    pub id: SeatId,
+    pub label: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    pub section: String,
+    pub row: String,
+    pub number: i64,
+    pub x: f64,
+    pub y: f64,
+    pub category: String,
+    pub price_cents: i64,
+}
+
+pub use crate::model::{SeatChange, SeatChanges};
+
+/// The serialised snapshot with its version and ETag (`snapshot`).
+pub struct Rendered {
+    pub version: u64,
+    pub etag: String,
+    pub json: Bytes,
+}
+
+pub struct EventSeatMap {
+    pub event_id: EventId,
+    pub currency: String,
+    pub seats: Vec<Seat>,
+    index: HashMap<SeatId, usize>,
+    /// Seat indices grouped by (section, row), each group ordered by number.
+    pub rows: Vec<Vec<usize>>,
+    live: Mutex<Live>,
+}
+
+struct Live {
+    occupancy: Vec<Occupancy>,
+    version: u64,
+    rendered: Option<Arc<Rendered>>,
+    /// The rendered snapshot is exact until this instant: the next hold expiry.
+    exact_until_ms: i64,
+    built_at: Option<Instant>,
+    /// Snapshots built so far: part of the ETag, since a hold running out
+    /// changes the picture without a new version of changes.
+    builds: u64,
+    /// The latest batches, so a reconnecting stream can catch up.
+    recent: VecDeque<Arc<SeatChanges>>,
+}
+
+/// Batches kept for reconnecting streams.
+const RECENT_BATCHES: usize = 512;
+
+impl EventSeatMap {
+    pub fn new(
+        event_id: EventId,
+        currency: String,
+        seats: Vec<Seat>,
+        occupancy: Vec<Occupancy>,
+    ) -> Self {
+        let index = seats.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
+        let mut groups: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+        for (i, s) in seats.iter().enumerate() {
+            groups.entry((&s.section, &s.row)).or_default().push(i);
+        }
+        let mut rows: Vec<Vec<usize>> = groups.into_values().collect();
+        for r in rows.iter_mut() {
+            r.sort_by_key(|&i| seats[i].number);
+        }
+        rows.sort_by_key(|r| seats[r[0]].id);
+        EventSeatMap {
+            event_id,
+            currency,
+            seats,
+            index,
+            rows,
+            live: Mutex::new(Live {
+                occupancy,
+                version: 1,
+                rendered: None,
+                exact_until_ms: i64::MIN,
+                built_at: None,
+                builds: 0,
+                recent: VecDeque::new(),
+            }),
+        }
+    }
+
+    pub fn index_of(&self, id: SeatId) -> Option<usize> {
+        self.index.get(&id).copied()
+    }
+
+    pub fn seat(&self, id: SeatId) -> Option<&Seat> {
+        self.index_of(id).map(|i| &self.seats[i])
+    }
+
+    fn live(&self) -> std::sync::MutexGuard<'_, Live> {
+        self.live.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Which of these seats the map believes are taken right now.
+    pub fn taken_among(&self, ids: &[SeatId], now_ms: i64) -> Vec<SeatId> {
+        let live = self.live();
+        ids.iter()
+            .copied()
+            .filter(|id| {
+                self.index_of(*id)
+                    .is_some_and(|i| live.occupancy[i].status(now_ms) != SeatStatus::Available)
+            })
+            .collect()
+    }
+
+    /// Each seat's status now (by index).
+    pub fn statuses(&self, now_ms: i64) -> Vec<SeatStatus> {
+        self.live()
+            .occupancy
+            .iter()
+            .map(|o| o.status(now_ms))
+            .collect()
+    }
+
+    /// One flag per seat (by index): free now?
+    pub fn free_mask(&self, now_ms: i64) -> Vec<bool> {
+        self.statuses(now_ms)
+            .into_iter()
+            .map(|s| s == SeatStatus::Available)
+            .collect()
+    }
+
+    pub fn available_count(&self, now_ms: i64) -> i64 {
+        self.free_mask(now_ms).iter().filter(|f| **f).count() as i64
+    }
+
+    /// Records committed changes; returns the batch for the live stream.
+    pub fn apply(&self, changes: &[(SeatId, Occupancy)], now_ms: i64) -> Option<Arc<SeatChanges>> {
+        let mut live = self.live();
+        let mut out = Vec::with_capacity(changes.len());
+        for (id, occ) in changes {
+            if let Some(i) = self.index_of(*id) {
+                live.occupancy[i] = *occ;
+                out.push(SeatChange {
+                    id: *id,
+                    status: occ.status(now_ms),
+                });
+            }
+        }
+        if out.is_empty() {
+            return None;
+        }
+        live.version += 1;
+        live.exact_until_ms = i64::MIN;
+        let batch = Arc::new(SeatChanges {
+            event_id: self.event_id,
+            version: live.version,
+            changes: out,
+        });
+        if live.recent.len() == RECENT_BATCHES {
+            live.recent.pop_front();
+        }
+        live.recent.push_back(batch.clone());
+        Some(batch)
+    }
+
+    /// The version of the latest change.
+    pub fn current_version(&self) -> u64 {
+        self.live().version
+    }
+
+    /// The batches after `version`, or `None` when they are no longer all
+    /// kept (the client must refetch the snapshot).
+    pub fn changes_since(&self, version: u64) -> Option<Vec<Arc<SeatChanges>>> {
+        let live = self.live();
+        if version > live.version {
+            return None;
+        }
+        let oldest_kept = live.recent.front().map_or(live.version + 1, |b| b.version);
+        if version + 1 < oldest_kept && version < live.version {
+            return None;
+        }
+        Some(
+            live.recent
+                .iter()
+                .filter(|b| b.version > version)
+                .cloned()
+                .collect(),
+        )
+    }
+}

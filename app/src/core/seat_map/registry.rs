@@ -1,0 +1,173 @@
+//! Every event's seat map, loaded on first use, and the broadcast of their
+//! changes (to this instance's streams, and through the fan-out to the
+//! other instances).
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock, RwLock};
+
+use tokio::sync::{broadcast, mpsc};
+
+use super::{EventSeatMap, Occupancy, Seat, SeatChanges};
+use crate::core::platform::db::Db;
+use crate::core::ApiError;
+use crate::model::{EventId, SeatId};
+
+/// Hands one event's committed changes to the fan-out to other instances.
+pub type ChangeSender = mpsc::UnboundedSender<(EventId, Vec<(SeatId, Occupancy)>)>;
+
+/// All events' maps, loaded on first use, plus the broadcast of changes.
+pub struct SeatMaps {
+    maps: RwLock<HashMap<EventId, Arc<EventSeatMap>>>,
+    changes: broadcast::Sender<Arc<SeatChanges>>,
+    /// Where local changes go to reach the other instances (Postgres only).
+    fanout: OnceLock<ChangeSender>,
+}
+
+impl Default for SeatMaps {
+    fn default() -> Self {
+        let (changes, _) = broadcast::channel(1024);
+        SeatMaps {
+            maps: RwLock::new(HashMap::new()),
+            changes,
+            fanout: OnceLock::new(),
+        }
+    }
+}
+
+impl SeatMaps {
+    /// The map of a published event, or `None` when there is no such event.
+    pub async fn get(
+        &self,
+        db: &Db,
+        event_id: EventId,
+    ) -> Result<Option<Arc<EventSeatMap>>, ApiError> {
+        if let Some(m) = self.cached(event_id) {
+            return Ok(Some(m));
+        }
+        let Some(map) = load(db, event_id).await? else {
+            return Ok(None);
+        };
+        let mut maps = self.maps.write().unwrap_or_else(|p| p.into_inner());
+        Ok(Some(
+            maps.entry(event_id)
+                .or_insert_with(|| Arc::new(map))
+                .clone(),
+        ))
+    }
+
+    pub fn cached(&self, event_id: EventId) -> Option<Arc<EventSeatMap>> {
+        self.maps
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&event_id)
+            .cloned()
+    }
+
+    /// Records committed changes (only for maps already loaded: a map loaded
+    /// later reads them from the database).
+    pub fn publish(&self, event_id: EventId, changes: &[(SeatId, Occupancy)], now_ms: i64) {
+        self.apply_here(event_id, changes, now_ms);
+        if let Some(out) = self.fanout.get() {
+            let _ = out.send((event_id, changes.to_vec()));
+        }
+    }
+
+    /// Applies changes to this instance's map and its streams only (what
+    /// arrives from other instances).
+    pub fn apply_here(&self, event_id: EventId, changes: &[(SeatId, Occupancy)], now_ms: i64) {
+        if let Some(map) = self.cached(event_id) {
+            if let Some(batch) = map.apply(changes, now_ms) {
+                let _ = self.changes.send(batch);
+            }
+        }
+    }
+
+    /// Drops every map; each reloads from the database on its next use.
+    /// Drops one event's map (it is loaded again on next use).
+    pub fn forget(&self, event_id: EventId) {
+        self.maps
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&event_id);
+    }
+
+    pub fn forget_all(&self) {
+        self.maps.write().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+
+    /// From now on, local changes are also handed to `out` for the other
+    /// instances.
+    pub fn fan_out_to(&self, out: ChangeSender) {
+        let _ = self.fanout.set(out);
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<SeatChanges>> {
+        self.changes.subscribe()
+    }
+}
+
+async fn load(db: &Db, event_id: EventId) -> Result<Option<EventSeatMap>, ApiError> {
+    let event: Option<(String,)> =
+        sqlx::query_as("select currency from event where id = $1 and published = 1")
+            .bind(event_id)
+            .fetch_optional(db.reader())
+            .await?;
+    let Some((currency,)) = event else {
+        return Ok(None);
+    };
+    type SeatRow = (
+        i64,
+        String,
+        Option<String>,
+        String,
+        String,
+        i64,
+        f64,
+        f64,
+        String,
+        i64,
+    );
+    let rows: Vec<SeatRow> = sqlx::query_as(
+        "select s.id, s.label, s.level, s.section, s.row_label, s.number, s.x, s.y, c.code, c.price_cents
+         from seat s join price_category c on c.id = s.category_id
+         where s.event_id = $1 order by s.id",
+    )
+    .bind(event_id)
+    .fetch_all(db.reader())
+    .await?;
+    let seats: Vec<Seat> = rows
+        .into_iter()
+        .map(
+            |(id, label, level, section, row, number, x, y, category, price_cents)| Seat {
+                id,
+                label,
+                level,
+                section,
+                row,
+                number,
+                x,
+                y,
+                category,
+                price_cents,
+            },
+        )
+        .collect();
+    let held: Vec<(i64, String, i64)> = sqlx::query_as(
+        "select bs.seat_id, b.status, b.held_until
+         from booking_seat bs join booking b on b.id = bs.booking_id
+         where bs.event_id = $1 and bs.live = 1",
+    )
+    .bind(event_id)
+    .fetch_all(db.reader())
+    .await?;
+    let mut occupancy = vec![Occupancy::Free; seats.len()];
+    let position: HashMap<i64, usize> = seats.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
+    for (seat_id, status, held_until) in held {
+        if let Some(&i) = position.get(&seat_id) {
+            occupancy[i] = Occupancy::from_booking(&status, held_until);
+        }
+    }
+    Ok(Some(EventSeatMap::new(
+        event_id, currency, seats, occupancy,
+    )))
+}

@@ -1,0 +1,80 @@
+//! The serialised seat map: rebuilt when something changed (at most once
+//! per `max_staleness`) or when a hold in it ran out, served with an ETag.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use serde::Serialize;
+
+use super::{EventSeatMap, Live, Occupancy, Rendered, Seat};
+use crate::model::{EventId, SeatStatus};
+
+impl EventSeatMap {
+    /// The serialised snapshot, rebuilt when something changed (at most once
+    /// per `max_staleness`) or when a hold in it has since expired.
+    pub fn snapshot(&self, now_ms: i64, max_staleness: Duration) -> Arc<Rendered> {
+        let mut live = self.live();
+        if let Some(r) = &live.rendered {
+            let unchanged = r.version == live.version;
+            let exact = unchanged && now_ms < live.exact_until_ms;
+            // Writes pouring in are batched: at most one rebuild per
+            // `max_staleness`. A hold running out is rare and rebuilt at once.
+            let throttled =
+                !unchanged && live.built_at.is_some_and(|b| b.elapsed() < max_staleness);
+            if exact || throttled {
+                return r.clone();
+            }
+        }
+        live.builds += 1;
+        let rendered = Arc::new(self.render(&live, now_ms));
+        live.exact_until_ms = live
+            .occupancy
+            .iter()
+            .filter_map(|o| match o {
+                Occupancy::Held(until) if *until > now_ms => Some(*until),
+                _ => None,
+            })
+            .min()
+            .unwrap_or(i64::MAX);
+        live.rendered = Some(rendered.clone());
+        live.built_at = Some(Instant::now());
+        rendered
+    }
+
+    fn render(&self, live: &Live, now_ms: i64) -> Rendered {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Row<'a> {
+            #[serde(flatten)]
+            seat: &'a Seat,
+            status: SeatStatus,
+        }
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Body<'a> {
+            event_id: EventId,
+            version: u64,
+            seats: Vec<Row<'a>>,
+        }
+        let body = Body {
+            event_id: self.event_id,
+            version: live.version,
+            seats: self
+                .seats
+                .iter()
+                .zip(&live.occupancy)
+                .map(|(seat, o)| Row {
+                    seat,
+                    status: o.status(now_ms),
+                })
+                .collect(),
+        };
+        let json = serde_json::to_vec(&body).unwrap_or_default();
+        Rendered {
+            version: live.version,
+            etag: format!("\"{}-{}.{}\"", self.event_id, live.version, live.builds),
+            json: Bytes::from(json),
+        }
+    }
+}
