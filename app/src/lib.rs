@@ -52,8 +52,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/events/:id") view=ui::buyer::event::page::EventPage/>
                     <Route path=path!("/bookings") view=ui::buyer::booking_page::MyBookings/>
                     <Route path=path!("/bookings/:id") view=ui::buyer::booking_page::BookingPage/>
-                    <Route path=path!("/admin") view=ui::console::admin_console::AdminHome/>
-                    <Route path=path!("/admin/events/:id") view=ui::console::admin_console::AdminEventPage/>
+                    <Route path=path!("/admin") view=ui::console::home::AdminHome/>
+                    <Route path=path!("/admin/events/:id") view=ui::console::dashboard::AdminEventPage/>
                     <Route path=path!("/admin/scan") view=ui::console::door_scanner::DoorScanner/>
                 </Routes>
             </main>

@@ -1,0 +1,237 @@
+//! One event in the console: a live dashboard (server-sent events) —
+//! counts, revenue, holds with ticking countdowns and their actions,
+//! settlements, webhook inbox, mail, audit, and a red banner when the
+//! invariant canary fails — above the on-sale day panel.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::hooks::use_params_map;
+
+use crate::model::console::{Dashboard, LiveHold};
+use crate::model::{format_price, BookingStatus};
+use crate::server_fns::console::{admin_act, admin_dashboard};
+use crate::ui::console::on_sale_panel::OnSalePanel;
+
+/// Milliseconds on the browser's clock (0 on the server).
+fn now_ms() -> f64 {
+    #[cfg(feature = "hydrate")]
+    {
+        js_sys::Date::now()
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        0.0
+    }
+}
+
+#[component]
+pub fn AdminEventPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || {
+        params
+            .read()
+            .get("id")
+            .and_then(|v| v.parse::<i64>().ok())
+            .unwrap_or(0)
+    };
+    let data = Resource::new(id, admin_dashboard);
+    view! {
+        <section class="console">
+            <p><a href="/admin">"← All events"</a></p>
+            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Ok(Some(d)) => {
+                            let event_id = d.event_id;
+                            view! { <LiveDashboard first=d/> <OnSalePanel event_id/> }.into_any()
+                        }
+                        Ok(None) => view! { <p class="notice">"Sign in on the " <a href="/admin">"console"</a> " first."</p> }.into_any(),
+                        Err(_) => view! { <p class="error" role="alert">"This event could not be loaded."</p> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+#[component]
+fn LiveDashboard(first: Dashboard) -> impl IntoView {
+    let event_id = first.event_id;
+    let dash = RwSignal::new(first);
+    let received = RwSignal::new(now_ms());
+    let tick = RwSignal::new(now_ms());
+    let live = RwSignal::new(false);
+    let notice = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        received.set(now_ms());
+        connect_dashboard(event_id, dash, received, live);
+        if let Ok(h) = set_interval_with_handle(
+            move || tick.set(now_ms()),
+            std::time::Duration::from_millis(250),
+        ) {
+            on_cleanup(move || h.clear());
+        }
+    });
+    let act = move |booking: String, action: &'static str, seconds: i64| {
+        spawn_local(async move {
+            let words = match admin_act(booking.clone(), action.into(), seconds).await {
+                Ok(Ok(o)) => format!("{} {}: {}", o.action, short(&o.booking_id), o.detail),
+                Ok(Err(r)) => r.message,
+                Err(_) => "The action failed; try again.".into(),
+            };
+            notice.set(Some(words));
+        });
+    };
+    let head = move || {
+        let d = dash.get();
+        view! {
+            {(!d.canary.ok).then(|| view! {
+                <div class="canary-alert" role="alert">
+                    <strong>"Invariant violated! "</strong>
+                    {d.canary.violations.join("; ")}
+                </div>
+            })}
+            <h1>{d.event_name.clone()}</h1>
+            <p class="live-state">{move || if live.get() { "● live" } else { "○ connecting…" }}</p>
+            <div class="tiles">
+                <div class="tile"><span class="n available">{d.counts.available}</span>" available"</div>
+                <div class="tile"><span class="n held">{d.counts.held}</span>" held"</div>
+                <div class="tile"><span class="n in-payment">{d.counts.in_payment}</span>" in payment"</div>
+                <div class="tile"><span class="n booked">{d.counts.booked}</span>" booked"</div>
+                <div class="tile"><span class="n revenue">{format_price(d.revenue_cents, &d.currency)}</span>" revenue"</div>
+                <div class="tile"><span class="n">{d.outbox_backlog}</span>" mails/refunds waiting"</div>
+            </div>
+        }
+        .into_any()
+    };
+    let holds = move || {
+        let d = dash.get();
+        let rows = d
+            .holds
+            .into_iter()
+            .map(|h| hold_row(h, received, tick, act))
+            .collect_view();
+        view! {
+            <h2>"Live holds"</h2>
+            <table class="holds">
+                <thead><tr><th>"Booking"</th><th>"Buyer"</th><th>"Seats"</th><th>"Stage"</th><th>"Ends in"</th><th></th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        }
+        .into_any()
+    };
+    let history = move || {
+        let d = dash.get();
+        view! {
+            <h2>"Recent bookings, refunds and late payments"</h2>
+            <table class="recent">
+                <thead><tr><th>"Booking"</th><th>"Status"</th><th>"Amount"</th><th>"Why"</th><th>"At"</th><th></th></tr></thead>
+                <tbody>{d.recent.into_iter().map(|r| {
+                    let (b1, b2) = (r.booking_id.clone(), r.booking_id.clone());
+                    let booked = r.status == BookingStatus::Booked.as_str();
+                    view! {
+                        <tr>
+                            <td title=r.booking_id.clone()>{short(&r.booking_id)}</td>
+                            <td>{r.status}</td>
+                            <td>{format_price(r.amount_cents, &r.currency)}</td>
+                            <td>{r.reason}</td>
+                            <td>{r.at}</td>
+                            <td>{booked.then(|| view! {
+                                <button class="refund" on:click=move |_| act(b1.clone(), "refund", 0)>"Refund"</button>
+                                <button class="resend" on:click=move |_| act(b2.clone(), "resend", 0)>"Resend email"</button>
+                            })}</td>
+                        </tr>
+                    }
+                }).collect_view()}</tbody>
+            </table>
+        }
+        .into_any()
+    };
+    let feeds = move || {
+        let d = dash.get();
+        view! {
+            <h2>"Webhook inbox"</h2>
+            <table class="webhooks">
+                <thead><tr><th>"Event"</th><th>"Type"</th><th>"Booking"</th><th>"Outcome"</th><th>"Received"</th></tr></thead>
+                <tbody>{d.webhooks.into_iter().map(|w| view! {
+                    <tr><td>{w.event_id}</td><td>{w.kind}</td><td>{w.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{w.outcome}</td><td>{w.received_at}</td></tr>
+                }).collect_view()}</tbody>
+            </table>
+            <h2>"Mail"</h2>
+            <table class="mail">
+                <thead><tr><th>"Booking"</th><th>"To"</th><th>"Subject"</th><th>"Channel"</th><th>"At"</th></tr></thead>
+                <tbody>{d.mail.into_iter().map(|m| view! {
+                    <tr><td>{short(&m.booking_id)}</td><td>{m.recipient}</td><td>{m.subject}</td><td>{m.channel}</td><td>{m.at}</td></tr>
+                }).collect_view()}</tbody>
+            </table>
+            <h2>"Audit"</h2>
+            <table class="audit">
+                <thead><tr><th>"Who"</th><th>"What"</th><th>"Booking"</th><th>"Detail"</th><th>"When"</th></tr></thead>
+                <tbody>{d.audit.into_iter().map(|a| view! {
+                    <tr><td>{a.actor}</td><td>{a.action}</td><td>{a.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{a.detail}</td><td>{a.at}</td></tr>
+                }).collect_view()}</tbody>
+            </table>
+        }
+        .into_any()
+    };
+    view! {
+        {head}
+        {move || notice.get().map(|n| view! { <p class="notice action-result" role="status">{n}</p> })}
+        {holds}
+        {history}
+        {feeds}
+    }
+    .into_any()
+}
+
+fn hold_row(
+    h: LiveHold,
+    received: RwSignal<f64>,
+    tick: RwSignal<f64>,
+    act: impl Fn(String, &'static str, i64) + Copy + 'static,
+) -> impl IntoView {
+    let expires = h.expires_in_ms as f64;
+    let left = move || {
+        let ms = (expires - (tick.get() - received.get())).max(0.0) as i64;
+        format!("{}:{:02}", ms / 60_000, (ms / 1000) % 60)
+    };
+    let seats = if h.seat_labels.is_empty() {
+        format!("{} standing", h.places)
+    } else {
+        h.seat_labels.join(", ")
+    };
+    let held = h.stage == BookingStatus::Held.as_str();
+    let (b1, b2) = (h.booking_id.clone(), h.booking_id.clone());
+    view! {
+        <tr class="hold" data-booking=h.booking_id.clone()>
+            <td title=h.booking_id.clone()>{short(&h.booking_id)}</td>
+            <td title=h.buyer_id.clone()>{short(&h.buyer_id)}</td>
+            <td>{seats}</td>
+            <td>{h.stage.clone()}</td>
+            <td class="countdown">{left}</td>
+            <td>{held.then(|| view! {
+                <button class="release" on:click=move |_| act(b1.clone(), "release", 0)>"Release"</button>
+                <button class="extend" on:click=move |_| act(b2.clone(), "extend", 60)>"+1 min"</button>
+            })}</td>
+        </tr>
+    }
+}
+
+fn short(id: &str) -> String {
+    id.chars().take(8).collect()
+}
+
+/// Follows the event's dashboard stream (closed when the page goes away).
+fn connect_dashboard(
+    event_id: i64,
+    dash: RwSignal<Dashboard>,
+    received: RwSignal<f64>,
+    live: RwSignal<bool>,
+) {
+    let url = format!("/api/admin/events/{event_id}/stream");
+    let on_dashboard = move |d: Dashboard| {
+        dash.set(d);
+        received.set(now_ms());
+    };
+    crate::ui::live::use_event_stream(&url, "dashboard", live, on_dashboard, None);
+}
