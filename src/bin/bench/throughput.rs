@@ -6,6 +6,9 @@
 //!
 //! Run it from a release build (`cargo build --release --features ssr`);
 //! `scripts/bench.sh` also runs pgbench on the same SQL transaction.
+//!
+//! (Over 350 lines on purpose: one benchmark program, its scenarios side by
+//! side so their numbers are printed and read together.)
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
-//! The admin API: sign-in for the console, the live picture of an event
-//! (JSON and SSE), actions on bookings, event setup, the invariant canary.
-//! Every handler but sign-in takes an `Admin` (bearer token or console
-//! session); anyone else gets 401/403 in the API's error shape.
+//! The admin API: the live picture of an event (JSON and SSE), actions on
+//! bookings, event setup, the invariant canary (sign-in is in
+//! `admin_session`). Every handler takes an `Admin` (bearer token or
+//! console session); anyone else gets 401/403 in the API's error shape.
 
 use holdfast_app::core::platform::error::ErrorBody;
 use std::convert::Infallible;
@@ -13,82 +13,16 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use futures::stream::Stream;
-use holdfast_app::core::admin::auth::{self, Admin};
+use holdfast_app::core::admin::auth::Admin;
 use holdfast_app::core::admin::{actions, audit, canary, console, setup};
-use holdfast_app::core::platform::client_addr::ClientAddr;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::console::{
     ActionOutcome, AdminEvent, AuditRow, CanaryReport, CreatedEvent, Dashboard, EventLayout,
     LiveHold,
 };
 use serde::Deserialize;
-use serde_json::{json, Value};
-use tower_sessions::Session;
 
 use super::extract::{self, RawBody};
-
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SignIn {
-    password: String,
-}
-
-/// `POST /api/admin/login` `{ password }` → the session becomes an admin's.
-#[utoipa::path(
-    post,
-    path = "/api/admin/login",
-    tag = "admin",
-    summary = "Console sign-in",
-    request_body = SignIn,
-    responses((status = 200, description = "`{ admin: true }`"), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)),
-)]
-pub async fn login(
-    State(state): State<AppState>,
-    session: Session,
-    headers: HeaderMap,
-    request: axum::extract::Request,
-) -> Result<Json<Value>, ApiError> {
-    let client = request
-        .extensions()
-        .get::<ClientAddr>()
-        .map(|c| c.limit_key());
-    let body = axum::body::to_bytes(request.into_body(), super::MAX_BODY_BYTES)
-        .await
-        .map_err(|_| ApiError::validation("the request body could not be read", "body"))?;
-    let form: SignIn = extract::json(&headers, &body)?;
-    state.admin.check_password(client, &form.password).await?;
-    state.admin.sign_in(&session, state.clock.now_ms()).await?;
-    Ok(Json(json!({ "admin": true })))
-}
-
-/// `POST /api/admin/logout`.
-#[utoipa::path(
-    post,
-    path = "/api/admin/logout",
-    tag = "admin",
-    summary = "Console sign-out",
-    responses((status = 204, description = "signed out")),
-)]
-pub async fn logout(session: Session) -> Result<StatusCode, ApiError> {
-    auth::sign_out(&session).await?;
-    Ok(StatusCode::NO_CONTENT)
-}
-
-/// `GET /api/admin/session` → `{ admin }`: is this session signed in?
-#[utoipa::path(
-    get,
-    path = "/api/admin/session",
-    tag = "admin",
-    summary = "Is this session signed in as admin?",
-    responses((status = 200, description = "`{ admin }`")),
-)]
-pub async fn whoami(State(state): State<AppState>, session: Session) -> Json<Value> {
-    let admin = state
-        .admin
-        .session_is_admin(&session, state.clock.now_ms())
-        .await;
-    Json(json!({ "admin": admin }))
-}
 
 #[derive(Deserialize)]
 pub struct EventQuery {

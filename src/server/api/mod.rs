@@ -2,6 +2,7 @@
 //! case, and shape the answer; they decide no transition themselves.
 
 mod admin;
+mod admin_session;
 mod bookings;
 mod door;
 mod events;
@@ -77,9 +78,9 @@ pub fn routes() -> Router<AppState> {
             "/api/payments/webhook",
             post(payments::webhook).layer(DefaultBodyLimit::max(WEBHOOK_MAX_BYTES)),
         )
-        .route("/api/admin/login", post(admin::login))
-        .route("/api/admin/logout", post(admin::logout))
-        .route("/api/admin/session", get(admin::whoami))
+        .route("/api/admin/login", post(admin_session::login))
+        .route("/api/admin/logout", post(admin_session::logout))
+        .route("/api/admin/session", get(admin_session::whoami))
         .route("/api/admin/holds", get(admin::holds))
         .route("/api/admin/invariants", get(admin::invariants))
         .route("/api/admin/audit", get(admin::audit_log))

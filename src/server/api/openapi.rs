@@ -20,7 +20,10 @@ use serde::Deserialize;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use super::{admin, bookings, door, events, holds, on_sale_admin, payments, promos, queue, stream};
+use super::{
+    admin, admin_session, bookings, door, events, holds, on_sale_admin, payments, promos, queue,
+    stream,
+};
 
 /// `POST /api/events/{eventId}/holds`.
 #[derive(Deserialize, ToSchema)]
@@ -66,7 +69,7 @@ impl Modify for Security {
         holds::hold_one, holds::hold_many, holds::hold_general_admission,
         bookings::mine, bookings::show, bookings::release, bookings::check_ticket,
         payments::pay, payments::webhook,
-        admin::login, admin::logout, admin::whoami, admin::holds, admin::invariants,
+        admin_session::login, admin_session::logout, admin_session::whoami, admin::holds, admin::invariants,
         admin::audit_log, admin::events, admin::create_event, admin::publish,
         admin::unpublish, admin::dashboard, admin::dashboard_stream, admin::booking_action,
         door::check_in,
@@ -80,7 +83,7 @@ impl Modify for Security {
         EventKind, EventSummary, PriceCategory, GeneralAdmissionArea, EventDetail, SeatStatus,
         SeatView, SeatMapSnapshot, HoldResponse, GeneralAdmissionLine, BookingSeat, BookingView,
         PayResponse, PaymentView, ErrorBody, ErrorDetail, FieldError, HoldSeatsRequest,
-        HoldPlacesRequest, admin::SignIn, Dashboard, SeatCounts, StandingCount, LiveHold,
+        HoldPlacesRequest, admin_session::SignIn, Dashboard, SeatCounts, StandingCount, LiveHold,
         BookingActivity, WebhookRow, MailRow, AuditRow, CanaryReport, ActionOutcome, EventLayout,
         CategorySpec, SectionSpec, StandingSpec, CreatedEvent,
         QueueStatus, PromoApplied, RoomSummary, NewPromo, PromoCampaign,

@@ -1,11 +1,12 @@
 //! The admin side: who may act (`auth`), what they see (`console`), what
 //! they do (`actions`, each written to the `audit` log in the same
-//! transaction), how events are set up (`setup`), and the invariant
-//! `canary` that watches the database.
+//! transaction), how events are set up (`layout` checked, `setup` stored),
+//! and the invariant `canary` that watches the database.
 
 pub mod actions;
 pub mod audit;
 pub mod auth;
 pub mod canary;
 pub mod console;
+pub mod layout;
 pub mod setup;

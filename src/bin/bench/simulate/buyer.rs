@@ -2,6 +2,9 @@
 //! pick seats in the best section they can get, hold (falling back on the
 //! suggestions of a 409), then abandon, pay late, or pay — and watch the
 //! booking until it settles.
+//!
+//! (Over 350 lines on purpose: one journey, read top to bottom as a buyer
+//! walks it; splitting it would scatter the steps.)
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};

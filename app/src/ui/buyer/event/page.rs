@@ -17,6 +17,7 @@ use crate::ui::buyer::event::geometry::{
 use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key, HeldPanel};
 use crate::ui::buyer::event::keyboard::on_map_key;
 use crate::ui::buyer::event::map_view::{fraction_at, pointer_fraction, svg_scale, Touches};
+use crate::ui::buyer::event::markup::seats_markup;
 use crate::ui::buyer::event::seat_list::SeatList;
 use crate::ui::buyer::event::seats::{
     flash, mark_seats, seat_name, select_only, toggle_seat, Picked,
@@ -272,70 +273,6 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         {head}
         <div class="map-layout">{map}{panel}</div>
     }
-}
-
-/// Server side: the seats' markup from the in-memory map. In the browser the
-/// server's markup is kept as it is (hydration does not touch `inner_html`).
-fn seats_markup(event_id: i64) -> Markup {
-    #[cfg(feature = "ssr")]
-    {
-        use crate::ui::buyer::event::markup::{row_labels_svg, seats_svg, RowLabel, SeatDot};
-        let Some(state) = use_context::<crate::core::AppState>() else {
-            return Markup::default();
-        };
-        let Some(map) = state.seat_maps.cached(event_id) else {
-            return Markup::default();
-        };
-        let now = state.clock.now_ms();
-        let statuses = map.statuses(now);
-        let dots = map.seats.iter().enumerate().map(|(i, s)| SeatDot {
-            id: s.id,
-            section: &s.section,
-            row: &s.row,
-            number: s.number,
-            x: s.x,
-            y: s.y,
-            category: &s.category,
-            price_cents: s.price_cents,
-            status: statuses[i],
-        });
-        // Seats take ~80% of the distance to their neighbour in a row.
-        let pitch = map
-            .rows
-            .iter()
-            .find(|r| r.len() > 1)
-            .map(|r| {
-                let (a, b) = (&map.seats[r[0]], &map.seats[r[1]]);
-                ((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt()
-            })
-            .unwrap_or(10.0);
-        let radius = (pitch * 0.4).clamp(3.0, 16.0).round();
-        let rows = map.rows.iter().filter_map(|r| {
-            let first = &map.seats[*r.first()?];
-            let second = r.get(1).map(|i| (map.seats[*i].x, map.seats[*i].y));
-            Some(RowLabel {
-                label: &first.row,
-                first: (first.x, first.y),
-                second,
-            })
-        });
-        Markup {
-            seats: seats_svg(dots, &map.currency, radius),
-            rows: row_labels_svg(rows, radius),
-        }
-    }
-    #[cfg(not(feature = "ssr"))]
-    {
-        let _ = event_id;
-        Markup::default()
-    }
-}
-
-/// The map's server-rendered parts: the seats, and the row labels.
-#[derive(Default)]
-struct Markup {
-    seats: String,
-    rows: String,
 }
 
 /// Follows the seat stream: every change from any buyer flips the seat's

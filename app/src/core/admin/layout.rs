@@ -1,0 +1,233 @@
+//! An event's layout, checked field by field: a concert (sections × rows ×
+//! seats with coordinates, price categories, standing areas) or a cruise
+//! (decks of cabins); and the seats it describes.
+
+use std::collections::HashSet;
+
+use crate::core::platform::error::FieldError;
+use crate::core::seed::SeatSpec;
+use crate::model::console::EventLayout;
+
+/// Seats one layout may have.
+pub const MAX_SEATS: i64 = 50_000;
+const DEFAULT_SPACING: f64 = 12.0;
+
+pub fn parse_time(value: &str) -> Option<i64> {
+    chrono::DateTime::parse_from_rfc3339(value)
+        .ok()
+        .map(|d| d.timestamp_millis())
+}
+
+/// Every problem of a layout, each on its field (`sections[1].rows`).
+pub fn check(layout: &EventLayout) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    let mut bad = |field: String, message: &str| {
+        errors.push(FieldError {
+            field,
+            message: message.to_string(),
+        })
+    };
+    if layout.name.trim().is_empty() || layout.name.len() > 120 {
+        bad("name".into(), "a name of 1 to 120 characters");
+    }
+    if !matches!(layout.kind.as_str(), "concert" | "cruise") {
+        bad("kind".into(), "concert or cruise");
+    }
+    if layout.venue.trim().is_empty() || layout.venue.len() > 120 {
+        bad("venue".into(), "a venue of 1 to 120 characters");
+    }
+    if parse_time(&layout.starts_at).is_none() {
+        bad(
+            "startsAt".into(),
+            "a date and time like 2027-06-01T20:00:00Z",
+        );
+    }
+    if !layout.on_sale_at.is_empty() && parse_time(&layout.on_sale_at).is_none() {
+        bad(
+            "onSaleAt".into(),
+            "empty, or a date and time like 2027-05-01T10:00:00Z",
+        );
+    }
+    if layout.currency.len() != 3 || !layout.currency.chars().all(|c| c.is_ascii_uppercase()) {
+        bad("currency".into(), "a three-letter code such as EUR");
+    }
+    if layout.categories.is_empty() {
+        bad("categories".into(), "at least one price category");
+    }
+    let mut codes = HashSet::new();
+    for (i, c) in layout.categories.iter().enumerate() {
+        if c.code.trim().is_empty() || c.code.len() > 16 || !codes.insert(c.code.as_str()) {
+            bad(
+                format!("categories[{i}].code"),
+                "a short code, unique in the event",
+            );
+        }
+        if c.name.trim().is_empty() {
+            bad(format!("categories[{i}].name"), "a name");
+        }
+        if !(0..=10_000_000).contains(&c.price_cents) {
+            bad(
+                format!("categories[{i}].priceCents"),
+                "a price from 0 to 100,000.00",
+            );
+        }
+        let hex = c.color.strip_prefix('#').unwrap_or("");
+        if hex.len() != 6 || !hex.chars().all(|h| h.is_ascii_hexdigit()) {
+            bad(format!("categories[{i}].color"), "a colour like #c0392b");
+        }
+    }
+    if layout.sections.is_empty() && layout.general_admission.is_empty() {
+        bad("sections".into(), "at least one section or standing area");
+    }
+    let mut names = HashSet::new();
+    let mut seats = 0i64;
+    for (i, s) in layout.sections.iter().enumerate() {
+        let key = (s.level.clone().unwrap_or_default(), s.name.clone());
+        if s.name.trim().is_empty() || s.name.len() > 40 || !names.insert(key) {
+            bad(format!("sections[{i}].name"), "a name, unique on its level");
+        }
+        if layout.kind == "cruise" && s.level.as_deref().is_none_or(|l| l.trim().is_empty()) {
+            bad(format!("sections[{i}].level"), "the deck this block is on");
+        }
+        if !codes.contains(s.category.as_str()) {
+            bad(
+                format!("sections[{i}].category"),
+                "one of the categories' codes",
+            );
+        }
+        if !(1..=200).contains(&s.rows) {
+            bad(format!("sections[{i}].rows"), "from 1 to 200 rows");
+        }
+        if !(1..=200).contains(&s.seats_per_row) {
+            bad(
+                format!("sections[{i}].seatsPerRow"),
+                "from 1 to 200 seats per row",
+            );
+        }
+        if !s.x.is_finite() || !s.y.is_finite() || s.x.abs() > 1e5 || s.y.abs() > 1e5 {
+            bad(format!("sections[{i}].x"), "coordinates within ±100,000");
+        }
+        if s.spacing.is_some_and(|d| !(1.0..=1000.0).contains(&d)) {
+            bad(format!("sections[{i}].spacing"), "from 1 to 1,000");
+        }
+        seats += s.rows.clamp(0, 200) * s.seats_per_row.clamp(0, 200);
+    }
+    if seats > MAX_SEATS {
+        bad("sections".into(), "at most 50,000 seats in one event");
+    }
+    for (i, g) in layout.general_admission.iter().enumerate() {
+        if g.name.trim().is_empty() {
+            bad(format!("generalAdmission[{i}].name"), "a name");
+        }
+        if !codes.contains(g.category.as_str()) {
+            bad(
+                format!("generalAdmission[{i}].category"),
+                "one of the categories' codes",
+            );
+        }
+        if !(1..=100_000).contains(&g.capacity) {
+            bad(
+                format!("generalAdmission[{i}].capacity"),
+                "from 1 to 100,000 places",
+            );
+        }
+    }
+    errors
+}
+
+/// The seats a layout describes: row labels A, B, …, AA; seats numbered
+/// from 1, left to right.
+pub fn seats_of(layout: &EventLayout) -> Vec<SeatSpec> {
+    let mut seats = Vec::new();
+    for s in &layout.sections {
+        let d = s.spacing.unwrap_or(DEFAULT_SPACING);
+        for r in 0..s.rows {
+            let row = row_label(r as usize);
+            for n in 0..s.seats_per_row {
+                let number = n + 1;
+                seats.push(SeatSpec {
+                    category: s.category.clone(),
+                    level: s.level.clone(),
+                    section: s.name.clone(),
+                    row: row.clone(),
+                    number,
+                    label: format!("{}-{row}-{number}", s.name),
+                    x: s.x + n as f64 * d,
+                    y: s.y + r as f64 * d,
+                });
+            }
+        }
+    }
+    seats
+}
+
+fn row_label(i: usize) -> String {
+    let letters = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    if i < 26 {
+        (letters[i] as char).to_string()
+    } else {
+        format!("{}{}", row_label(i / 26 - 1), letters[i % 26] as char)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::console::{CategorySpec, SectionSpec};
+
+    fn small() -> EventLayout {
+        EventLayout {
+            name: "Club night".into(),
+            kind: "concert".into(),
+            venue: "Cellar".into(),
+            starts_at: "2027-06-01T20:00:00Z".into(),
+            currency: "EUR".into(),
+            categories: vec![CategorySpec {
+                code: "A".into(),
+                name: "Stalls".into(),
+                price_cents: 2500,
+                color: "#c0392b".into(),
+            }],
+            sections: vec![SectionSpec {
+                name: "Stalls".into(),
+                category: "A".into(),
+                rows: 28,
+                seats_per_row: 3,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_good_layout_passes_and_makes_its_seats() {
+        let layout = small();
+        assert!(check(&layout).is_empty(), "{:?}", check(&layout));
+        let seats = seats_of(&layout);
+        assert_eq!(seats.len(), 84);
+        assert_eq!(seats[0].label, "Stalls-A-1");
+        assert_eq!(seats[83].label, "Stalls-AB-3");
+        assert_eq!((seats[4].x, seats[4].y), (12.0, 12.0));
+    }
+
+    #[test]
+    fn every_bad_field_is_named() {
+        let mut layout = small();
+        layout.kind = "opera".into();
+        layout.currency = "euro".into();
+        layout.sections[0].rows = 0;
+        layout.sections[0].category = "Z".into();
+        layout.categories[0].color = "red".into();
+        let fields: Vec<String> = check(&layout).into_iter().map(|e| e.field).collect();
+        assert_eq!(
+            fields,
+            [
+                "kind",
+                "currency",
+                "categories[0].color",
+                "sections[0].category",
+                "sections[0].rows"
+            ]
+        );
+    }
+}
