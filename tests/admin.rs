@@ -79,8 +79,8 @@ on_both_backends!(
             let a = app.admin().get(path).await;
             assert_eq!(a.status, 200, "{path}: {}", a.text);
         }
-        // Last: wrong tokens lock this client (every test client is
-        // 127.0.0.1) out of the admin API for a minute.
+        // Wrong tokens: 403, then 429 once this client (every test client
+        // is 127.0.0.1) has guessed too often; nothing is let through.
         for path in ADMIN_GETS {
             for (who, client, status) in [
                 ("anonymous", &anonymous, 401),

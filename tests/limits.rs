@@ -155,3 +155,46 @@ async fn a_forwarded_header_from_an_untrusted_peer_changes_nothing() {
         "{statuses:?}"
     );
 }
+
+/// Queue joins, promo applies and pooled-code claims count like holds: per
+/// address (REST middleware) and per buyer (in the use cases), so a script
+/// cannot hammer them from fresh sessions or from one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn queue_joins_and_promo_attempts_are_limited_per_address_and_per_buyer() {
+    let app = app_with_limits(0, 3).await;
+    let joins = join_all((0..5).map(|_| {
+        let buyer = app.buyer();
+        async move { buyer.post("/api/events/1/queue", None, None).await }
+    }))
+    .await;
+    let limited: Vec<_> = joins.iter().filter(|a| a.status == 429).collect();
+    assert_eq!(
+        limited.len(),
+        2,
+        "{:?}",
+        joins.iter().map(|a| a.status).collect::<Vec<_>>()
+    );
+    assert!(limited.iter().all(|a| a.code() == "RATE_LIMITED"));
+    let claim = app.buyer().post("/api/promos/1/claim", None, None).await;
+    assert_eq!(claim.status, 429);
+
+    // One buyer guessing promo codes: its own allowance (5 a minute here).
+    let app = app_with_limits(5, 0).await;
+    let guesser = app.buyer();
+    let held = guesser.hold(1, 640).await;
+    let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+    let mut statuses = Vec::new();
+    for i in 0..8 {
+        let a = guesser
+            .post(
+                &format!("/api/bookings/{booking}/promo"),
+                None,
+                Some(serde_json::json!({ "code": format!("GUESS-{i}") })),
+            )
+            .await;
+        statuses.push(a.status.as_u16());
+    }
+    // The hold took one of the five: four guesses, then 429.
+    assert_eq!(statuses, vec![404, 404, 404, 404, 429, 429, 429, 429]);
+    assert_eq!(app.status_of(&booking).await, "HELD");
+}

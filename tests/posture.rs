@@ -225,8 +225,8 @@ async fn production_sends_hsts_and_secure_cookies() {
 }
 
 /// Wrong bearer tokens count against the client like wrong passwords: the
-/// sixth in a minute is 429 — even with the right token — while another
-/// client keeps working.
+/// sixth wrong one in a minute is 429; the right token still works (its
+/// holder is never locked out by a guesser at the same address).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn wrong_bearer_tokens_are_throttled() {
     let (url, tmp) = common::fresh_database(common::Backend::Sqlite).await;

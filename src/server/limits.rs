@@ -15,13 +15,21 @@ use axum::response::{IntoResponse, Response};
 use holdfast_app::core::platform::client_addr::{ClientAddr, TrustedProxies};
 use holdfast_app::core::AppState;
 
-/// The guarded REST steps (all POST): holds and pay, the console sign-in,
+/// The guarded REST steps (all POST): holds (best available too) and pay, the console sign-in,
 /// joining a queue, applying and claiming promo codes.
 fn guarded(path: &str) -> bool {
     path.starts_with("/api/")
-        && (["/hold", "/holds", "/pay", "/queue", "/promo", "/claim"]
-            .iter()
-            .any(|end| path.ends_with(end))
+        && ([
+            "/hold",
+            "/holds",
+            "/best-available",
+            "/pay",
+            "/queue",
+            "/promo",
+            "/claim",
+        ]
+        .iter()
+        .any(|end| path.ends_with(end))
             || path == "/api/admin/login")
 }
 

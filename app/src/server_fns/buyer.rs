@@ -30,6 +30,8 @@ pub struct EventPageData {
     /// Set while the event's waiting room is on and this buyer is not
     /// admitted: the page shows the queue instead of the map.
     pub waiting: Option<crate::model::QueueStatus>,
+    /// The most seats one booking may have.
+    pub max_per_booking: usize,
 }
 
 #[server]
@@ -50,6 +52,7 @@ pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFn
             layout: MapLayout::default(),
             version: 0,
             waiting: Some(status),
+            max_per_booking: state.rules.max_seats_per_booking,
         }));
     }
     let Some(map) = state.seat_maps.cached(event_id) else {
@@ -63,6 +66,7 @@ pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFn
         level: s.level.as_deref(),
     }));
     Ok(Some(EventPageData {
+        max_per_booking: state.rules.max_seats_per_booking,
         waiting: None,
         layout,
         detail,
@@ -165,6 +169,19 @@ pub enum HoldOutcome {
     },
 }
 
+#[cfg(feature = "ssr")]
+impl HoldOutcome {
+    pub(crate) fn refused(e: crate::core::ApiError) -> HoldOutcome {
+        let body = e.body().error;
+        HoldOutcome::Refused {
+            code: body.code.to_string(),
+            message: body.message,
+            seat_ids: body.seat_ids.unwrap_or_default(),
+            suggestions: body.suggestions.unwrap_or_default(),
+        }
+    }
+}
+
 #[server]
 pub async fn hold_seats(
     event_id: i64,
@@ -189,18 +206,9 @@ pub async fn hold_seats(
         &[b"hold_seats", &event_id.to_be_bytes(), &body],
     )
     .map_err(server_error)?;
-    let refused = |e: ApiError| {
-        let body = e.body().error;
-        HoldOutcome::Refused {
-            code: body.code.to_string(),
-            message: body.message,
-            seat_ids: body.seat_ids.unwrap_or_default(),
-            suggestions: body.suggestions.unwrap_or_default(),
-        }
-    };
     let admitted = match counted.and(admitted) {
         Ok(admitted) => admitted,
-        Err(e) => return Ok(refused(e)),
+        Err(e) => return Ok(HoldOutcome::refused(e)),
     };
     Ok(
         match hold_seats(&state, &admitted, &seat_ids, Some(&key)).await {
@@ -209,7 +217,7 @@ pub async fn hold_seats(
                 serde_json::from_str(&body).map_err(|e| ServerFnError::new(e.to_string()))?,
             ),
             Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
-            Err(e) => refused(e),
+            Err(e) => HoldOutcome::refused(e),
         },
     )
 }

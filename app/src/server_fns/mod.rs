@@ -1,6 +1,7 @@
 //! The pages' calls to the server (Leptos server functions): thin wrappers
 //! over `core`'s use cases, for the buyer's pages and for the console.
 
+pub mod best;
 pub mod buyer;
 pub mod console;
 

@@ -3,6 +3,7 @@
 
 mod admin;
 mod admin_session;
+mod best;
 mod bookings;
 mod door;
 mod events;
@@ -39,6 +40,10 @@ pub fn routes() -> Router<AppState> {
             post(holds::hold_one),
         )
         .route("/api/events/{event_id}/holds", post(holds::hold_many))
+        .route(
+            "/api/events/{event_id}/best-available",
+            post(best::best_available),
+        )
         .route(
             "/api/events/{event_id}/queue",
             get(queue::queue_status).post(queue::join_queue),

@@ -21,8 +21,8 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::{
-    admin, admin_session, bookings, door, events, holds, on_sale_admin, payments, promos, queue,
-    stream,
+    admin, admin_session, best, bookings, door, events, holds, on_sale_admin, payments, promos,
+    queue, stream,
 };
 
 /// `POST /api/events/{eventId}/holds`.
@@ -66,7 +66,7 @@ impl Modify for Security {
     ),
     paths(
         events::list, events::detail, events::seats, stream::seats,
-        holds::hold_one, holds::hold_many, holds::hold_general_admission,
+        holds::hold_one, holds::hold_many, holds::hold_general_admission, best::best_available,
         bookings::mine, bookings::show, bookings::release, bookings::check_ticket,
         payments::pay, payments::webhook,
         admin_session::login, admin_session::logout, admin_session::whoami, admin::holds, admin::invariants,
@@ -83,7 +83,7 @@ impl Modify for Security {
         EventKind, EventSummary, PriceCategory, GeneralAdmissionArea, EventDetail, SeatStatus,
         SeatView, SeatMapSnapshot, HoldResponse, GeneralAdmissionLine, BookingSeat, BookingView,
         PayResponse, PaymentView, ErrorBody, ErrorDetail, FieldError, HoldSeatsRequest,
-        HoldPlacesRequest, admin_session::SignIn, Dashboard, SeatCounts, StandingCount, LiveHold,
+        HoldPlacesRequest, best::BestAvailableRequest, admin_session::SignIn, Dashboard, SeatCounts, StandingCount, LiveHold,
         BookingActivity, WebhookRow, MailRow, AuditRow, CanaryReport, ActionOutcome, EventLayout,
         CategorySpec, SectionSpec, StandingSpec, CreatedEvent,
         QueueStatus, PromoApplied, RoomSummary, NewPromo, PromoCampaign,

@@ -11,7 +11,8 @@
 //! sequential ones would; and at most `VERIFY_SLOTS` argon2 verifications
 //! (each ~19 MiB) run at once on an instance — an attempt that finds none
 //! free within 2 s is answered 429. Wrong bearer tokens count as failures
-//! of the same client too.
+//! of the same client too (429 past the limit), but the right token is
+//! never refused for them.
 //!
 //! A console session holds a grant: until when, and under which credential
 //! generation. Sessions holding one are never served from an instance's
@@ -211,16 +212,17 @@ impl AdminAuth {
         }
     }
 
-    /// Checks a bearer token for a client: 429 while the client has failed
-    /// too often (right token or not), 403 for a wrong one (counted).
+    /// Checks a bearer token for a client. The right token always passes:
+    /// it is a long random secret nobody guesses, and its holder must not
+    /// be locked out by somebody else at the same address. A wrong one is
+    /// counted — 403, and 429 once the client has failed too often this
+    /// minute — so scanning for tokens is slowed and shows in the answers.
     pub fn check_token(&self, client: Option<IpAddr>, token: &str) -> Result<(), ApiError> {
-        self.reserve_attempt(client)?;
         if self.token_matches(token) {
-            self.give_back_attempt(client);
-            Ok(())
-        } else {
-            Err(ApiError::Forbidden)
+            return Ok(());
         }
+        self.reserve_attempt(client)?;
+        Err(ApiError::Forbidden)
     }
 
     fn token_matches(&self, token: &str) -> bool {

@@ -2,6 +2,7 @@
 //! (`store`), and one use-case function per step, each one transaction,
 //! called alike by REST handlers, server functions and workers.
 
+pub mod best;
 pub mod ga;
 pub mod hold;
 pub mod query;

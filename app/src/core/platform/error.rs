@@ -57,6 +57,9 @@ pub enum ApiError {
     AdmissionRequired,
     #[error("no such promo code")]
     PromoUnknown,
+    /// Best available: seats are left, but not that many side by side.
+    #[error("{0}")]
+    NoBlock(String),
     #[error("this promo code has been used up")]
     PromoExhausted,
     #[error("a promo code is already applied to this booking")]
@@ -117,6 +120,7 @@ impl ApiError {
             | ApiError::InvalidState(_)
             | ApiError::IdempotencyKeyInUse
             | ApiError::SoldOut(_)
+            | ApiError::NoBlock(_)
             | ApiError::NotOnSale => StatusCode::CONFLICT,
             ApiError::IdempotencyKeyReused
             | ApiError::LimitExceeded(_)
@@ -153,6 +157,7 @@ impl ApiError {
             ApiError::LimitExceeded(_) => "LIMIT_EXCEEDED",
             ApiError::NotFound(_) => "NOT_FOUND",
             ApiError::SoldOut(_) => "SOLD_OUT",
+            ApiError::NoBlock(_) => "NO_BLOCK",
             ApiError::NotOnSale => "NOT_ON_SALE",
             ApiError::ProviderUnavailable => "PAYMENT_PROVIDER_UNAVAILABLE",
             ApiError::Unauthorized => "UNAUTHORIZED",

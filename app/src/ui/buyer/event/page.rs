@@ -10,6 +10,7 @@ use wasm_bindgen::JsCast;
 
 use crate::model::format_price;
 use crate::model::{SeatChanges, SeatStatus};
+use crate::server_fns::best::hold_best_seats;
 use crate::server_fns::buyer::{event_page, hold_seats, EventPageData, HoldOutcome};
 use crate::ui::buyer::event::geometry::{
     BUTTON_ZOOM_IN, BUTTON_ZOOM_OUT, WHEEL_ZOOM_IN, WHEEL_ZOOM_OUT,
@@ -125,6 +126,26 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         });
     };
     let do_hold = move |_| hold_ids(picked.get_untracked().iter().map(|p| p.id).collect());
+    // "How many?" and the server picks the best block and holds it.
+    let max_per_booking = data.max_per_booking.max(1);
+    let quantity = RwSignal::new(2usize.min(max_per_booking));
+    let find_best = move |_| {
+        message.set(None);
+        suggestions.set(Vec::new());
+        let key = new_idempotency_key();
+        let n = quantity.get_untracked();
+        leptos::task::spawn_local(async move {
+            match hold_best_seats(event_id, n, key).await {
+                Ok(HoldOutcome::Held(r)) => {
+                    select_only(&[], picked);
+                    mark_seats(&r.seat_ids, "held");
+                    hold.set(Some(r));
+                }
+                Ok(HoldOutcome::Refused { message: m, .. }) => message.set(Some(m)),
+                Err(e) => message.set(Some(failure(&e, "no seats were held"))),
+            }
+        });
+    };
     // One click on an alternative: select exactly those seats and hold them.
     let take = move |ids: Vec<i64>| {
         select_only(&ids, picked);
@@ -236,6 +257,22 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     .into_any();
     let panel = view! {
         <aside class="panel">
+                <div class="best" data-testid="best">
+                    <label>"How many? "
+                        <select data-testid="best-quantity" aria-label="How many seats"
+                            on:change=move |ev| {
+                                if let Ok(n) = event_target_value(&ev).parse::<usize>() {
+                                    quantity.set(n);
+                                }
+                            }>
+                            {(1..=max_per_booking).map(|n| view! {
+                                <option value=n.to_string() selected=move || quantity.get() == n>{n.to_string()}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <button class="hold best-find" data-testid="find-best" on:click=find_best>"Find best seats"</button>
+                    <p class="hint">{format!("Side by side, nearest the stage; up to {max_per_booking} per booking.")}</p>
+                </div>
                 <h2>"Your selection"</h2>
                 <ul class="legend">
                     {detail.categories.iter().map(|c| view! {

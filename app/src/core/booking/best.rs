@@ -1,0 +1,304 @@
+//! `hold_best`: "N seats, the best there are" — the server picks and holds
+//! in one request. The best block is N adjacent seats in one row, closest
+//! to the stage (the top centre of the map), leaving no single orphan seat
+//! beside it when another block would not; with `together: false` the
+//! nearest seats are taken when no such block is left. Under contention
+//! the request moves on to the next-best block instead of failing: each
+//! try is an ordinary hold (`hold_seats`, the same transaction and rules),
+//! so the database still decides who gets a seat.
+
+use std::collections::HashSet;
+
+use super::hold::hold_seats;
+use super::Idempotent;
+use crate::core::platform::idempotency::IdempotencyKey;
+use crate::core::seat_map::EventSeatMap;
+use crate::core::waiting_room::Admitted;
+use crate::core::{ApiError, AppState};
+use crate::model::{HoldResponse, SeatId};
+
+/// Blocks tried in one request before it gives up (each a real hold).
+const MAX_TRIES: usize = 8;
+
+/// What the buyer asks for.
+#[derive(Debug, Clone, Default)]
+pub struct BestRequest {
+    pub quantity: usize,
+    /// Category codes to choose from (empty: any).
+    pub categories: Vec<String>,
+    /// The most one seat may cost.
+    pub max_price_cents: Option<i64>,
+    /// One block side by side (the default), or the nearest seats anywhere
+    /// when no block is left.
+    pub together: bool,
+}
+
+pub async fn hold_best(
+    state: &AppState,
+    admitted: &Admitted,
+    request: &BestRequest,
+    key: Option<&IdempotencyKey>,
+) -> Result<Idempotent<HoldResponse>, ApiError> {
+    let limit = state.rules.max_seats_per_booking;
+    if request.quantity == 0 || request.quantity > limit {
+        return Err(ApiError::unprocessable(
+            format!("quantity must be from 1 to {limit}"),
+            "quantity",
+        ));
+    }
+    let map = state
+        .seat_maps
+        .get(&state.db, admitted.event_id())
+        .await?
+        .ok_or(ApiError::NotFound("event"))?;
+    let mut tried: HashSet<SeatId> = HashSet::new();
+    let mut last_refusal = None;
+    for attempt in 0..MAX_TRIES {
+        let free = map.free_mask(state.clock.now_ms());
+        let eligible: Vec<bool> = (0..map.seats.len())
+            .map(|i| free[i] && !tried.contains(&map.seats[i].id) && wanted(&map, i, request))
+            .collect();
+        // The best first; after a lost race, one of the next best at random
+        // among more and more of them, so a crowd asking at once spreads
+        // over the good blocks instead of all queueing for the same one.
+        let spread = 4usize.pow(attempt.min(5) as u32);
+        let mut ranked = ranked_blocks(&map, &eligible, request.quantity, spread);
+        let pick = if ranked.is_empty() {
+            match (!request.together)
+                .then(|| nearest(&map, &eligible, request.quantity))
+                .flatten()
+            {
+                Some(seats) => seats,
+                None => break,
+            }
+        } else if attempt == 0 {
+            ranked.swap_remove(0)
+        } else {
+            use rand::Rng;
+            let i = rand::thread_rng().gen_range(0..ranked.len());
+            ranked.swap_remove(i)
+        };
+        match hold_seats(state, admitted, &pick, key).await {
+            // Somebody was faster: the next-best block, in this request.
+            Err(refusal @ ApiError::SeatTaken { .. }) => {
+                tried.extend(pick);
+                last_refusal = Some(refusal);
+            }
+            outcome => return outcome,
+        }
+    }
+    // Lost every race, or nothing fits: say which, as the map now stands.
+    let now = state.clock.now_ms();
+    let free = map.free_mask(now);
+    let fits: Vec<bool> = (0..map.seats.len())
+        .map(|i| free[i] && wanted(&map, i, request))
+        .collect();
+    let still_possible = best_pick(&map, &fits, request.quantity, request.together).is_some();
+    Err(match last_refusal {
+        Some(refusal) if still_possible => refusal,
+        _ => nothing_left(&map, request, now),
+    })
+}
+
+/// Why nothing could be picked: no eligible seat at all, or none side by side.
+fn nothing_left(map: &EventSeatMap, request: &BestRequest, now: i64) -> ApiError {
+    let free = map.free_mask(now);
+    let eligible = (0..map.seats.len())
+        .filter(|&i| free[i] && wanted(map, i, request))
+        .count();
+    if eligible < request.quantity {
+        ApiError::SoldOut(format!(
+            "fewer than {} seats are left that match",
+            request.quantity
+        ))
+    } else {
+        ApiError::NoBlock(format!(
+            "no {} seats side by side are left that match; ask again without `together` for the nearest ones",
+            request.quantity
+        ))
+    }
+}
+
+fn wanted(map: &EventSeatMap, i: usize, request: &BestRequest) -> bool {
+    let seat = &map.seats[i];
+    (request.categories.is_empty() || request.categories.contains(&seat.category))
+        && request
+            .max_price_cents
+            .is_none_or(|max| seat.price_cents <= max)
+}
+
+/// The best seats among the eligible ones: a block of `n` side by side,
+/// else (when allowed) the `n` nearest to the stage.
+pub fn best_pick(
+    map: &EventSeatMap,
+    eligible: &[bool],
+    n: usize,
+    together: bool,
+) -> Option<Vec<SeatId>> {
+    let mut ranked = ranked_blocks(map, eligible, n, 1);
+    if !ranked.is_empty() {
+        return Some(ranked.swap_remove(0));
+    }
+    if together {
+        None
+    } else {
+        nearest(map, eligible, n)
+    }
+}
+
+/// Up to `max` blocks of `n` eligible seats side by side in one row, that
+/// share no seat, best first: those that strand no single seat beside
+/// them, then by the distance of their centre to the stage.
+pub fn ranked_blocks(
+    map: &EventSeatMap,
+    eligible: &[bool],
+    n: usize,
+    max: usize,
+) -> Vec<Vec<SeatId>> {
+    let Some(stage) = stage_point(map) else {
+        return Vec::new();
+    };
+    // (strands a seat, distance of the block's centre, row, first place)
+    let mut candidates: Vec<(bool, f64, usize, usize)> = Vec::new();
+    for (g, row) in map.rows.iter().enumerate() {
+        let mut start = 0;
+        while start < row.len() {
+            if !eligible[row[start]] {
+                start += 1;
+                continue;
+            }
+            let mut end = start;
+            while end + 1 < row.len()
+                && eligible[row[end + 1]]
+                && map.seats[row[end + 1]].number == map.seats[row[end]].number + 1
+            {
+                end += 1;
+            }
+            let starts = if end + 1 - start >= n {
+                start..end + 2 - n
+            } else {
+                start..start
+            };
+            for s in starts {
+                let orphan = s - start == 1 || end + 1 - (s + n) == 1;
+                let (x, y) = row[s..s + n].iter().fold((0.0, 0.0), |(x, y), &i| {
+                    (x + map.seats[i].x, y + map.seats[i].y)
+                });
+                let d = (x / n as f64 - stage.0).powi(2) + (y / n as f64 - stage.1).powi(2);
+                candidates.push((orphan, d, g, s));
+            }
+            start = end + 1;
+        }
+    }
+    candidates.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let mut used = vec![false; map.seats.len()];
+    let mut out = Vec::new();
+    for (_, _, g, s) in candidates {
+        if out.len() == max {
+            break;
+        }
+        let block = &map.rows[g][s..s + n];
+        if block.iter().any(|&i| used[i]) {
+            continue;
+        }
+        block.iter().for_each(|&i| used[i] = true);
+        out.push(block.iter().map(|&i| map.seats[i].id).collect());
+    }
+    out
+}
+
+/// The `n` eligible seats nearest the stage, wherever they are.
+fn nearest(map: &EventSeatMap, eligible: &[bool], n: usize) -> Option<Vec<SeatId>> {
+    let stage = stage_point(map)?;
+    let distance = |i: usize| {
+        let s = &map.seats[i];
+        (s.x - stage.0).powi(2) + (s.y - stage.1).powi(2)
+    };
+    let mut seats: Vec<usize> = (0..map.seats.len()).filter(|&i| eligible[i]).collect();
+    if seats.len() < n {
+        return None;
+    }
+    seats.sort_by(|&a, &b| distance(a).total_cmp(&distance(b)));
+    Some(seats[..n].iter().map(|&i| map.seats[i].id).collect())
+}
+
+/// Where the stage is: the top centre of the seats.
+fn stage_point(map: &EventSeatMap) -> Option<(f64, f64)> {
+    let (mut x0, mut x1, mut y0) = (f64::MAX, f64::MIN, f64::MAX);
+    for s in &map.seats {
+        x0 = x0.min(s.x);
+        x1 = x1.max(s.x);
+        y0 = y0.min(s.y);
+    }
+    (!map.seats.is_empty()).then_some(((x0 + x1) / 2.0, y0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::seat_map::{Occupancy, Seat};
+
+    /// Two rows of six seats; row A nearer the stage.
+    fn small_map() -> EventSeatMap {
+        let mut seats = Vec::new();
+        for (r, row) in ["A", "B"].iter().enumerate() {
+            for n in 1..=6 {
+                seats.push(Seat {
+                    id: (r * 10 + n) as i64,
+                    label: format!("S-{row}-{n}"),
+                    level: None,
+                    section: "S".into(),
+                    row: row.to_string(),
+                    number: n as i64,
+                    x: n as f64 * 10.0,
+                    y: 100.0 + r as f64 * 10.0,
+                    category: if r == 0 { "A" } else { "B" }.into(),
+                    price_cents: if r == 0 { 9000 } else { 5000 },
+                });
+            }
+        }
+        let free = vec![Occupancy::Free; seats.len()];
+        EventSeatMap::new(1, "EUR".into(), seats, free)
+    }
+
+    fn free_but(map: &EventSeatMap, taken: &[SeatId]) -> Vec<bool> {
+        map.seats.iter().map(|s| !taken.contains(&s.id)).collect()
+    }
+
+    #[test]
+    fn the_best_block_is_central_in_the_front_row() {
+        let map = small_map();
+        let pick = best_pick(&map, &free_but(&map, &[]), 2, true).unwrap();
+        assert_eq!(pick, vec![3, 4]);
+    }
+
+    #[test]
+    fn a_block_that_would_strand_one_seat_is_passed_over() {
+        let map = small_map();
+        // Row A with seat 2 taken: 3-4 and 5-6 strand nobody, 4-5 would
+        // strand 3 and 6; 3-4 is nearer the stage's centre (x = 35).
+        let pick = best_pick(&map, &free_but(&map, &[2]), 2, true).unwrap();
+        assert_eq!(pick, vec![3, 4]);
+        // With seat 4 taken too, the front row has only 5-6 at its edge:
+        // the centre of the row behind is nearer.
+        let pick = best_pick(&map, &free_but(&map, &[2, 4]), 2, true).unwrap();
+        assert_eq!(pick, vec![13, 14]);
+        // Three seats where only 3-6 are free together: 3-5 strands 6 and
+        // 4-6 strands 3 — both do; the nearer one is still taken.
+        let back_row = [11, 12, 13, 14, 15, 16];
+        let mut taken = vec![2];
+        taken.extend(back_row);
+        let pick = best_pick(&map, &free_but(&map, &taken), 3, true).unwrap();
+        assert_eq!(pick, vec![3, 4, 5]);
+    }
+
+    #[test]
+    fn apart_only_when_allowed() {
+        let map = small_map();
+        let taken = [2, 4, 6, 12, 14, 16];
+        assert_eq!(best_pick(&map, &free_but(&map, &taken), 2, true), None);
+        let apart = best_pick(&map, &free_but(&map, &taken), 2, false).unwrap();
+        assert_eq!(apart.len(), 2);
+        assert!(apart.iter().all(|id| !taken.contains(id)));
+    }
+}

@@ -1,0 +1,69 @@
+//! `POST /api/events/{eventId}/best-available`: the server picks the best
+//! seats for a quantity and holds them in one request (`booking::best`).
+
+use axum::extract::{OriginalUri, Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use holdfast_app::core::booking::best::{hold_best, BestRequest};
+use holdfast_app::core::buyer::Buyer;
+use holdfast_app::core::platform::error::ErrorBody;
+use holdfast_app::core::platform::idempotency::IdempotencyKey;
+use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::model::HoldResponse;
+use serde::Deserialize;
+
+use super::extract::{self, RawBody};
+
+/// How many seats, and which may do.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BestAvailableRequest {
+    /// From 1 to the per-booking limit.
+    #[schema(example = 2)]
+    quantity: i64,
+    /// Category codes to choose from (none: any).
+    #[serde(default)]
+    categories: Vec<String>,
+    /// The most one seat may cost, in cents.
+    max_price_cents: Option<i64>,
+    /// Side by side in one row (default `true`); `false` takes the nearest
+    /// seats when no such block is left.
+    together: Option<bool>,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/events/{eventId}/best-available",
+    tag = "holds",
+    summary = "Hold the best seats for a quantity: side by side in one row, nearest the stage",
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
+    request_body = BestAvailableRequest,
+    responses((status = 200, body = HoldResponse), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "SOLD_OUT, NO_BLOCK, or SEAT_TAKEN after every try lost a race"), (status = 422, body = ErrorBody)),
+)]
+pub async fn best_available(
+    State(state): State<AppState>,
+    buyer: Buyer,
+    Path(event_id): Path<String>,
+    OriginalUri(uri): OriginalUri,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Result<Response, ApiError> {
+    let event_id = extract::id(&event_id, "eventId")?;
+    let admitted = extract::admit_to_hold(&state, &buyer.0, event_id, &headers).await?;
+    let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
+    let req: BestAvailableRequest = extract::json(&headers, &body)?;
+    if req.max_price_cents.is_some_and(|p| p < 0) {
+        return Err(ApiError::unprocessable(
+            "maxPriceCents cannot be negative",
+            "maxPriceCents",
+        ));
+    }
+    let request = BestRequest {
+        quantity: usize::try_from(req.quantity).unwrap_or(0),
+        categories: req.categories,
+        max_price_cents: req.max_price_cents,
+        together: req.together.unwrap_or(true),
+    };
+    let outcome = hold_best(&state, &admitted, &request, Some(&key)).await?;
+    Ok(extract::idempotent_json(outcome))
+}
