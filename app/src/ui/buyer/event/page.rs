@@ -257,22 +257,6 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     .into_any();
     let panel = view! {
         <aside class="panel">
-                <div class="best" data-testid="best">
-                    <label>"How many? "
-                        <select data-testid="best-quantity" aria-label="How many seats"
-                            on:change=move |ev| {
-                                if let Ok(n) = event_target_value(&ev).parse::<usize>() {
-                                    quantity.set(n);
-                                }
-                            }>
-                            {(1..=max_per_booking).map(|n| view! {
-                                <option value=n.to_string() selected=move || quantity.get() == n>{n.to_string()}</option>
-                            }).collect_view()}
-                        </select>
-                    </label>
-                    <button class="hold best-find" data-testid="find-best" on:click=find_best>"Find best seats"</button>
-                    <p class="hint">{format!("Side by side, nearest the stage; up to {max_per_booking} per booking.")}</p>
-                </div>
                 <h2>"Your selection"</h2>
                 <ul class="legend">
                     {detail.categories.iter().map(|c| view! {
@@ -288,6 +272,23 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 </ul>
                 <p class="total">"Total: " <strong>{total}</strong></p>
                 <button class="hold" on:click=do_hold disabled=move || picked.read().is_empty()>"Hold seats"</button>
+                <div class="best" data-testid="best">
+                    <p class="or">"…or let us choose:"</p>
+                    <label>"How many? "
+                        <select data-testid="best-quantity" aria-label="How many seats"
+                            on:change=move |ev| {
+                                if let Ok(n) = event_target_value(&ev).parse::<usize>() {
+                                    quantity.set(n);
+                                }
+                            }>
+                            {(1..=max_per_booking).map(|n| view! {
+                                <option value=n.to_string() selected=move || quantity.get() == n>{n.to_string()}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <button class="hold best-find" data-testid="find-best" on:click=find_best>"Find best seats"</button>
+                    <p class="hint">{format!("Side by side, nearest the stage; up to {max_per_booking} per booking.")}</p>
+                </div>
                 <Show when=move || message.get().is_some()>
                     <p class="error" role="alert">{move || message.get()}</p>
                 </Show>
