@@ -6,6 +6,7 @@ mod common;
 
 use common::{Buyer, TestApp};
 use holdfast_app::core::platform::client_addr::TrustedProxies;
+use holdfast_app::core::platform::clock::Clock;
 use holdfast_app::server_fns::buyer::HoldSeats;
 use leptos::server_fn::ServerFn;
 
@@ -104,6 +105,20 @@ async fn server_functions_share_the_apis_body_limit_and_address_limit() {
         .await
         .unwrap();
     assert_eq!(answer.status(), 413);
+    // The payment webhook keeps its own, larger limit: a 20 KB event from
+    // the provider is read, not refused.
+    let padding = "x".repeat(20_000);
+    let event = format!(
+        r#"{{"id":"evt_large","type":"customer.updated","data":{{"object":{{"id":"cus_1","metadata":{{"note":"{padding}"}}}}}}}}"#
+    );
+    let now = app.clock.now_ms() / 1000;
+    let signature = holdfast_app::core::payments::signature::sign(
+        holdfast::server::config::DEV_WEBHOOK_SECRET,
+        event.as_bytes(),
+        now,
+    );
+    let large = app.post_webhook(&event, Some(signature)).await;
+    assert_eq!(large.status, 200, "{}", large.text);
 
     let mut outcomes = Vec::new();
     for i in 0..5 {

@@ -61,3 +61,26 @@ pub async fn identify_client(
     }
     next.run(request).await
 }
+
+/// The request body limit: the API's (`MAX_BODY_BYTES`) for everything but
+/// the payment webhook (`WEBHOOK_MAX_BYTES`, Stripe's events can be large).
+/// A declared length over it is answered 413 at once; a body without one
+/// is cut off at the limit (reading it fails).
+pub async fn body_size(request: Request, next: Next) -> Response {
+    let limit = if request.uri().path() == "/api/payments/webhook" {
+        super::api::WEBHOOK_MAX_BYTES
+    } else {
+        super::api::MAX_BODY_BYTES
+    };
+    let declared = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > limit) {
+        return axum::http::StatusCode::PAYLOAD_TOO_LARGE.into_response();
+    }
+    let request =
+        request.map(|body| axum::body::Body::new(http_body_util::Limited::new(body, limit)));
+    next.run(request).await
+}

@@ -119,7 +119,10 @@ pub async fn build(
             ..Rules::default()
         }),
         payments: Arc::new(payments),
-        tickets: Arc::new(TicketSigner::new(&secrets.key(Purpose::Tickets))),
+        tickets: Arc::new(
+            TicketSigner::new(&secrets.key(Purpose::Tickets))
+                .reading_legacy(config.ticket_secret.as_deref()),
+        ),
         leptos_options: leptos_options.clone(),
     };
 
@@ -174,11 +177,10 @@ pub async fn build(
             protect::same_origin_writes(public.clone(), hsts, req, next)
         }))
         .layer(sessions)
-        // Every request body, the pages' server functions' too, is held to
-        // the API's limit (413 past it).
-        .layer(tower_http::limit::RequestBodyLimitLayer::new(
-            api::MAX_BODY_BYTES,
-        ))
+        // Every request body is held to the API's limit (413 past it) — the
+        // pages' server functions too — except the webhook's, which
+        // providers may send larger (its route sets its own).
+        .layer(axum::middleware::from_fn(limits::body_size))
         .layer(axum::middleware::from_fn(error_shape::api_errors))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state.clone());

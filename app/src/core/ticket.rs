@@ -19,16 +19,32 @@ pub struct TicketRef {
 
 pub struct TicketSigner {
     key: Vec<u8>,
+    /// Tickets issued before keys were derived per purpose were signed with
+    /// the operator's `TICKET_SECRET` itself: still read, never written.
+    legacy_key: Option<Vec<u8>>,
 }
 
 impl TicketSigner {
     /// `key`: the tickets' own key (`Secrets::key(Purpose::Tickets)`).
     pub fn new(key: &[u8]) -> Self {
-        TicketSigner { key: key.to_vec() }
+        TicketSigner {
+            key: key.to_vec(),
+            legacy_key: None,
+        }
+    }
+
+    /// Also accepts tickets signed directly with `secret` (earlier releases).
+    pub fn reading_legacy(mut self, secret: Option<&str>) -> Self {
+        self.legacy_key = secret.map(|s| s.as_bytes().to_vec());
+        self
     }
 
     fn mac(&self, booking_id: &str) -> Hmac<Sha256> {
-        let mut m = Hmac::<Sha256>::new_from_slice(&self.key).expect("HMAC takes any key length");
+        Self::mac_with(&self.key, booking_id)
+    }
+
+    fn mac_with(key: &[u8], booking_id: &str) -> Hmac<Sha256> {
+        let mut m = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes any key length");
         m.update(b"ticket:");
         m.update(booking_id.as_bytes());
         m
@@ -55,7 +71,14 @@ impl TicketSigner {
     pub fn verify_unit(&self, token: &str) -> Option<TicketRef> {
         let (signed, sig) = token.rsplit_once('.')?;
         let sig = hex::decode(sig).ok()?;
-        self.mac(signed).verify_slice(&sig).ok()?;
+        let genuine = self.mac(signed).verify_slice(&sig).is_ok()
+            || self
+                .legacy_key
+                .as_deref()
+                .is_some_and(|k| Self::mac_with(k, signed).verify_slice(&sig).is_ok());
+        if !genuine {
+            return None;
+        }
         let (booking_id, unit) = match signed.split_once('.') {
             Some((b, u)) => (b.to_string(), Some(u.to_string())),
             None => (signed.to_string(), None),
@@ -87,6 +110,12 @@ mod tests {
         assert_eq!(t.verify(&token.replace("b-1", "b-2")), None);
         assert_eq!(TicketSigner::new(b"other").verify(&token), None);
         assert_eq!(t.verify("nonsense"), None);
+        // A ticket from before the keys were derived, signed with the
+        // operator's secret itself, still scans where that secret is given.
+        let old = TicketSigner::new(b"old-root").token("b-9");
+        let upgraded = TicketSigner::new(b"derived").reading_legacy(Some("old-root"));
+        assert_eq!(upgraded.verify(&old).as_deref(), Some("b-9"));
+        assert_eq!(TicketSigner::new(b"derived").verify(&old), None);
         assert!(t.qr_svg("b-1").unwrap().starts_with("<?xml"));
         let seat = t.unit_token("b-1", "42");
         assert_eq!(

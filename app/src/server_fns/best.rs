@@ -20,9 +20,11 @@ pub async fn hold_best_seats(
     use crate::core::ApiError;
 
     let state = expect_context::<crate::core::AppState>();
+    if let Err(e) = count_client_attempt(&state).await {
+        return Ok(HoldOutcome::refused(e));
+    }
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
     let headers: axum::http::HeaderMap = leptos_axum::extract().await?;
-    let counted = count_client_attempt(&state).await;
     let token = crate::core::waiting_room::gate::admission_token_in(&headers, event_id);
     let admitted =
         crate::core::waiting_room::admit(&state, &buyer, event_id, token.as_deref()).await;
@@ -35,7 +37,7 @@ pub async fn hold_best_seats(
         ],
     )
     .map_err(server_error)?;
-    let admitted = match counted.and(admitted) {
+    let admitted = match admitted {
         Ok(admitted) => admitted,
         Err(e) => return Ok(HoldOutcome::refused(e)),
     };

@@ -118,8 +118,9 @@ pub async fn join_queue(event_id: i64) -> Result<crate::model::QueueStatus, Serv
     use crate::core::buyer::Buyer;
     use crate::core::waiting_room::{gate, join};
     let state = expect_context::<crate::core::AppState>();
-    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    // Counted before the session: a refused stranger costs no write.
     count_client_attempt(&state).await.map_err(server_error)?;
+    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
     let status = join::join(&state, &buyer, event_id)
         .await
         .map_err(server_error)?;
@@ -144,10 +145,10 @@ pub async fn apply_promo(booking_id: String, code: String) -> Result<PromoOutcom
     use crate::core::buyer::Buyer;
     use crate::core::ApiError;
     let state = expect_context::<crate::core::AppState>();
-    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
     if let Err(e) = count_client_attempt(&state).await {
         return Ok(PromoOutcome::Refused(e.to_string()));
     }
+    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
     Ok(
         match crate::core::promo::apply::apply_promo(&state, &buyer, &booking_id, &code).await {
             Ok(applied) => PromoOutcome::Applied(applied),
@@ -194,9 +195,11 @@ pub async fn hold_seats(
     use crate::core::ApiError;
 
     let state = expect_context::<crate::core::AppState>();
+    if let Err(e) = count_client_attempt(&state).await {
+        return Ok(HoldOutcome::refused(e));
+    }
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
     let headers: axum::http::HeaderMap = leptos_axum::extract().await?;
-    let counted = count_client_attempt(&state).await;
     let token = crate::core::waiting_room::gate::admission_token_in(&headers, event_id);
     let admitted =
         crate::core::waiting_room::admit(&state, &buyer, event_id, token.as_deref()).await;
@@ -206,7 +209,7 @@ pub async fn hold_seats(
         &[b"hold_seats", &event_id.to_be_bytes(), &body],
     )
     .map_err(server_error)?;
-    let admitted = match counted.and(admitted) {
+    let admitted = match admitted {
         Ok(admitted) => admitted,
         Err(e) => return Ok(HoldOutcome::refused(e)),
     };
@@ -242,12 +245,12 @@ pub async fn pay_booking(
     use crate::core::ApiError;
 
     let state = expect_context::<crate::core::AppState>();
-    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
-    let key = IdempotencyKey::parse(&idempotency_key, &[b"pay_booking", booking_id.as_bytes()])
-        .map_err(server_error)?;
     if let Err(e) = count_client_attempt(&state).await {
         return Ok(PayOutcome::Refused(e.to_string()));
     }
+    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    let key = IdempotencyKey::parse(&idempotency_key, &[b"pay_booking", booking_id.as_bytes()])
+        .map_err(server_error)?;
     Ok(
         match start_checkout(&state, &buyer, &booking_id, Some(&key)).await {
             Ok(Idempotent::Fresh(r)) => PayOutcome::Checkout(r.checkout_url),

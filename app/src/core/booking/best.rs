@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 
 use super::hold::hold_seats;
-use super::Idempotent;
+use super::{earlier_answer, Idempotent};
 use crate::core::platform::idempotency::IdempotencyKey;
 use crate::core::seat_map::EventSeatMap;
 use crate::core::waiting_room::Admitted;
@@ -45,6 +45,11 @@ pub async fn hold_best(
             format!("quantity must be from 1 to {limit}"),
             "quantity",
         ));
+    }
+    // A retry of an answered request replays it, even when no block is
+    // left now (the block it got is gone: it holds it).
+    if let Some(answer) = earlier_answer(state, admitted.buyer(), key).await? {
+        return Ok(answer);
     }
     let map = state
         .seat_maps

@@ -52,7 +52,8 @@ pub async fn selling_fast(state: &AppState, event_id: EventId, now: i64) -> Resu
     Ok(places.free * 100 < places.total * percent)
 }
 
-/// 429 for a buyer whose recent checkouts ended unpaid too often.
+/// 429 for a buyer whose recent checkouts ended unpaid too often (those
+/// the provider never opened, in an outage, do not count).
 pub async fn refuse_serial_abandoner(
     state: &AppState,
     buyer: &str,
@@ -64,7 +65,8 @@ pub async fn refuse_serial_abandoner(
     }
     let (abandoned, oldest): (i64, Option<i64>) = sqlx::query_as(&format!(
         "select count(*), min(p.created_at) from booking b join payment p on p.booking_id = b.id
-         where b.buyer_id = $1 and b.status = {} and p.created_at > $2",
+         where b.buyer_id = $1 and b.status = {} and p.created_at > $2
+           and p.checkout_session_id is not null",
         BookingStatus::Expired.sql()
     ))
     .bind(buyer)
