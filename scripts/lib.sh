@@ -37,30 +37,32 @@ wait_ready() {
 }
 
 start_holdfast() {
-  local port_var=$1 pid_var=$2 log=$3 bin=$4
+  # Locals are prefixed: `printf -v` must set the caller's variables, which
+  # a local of the same name would hide.
+  local __port_var=$1 __pid_var=$2 __log=$3 __bin=$4
   shift 4
-  local attempt port pid from
-  touch "$log"
-  for attempt in 1 2 3 4 5; do
-    port=$(free_port)
-    from=$(($(wc -c <"$log") + 1))
-    env "$@" LEPTOS_SITE_ADDR="127.0.0.1:$port" "$bin" >>"$log" 2>&1 &
-    pid=$!
-    if wait_ready "http://127.0.0.1:$port" "$pid" "$log" 2>/dev/null; then
-      started_pids+=("$pid")
-      printf -v "$port_var" '%s' "$port"
-      printf -v "$pid_var" '%s' "$pid"
+  local __attempt __port __pid __from
+  touch "$__log"
+  for __attempt in 1 2 3 4 5; do
+    __port=$(free_port)
+    __from=$(($(wc -c <"$__log") + 1))
+    env "$@" LEPTOS_SITE_ADDR="127.0.0.1:$__port" "$__bin" >>"$__log" 2>&1 &
+    __pid=$!
+    if wait_ready "http://127.0.0.1:$__port" "$__pid" "$__log" 2>/dev/null; then
+      started_pids+=("$__pid")
+      printf -v "$__port_var" '%s' "$__port"
+      printf -v "$__pid_var" '%s' "$__pid"
       return 0
     fi
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-    if ! tail -c "+$from" "$log" | grep -qi "address already in use"; then
+    kill "$__pid" 2>/dev/null || true
+    wait "$__pid" 2>/dev/null || true
+    if ! tail -c "+$__from" "$__log" | grep -qi "address already in use"; then
       # Not the port: say why, loudly.
-      echo "!! $bin did not start (attempt $attempt); last lines of $log:" >&2
-      tail -n 20 "$log" >&2
+      echo "!! $__bin did not start (attempt $__attempt); last lines of $__log:" >&2
+      tail -n 20 "$__log" >&2
       return 1
     fi
-    echo "port $port was taken meanwhile; trying another" >&2
+    echo "port $__port was taken meanwhile; trying another" >&2
   done
   echo "!! no free port after 5 attempts" >&2
   return 1

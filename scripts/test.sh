@@ -58,7 +58,7 @@ sim=(--event 2 --buyers 1500 --concurrency 64)
 ./scripts/onsale.sh --instances 2 --db postgres --hold-ttl 6 -- "${sim[@]}" --buyers 600 --waiting-room 3000
 
 echo "==> API fuzzing (schemathesis against /api/openapi.json)"
-start_holdfast fport _ "$work/server-fuzz.log" ./target/debug/holdfast \
+start_holdfast fport fuzz_pid "$work/server-fuzz.log" ./target/debug/holdfast \
   DATABASE_URL="sqlite://$work/fuzz.db" LEPTOS_SITE_ROOT=target/site \
   ADMIN_TOKEN=fuzz-admin-token RATE_LIMIT_IP_PER_MINUTE=0 RUST_LOG=warn
 ./scripts/fuzz.sh "http://127.0.0.1:$fport" fuzz-admin-token 100
@@ -69,11 +69,11 @@ curl -sf -H "Authorization: Bearer fuzz-admin-token" "http://127.0.0.1:$fport/ap
 echo "==> end-to-end (Playwright, Chromium)"
 # The specs sign webhook bodies with this secret (unset, each deployment
 # would make its own).
-start_holdfast port _ "$work/server.log" ./target/debug/holdfast \
+start_holdfast port e2e_pid "$work/server.log" ./target/debug/holdfast \
   DATABASE_URL="sqlite://$work/e2e.db" LEPTOS_SITE_ROOT=target/site \
   ADMIN_PASSWORD=playwright-admin STRIPE_WEBHOOK_SECRET=whsec_holdfast_development RUST_LOG=warn
 # A second server with 5-second holds, for the countdown-to-expiry spec.
-start_holdfast short _ "$work/server-short.log" ./target/debug/holdfast \
+start_holdfast short short_pid "$work/server-short.log" ./target/debug/holdfast \
   DATABASE_URL="sqlite://$work/e2e-short.db" LEPTOS_SITE_ROOT=target/site \
   HOLD_TTL_SECONDS=5 SWEEP_INTERVAL_SECONDS=1 STRIPE_WEBHOOK_SECRET=whsec_holdfast_development RUST_LOG=warn
 (cd end2end && HOLDFAST_ADMIN_PASSWORD=playwright-admin HOLDFAST_URL="http://127.0.0.1:$port" HOLDFAST_SHORT_TTL_URL="http://127.0.0.1:$short" npx playwright test)

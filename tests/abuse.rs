@@ -19,19 +19,6 @@ async fn app_with(tweak: impl FnOnce(&mut holdfast::server::config::Config)) -> 
     .await
 }
 
-fn from(app: &TestApp, address: &str) -> Buyer {
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert("x-forwarded-for", address.parse().unwrap());
-    Buyer {
-        base: app.base.clone(),
-        http: reqwest::Client::builder()
-            .cookie_store(true)
-            .default_headers(headers)
-            .build()
-            .unwrap(),
-    }
-}
-
 async fn open_stream(who: &Buyer, path: &str) -> reqwest::Response {
     who.http
         .get(format!("{}{path}", who.base))
@@ -50,9 +37,9 @@ async fn live_streams_are_capped_per_client_and_in_total() {
         c.sse_max_streams = 5;
     })
     .await;
-    let a = from(&app, "203.0.113.1");
-    let b = from(&app, "203.0.113.2");
-    let c = from(&app, "203.0.113.3");
+    let a = app.buyer_at("203.0.113.1");
+    let b = app.buyer_at("203.0.113.2");
+    let c = app.buyer_at("203.0.113.3");
     let mut open = Vec::new();
     for _ in 0..3 {
         let s = open_stream(&a, "/api/events/1/seats/stream").await;
@@ -91,7 +78,7 @@ async fn live_streams_are_capped_per_client_and_in_total() {
 async fn server_functions_share_the_apis_body_limit_and_address_limit() {
     let app = app_with(|c| c.rate_limit_ip_per_minute = 3).await;
     let path = HoldSeats::PATH;
-    let buyer = from(&app, "198.51.100.4");
+    let buyer = app.buyer_at("198.51.100.4");
     let huge = format!(
         "event_id=1&idempotency_key=k&padding={}",
         "x".repeat(100_000)
@@ -145,7 +132,7 @@ async fn server_functions_share_the_apis_body_limit_and_address_limit() {
     assert_eq!((held, limited), (3, 2), "{outcomes:?}");
     assert_eq!(app.scalar("select count(*) from booking").await, 3);
     // Another address is not held back.
-    assert_eq!(from(&app, "198.51.100.5").hold(1, 700).await.status, 200);
+    assert_eq!(app.buyer_at("198.51.100.5").hold(1, 700).await.status, 200);
 }
 
 async fn pay(buyer: &Buyer, booking: &str) -> common::Answer {

@@ -25,19 +25,6 @@ fn unset_secrets(c: &mut Config) {
     c.stripe_webhook_secret = None;
 }
 
-fn client_of(app: &TestApp, forwarded_for: &str) -> Buyer {
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert("x-forwarded-for", forwarded_for.parse().unwrap());
-    Buyer {
-        base: app.base.clone(),
-        http: reqwest::Client::builder()
-            .cookie_store(true)
-            .default_headers(headers)
-            .build()
-            .unwrap(),
-    }
-}
-
 /// Signs like the old code did: HMAC of `admission:{event}:{buyer}:{n}`
 /// under the secret anyone could read.
 fn forge_admission(event: i64, buyer: &str, expires_at: i64) -> String {
@@ -66,16 +53,7 @@ on_both_backends!(
 
         // An admission minted with the old public secret does not pass the
         // waiting room.
-        let set = app
-            .admin()
-            .send(
-                Method::PUT,
-                "/api/admin/events/1/queue",
-                &[],
-                Some(json!({ "enabled": true, "admitPerMinute": 60 })),
-            )
-            .await;
-        assert_eq!(set.status, 200, "{}", set.text);
+        app.set_room(true).await;
         let buyer = app.buyer();
         let place = buyer.post("/api/events/1/queue", None, None).await.json();
         let queue_token = place["queueToken"].as_str().unwrap().to_string();
@@ -119,16 +97,7 @@ on_both_backends!(
         );
         let refused = app.post_webhook(body, Some(forged_sig)).await;
         assert_eq!(refused.status, 400, "{}", refused.text);
-        let open = app
-            .admin()
-            .send(
-                Method::PUT,
-                "/api/admin/events/1/queue",
-                &[],
-                Some(json!({ "enabled": false, "admitPerMinute": 60 })),
-            )
-            .await;
-        assert_eq!(open.status, 200, "{}", open.text);
+        app.set_room(false).await;
         app.book(&[seat], "fan@example.com", Delivery::Once).await;
         app.assert_invariants().await;
     }
@@ -190,16 +159,7 @@ async fn production_sends_hsts_and_secure_cookies() {
             .unwrap_or_default();
         assert!(cookie.starts_with("holdfast_session="), "{cookie}");
         // The waiting room's place cookie too.
-        let room = app
-            .admin()
-            .send(
-                Method::PUT,
-                "/api/admin/events/1/queue",
-                &[],
-                Some(json!({ "enabled": true, "admitPerMinute": 60 })),
-            )
-            .await;
-        assert_eq!(room.status, 200, "{}", room.text);
+        app.set_room(true).await;
         let joined = reqwest::Client::new()
             .post(format!("{}/api/events/1/queue", app.base))
             .send()
@@ -234,7 +194,7 @@ async fn wrong_bearer_tokens_are_throttled() {
         c.trusted_proxies = TrustedProxies::parse("127.0.0.1").unwrap();
     })
     .await;
-    let guesser = client_of(&app, "203.0.113.7");
+    let guesser = app.buyer_at("203.0.113.7");
     let guesses: Vec<Answer> = futures::future::join_all(
         (0..12).map(|i| with_token(&guesser, format!("wrong-token-{i}"))),
     )
@@ -250,7 +210,7 @@ async fn wrong_bearer_tokens_are_throttled() {
         with_token(&guesser, TEST_ADMIN_TOKEN.into()).await.status,
         200
     );
-    let other = client_of(&app, "198.51.100.9");
+    let other = app.buyer_at("198.51.100.9");
     let fine = other
         .send(
             Method::GET,

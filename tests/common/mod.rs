@@ -141,6 +141,35 @@ impl TestApp {
         }
     }
 
+    /// A new buyer behind a proxy that says it is `address`
+    /// (`X-Forwarded-For`; counted as such where the proxy is trusted).
+    pub fn buyer_at(&self, address: &str) -> Buyer {
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert("x-forwarded-for", address.parse().expect("address"));
+        Buyer {
+            base: self.base.clone(),
+            http: reqwest::Client::builder()
+                .cookie_store(true)
+                .default_headers(headers)
+                .build()
+                .expect("client"),
+        }
+    }
+
+    /// Switches event 1's waiting room on or off (60 a minute).
+    pub async fn set_room(&self, enabled: bool) {
+        let a = self
+            .admin()
+            .send(
+                reqwest::Method::PUT,
+                "/api/admin/events/1/queue",
+                &[],
+                Some(serde_json::json!({ "enabled": enabled, "admitPerMinute": 60 })),
+            )
+            .await;
+        assert_eq!(a.status, 200, "{}", a.text);
+    }
+
     /// A client of the admin API (the bearer token of `Config::for_tests`).
     pub fn admin(&self) -> Buyer {
         let mut headers = reqwest::header::HeaderMap::new();

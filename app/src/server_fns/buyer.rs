@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use super::{count_client_attempt, server_error};
+use super::{admit_to_hold, count_client_attempt, server_error};
 use crate::model::{EventDetail, EventSummary, HoldResponse, SeatId};
 use crate::ui::buyer::event::geometry::MapLayout;
 
@@ -172,6 +172,21 @@ pub enum HoldOutcome {
 
 #[cfg(feature = "ssr")]
 impl HoldOutcome {
+    /// A hold use case's answer as the page reads it.
+    pub(crate) fn from_hold(
+        outcome: Result<crate::core::booking::Idempotent<HoldResponse>, crate::core::ApiError>,
+    ) -> Result<HoldOutcome, ServerFnError> {
+        use crate::core::booking::Idempotent;
+        Ok(match outcome {
+            Ok(Idempotent::Fresh(r)) => HoldOutcome::Held(r),
+            Ok(Idempotent::Replay { body, .. }) => HoldOutcome::Held(
+                serde_json::from_str(&body).map_err(|e| ServerFnError::new(e.to_string()))?,
+            ),
+            Err(e @ crate::core::ApiError::Internal(_)) => return Err(server_error(e)),
+            Err(e) => HoldOutcome::refused(e),
+        })
+    }
+
     pub(crate) fn refused(e: crate::core::ApiError) -> HoldOutcome {
         let body = e.body().error;
         HoldOutcome::Refused {
@@ -189,40 +204,21 @@ pub async fn hold_seats(
     seat_ids: Vec<SeatId>,
     idempotency_key: String,
 ) -> Result<HoldOutcome, ServerFnError> {
-    use crate::core::booking::{hold::hold_seats, Idempotent};
-    use crate::core::buyer::Buyer;
+    use crate::core::booking::hold::hold_seats;
     use crate::core::platform::idempotency::IdempotencyKey;
-    use crate::core::ApiError;
 
     let state = expect_context::<crate::core::AppState>();
-    if let Err(e) = count_client_attempt(&state).await {
-        return Ok(HoldOutcome::refused(e));
-    }
-    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
-    let headers: axum::http::HeaderMap = leptos_axum::extract().await?;
-    let token = crate::core::waiting_room::gate::admission_token_in(&headers, event_id);
-    let admitted =
-        crate::core::waiting_room::admit(&state, &buyer, event_id, token.as_deref()).await;
+    let admitted = match admit_to_hold(&state, event_id).await? {
+        Ok(admitted) => admitted,
+        Err(e) => return Ok(HoldOutcome::refused(e)),
+    };
     let body = serde_json::to_vec(&seat_ids).unwrap_or_default();
     let key = IdempotencyKey::parse(
         &idempotency_key,
         &[b"hold_seats", &event_id.to_be_bytes(), &body],
     )
     .map_err(server_error)?;
-    let admitted = match admitted {
-        Ok(admitted) => admitted,
-        Err(e) => return Ok(HoldOutcome::refused(e)),
-    };
-    Ok(
-        match hold_seats(&state, &admitted, &seat_ids, Some(&key)).await {
-            Ok(Idempotent::Fresh(r)) => HoldOutcome::Held(r),
-            Ok(Idempotent::Replay { body, .. }) => HoldOutcome::Held(
-                serde_json::from_str(&body).map_err(|e| ServerFnError::new(e.to_string()))?,
-            ),
-            Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
-            Err(e) => HoldOutcome::refused(e),
-        },
-    )
+    HoldOutcome::from_hold(hold_seats(&state, &admitted, &seat_ids, Some(&key)).await)
 }
 
 /// What the page gets back from the pay step.

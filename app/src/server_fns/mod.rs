@@ -21,6 +21,28 @@ pub(crate) async fn count_client_attempt(
     }
 }
 
+/// The gate of the page's hold calls: the address attempt counted first
+/// (a refused stranger gets no session), then the buyer's session and its
+/// admission from the waiting room. The inner `Err` is a refusal to show.
+#[cfg(feature = "ssr")]
+pub(crate) async fn admit_to_hold(
+    state: &crate::core::AppState,
+    event_id: i64,
+) -> Result<
+    Result<crate::core::waiting_room::Admitted, crate::core::ApiError>,
+    leptos::prelude::ServerFnError,
+> {
+    use crate::core::buyer::Buyer;
+    use crate::core::waiting_room::{admit, gate};
+    if let Err(e) = count_client_attempt(state).await {
+        return Ok(Err(e));
+    }
+    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    let headers: axum::http::HeaderMap = leptos_axum::extract().await?;
+    let token = gate::admission_token_in(&headers, event_id);
+    Ok(admit(state, &buyer, event_id, token.as_deref()).await)
+}
+
 #[cfg(feature = "ssr")]
 pub(crate) fn server_error(e: crate::core::ApiError) -> leptos::prelude::ServerFnError {
     if let crate::core::ApiError::Internal(cause) = &e {
