@@ -258,6 +258,18 @@ pub fn format_price(cents: i64, currency: &str) -> String {
     format!("{}.{:02} {}", cents / 100, (cents % 100).abs(), currency)
 }
 
+/// When an event starts, for people: `2027-06-01T20:00:00Z` →
+/// "Tue 1 June 2027, 20:00 UTC" (times are kept in UTC; the zone is named).
+pub fn format_when(starts_at: &str) -> String {
+    match chrono::DateTime::parse_from_rfc3339(starts_at) {
+        Ok(t) => t
+            .with_timezone(&chrono::Utc)
+            .format("%a %-d %B %Y, %H:%M UTC")
+            .to_string(),
+        Err(_) => starts_at.to_string(),
+    }
+}
+
 /// A buyer's place in an event's waiting room (`/api/events/{id}/queue`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
@@ -287,4 +299,22 @@ pub struct QueueStatus {
 pub struct PromoApplied {
     pub amount_cents: i64,
     pub discount_cents: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_time_reads_as_a_date_and_a_named_zone() {
+        assert_eq!(
+            format_when("2027-06-01T20:00:00.000Z"),
+            "Tue 1 June 2027, 20:00 UTC"
+        );
+        assert_eq!(
+            format_when("2027-06-01T22:30:00+02:00"),
+            "Tue 1 June 2027, 20:30 UTC"
+        );
+        assert_eq!(format_when("soon"), "soon");
+    }
 }

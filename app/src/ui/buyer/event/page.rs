@@ -8,7 +8,7 @@ use leptos::web_sys;
 use leptos_router::hooks::use_params_map;
 use wasm_bindgen::JsCast;
 
-use crate::model::format_price;
+use crate::model::{format_price, format_when};
 use crate::model::{SeatChanges, SeatStatus};
 use crate::server_fns::best::hold_best_seats;
 use crate::server_fns::buyer::{event_page, hold_seats, EventPageData, HoldOutcome};
@@ -159,6 +159,9 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         <section class="event-head">
             <h1>{detail.summary.name.clone()}</h1>
             <p class="venue">{detail.summary.venue.clone()}</p>
+            <p class="when" data-testid="event-when">
+                <time datetime=detail.summary.starts_at.clone()>{format_when(&detail.summary.starts_at)}</time>
+            </p>
             <p class="live-indicator" data-testid="live" data-live=move || live.get().to_string()>
                 {move || if live.get() { "● live" } else { "○ reconnecting…" }}
             </p>
