@@ -101,17 +101,14 @@ pub async fn hold_best(
     let still_possible = best_pick(&map, &fits, request.quantity, request.together).is_some();
     Err(match last_refusal {
         Some(refusal) if still_possible => refusal,
-        _ => nothing_left(&map, request, now),
+        _ => nothing_left(&fits, request),
     })
 }
 
 /// Why nothing could be picked: no eligible seat at all, or none side by side.
-fn nothing_left(map: &EventSeatMap, request: &BestRequest, now: i64) -> ApiError {
-    let free = map.free_mask(now);
-    let eligible = (0..map.seats.len())
-        .filter(|&i| free[i] && wanted(map, i, request))
-        .count();
-    if eligible < request.quantity {
+/// `fits`: per seat, free now and matching the request.
+fn nothing_left(fits: &[bool], request: &BestRequest) -> ApiError {
+    if fits.iter().filter(|f| **f).count() < request.quantity {
         ApiError::SoldOut(format!(
             "fewer than {} seats are left that match",
             request.quantity
