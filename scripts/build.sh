@@ -2,7 +2,14 @@
 # Builds the site and the server: the same steps `cargo leptos build` runs
 # (hydrate lib to wasm, wasm-bindgen, assets, ssr binary), without needing
 # cargo-leptos itself, whose install takes 18–55 minutes on this kind of
-# machine. `--release` for an optimised build.
+# machine. `--release` for an optimised build; `--wasm-release` for a
+# development server with the optimised wasm a browser would really get
+# (the test command's build).
+#
+# The wasm of an optimised build goes through `wasm-opt -Oz` (binaryen 132
+# from npm: Debian's 108 breaks hydration). The script, wasm and stylesheet
+# are named by their hash (hash.txt), and with the optimised wasm stored
+# pre-compressed (.br, .gz) beside themselves.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-tools.sh
@@ -10,13 +17,17 @@ cd "$(dirname "$0")/.."
 profile=debug
 cargo_profile=()
 wasm_profile=()
-if [ "${1:-}" = "--release" ]; then
-  profile=release
-  cargo_profile=(--release)
-  wasm_profile=(--profile wasm-release)
-fi
 wasm_dir=debug
-[ "$profile" = release ] && wasm_dir=wasm-release
+case "${1:-}" in
+  --release)
+    profile=release
+    cargo_profile=(--release)
+    wasm_profile=(--profile wasm-release)
+    wasm_dir=wasm-release ;;
+  --wasm-release)
+    wasm_profile=(--profile wasm-release)
+    wasm_dir=wasm-release ;;
+esac
 
 site=target/site
 mkdir -p "$site/pkg"
@@ -25,12 +36,24 @@ echo "==> hydrate (wasm)"
 cargo build --lib --target wasm32-unknown-unknown --no-default-features --features hydrate "${wasm_profile[@]}"
 wasm-bindgen --target web --no-typescript --out-dir "$site/pkg" --out-name holdfast \
   "target/wasm32-unknown-unknown/$wasm_dir/holdfast.wasm"
-# Leptos loads `holdfast.wasm` when LEPTOS_OUTPUT_NAME is set at build time.
-mv -f "$site/pkg/holdfast_bg.wasm" "$site/pkg/holdfast.wasm"
+if [ "$wasm_dir" = wasm-release ]; then
+  echo "==> wasm-opt -Oz"
+  # The features Rust's wasm32 target emits; wasm-opt refuses others.
+  tools/node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    "$site/pkg/holdfast_bg.wasm" -o "$site/pkg/holdfast.wasm"
+  rm -f "$site/pkg/holdfast_bg.wasm"
+else
+  mv -f "$site/pkg/holdfast_bg.wasm" "$site/pkg/holdfast.wasm"
+fi
 
 echo "==> assets"
 cp -f style/main.css "$site/pkg/holdfast.css"
 cp -rf public/. "$site/"
+compress=()
+[ "$wasm_dir" = wasm-release ] && compress=(--compress)
+node scripts/site-assets.js "$site" "${compress[@]}"
 
 echo "==> server (ssr)"
 cargo build --bin holdfast --bin holdfast-bench --no-default-features --features ssr "${cargo_profile[@]}"

@@ -41,3 +41,9 @@ TOML
   cd - >/dev/null
   rm -rf "$work"
 fi
+
+# wasm-opt for optimised builds: binaryen 132 from npm (Debian's 108 breaks
+# hydration), pinned in tools/package-lock.json.
+if [ ! -x tools/node_modules/.bin/wasm-opt ]; then
+  (cd tools && npm ci --no-audit --no-fund --loglevel=error)
+fi

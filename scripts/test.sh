@@ -31,8 +31,9 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 (cd end2end && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error)
 
-echo "==> build"
-./scripts/build.sh
+echo "==> build (the optimised wasm a browser gets; a development server)"
+./scripts/build.sh --wasm-release
+./scripts/size-budget.sh
 
 echo "==> postgres"
 pg_url=$(./scripts/pg.sh start "$work/pg")

@@ -11,7 +11,7 @@ pub mod ui;
 pub mod core;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
+use leptos_meta::{provide_meta_context, MetaTags, Title};
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 
@@ -24,6 +24,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
                 <link rel="icon" href="/favicon.ico"/>
+                <link rel="stylesheet" id="leptos" href=stylesheet_href(&options)/>
                 <AutoReload options=options.clone()/>
                 <HydrationScripts options/>
                 <MetaTags/>
@@ -35,11 +36,28 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
+/// The stylesheet's path: named by its hash when the build wrote the hash
+/// file (then browsers keep it for good), plain otherwise. Read per page,
+/// as Leptos reads the script's and the wasm's.
+fn stylesheet_href(options: &LeptosOptions) -> String {
+    let hash = options
+        .hash_files
+        .then(|| std::fs::read_to_string(options.hash_file.as_ref()).ok())
+        .flatten()
+        .and_then(|text| {
+            text.lines()
+                .find_map(|l| l.trim().strip_prefix("css:").map(|h| h.trim().to_string()))
+        });
+    match hash {
+        Some(h) => format!("/pkg/holdfast.{h}.css"),
+        None => "/pkg/holdfast.css".to_string(),
+    }
+}
+
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
     view! {
-        <Stylesheet id="leptos" href="/pkg/holdfast.css"/>
         <Title text="Holdfast"/>
         <Router>
             <header class="topbar">

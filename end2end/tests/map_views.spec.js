@@ -28,9 +28,9 @@ test('seats can be chosen from a list, and the list and the map agree', async ({
   await expect(first).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByTestId('selection').locator('li')).toHaveCount(1);
   await expect(page.getByTestId('selection')).toContainText(name.split(', ').slice(0, 3).join(', '));
-  // The same seat is selected on the map.
+  // The same seat is selected on the map, and its name there says so.
   const id = await page.locator('circle.seat.selected').getAttribute('data-id');
-  await expect(page.locator(`#seat-${id}`)).toHaveText(name);
+  await expect(page.locator(`#seat-${id}`)).toHaveText(name.replace(/available$/, 'selected'));
   await page.screenshot({ path: 'test-results/seat-list.png', fullPage: true });
   // Unselected from the map, it is unselected in the list.
   await page.locator(`#seat-${id}`).dispatchEvent('click');

@@ -2,6 +2,7 @@
 //! Thin by design: every decision lives in `holdfast_app::core`.
 
 pub mod api;
+pub mod assets;
 pub mod config;
 pub mod error_shape;
 pub mod limits;
@@ -52,11 +53,18 @@ pub async fn build(
         seed::load_demo_data(&db, clock.now_ms()).await?;
     }
     let secrets = Secrets::load(&db, config.ticket_secret.as_deref(), clock.now_ms()).await?;
+    let hash_file = assets::hash_file(&config.site_root);
     let leptos_options = LeptosOptions::builder()
         .output_name("holdfast")
         .site_root(config.site_root.as_str())
         .site_pkg_dir("pkg")
         .site_addr(config.site_addr)
+        .hash_files(hash_file.is_some())
+        .hash_file(
+            hash_file
+                .map(|p| std::sync::Arc::from(p.to_string_lossy().as_ref()))
+                .unwrap_or_else(|| std::sync::Arc::from("hash.txt")),
+        )
         .build();
     let webhook_secret = match &config.stripe_webhook_secret {
         Some(given) => given.clone(),
@@ -154,6 +162,7 @@ pub async fn build(
     let router = Router::new()
         .merge(api::routes())
         .merge(sandbox_pages::routes())
+        .merge(assets::routes(&config.site_root))
         .leptos_routes_with_context(
             &state,
             routes,
@@ -182,6 +191,13 @@ pub async fn build(
         // providers may send larger (its route sets its own).
         .layer(axum::middleware::from_fn(limits::body_size))
         .layer(axum::middleware::from_fn(error_shape::api_errors))
+        // Every text answer compressed by Accept-Encoding (with Vary), at a
+        // level cheap enough per request; what is the same for everyone
+        // arrives already compressed and passes through (live streams too).
+        .layer(
+            tower_http::compression::CompressionLayer::new()
+                .quality(tower_http::CompressionLevel::Precise(4)),
+        )
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state.clone());
     Ok((router, state))

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 
 mod booking_status;
 pub mod console;
+pub mod geometry;
 mod payment_status;
+pub mod seat_drawing;
 mod state_names;
 
 pub use booking_status::BookingStatus;
@@ -106,6 +108,48 @@ impl SeatStatus {
             SeatStatus::Booked => "booked",
         }
     }
+
+    /// How the seat's accessible name ends ("Section A, row 1, seat 2,
+    /// 85.00 EUR, sold").
+    pub fn word(self) -> &'static str {
+        match self {
+            SeatStatus::Available => "available",
+            SeatStatus::Held => "held by someone else",
+            SeatStatus::Booked => "sold",
+        }
+    }
+
+    /// The seat's letter in `SeatStatuses`.
+    pub fn code(self) -> char {
+        match self {
+            SeatStatus::Available => 'a',
+            SeatStatus::Held => 'h',
+            SeatStatus::Booked => 'b',
+        }
+    }
+
+    pub fn from_code(code: char) -> Option<SeatStatus> {
+        match code {
+            'a' => Some(SeatStatus::Available),
+            'h' => Some(SeatStatus::Held),
+            'b' => Some(SeatStatus::Booked),
+            _ => None,
+        }
+    }
+}
+
+/// `GET /api/events/{eventId}/seats/status`: every seat's status as one
+/// letter (`a` available, `h` held, `b` booked), in the order of the seats
+/// of `GET …/seats` and of the map's drawing — 10,000 seats in 10 KB before
+/// compression. `version` is the one the live stream continues from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct SeatStatuses {
+    pub event_id: EventId,
+    pub version: u64,
+    #[cfg_attr(feature = "ssr", schema(example = "aahb"))]
+    pub statuses: String,
 }
 
 /// A batch of seat changes of one event, as the seat stream sends it

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
 use super::{admit_to_hold, count_client_attempt, server_error};
+use crate::model::geometry::MapLayout;
 use crate::model::{EventDetail, EventSummary, HoldResponse, SeatId};
-use crate::ui::buyer::event::geometry::MapLayout;
 
 #[server]
 pub async fn list_events() -> Result<Vec<EventSummary>, ServerFnError> {
@@ -17,16 +17,16 @@ pub async fn list_events() -> Result<Vec<EventSummary>, ServerFnError> {
         .map_err(server_error)
 }
 
-/// What the seat-map page needs besides the seats themselves (those come
-/// as server-rendered markup, see `ui::buyer::event::markup`).
+/// What the seat-map page needs besides the seats themselves: those the
+/// browser fetches apart (`ui::buyer::event::drawing`), the drawing from
+/// `drawing_url`, cached for good, and the statuses.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EventPageData {
     pub detail: EventDetail,
     /// The view box, the stage, section labels and deck tabs.
     pub layout: MapLayout,
-    /// The seat-map version the page was rendered at; the live stream
-    /// starts after it.
-    pub version: u64,
+    /// The seats' drawing, named by its hash.
+    pub drawing_url: String,
     /// Set while the event's waiting room is on and this buyer is not
     /// admitted: the page shows the queue instead of the map.
     pub waiting: Option<crate::model::QueueStatus>,
@@ -50,7 +50,7 @@ pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFn
         return Ok(Some(EventPageData {
             detail,
             layout: MapLayout::default(),
-            version: 0,
+            drawing_url: String::new(),
             waiting: Some(status),
             max_per_booking: state.rules.max_seats_per_booking,
         }));
@@ -58,19 +58,13 @@ pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFn
     let Some(map) = state.seat_maps.cached(event_id) else {
         return Ok(None);
     };
-    use crate::ui::buyer::event::geometry::{layout, Spot};
-    let layout = layout(map.seats.iter().map(|s| Spot {
-        x: s.x,
-        y: s.y,
-        section: &s.section,
-        level: s.level.as_deref(),
-    }));
+    let drawing = map.drawing();
     Ok(Some(EventPageData {
         max_per_booking: state.rules.max_seats_per_booking,
         waiting: None,
-        layout,
+        layout: drawing.layout.clone(),
+        drawing_url: format!("/api/events/{event_id}/seats/drawing?v={}", drawing.hash),
         detail,
-        version: map.current_version(),
     }))
 }
 

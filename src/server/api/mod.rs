@@ -15,6 +15,7 @@ pub mod openapi;
 mod payments;
 mod promos;
 mod queue;
+mod seat_map;
 mod stream;
 
 use axum::extract::DefaultBodyLimit;
@@ -33,7 +34,15 @@ pub fn routes() -> Router<AppState> {
         .route("/readyz", get(health::readyz))
         .route("/api/events", get(events::list))
         .route("/api/events/{event_id}", get(events::detail))
-        .route("/api/events/{event_id}/seats", get(events::seats))
+        .route("/api/events/{event_id}/seats", get(seat_map::seats))
+        .route(
+            "/api/events/{event_id}/seats/status",
+            get(seat_map::statuses),
+        )
+        .route(
+            "/api/events/{event_id}/seats/drawing",
+            get(seat_map::drawing),
+        )
         .route("/api/events/{event_id}/seats/stream", get(stream::seats))
         .route(
             "/api/events/{event_id}/seats/{seat_id}/hold",

@@ -11,10 +11,11 @@ use holdfast_app::model::console::{
     EventLayout, LiveHold, MailRow, NewPromo, PromoCampaign, RoomSummary, SeatCounts, SectionSpec,
     StandingCount, StandingSpec, WebhookRow,
 };
+use holdfast_app::model::seat_drawing::{DrawnCategory, DrawnSeats, SeatDrawing};
 use holdfast_app::model::{
     BookingSeat, BookingView, EventDetail, EventKind, EventSummary, GeneralAdmissionArea,
     GeneralAdmissionLine, HoldResponse, PayResponse, PaymentView, PriceCategory, PromoApplied,
-    QueueStatus, SeatMapSnapshot, SeatStatus, SeatView, TicketView,
+    QueueStatus, SeatMapSnapshot, SeatStatus, SeatStatuses, SeatView, TicketView,
 };
 use serde::Deserialize;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -22,7 +23,7 @@ use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::{
     admin, admin_session, best, bookings, door, events, holds, on_sale_admin, payments, promos,
-    queue, stream,
+    queue, seat_map, stream,
 };
 
 /// `POST /api/events/{eventId}/holds`.
@@ -65,7 +66,7 @@ impl Modify for Security {
         version = "1"
     ),
     paths(
-        events::list, events::detail, events::seats, stream::seats,
+        events::list, events::detail, seat_map::seats, seat_map::statuses, seat_map::drawing, stream::seats,
         holds::hold_one, holds::hold_many, holds::hold_general_admission, best::best_available,
         bookings::mine, bookings::show, bookings::release, bookings::check_ticket,
         payments::pay, payments::webhook,
@@ -81,7 +82,7 @@ impl Modify for Security {
     ),
     components(schemas(
         EventKind, EventSummary, PriceCategory, GeneralAdmissionArea, EventDetail, SeatStatus,
-        SeatView, SeatMapSnapshot, HoldResponse, GeneralAdmissionLine, BookingSeat, BookingView,
+        SeatView, SeatMapSnapshot, SeatStatuses, SeatDrawing, DrawnSeats, DrawnCategory, HoldResponse, GeneralAdmissionLine, BookingSeat, BookingView,
         PayResponse, PaymentView, ErrorBody, ErrorDetail, FieldError, HoldSeatsRequest,
         HoldPlacesRequest, best::BestAvailableRequest, admin_session::SignIn, Dashboard, SeatCounts, StandingCount, LiveHold,
         BookingActivity, WebhookRow, MailRow, AuditRow, CanaryReport, ActionOutcome, EventLayout,

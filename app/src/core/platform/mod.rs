@@ -3,6 +3,7 @@
 //!
 //! - `db`: the pools, transactions and the SQL differences of SQLite and Postgres;
 //! - `clock`: the one source of "now" (moved by hand in tests);
+//! - `compressed`: bodies the same for everyone, compressed once per encoding;
 //! - `error`: `ApiError`, the one error type, and the API's error shape;
 //! - `state`: `AppState`, what every handler and use case is given;
 //! - `session_store`: tower-sessions records in our database;
@@ -15,6 +16,7 @@
 
 pub mod client_addr;
 pub mod clock;
+pub mod compressed;
 pub mod db;
 pub mod error;
 pub mod fanout;

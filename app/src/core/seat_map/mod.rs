@@ -6,21 +6,24 @@
 //! this cache only ever answers "is it worth trying".
 //!
 //! Here: one event's map (seats, their index and rows, occupancy, the change
-//! log); `snapshot` serialises it with an ETag; `registry` keeps every
-//! event's map, loads them, and broadcasts changes.
+//! log); `snapshot` serialises it (the full JSON, and one letter per seat)
+//! with an ETag; `drawing` is its SVG without statuses, built once;
+//! `registry` keeps every event's map, loads them, and broadcasts changes.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-use axum::body::Bytes;
 use serde::Serialize;
 
+use crate::core::platform::compressed::Compressed;
 use crate::model::{EventId, SeatId, SeatStatus};
 
+mod drawing;
 mod registry;
 mod snapshot;
 
+pub use drawing::Drawing;
 pub use registry::{ChangeSender, SeatMaps};
 
 /// Who holds a seat, as far as the map needs to know.
@@ -73,11 +76,14 @@ pub struct Seat {
 
 pub use crate::model::{SeatChange, SeatChanges};
 
-/// The serialised snapshot with its version and ETag (`snapshot`).
+/// The serialised snapshot with its version and ETag (`snapshot`): the
+/// full JSON of `GET …/seats` and the compact `GET …/seats/status`, each
+/// compressed once when first asked for.
 pub struct Rendered {
     pub version: u64,
     pub etag: String,
-    pub json: Bytes,
+    pub json: Compressed,
+    pub statuses: Compressed,
 }
 
 pub struct EventSeatMap {
@@ -88,6 +94,7 @@ pub struct EventSeatMap {
     /// Seat indices grouped by (section, row), each group ordered by number.
     pub rows: Vec<Vec<usize>>,
     live: Mutex<Live>,
+    drawing: OnceLock<Arc<Drawing>>,
 }
 
 struct Live {
@@ -139,6 +146,7 @@ impl EventSeatMap {
                 builds: 0,
                 recent: VecDeque::new(),
             }),
+            drawing: OnceLock::new(),
         }
     }
 

@@ -4,11 +4,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::body::Bytes;
 use serde::Serialize;
 
 use super::{EventSeatMap, Live, Occupancy, Rendered, Seat};
-use crate::model::{EventId, SeatStatus};
+use crate::core::platform::compressed::{Compressed, Effort};
+use crate::model::{EventId, SeatStatus, SeatStatuses};
 
 impl EventSeatMap {
     /// The serialised snapshot, rebuilt when something changed (at most once
@@ -71,10 +71,17 @@ impl EventSeatMap {
                 .collect(),
         };
         let json = serde_json::to_vec(&body).unwrap_or_default();
+        let statuses = SeatStatuses {
+            event_id: self.event_id,
+            version: live.version,
+            statuses: body.seats.iter().map(|r| r.status.code()).collect(),
+        };
+        let statuses = serde_json::to_vec(&statuses).unwrap_or_default();
         Rendered {
             version: live.version,
             etag: format!("\"{}-{}.{}\"", self.event_id, live.version, live.builds),
-            json: Bytes::from(json),
+            json: Compressed::new(json, Effort::Fast),
+            statuses: Compressed::new(statuses, Effort::Fast),
         }
     }
 }

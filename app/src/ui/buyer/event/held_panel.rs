@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::model::{format_price, HoldResponse};
 use crate::server_fns::buyer::{pay_booking, PayOutcome};
-use crate::ui::buyer::event::seats::mark_seats;
+use crate::ui::buyer::event::seats::{mark_seats, Look};
 use crate::ui::buyer::promo_form::PromoForm;
 
 pub fn new_idempotency_key() -> String {
@@ -29,7 +29,7 @@ pub fn HeldPanel(h: HoldResponse) -> impl IntoView {
             move || {
                 let left = (deadline - js_sys::Date::now()).max(0.0) as i64;
                 if left == 0 && left_ms.get_untracked() > 0 {
-                    mark_seats(&seat_ids, "available");
+                    mark_seats(&seat_ids, Look::Available);
                 }
                 left_ms.set(left);
             },

@@ -6,7 +6,7 @@
 use leptos::web_sys;
 use wasm_bindgen::JsCast;
 
-use super::geometry::ViewBox;
+use crate::model::geometry::ViewBox;
 
 /// Where the pointer is over the map, as fractions of its width and height.
 pub fn pointer_fraction(ev: &web_sys::MouseEvent) -> (f64, f64) {
@@ -95,8 +95,8 @@ impl Touches {
 
 #[cfg(test)]
 mod tests {
-    use super::super::geometry::ViewBox;
     use super::Touches;
+    use crate::model::geometry::ViewBox;
 
     #[test]
     fn zooming_stays_inside_the_map_and_returns_to_it() {

@@ -1,27 +1,27 @@
-//! An event's seat map: the SVG drawn from the seats' coordinates, a legend
-//! of price categories, and a side panel with the selection and the Hold
-//! button. The seats arrive as server-rendered markup; in the browser one
-//! click handler on the map selects them.
+//! An event's seat map: the SVG frame (stage, section labels, decks) from
+//! the server, a legend of price categories, and a side panel with the
+//! selection and the Hold button. The seats themselves are fetched once the
+//! page is hydrated (`drawing`): the page stays a few kilobytes, the seats'
+//! drawing is cached by the browser for good, and their statuses come as
+//! one letter each. One click handler on the map selects them.
 
 use leptos::prelude::*;
 use leptos::web_sys;
 use leptos_router::hooks::use_params_map;
 use wasm_bindgen::JsCast;
 
+use crate::model::geometry::{BUTTON_ZOOM_IN, BUTTON_ZOOM_OUT, WHEEL_ZOOM_IN, WHEEL_ZOOM_OUT};
+use crate::model::SeatChanges;
 use crate::model::{format_price, format_when};
-use crate::model::{SeatChanges, SeatStatus};
 use crate::server_fns::best::hold_best_seats;
 use crate::server_fns::buyer::{event_page, hold_seats, EventPageData, HoldOutcome};
-use crate::ui::buyer::event::geometry::{
-    BUTTON_ZOOM_IN, BUTTON_ZOOM_OUT, WHEEL_ZOOM_IN, WHEEL_ZOOM_OUT,
-};
+use crate::ui::buyer::event::drawing::draw_seats;
 use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key, HeldPanel};
 use crate::ui::buyer::event::keyboard::on_map_key;
 use crate::ui::buyer::event::map_view::{fraction_at, pointer_fraction, svg_scale, Touches};
-use crate::ui::buyer::event::markup::seats_markup;
 use crate::ui::buyer::event::seat_list::SeatList;
 use crate::ui::buyer::event::seats::{
-    flash, mark_seats, seat_name, select_only, toggle_seat, Picked,
+    flash, mark_seats, seat_name, select_only, toggle_seat, Look, Picked,
 };
 use crate::ui::buyer::event::waiting_room::WaitingRoom;
 use crate::ui::live::use_event_stream;
@@ -58,13 +58,29 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let event_id = detail.summary.id;
     let is_concert = detail.summary.kind == crate::model::EventKind::Concert;
     let currency = detail.summary.currency.clone();
-    let markup = seats_markup(event_id);
     let picked: RwSignal<Vec<Picked>> = RwSignal::new(Vec::new());
     let message: RwSignal<Option<String>> = RwSignal::new(None);
     let hold: RwSignal<Option<crate::model::HoldResponse>> = RwSignal::new(None);
     let live = RwSignal::new(false);
-    let since = data.version;
-    Effect::new(move |_| connect_live(event_id, since, picked, live));
+    // The seats, drawn once hydrated; then the live stream from their version.
+    let seats_ref = NodeRef::<leptos::svg::G>::new();
+    let drawn: RwSignal<Option<Result<(), String>>> = RwSignal::new(None);
+    let drawing_url = data.drawing_url.clone();
+    Effect::new(move |_| {
+        let Some(target) = seats_ref.get() else {
+            return;
+        };
+        let url = drawing_url.clone();
+        leptos::task::spawn_local(async move {
+            match draw_seats(&target, event_id, &url, &[]).await {
+                Ok(version) => {
+                    drawn.set(Some(Ok(())));
+                    connect_live(event_id, version, picked, hold, live);
+                }
+                Err(e) => drawn.set(Some(Err(e))),
+            }
+        });
+    });
 
     let full = data.layout.view_box;
     let view_box = RwSignal::new(full);
@@ -105,7 +121,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         leptos::task::spawn_local(async move {
             match hold_seats(event_id, ids, key).await {
                 Ok(HoldOutcome::Held(r)) => {
-                    mark_seats(&r.seat_ids, "held");
+                    mark_seats(&r.seat_ids, Look::Yours);
                     picked.set(Vec::new());
                     hold.set(Some(r));
                 }
@@ -115,7 +131,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     suggestions: offered,
                     ..
                 }) => {
-                    mark_seats(&seat_ids, "held");
+                    mark_seats(&seat_ids, Look::Held);
                     flash(&seat_ids);
                     picked.update(|p| p.retain(|s| !seat_ids.contains(&s.id)));
                     message.set(Some(m));
@@ -138,7 +154,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
             match hold_best_seats(event_id, n, key).await {
                 Ok(HoldOutcome::Held(r)) => {
                     select_only(&[], picked);
-                    mark_seats(&r.seat_ids, "held");
+                    mark_seats(&r.seat_ids, Look::Yours);
                     hold.set(Some(r));
                 }
                 Ok(HoldOutcome::Refused { message: m, .. }) => message.set(Some(m)),
@@ -169,7 +185,14 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     }
     .into_any();
     let map = view! {
-        <figure class="seat-map">
+        <figure class="seat-map" data-testid="seat-map"
+            data-drawn=move || drawn.get().map(|d| d.is_ok().to_string()).unwrap_or_default()>
+                <noscript>
+                    <p class="notice">"The live seat map needs JavaScript. The prices are listed beside it."</p>
+                </noscript>
+                {move || drawn.get().and_then(|d| d.err()).map(|_| view! {
+                    <p class="error" role="alert">"The seats could not be drawn. Please reload the page."</p>
+                })}
                 <Show when=move || has_decks>
                     <div class="decks" role="tablist" aria-label="Decks">
                         <button role="tab" aria-selected=move || deck.get().is_none().to_string()
@@ -252,8 +275,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                             <text x=x.to_string() y=y.to_string() class="section-label">{name.clone()}</text>
                         }).collect_view()}
                     </g>
-                    <g class="row-labels" aria-hidden="true" inner_html=markup.rows></g>
-                    <g class="seats" inner_html=markup.seats></g>
+                    <g class="drawing" node_ref=seats_ref></g>
                 </svg>
             </figure>
     }
@@ -316,18 +338,29 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     }
 }
 
-/// Follows the seat stream: every change from any buyer flips the seat's
-/// class; a seat in the selection that someone else took leaves the
-/// selection; a `reset` (too much missed) reloads the page.
-fn connect_live(event_id: i64, since: u64, picked: RwSignal<Vec<Picked>>, live: RwSignal<bool>) {
+/// Follows the seat stream: every change from any buyer gives the seat its
+/// new look (this buyer's own hold shows as theirs); a seat in the selection
+/// that someone else took leaves the selection; a `reset` (too much missed)
+/// reloads the page.
+fn connect_live(
+    event_id: i64,
+    since: u64,
+    picked: RwSignal<Vec<Picked>>,
+    hold: RwSignal<Option<crate::model::HoldResponse>>,
+    live: RwSignal<bool>,
+) {
     let url = format!("/api/events/{event_id}/seats/stream?since={since}");
     let on_changes = move |batch: SeatChanges| {
         for change in batch.changes {
-            let status = change.status.class();
-            if change.status != SeatStatus::Available {
+            let yours = hold
+                .read_untracked()
+                .as_ref()
+                .is_some_and(|h| h.seat_ids.contains(&change.id));
+            let look = Look::of(change.status, yours);
+            if look != Look::Available {
                 picked.update(|p| p.retain(|s| s.id != change.id));
             }
-            mark_seats(&[change.id], status);
+            mark_seats(&[change.id], look);
         }
     };
     let reload = Box::new(|| {

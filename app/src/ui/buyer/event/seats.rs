@@ -1,15 +1,109 @@
-//! The map's seats in the page: the buyer's selection, and the status
-//! classes the server's markup starts with and live changes flip. A seat's
-//! element is `seat-{id}` (`seat_element` finds it).
+//! The map's seats in the page: the buyer's selection, and how each seat
+//! looks. A seat's element is `seat-{id}` (`seat_element` finds it); its
+//! look is one `Look`, applied by `show` to its classes *and* to what
+//! assistive technology reads (the `<title>` that names it, `aria-pressed`,
+//! `aria-disabled`), so a screen-reader user hears a seat taken as soon as
+//! a sighted buyer sees it.
 
 use leptos::prelude::*;
 use leptos::web_sys;
+
+use crate::model::SeatStatus;
 
 #[derive(Clone, PartialEq)]
 pub struct Picked {
     pub id: i64,
     pub name: String,
     pub cents: i64,
+}
+
+/// How a seat shows on the map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Look {
+    Available,
+    /// In this buyer's selection (not yet held).
+    Selected,
+    /// Held by this buyer.
+    Yours,
+    /// Held by someone else.
+    Held,
+    Sold,
+}
+
+impl Look {
+    /// What the seat stream or the status letters say, from this buyer's
+    /// side: a held seat of their own hold is theirs.
+    pub fn of(status: SeatStatus, yours: bool) -> Look {
+        match status {
+            SeatStatus::Available => Look::Available,
+            SeatStatus::Held if yours => Look::Yours,
+            SeatStatus::Held => Look::Held,
+            SeatStatus::Booked => Look::Sold,
+        }
+    }
+
+    fn classes(self) -> &'static [&'static str] {
+        match self {
+            Look::Available => &["available"],
+            Look::Selected => &["available", "selected"],
+            Look::Yours => &["held", "mine"],
+            Look::Held => &["held"],
+            Look::Sold => &["booked"],
+        }
+    }
+
+    /// The last words of the seat's accessible name.
+    pub fn word(self) -> &'static str {
+        match self {
+            Look::Available => SeatStatus::Available.word(),
+            Look::Selected => "selected",
+            Look::Yours => "held by you",
+            Look::Held => SeatStatus::Held.word(),
+            Look::Sold => SeatStatus::Booked.word(),
+        }
+    }
+}
+
+/// Every class a look sets, removed before the new look's are added.
+const LOOK_CLASSES: [&str; 5] = ["available", "selected", "held", "mine", "booked"];
+
+/// Gives the seat this look: classes, accessible name and ARIA state.
+pub fn show(seat: &web_sys::Element, look: Look) {
+    let classes = seat.class_list();
+    for c in LOOK_CLASSES {
+        let _ = classes.remove_1(c);
+    }
+    for c in look.classes() {
+        let _ = classes.add_1(c);
+    }
+    if let Some(title) = seat.first_element_child() {
+        let name = name_of(&title.text_content().unwrap_or_default());
+        title.set_text_content(Some(&format!("{name}, {}", look.word())));
+    }
+    let _ = seat.set_attribute(
+        "aria-pressed",
+        if look == Look::Selected {
+            "true"
+        } else {
+            "false"
+        },
+    );
+    match look {
+        Look::Available | Look::Selected => {
+            let _ = seat.remove_attribute("aria-disabled");
+        }
+        _ => {
+            let _ = seat.set_attribute("aria-disabled", "true");
+        }
+    }
+}
+
+/// "Section A, row 1, seat 2, 85.00 EUR" from the whole accessible name
+/// (which ends with the seat's state).
+fn name_of(full: &str) -> String {
+    full.rsplit_once(", ")
+        .map(|(name, _)| name.to_string())
+        .unwrap_or_else(|| full.to_string())
 }
 
 /// The map's element of a seat.
@@ -31,32 +125,44 @@ pub fn toggle_seat(seat: &web_sys::Element, picked: RwSignal<Vec<Picked>>) {
     else {
         return;
     };
+    if classes.contains("selected") {
+        show(seat, Look::Available);
+        picked.update(|p| p.retain(|s| s.id != id));
+        return;
+    }
     let cents = seat
         .get_attribute("data-price")
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
-    let name = seat.text_content().unwrap_or_default();
-    let name = name
-        .rsplit_once(',')
-        .map(|(n, _)| n.to_string())
-        .unwrap_or(name);
-    if classes.contains("selected") {
-        let _ = classes.remove_1("selected");
-        picked.update(|p| p.retain(|s| s.id != id));
-    } else {
-        let _ = classes.add_1("selected");
-        picked.update(|p| p.push(Picked { id, name, cents }));
+    let name = name_of(&seat.text_content().unwrap_or_default());
+    show(seat, Look::Selected);
+    picked.update(|p| p.push(Picked { id, name, cents }));
+}
+
+/// Gives seats of the map one look (after a hold, a refusal, a change).
+pub fn mark_seats(ids: &[i64], look: Look) {
+    for id in ids {
+        if let Some(el) = seat_element(*id) {
+            show(&el, look);
+        }
     }
 }
 
-/// Flips the status class of seats on the map (after a hold or a refusal).
-pub fn mark_seats(ids: &[i64], status: &str) {
-    for id in ids {
-        if let Some(el) = seat_element(*id) {
-            let classes = el.class_list();
-            let _ = classes.remove_4("available", "selected", "booked", "held");
-            let _ = classes.add_1(status);
+/// Applies the status letters (`SeatStatuses`) to the drawn seats, which
+/// are in the same order; the drawing starts every seat available.
+pub fn apply_statuses(seats: &web_sys::Element, letters: &str, yours: &[i64]) {
+    let all = seats.children();
+    for (i, letter) in letters.chars().enumerate() {
+        let status = SeatStatus::from_code(letter).unwrap_or(SeatStatus::Held);
+        if status == SeatStatus::Available {
+            continue;
         }
+        let Some(el) = all.item(i as u32) else { break };
+        let mine = el
+            .get_attribute("data-id")
+            .and_then(|v| v.parse::<i64>().ok())
+            .is_some_and(|id| yours.contains(&id));
+        show(&el, Look::of(status, mine));
     }
 }
 
@@ -72,7 +178,9 @@ pub fn seat_name(id: i64) -> String {
 pub fn select_only(ids: &[i64], picked: RwSignal<Vec<Picked>>) {
     for p in picked.get_untracked() {
         if let Some(el) = seat_element(p.id) {
-            let _ = el.class_list().remove_1("selected");
+            if el.class_list().contains("selected") {
+                show(&el, Look::Available);
+            }
         }
     }
     picked.set(Vec::new());

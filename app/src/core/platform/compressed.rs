@@ -1,0 +1,170 @@
+//! Answers that are the same for every buyer, compressed once: a body kept
+//! beside its brotli and gzip forms, each made on first demand and then
+//! reused by every request that accepts it. What differs per request (a
+//! page) is compressed by the router's compression layer instead.
+
+use std::io::Write;
+use std::sync::OnceLock;
+
+use axum::body::Bytes;
+
+/// A body encoding the client accepts (`Accept-Encoding`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    Identity,
+    Gzip,
+    Brotli,
+}
+
+impl Encoding {
+    /// The best encoding an `Accept-Encoding` header allows: brotli before
+    /// gzip at equal weight, neither when refused with `q=0` or not named.
+    pub fn preferred(accept: Option<&str>) -> Encoding {
+        let Some(accept) = accept else {
+            return Encoding::Identity;
+        };
+        let mut best = (Encoding::Identity, 0.0_f32);
+        for part in accept.split(',') {
+            let mut pieces = part.split(';');
+            let name = pieces.next().unwrap_or("").trim().to_ascii_lowercase();
+            let weight = pieces
+                .find_map(|p| p.trim().strip_prefix("q=").map(str::to_string))
+                .map_or(Some(1.0), |q| q.trim().parse::<f32>().ok())
+                .unwrap_or(0.0);
+            let encoding = match name.as_str() {
+                "br" => Encoding::Brotli,
+                "gzip" | "x-gzip" => Encoding::Gzip,
+                _ => continue,
+            };
+            let better = weight > best.1
+                || (weight == best.1 && weight > 0.0 && encoding == Encoding::Brotli);
+            if weight > 0.0 && better {
+                best = (encoding, weight);
+            }
+        }
+        best.0
+    }
+
+    /// The `Content-Encoding` value, none for identity.
+    pub fn header(self) -> Option<&'static str> {
+        match self {
+            Encoding::Identity => None,
+            Encoding::Gzip => Some("gzip"),
+            Encoding::Brotli => Some("br"),
+        }
+    }
+}
+
+/// How hard to compress: `Fast` for what is rebuilt as seats change,
+/// `Best` for what never changes once built (a map's drawing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effort {
+    Fast,
+    Best,
+}
+
+/// A body and its compressed forms, made once each.
+pub struct Compressed {
+    raw: Bytes,
+    effort: Effort,
+    gzip: OnceLock<Bytes>,
+    brotli: OnceLock<Bytes>,
+}
+
+impl Compressed {
+    pub fn new(raw: impl Into<Bytes>, effort: Effort) -> Compressed {
+        Compressed {
+            raw: raw.into(),
+            effort,
+            gzip: OnceLock::new(),
+            brotli: OnceLock::new(),
+        }
+    }
+
+    pub fn raw(&self) -> &Bytes {
+        &self.raw
+    }
+
+    /// The body in this encoding (compressed now if it is the first ask).
+    pub fn encoded(&self, encoding: Encoding) -> Bytes {
+        match encoding {
+            Encoding::Identity => self.raw.clone(),
+            Encoding::Gzip => self
+                .gzip
+                .get_or_init(|| gzip(&self.raw, self.effort))
+                .clone(),
+            Encoding::Brotli => self
+                .brotli
+                .get_or_init(|| brotli(&self.raw, self.effort))
+                .clone(),
+        }
+    }
+}
+
+fn gzip(raw: &[u8], effort: Effort) -> Bytes {
+    let level = match effort {
+        Effort::Fast => flate2::Compression::new(5),
+        Effort::Best => flate2::Compression::best(),
+    };
+    let mut out = flate2::write::GzEncoder::new(Vec::with_capacity(raw.len() / 4), level);
+    // Writing to memory cannot fail.
+    let _ = out.write_all(raw);
+    Bytes::from(out.finish().unwrap_or_default())
+}
+
+fn brotli(raw: &[u8], effort: Effort) -> Bytes {
+    // Quality 5 is about as fast as gzip and smaller; 9 with a 4 MiB window
+    // finds the long repeats of a drawing without quality 11's seconds.
+    let (quality, window) = match effort {
+        Effort::Fast => (5, 22),
+        Effort::Best => (9, 22),
+    };
+    let mut out = Vec::with_capacity(raw.len() / 4);
+    {
+        let mut writer = brotli::CompressorWriter::new(&mut out, 64 * 1024, quality, window);
+        let _ = writer.write_all(raw);
+    }
+    Bytes::from(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn brotli_first_unless_refused_or_weighed_lower() {
+        use Encoding::*;
+        let pick = |h: &str| Encoding::preferred(Some(h));
+        assert_eq!(Encoding::preferred(None), Identity);
+        assert_eq!(pick("gzip, deflate, br, zstd"), Brotli);
+        assert_eq!(pick("gzip"), Gzip);
+        assert_eq!(pick("br;q=0, gzip"), Gzip);
+        assert_eq!(pick("br;q=0.5, gzip;q=0.8"), Gzip);
+        assert_eq!(pick("BR"), Brotli);
+        assert_eq!(pick("identity"), Identity);
+        assert_eq!(pick("gzip;q=0"), Identity);
+        assert_eq!(pick("gzip;q=nonsense"), Identity);
+        assert_eq!(pick(""), Identity);
+    }
+
+    #[test]
+    fn each_form_decodes_to_the_body() {
+        let body = "seat ".repeat(5000);
+        for effort in [Effort::Fast, Effort::Best] {
+            let c = Compressed::new(body.clone(), effort);
+            let mut gz = String::new();
+            flate2::read::GzDecoder::new(&c.encoded(Encoding::Gzip)[..])
+                .read_to_string(&mut gz)
+                .unwrap();
+            assert_eq!(gz, body);
+            let mut br = String::new();
+            brotli::Decompressor::new(&c.encoded(Encoding::Brotli)[..], 4096)
+                .read_to_string(&mut br)
+                .unwrap();
+            assert_eq!(br, body);
+            assert!(c.encoded(Encoding::Brotli).len() < body.len() / 20);
+            assert_eq!(c.encoded(Encoding::Identity), body.as_bytes());
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! Puts the seats on the page's map: the drawing (every seat's place and
+//! name, kept by the browser for good under its hash) and the status
+//! letters (revalidated by ETag), fetched side by side once the page is
+//! hydrated. The server-rendered page stays small: it carries neither.
+
+use leptos::web_sys;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::model::seat_drawing::SeatDrawing;
+use crate::model::SeatStatuses;
+use crate::ui::buyer::event::seats::apply_statuses;
+
+/// Draws the seats into `target` with their statuses; the seat-map version
+/// they show (the live stream continues from it).
+pub async fn draw_seats(
+    target: &web_sys::Element,
+    event_id: i64,
+    drawing_url: &str,
+    yours: &[i64],
+) -> Result<u64, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    // Both requests leave now; their answers are read in turn.
+    let svg = window.fetch_with_str(drawing_url);
+    let statuses = window.fetch_with_str(&format!("/api/events/{event_id}/seats/status"));
+    let drawing: SeatDrawing = serde_json::from_str(&text_of(svg, "the drawing").await?)
+        .map_err(|e| format!("the drawing: {e}"))?;
+    let statuses: SeatStatuses = serde_json::from_str(&text_of(statuses, "the statuses").await?)
+        .map_err(|e| format!("the statuses: {e}"))?;
+    target.set_inner_html(&drawing.markup());
+    let seats = target
+        .query_selector("g.seats")
+        .ok()
+        .flatten()
+        .ok_or("the drawing has no seats")?;
+    apply_statuses(&seats, &statuses.statuses, yours);
+    Ok(statuses.version)
+}
+
+async fn text_of(request: js_sys::Promise, what: &str) -> Result<String, String> {
+    let answer = JsFuture::from(request)
+        .await
+        .map_err(|_| format!("{what}: network error"))?;
+    let answer: web_sys::Response = answer.dyn_into().map_err(|_| "not a response")?;
+    if !answer.ok() {
+        return Err(format!("{what}: {}", answer.status()));
+    }
+    let text = answer.text().map_err(|_| format!("{what}: no body"))?;
+    JsFuture::from(text)
+        .await
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(|| format!("{what}: unreadable body"))
+}

@@ -1,0 +1,202 @@
+//! An event's seat map as browsers and integrators fetch it: the full JSON
+//! snapshot, the compact status letters, and the static drawing. All three
+//! are served from memory, compressed once (`Compressed`), with an ETag and
+//! `304` for a client that has them.
+
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Extension;
+use holdfast_app::core::buyer::MaybeBuyer;
+use holdfast_app::core::platform::client_addr::ClientAddr;
+use holdfast_app::core::platform::compressed::{Compressed, Encoding};
+use holdfast_app::core::platform::error::ErrorBody;
+use holdfast_app::core::seat_map::EventSeatMap;
+use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::model::seat_drawing::SeatDrawing;
+use holdfast_app::model::{SeatMapSnapshot, SeatStatuses};
+use serde::Deserialize;
+use std::sync::Arc;
+
+use super::extract;
+
+/// Browsers keep a drawing fetched by its hash for a year, unasked.
+const FOREVER: &str = "public, max-age=31536000, immutable";
+/// Everything else is asked again each time (a `304` when unchanged).
+const REVALIDATE: &str = "no-cache";
+
+/// The snapshot from memory, with an ETag; `304` when the client has it.
+#[utoipa::path(
+    get,
+    path = "/api/events/{eventId}/seats",
+    tag = "events",
+    summary = "The seat map snapshot (ETag; 304 on If-None-Match; gzip or brotli by Accept-Encoding)",
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
+    responses((status = 200, body = SeatMapSnapshot), (status = 304, description = "unchanged"), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+)]
+pub async fn seats(
+    State(state): State<AppState>,
+    MaybeBuyer(buyer): MaybeBuyer,
+    client: Option<Extension<ClientAddr>>,
+    Path(event_id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let map = admitted_map(&state, buyer.as_deref(), client, &event_id, &headers).await?;
+    let snapshot = map.snapshot(state.clock.now_ms(), state.rules.seat_map_staleness);
+    Ok(answer(
+        &headers,
+        &snapshot.etag,
+        REVALIDATE,
+        "application/json",
+        &snapshot.json,
+    ))
+}
+
+/// Every seat's status as one letter, in the drawing's order.
+#[utoipa::path(
+    get,
+    path = "/api/events/{eventId}/seats/status",
+    tag = "events",
+    summary = "Every seat's status as one letter (a/h/b) in seat order: the compact snapshot (ETag; 304; gzip or brotli)",
+    description = "The statuses of `GET /api/events/{eventId}/seats` in the same seat order, one letter each: `a` available, `h` held, `b` booked. `version` is the one to pass as `since` to the seat stream. Same admission rule as the full snapshot.",
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
+    responses((status = 200, body = SeatStatuses), (status = 304, description = "unchanged"), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+)]
+pub async fn statuses(
+    State(state): State<AppState>,
+    MaybeBuyer(buyer): MaybeBuyer,
+    client: Option<Extension<ClientAddr>>,
+    Path(event_id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let map = admitted_map(&state, buyer.as_deref(), client, &event_id, &headers).await?;
+    let snapshot = map.snapshot(state.clock.now_ms(), state.rules.seat_map_staleness);
+    Ok(answer(
+        &headers,
+        &snapshot.etag,
+        REVALIDATE,
+        "application/json",
+        &snapshot.statuses,
+    ))
+}
+
+#[derive(Deserialize)]
+pub struct DrawingVersion {
+    v: Option<String>,
+}
+
+/// Where every seat is and what it is called, without statuses: seats
+/// never move, so it is cached for good under its hash. Public (it shows
+/// no one's seats), queue or not.
+#[utoipa::path(
+    get,
+    path = "/api/events/{eventId}/seats/drawing",
+    tag = "events",
+    summary = "The seat map's drawing: every seat's place, name and category in compact columns, without statuses (immutable under ?v=hash)",
+    description = "Seats in the order of `GET …/seats/status`. Columns `id`, `number`, `x`, `y` are differences from the previous seat (x, y in tenths of a map unit); `section`, `row`, `category` index the lists beside them. Asked for with the `v` the event page names, it is cached for a year; otherwise revalidated by ETag.",
+    params(
+        ("eventId" = i64, Path, description = "event id", example = 1, minimum = 1),
+        ("v" = Option<String>, Query, description = "the drawing's hash, as the event page names it"),
+    ),
+    responses((status = 200, body = SeatDrawing), (status = 304, description = "unchanged"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)),
+)]
+pub async fn drawing(
+    State(state): State<AppState>,
+    Path(event_id): Path<String>,
+    Query(version): Query<DrawingVersion>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let event_id = extract::id(&event_id, "eventId")?;
+    let map = state
+        .seat_maps
+        .get(&state.db, event_id)
+        .await?
+        .ok_or(ApiError::NotFound("event"))?;
+    // Built (and compressed) once; the first ask may take a moment.
+    let drawing = tokio::task::spawn_blocking(move || {
+        let drawing = map.drawing();
+        let encoding = Encoding::preferred(accept_encoding(&headers));
+        drawing.json.encoded(encoding);
+        (drawing, headers)
+    })
+    .await
+    .map_err(ApiError::internal)?;
+    let (drawing, headers) = drawing;
+    let cache = if version.v.as_deref() == Some(drawing.hash.as_str()) {
+        FOREVER
+    } else {
+        REVALIDATE
+    };
+    Ok(answer(
+        &headers,
+        &format!("\"{}\"", drawing.hash),
+        cache,
+        "application/json",
+        &drawing.json,
+    ))
+}
+
+/// The event's map, once the waiting room (if on) has let this buyer in.
+async fn admitted_map(
+    state: &AppState,
+    buyer: Option<&str>,
+    client: Option<Extension<ClientAddr>>,
+    event_id: &str,
+    headers: &HeaderMap,
+) -> Result<Arc<EventSeatMap>, ApiError> {
+    let event_id = extract::id(event_id, "eventId")?;
+    if !extract::is_staff(state, client.as_deref(), headers) {
+        extract::admitted(state, buyer, event_id, headers).await?;
+    }
+    state
+        .seat_maps
+        .get(&state.db, event_id)
+        .await?
+        .ok_or(ApiError::NotFound("event"))
+}
+
+fn accept_encoding(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+}
+
+/// `304` when the client's `If-None-Match` names this ETag; otherwise the
+/// body in the best encoding the client accepts.
+fn answer(
+    headers: &HeaderMap,
+    etag: &str,
+    cache_control: &'static str,
+    content_type: &'static str,
+    body: &Compressed,
+) -> Response {
+    let matches = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .any(|t| t.trim() == "*" || t.trim().trim_start_matches("W/") == etag)
+        });
+    let mut response = if matches {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let encoding = Encoding::preferred(accept_encoding(headers));
+        let mut r = body.encoded(encoding).into_response();
+        let h = r.headers_mut();
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+        if let Some(e) = encoding.header() {
+            h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(e));
+        }
+        r
+    };
+    let h = response.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(etag) {
+        h.insert(header::ETAG, v);
+    }
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(cache_control),
+    );
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    response
+}
