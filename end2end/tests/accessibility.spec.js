@@ -62,3 +62,47 @@ test('the seat map and the booking pages have no serious accessibility violation
   const list = await new AxeBuilder({ page }).analyze();
   expect(serious(list).map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 });
+
+// A seat's accessible name and state follow its live status, as a screen
+// reader finds seats: by role and name, never by class.
+test('accessible names follow the live status: taken, selected, yours', async ({ browser }) => {
+  const watcher = await (await browser.newContext({ baseURL })).newPage();
+  const other = await browser.newContext({ baseURL });
+  await watcher.goto('/events/2');
+  await waitForHydration(watcher);
+  const ids = await watcher.locator('circle.seat.available').evaluateAll(
+    (els) => els.slice(240, 243).map((e) => e.getAttribute('data-id')));
+  const nameOf = async (id) => (await watcher.locator(`#seat-${id} title`).textContent())
+    .replace(/, available$/, '');
+  const [taken, picked, mine] = await Promise.all(ids.map(nameOf));
+  const seat = (name) => watcher.getByRole('button', { name, exact: true });
+  await expect(seat(`${taken}, available`)).toBeVisible();
+
+  // Someone else takes one: its name says so at once, and it is disabled.
+  const held = await other.request.post(`/api/events/2/seats/${ids[0]}/hold`, {
+    headers: { 'Idempotency-Key': `a11y-${Date.now()}` },
+  });
+  expect(held.status()).toBe(200);
+  await expect(seat(`${taken}, held by someone else`)).toHaveAttribute('aria-disabled', 'true');
+  await expect(seat(`${taken}, available`)).toHaveCount(0);
+
+  // The buyer's own selection: pressed, and named so.
+  await seat(`${picked}, available`).dispatchEvent('click');
+  await expect(seat(`${picked}, selected`)).toHaveAttribute('aria-pressed', 'true');
+  await seat(`${picked}, selected`).dispatchEvent('click');
+  await expect(seat(`${picked}, available`)).toHaveAttribute('aria-pressed', 'false');
+
+  // The buyer's own hold: "held by you", not "held by someone else".
+  await seat(`${mine}, available`).dispatchEvent('click');
+  await watcher.getByRole('button', { name: 'Hold seats' }).click();
+  await expect(watcher.getByTestId('countdown')).toBeVisible();
+  await expect(seat(`${mine}, held by you`)).toHaveAttribute('aria-disabled', 'true');
+  await expect(watcher.locator(`#seat-${ids[2]}`)).toHaveClass(/mine/);
+
+  // Let go by its buyer, the taken seat is available again, by name.
+  const bookingId = (await held.json()).bookingId;
+  expect((await other.request.delete(`/api/bookings/${bookingId}`)).status()).toBe(200);
+  await expect(seat(`${taken}, available`)).toBeVisible();
+  await expect(seat(`${taken}, available`)).not.toHaveAttribute('aria-disabled', 'true');
+  await watcher.screenshot({ path: 'test-results/seat-names-follow-status.png' });
+});

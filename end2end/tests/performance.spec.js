@@ -1,9 +1,15 @@
-// How the 10,000-seat map performs in Chromium on this machine: time until
-// it is interactive (hydrated, live stream open) and the frame times while
-// a buyer pans and zooms. The numbers are printed and kept in
-// test-results/map-performance.json; the bounds only catch a collapse.
+// What the 10,000-seat arena costs a real browser, measured in Chromium:
+// bytes transferred (as Chromium counts them: CDP Network.loadingFinished
+// encoded lengths) on a first visit and on a revisit; time to first paint
+// and to interactive (map drawn, live stream open), unthrottled and with
+// the CPU slowed 4× (CDP Emulation.setCPUThrottlingRate); and frame times
+// while a buyer zooms and pans. Printed, kept in
+// test-results/map-performance.json, and held to the budgets below.
 const fs = require('fs');
 const { test, expect } = require('@playwright/test');
+
+const FIRST_VISIT_BYTES = 600_000;
+const REVISIT_BYTES = 60_000;
 
 function stats(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -11,20 +17,97 @@ function stats(xs) {
   return { frames: s.length, p50: +at(0.5).toFixed(1), p95: +at(0.95).toFixed(1), max: +s[s.length - 1].toFixed(1) };
 }
 
-test('the arena map: time to interactive and frame times while panning and zooming', async ({ page }) => {
+// Counts what the page transfers from now on, per URL path.
+async function meter(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const urls = new Map();
+  const bytes = new Map();
+  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+  cdp.on('Network.loadingFinished', (e) => {
+    const path = new URL(urls.get(e.requestId) || 'http://x/?').pathname;
+    bytes.set(path, (bytes.get(path) || 0) + e.encodedDataLength);
+  });
+  return {
+    cdp,
+    reset: () => bytes.clear(),
+    total: () => [...bytes.values()].reduce((a, b) => a + b, 0),
+    byPath: () => Object.fromEntries([...bytes.entries()].sort((a, b) => b[1] - a[1])),
+  };
+}
+
+// Opens the arena and waits until it is interactive: the seats drawn with
+// their statuses and the live stream open (both effects of the hydrated
+// page). Polled inside the page: the CSP forbids string eval.
+async function openArena(page) {
+  const started = Date.now();
   await page.goto('/events/1');
-  // Interactive: hydrated, and the live stream open (an effect of the
-  // hydrated page). Polled inside the page: the CSP forbids string eval.
-  const tti = await page.evaluate(() => new Promise((resolve) => {
+  const interactive = await page.evaluate(() => new Promise((resolve) => {
     const check = () => (document.querySelector('[data-testid=live]')?.dataset.live === 'true'
-      ? resolve(performance.now()) : setTimeout(check, 10));
+      && document.querySelector('[data-testid=seat-map]')?.dataset.drawn === 'true'
+      ? resolve(performance.now()) : setTimeout(check, 5));
     check();
   }));
-  const nav = await page.evaluate(() => {
+  const paint = await page.evaluate(() => {
+    const p = performance.getEntriesByName('first-contentful-paint')[0];
     const n = performance.getEntriesByType('navigation')[0];
-    return { responseEnd: n.responseEnd, domContentLoaded: n.domContentLoadedEventEnd, load: n.loadEventEnd };
+    return { firstPaint: p ? p.startTime : null, responseEnd: n.responseEnd };
   });
+  await expect(page.locator('circle.seat')).toHaveCount(10_000);
+  // Late requests (the favicon) finish before counting; the live stream
+  // stays open, so "network idle" never comes: wait for the page's load
+  // event and a quiet moment instead.
+  await page.waitForLoadState('load');
+  await page.waitForTimeout(300);
+  return {
+    timeToInteractiveMs: Math.round(interactive),
+    firstContentfulPaintMs: paint.firstPaint && Math.round(paint.firstPaint),
+    responseEndMs: Math.round(paint.responseEnd),
+    wallMs: Date.now() - started,
+  };
+}
 
+test('the arena: bytes, first paint and time to interactive, cold and warm, and 4× slower', async ({ browser, request }) => {
+  // The server draws a map once, on its first ask; a browser's cold cache
+  // is measured, not the server's first minute.
+  const page0 = await request.get('/events/1');
+  const drawing = (await page0.text()).match(/\/api\/events\/1\/seats\/drawing\?v=[0-9a-f]+/);
+  await request.get(drawing ? drawing[0] : '/api/events/1/seats/drawing');
+  const result = {};
+  // Cold cache, unthrottled.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const m = await meter(page);
+  result.cold = await openArena(page);
+  result.cold.transferredBytes = m.total();
+  result.cold.byPath = m.byPath();
+  // Warm cache: the same browser comes back.
+  m.reset();
+  result.warm = await openArena(page);
+  result.warm.transferredBytes = m.total();
+  result.warm.byPath = m.byPath();
+  await context.close();
+
+  // Cold cache with the CPU four times slower (a mid-range phone).
+  const slowContext = await browser.newContext();
+  const slow = await slowContext.newPage();
+  const s = await meter(slow);
+  await s.cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  result.cold4xCpu = await openArena(slow);
+  result.cold4xCpu.transferredBytes = s.total();
+  await slowContext.close();
+
+  console.log('arena (10,000 seats):', JSON.stringify(result, null, 1));
+  fs.mkdirSync('test-results', { recursive: true });
+  fs.writeFileSync('test-results/map-load.json', JSON.stringify(result, null, 2));
+  expect(result.cold.transferredBytes).toBeLessThanOrEqual(FIRST_VISIT_BYTES);
+  expect(result.warm.transferredBytes).toBeLessThanOrEqual(REVISIT_BYTES);
+  expect(result.cold.timeToInteractiveMs).toBeLessThan(1_000);
+  expect(result.cold4xCpu.timeToInteractiveMs).toBeLessThan(3_000);
+});
+
+test('the arena map: frame times while panning and zooming', async ({ page }) => {
+  await openArena(page);
   const sample = async (gesture) => {
     await page.evaluate(() => {
       window.__frames = [];
@@ -48,16 +131,9 @@ test('the arena map: time to interactive and frame times while panning and zoomi
     for (let i = 1; i <= 40; i++) await page.mouse.move(cx - i * 8, cy - i * 4);
     await page.mouse.up();
   });
-  const result = {
-    timeToInteractiveMs: Math.round(tti),
-    responseEndMs: Math.round(nav.responseEnd),
-    domContentLoadedMs: Math.round(nav.domContentLoaded),
-    loadMs: Math.round(nav.load),
-    zoomFrameMs: stats(zoom),
-    panFrameMs: stats(pan),
-  };
-  console.log('seat map (10,000 seats):', JSON.stringify(result));
+  const result = { zoomFrameMs: stats(zoom), panFrameMs: stats(pan) };
+  console.log('seat map frames (10,000 seats):', JSON.stringify(result));
   fs.writeFileSync('test-results/map-performance.json', JSON.stringify(result, null, 2));
-  expect(result.timeToInteractiveMs).toBeLessThan(20_000);
-  expect(result.panFrameMs.p50).toBeLessThan(250);
+  expect(result.panFrameMs.p95).toBeLessThan(50);
+  expect(result.zoomFrameMs.p95).toBeLessThan(50);
 });

@@ -7,6 +7,7 @@
 //! Run it from a release build; `scripts/bench.sh` runs all of it, with
 //! pgbench on the same SQL transaction beside it.
 
+mod browser;
 mod queue;
 mod simulate;
 mod sse_memory;

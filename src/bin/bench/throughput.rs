@@ -78,22 +78,8 @@ pub async fn main(url: Option<String>) -> bool {
     let r = bare_holds(&state, (7300..8900).collect(), 8).await;
     r.print("holds, use case in a loop (no HTTP), 8 tasks");
 
-    for (name, path, etag) in [
-        ("hello world", "/hello".to_string(), false),
-        (
-            "seat map 200 (10,000 seats)",
-            "/api/events/1/seats".to_string(),
-            false,
-        ),
-        ("seat map 304", "/api/events/1/seats".to_string(), true),
-    ] {
-        let r = gets(&base, &path, etag, 64, Duration::from_secs(5)).await;
-        r.print(name);
-    }
-    // Server-side rendering of the seat-map page of the 10,000-seat arena
-    // (the HTML a buyer's first request gets, before hydration).
-    let r = gets(&base, "/events/1", false, 8, Duration::from_secs(5)).await;
-    r.print("SSR page /events/1 (10,000-seat map), 8 conns");
+    // The event page and what it makes a browser fetch, beside /healthz.
+    super::browser::run(&base, 1).await;
 
     // The waiting room of the cruise (event 2) under a crowd.
     super::queue::run(&base, &state, 2).await;
@@ -280,22 +266,6 @@ async fn bare_holds(state: &AppState, seats: Vec<i64>, tasks: usize) -> Run {
     }
     run.elapsed = started.elapsed();
     run
-}
-
-/// `conns` loops of GET for `dur`.
-async fn gets(base: &str, path: &str, with_etag: bool, conns: usize, dur: Duration) -> Run {
-    let url = format!("{base}{path}");
-    let etag = if with_etag {
-        let r = client().get(&url).send().await.expect("GET");
-        r.headers()
-            .get("etag")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string)
-    } else {
-        None
-    };
-    let clients = (0..conns).map(|_| reqwest::Client::new()).collect();
-    loop_gets(clients, &url, etag, dur, &[200, 304]).await
 }
 
 /// Each client GETs `url` in a loop for `dur` (revalidating `etag` when

@@ -32,6 +32,8 @@ pub struct Buyer<'a> {
     pub cookie: Option<String>,
     /// The admission token, once the waiting room let this buyer in.
     pub admission: Option<String>,
+    /// What the event page names (script, wasm, stylesheet, drawing).
+    pub assets: &'a [String],
     pub samples: &'a mut Samples,
     pub tally: &'a Tally,
     pub opts: &'a Options,
@@ -84,16 +86,17 @@ impl Buyer<'_> {
                 .get("retry-after")
                 .and_then(|v| v.to_str().ok())
                 .and_then(|v| v.parse::<u64>().ok());
-            // The map's body is the browser's to parse, not the
-            // simulator's: reading it is enough (parsing a 10,000-seat
-            // snapshot per buyer would make the load generator the
-            // bottleneck on a machine it shares with the servers).
-            let body: Value = if step == Step::Map && status < 400 {
-                let _ = r.bytes().await;
-                Value::Null
-            } else {
-                r.json().await.unwrap_or(Value::Null)
-            };
+            // The page and the map are the browser's to parse, not the
+            // simulator's: reading them is enough (parsing per buyer
+            // would make the load generator the bottleneck on a machine
+            // it shares with the servers).
+            let body: Value =
+                if matches!(step, Step::Page | Step::Assets | Step::Map) && status < 400 {
+                    let _ = r.bytes().await;
+                    Value::Null
+                } else {
+                    r.json().await.unwrap_or(Value::Null)
+                };
             self.samples.add(step, t.elapsed());
             match status {
                 429 => {
@@ -134,14 +137,29 @@ impl Buyer<'_> {
                 None => return Outcome::Unanswered,
             }
         }
-        let etag = view.etag.clone();
-        // The map: the browser's cached copy, revalidated.
-        self.send(Step::Map, |c, base| {
-            let req = c.get(format!("{base}/api/events/{event}/seats"));
-            match &etag {
-                Some(tag) => req.header("If-None-Match", tag),
-                None => req,
+        // The page, as a browser opens it: the HTML; with an empty cache
+        // what it names; then every seat's status letter. (Which seats to
+        // try comes from the simulator's shared view: parsing per buyer
+        // would make the load generator the bottleneck.)
+        let asks = crate::browser::CHROMIUM_ASKS;
+        self.send(Step::Page, |c, base| {
+            c.get(format!("{base}/events/{event}"))
+                .header("Accept-Encoding", asks)
+        })
+        .await;
+        if rng.chance(opts.cold_cache) {
+            let assets = self.assets;
+            for path in assets {
+                self.send(Step::Assets, |c, base| {
+                    c.get(format!("{base}{path}"))
+                        .header("Accept-Encoding", asks)
+                })
+                .await;
             }
+        }
+        self.send(Step::Map, |c, base| {
+            c.get(format!("{base}/api/events/{event}/seats/status"))
+                .header("Accept-Encoding", asks)
         })
         .await;
 

@@ -226,6 +226,19 @@ async fn work(
         .build()
         .expect("http client");
     let mut out = Harvest::default();
+    // What the event page names, for the buyers with an empty cache.
+    let assets = match http
+        .get(format!(
+            "{}/events/{}",
+            opts.targets[w % opts.targets.len()],
+            opts.event
+        ))
+        .send()
+        .await
+    {
+        Ok(r) => crate::browser::assets_named(&r.text().await.unwrap_or_default(), opts.event),
+        Err(_) => Vec::new(),
+    };
     loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
         if i >= opts.buyers {
@@ -247,6 +260,7 @@ async fn work(
             home: i + w,
             cookie: None,
             admission: None,
+            assets: &assets,
             samples: &mut out.samples,
             tally,
             opts,

@@ -38,6 +38,11 @@ pub struct Options {
     /// Open the event's waiting room at this many buyers a minute for the
     /// run (0: no room); every buyer queues first.
     pub waiting_room: i64,
+    /// The share of buyers whose browser has nothing cached: they fetch
+    /// the script, wasm, stylesheet and drawing after the page. The others
+    /// opened the page before the sale (as on-sale buyers wait on it) and
+    /// fetch the page and the status letters only.
+    pub cold_cache: f64,
 }
 
 impl Options {
@@ -82,6 +87,7 @@ impl Options {
             live_check: named.contains_key("live-check"),
             seed: num(&named, "seed", 7)?,
             waiting_room: num(&named, "waiting-room", 0)?,
+            cold_cache: num(&named, "cold-cache", 0.1)?,
         };
         if opts.concurrency == 0 || opts.tries == 0 {
             return Err("--concurrency and --tries must be at least 1".into());

@@ -10,6 +10,11 @@ pub enum Step {
     Queue,
     /// From joining the waiting room to being let in.
     Admitted,
+    /// The event page's HTML, as a browser asks for it (compressed).
+    Page,
+    /// With an empty cache: the script, wasm, stylesheet and the drawing.
+    Assets,
+    /// The status letters of every seat.
     Map,
     Hold,
     Release,
@@ -20,9 +25,11 @@ pub enum Step {
     Confirmed,
 }
 
-pub const STEPS: [Step; 9] = [
+pub const STEPS: [Step; 11] = [
     Step::Queue,
     Step::Admitted,
+    Step::Page,
+    Step::Assets,
     Step::Map,
     Step::Hold,
     Step::Release,

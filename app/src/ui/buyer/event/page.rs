@@ -287,7 +287,8 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     {detail.categories.iter().map(|c| view! {
                         <li><span class=format!("swatch cat-{}", c.code)></span>{format!("{} · {}", c.name, format_price(c.price_cents, &currency))}</li>
                     }).collect_view()}
-                    <li><span class="swatch held"></span>"Held by someone"</li>
+                    <li><span class="swatch mine"></span>"Held by you"</li>
+                    <li><span class="swatch held"></span>"Held by someone else"</li>
                     <li><span class="swatch booked"></span>"Sold"</li>
                 </ul>
                 <ul class="selection" data-testid="selection">
