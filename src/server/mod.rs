@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod assets;
+pub mod compression;
 pub mod config;
 pub mod error_shape;
 pub mod limits;
@@ -191,13 +192,10 @@ pub async fn build(
         // providers may send larger (its route sets its own).
         .layer(axum::middleware::from_fn(limits::body_size))
         .layer(axum::middleware::from_fn(error_shape::api_errors))
-        // Every text answer compressed by Accept-Encoding (with Vary), at a
-        // level cheap enough per request; what is the same for everyone
-        // arrives already compressed and passes through (live streams too).
-        .layer(
-            tower_http::compression::CompressionLayer::new()
-                .quality(tower_http::CompressionLevel::Precise(4)),
-        )
+        // Every text answer compressed by Accept-Encoding (with Vary); what
+        // is the same for everyone arrives already compressed and passes
+        // through (live streams too).
+        .layer(axum::middleware::from_fn(compression::compress))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state.clone());
     Ok((router, state))
@@ -256,6 +254,7 @@ pub async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let workers = workers::spawn_all(state.clone(), &config, stop_rx);
     let listener = tokio::net::TcpListener::bind(config.site_addr).await?;
     tracing::info!(addr = %listener.local_addr()?, database = ?state.db.backend, "holdfast listening");
+    let listener = no_delay(listener);
     axum::serve(
         listener,
         router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
@@ -270,6 +269,20 @@ pub async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     tracing::info!("holdfast stopped cleanly");
     Ok(())
 }
+
+/// Answers leave as they are written: a page streamed in parts would
+/// otherwise wait on Nagle's algorithm and the browser's delayed ACK, 40 ms
+/// per page (measured: 44 ms p50 for every SSR page before this).
+pub fn no_delay(listener: tokio::net::TcpListener) -> NoDelay {
+    use axum::serve::ListenerExt;
+    fn set(tcp: &mut tokio::net::TcpStream) {
+        let _ = tcp.set_nodelay(true);
+    }
+    listener.tap_io(set as fn(&mut tokio::net::TcpStream))
+}
+
+/// The listener `no_delay` makes (it keeps the peer's address for `ConnectInfo`).
+pub type NoDelay = axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)>;
 
 async fn shutdown_signal() {
     let ctrl_c = async {

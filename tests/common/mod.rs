@@ -89,6 +89,7 @@ pub async fn spawn_on(
     tweak(&mut config);
     let clock = ManualClock::starting_now();
     let (router, state) = build(&config, clock.clone()).await.expect("app builds");
+    let listener = holdfast::server::no_delay(listener);
     tokio::spawn(async move {
         let service = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
         axum::serve(listener, service).await.expect("serve");

@@ -22,6 +22,32 @@ pub async fn list_events(state: &AppState) -> Result<Vec<EventSummary>, ApiError
     Ok(out)
 }
 
+/// How long an event page reuses the details it read (per instance): a
+/// page render is then the copy of a few kilobytes, not four queries. The
+/// seat map beside it is live; the API's `GET /api/events/{id}` is exact.
+pub const PAGE_FRESHNESS: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// The event as its page shows it: read at most every `PAGE_FRESHNESS`,
+/// kept with the event's seat map (so a withdrawn event, whose map this
+/// instance drops, is not shown from memory).
+pub async fn event_for_page(
+    state: &AppState,
+    event_id: EventId,
+) -> Result<std::sync::Arc<EventDetail>, ApiError> {
+    if let Some(kept) = state
+        .seat_maps
+        .cached(event_id)
+        .and_then(|m| m.page_detail(PAGE_FRESHNESS))
+    {
+        return Ok(kept);
+    }
+    let detail = std::sync::Arc::new(event_detail(state, event_id).await?);
+    if let Some(map) = state.seat_maps.cached(event_id) {
+        map.keep_page_detail(detail.clone());
+    }
+    Ok(detail)
+}
+
 pub async fn event_detail(state: &AppState, event_id: EventId) -> Result<EventDetail, ApiError> {
     let row: Option<EventRow> = sqlx::query_as(
         "select id, name, kind, venue, starts_at, currency from event where id = $1 and published = 1",

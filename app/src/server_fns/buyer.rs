@@ -38,8 +38,8 @@ pub struct EventPageData {
 pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFnError> {
     use crate::core::ApiError;
     let state = expect_context::<crate::core::AppState>();
-    let detail = match crate::core::catalog::event_detail(&state, event_id).await {
-        Ok(detail) => detail,
+    let detail = match crate::core::catalog::event_for_page(&state, event_id).await {
+        Ok(detail) => (*detail).clone(),
         Err(ApiError::NotFound(_)) => return Ok(None),
         Err(e) => return Err(server_error(e)),
     };

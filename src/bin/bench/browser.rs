@@ -13,12 +13,14 @@ const CONNS: usize = 16;
 const SECONDS: u64 = 5;
 pub const CHROMIUM_ASKS: &str = "gzip, deflate, br, zstd";
 
+/// A client that asks as Chromium does (`HOLDFAST_BENCH_ACCEPT` to compare
+/// another `Accept-Encoding`, e.g. `identity` or `gzip`).
 fn browser() -> reqwest::Client {
+    let asks = std::env::var("HOLDFAST_BENCH_ACCEPT").unwrap_or_else(|_| CHROMIUM_ASKS.into());
     let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert(
-        reqwest::header::ACCEPT_ENCODING,
-        reqwest::header::HeaderValue::from_static(CHROMIUM_ASKS),
-    );
+    if let Ok(v) = reqwest::header::HeaderValue::from_str(&asks) {
+        headers.insert(reqwest::header::ACCEPT_ENCODING, v);
+    }
     reqwest::Client::builder()
         .default_headers(headers)
         .build()
@@ -70,7 +72,13 @@ pub fn assets_named(html: &str, event: i64) -> Vec<String> {
 
 pub async fn run(base: &str, event: i64) {
     let (_, _, page) = fetch(base, &format!("/events/{event}")).await;
-    let html = String::from_utf8_lossy(&page).to_string();
+    // Read uncompressed, to find what it names.
+    let html = reqwest::get(format!("{base}/events/{event}"))
+        .await
+        .expect("GET")
+        .text()
+        .await
+        .expect("page");
     // The page names what it needs; a browser fetches those next.
     let assets = assets_named(&html, event);
     let drawing = linked(&html, &format!("/api/events/{event}/seats/drawing"), "")
@@ -155,9 +163,7 @@ pub fn linked(html: &str, prefix: &str, ext: &str) -> Option<String> {
     let mut rest = html;
     while let Some(at) = rest.find(prefix) {
         let tail = &rest[at..];
-        let end = tail
-            .find(|c: char| c == '"' || c == '\'' || c == ' ' || c == ')')
-            .unwrap_or(tail.len());
+        let end = tail.find(['"', '\'', ' ', ')']).unwrap_or(tail.len());
         let found = tail[..end].replace("&amp;", "&");
         if ext.is_empty() || found.ends_with(&format!(".{ext}")) {
             return Some(found);

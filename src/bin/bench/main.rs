@@ -1,6 +1,7 @@
 //! `holdfast-bench`: Holdfast measured over real HTTP on 127.0.0.1.
 //!
 //!     holdfast-bench [DATABASE_URL]              throughput next to the machine's limits
+//!     holdfast-bench pages [DATABASE_URL]        what a browser fetches, next to /healthz
 //!     holdfast-bench simulate --targets URL,...  the on-sale simulator (see simulate/)
 //!     holdfast-bench sse-memory URL PID [N]      a server's memory with N SSE clients
 //!
@@ -20,6 +21,7 @@ async fn main() {
     let ok = match args.first().map(String::as_str) {
         Some("simulate") => simulate::main(&args[1..]).await,
         Some("sse-memory") => sse_memory::main(&args[1..]).await,
+        Some("pages") => throughput::pages(args.get(1).cloned()).await,
         _ => throughput::main(args.first().cloned()).await,
     };
     if !ok {

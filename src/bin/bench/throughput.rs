@@ -22,7 +22,9 @@ use holdfast_app::core::platform::idempotency::IdempotencyKey;
 use holdfast_app::core::waiting_room::admit;
 use holdfast_app::core::AppState;
 
-pub async fn main(url: Option<String>) -> bool {
+/// A server in this process on a fresh database (SQLite in a temp dir
+/// unless a URL is given), with a bare `/hello` route beside the app's.
+async fn start(url: Option<String>) -> (String, AppState) {
     let url = url.unwrap_or_else(|| {
         let dir = std::env::temp_dir().join(format!("holdfast-bench-{}", std::process::id()));
         let _ = std::fs::create_dir_all(&dir);
@@ -31,6 +33,9 @@ pub async fn main(url: Option<String>) -> bool {
     let mut config = Config::for_tests(&url);
     config.max_places_per_buyer = PER_BUYER as i64;
     config.db_max_connections = 32;
+    if let Ok(root) = std::env::var("LEPTOS_SITE_ROOT") {
+        config.site_root = root;
+    }
     let (router, state) = build(&config, Arc::new(SystemClock))
         .await
         .expect("app builds");
@@ -39,8 +44,21 @@ pub async fn main(url: Option<String>) -> bool {
         .await
         .expect("bind");
     let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let listener = holdfast::server::no_delay(listener);
     tokio::spawn(async move { axum::serve(listener, router).await });
     println!("backend: {:?}   server: {base}", state.db.backend);
+    (base, state)
+}
+
+/// Only what a browser fetches (`holdfast-bench pages [DATABASE_URL]`).
+pub async fn pages(url: Option<String>) -> bool {
+    let (base, _state) = start(url).await;
+    super::browser::run(&base, 1).await;
+    true
+}
+
+pub async fn main(url: Option<String>) -> bool {
+    let (base, state) = start(url).await;
 
     let mut next_seat = 1i64;
     for conns in [8usize, 32, 64] {

@@ -17,7 +17,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::core::platform::compressed::Compressed;
-use crate::model::{EventId, SeatId, SeatStatus};
+use crate::model::{EventDetail, EventId, SeatId, SeatStatus};
 
 mod drawing;
 mod registry;
@@ -95,6 +95,8 @@ pub struct EventSeatMap {
     pub rows: Vec<Vec<usize>>,
     live: Mutex<Live>,
     drawing: OnceLock<Arc<Drawing>>,
+    /// The event as its page last read it, and when (`catalog::event_for_page`).
+    page_detail: Mutex<Option<(Instant, Arc<EventDetail>)>>,
 }
 
 struct Live {
@@ -147,6 +149,7 @@ impl EventSeatMap {
                 recent: VecDeque::new(),
             }),
             drawing: OnceLock::new(),
+            page_detail: Mutex::new(None),
         }
     }
 
@@ -223,6 +226,19 @@ impl EventSeatMap {
         }
         live.recent.push_back(batch.clone());
         Some(batch)
+    }
+
+    /// The event's details as a page last read them, if younger than `fresh`.
+    pub fn page_detail(&self, fresh: std::time::Duration) -> Option<Arc<EventDetail>> {
+        let kept = self.page_detail.lock().unwrap_or_else(|p| p.into_inner());
+        kept.as_ref()
+            .filter(|(at, _)| at.elapsed() < fresh)
+            .map(|(_, d)| d.clone())
+    }
+
+    pub fn keep_page_detail(&self, detail: Arc<EventDetail>) {
+        *self.page_detail.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some((Instant::now(), detail));
     }
 
     /// The version of the latest change.
