@@ -11,7 +11,7 @@ use holdfast_app::core::buyer::MaybeBuyer;
 use holdfast_app::core::platform::client_addr::ClientAddr;
 use holdfast_app::core::platform::compressed::{Compressed, Encoding};
 use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::seat_map::EventSeatMap;
+use holdfast_app::core::seat_map::Rendered;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::seat_drawing::SeatDrawing;
 use holdfast_app::model::{SeatMapSnapshot, SeatStatuses};
@@ -41,15 +41,8 @@ pub async fn seats(
     Path(event_id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let map = admitted_map(&state, buyer.as_deref(), client, &event_id, &headers).await?;
-    let snapshot = map.snapshot(state.clock.now_ms(), state.rules.seat_map_staleness);
-    Ok(answer(
-        &headers,
-        &snapshot.etag,
-        REVALIDATE,
-        "application/json",
-        &snapshot.json,
-    ))
+    let snapshot = admitted_snapshot(&state, buyer.as_deref(), client, &event_id, &headers).await?;
+    Ok(revalidated(&headers, &snapshot, &snapshot.json))
 }
 
 /// Every seat's status as one letter, in the drawing's order.
@@ -69,15 +62,8 @@ pub async fn statuses(
     Path(event_id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let map = admitted_map(&state, buyer.as_deref(), client, &event_id, &headers).await?;
-    let snapshot = map.snapshot(state.clock.now_ms(), state.rules.seat_map_staleness);
-    Ok(answer(
-        &headers,
-        &snapshot.etag,
-        REVALIDATE,
-        "application/json",
-        &snapshot.statuses,
-    ))
+    let snapshot = admitted_snapshot(&state, buyer.as_deref(), client, &event_id, &headers).await?;
+    Ok(revalidated(&headers, &snapshot, &snapshot.statuses))
 }
 
 #[derive(Deserialize)]
@@ -136,23 +122,36 @@ pub async fn drawing(
     ))
 }
 
-/// The event's map, once the waiting room (if on) has let this buyer in.
-async fn admitted_map(
+/// The event's current snapshot, once the waiting room (if on) has let
+/// this buyer in.
+async fn admitted_snapshot(
     state: &AppState,
     buyer: Option<&str>,
     client: Option<Extension<ClientAddr>>,
     event_id: &str,
     headers: &HeaderMap,
-) -> Result<Arc<EventSeatMap>, ApiError> {
+) -> Result<Arc<Rendered>, ApiError> {
     let event_id = extract::id(event_id, "eventId")?;
     if !extract::is_staff(state, client.as_deref(), headers) {
         extract::admitted(state, buyer, event_id, headers).await?;
     }
-    state
+    let map = state
         .seat_maps
         .get(&state.db, event_id)
         .await?
-        .ok_or(ApiError::NotFound("event"))
+        .ok_or(ApiError::NotFound("event"))?;
+    Ok(map.snapshot(state.clock.now_ms(), state.rules.seat_map_staleness))
+}
+
+/// One form of the snapshot, revalidated by its ETag.
+fn revalidated(headers: &HeaderMap, snapshot: &Rendered, body: &Compressed) -> Response {
+    answer(
+        headers,
+        &snapshot.etag,
+        REVALIDATE,
+        "application/json",
+        body,
+    )
 }
 
 fn accept_encoding(headers: &HeaderMap) -> Option<&str> {

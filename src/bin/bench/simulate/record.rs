@@ -40,7 +40,7 @@ pub const STEPS: [Step; 11] = [
 ];
 
 #[derive(Default)]
-pub struct Samples(pub [Vec<Duration>; 9]);
+pub struct Samples(pub [Vec<Duration>; STEPS.len()]);
 
 impl Samples {
     pub fn add(&mut self, step: Step, took: Duration) {
