@@ -14,7 +14,7 @@ async function findBest(page, quantity) {
 test('a buyer asks for 4 seats and holds the best block in one tap', async ({ page }) => {
   await page.goto('/events/1');
   await findBest(page, 4);
-  await expect(page.locator('.held-note')).toContainText('Held 4 seat(s)');
+  await expect(page.locator('.held-note')).toContainText('Held 4 seats');
   // The four are side by side in one row: consecutive seat numbers.
   const held = await page.locator('circle.seat.held').evaluateAll((els) =>
     els.map((e) => e.textContent));
@@ -28,7 +28,7 @@ test.describe('on a phone', () => {
     await page.goto('/events/1');
     await expect(page.getByTestId('find-best')).toBeVisible();
     await findBest(page, 2);
-    await expect(page.locator('.held-note')).toContainText('Held 2 seat(s)');
+    await expect(page.locator('.held-note')).toContainText('Held 2 seats');
     await page.screenshot({ path: 'test-results/best-available-phone.png', fullPage: true });
   });
 });

@@ -14,8 +14,18 @@ test('a hold runs out on screen and the seat is free for the next buyer', async 
   await page.locator(`#seat-${id}`).dispatchEvent('click');
   await page.getByRole('button', { name: 'Hold seats' }).click();
   await expect(page.getByTestId('countdown')).toContainText('0:0');
+  await expect(page.getByTestId('countdown')).toHaveClass(/soon/);
+  await expect(page.getByText('Less than a minute left: pay now to keep these seats.')).toBeVisible();
   await expect(page.getByTestId('hold-expired')).toBeVisible({ timeout: 8_000 });
   await expect(page.locator(`#seat-${id}`)).toHaveClass(/available/);
+  await page.screenshot({ path: 'test-results/hold-expired.png' });
+  // Its own hold never reads as "taken by someone else".
+  await expect(page.getByText('was just taken by someone else')).toHaveCount(0);
+  // One tap holds the same seat again.
+  await page.getByTestId('hold-again').click();
+  await expect(page.getByTestId('countdown')).toBeVisible();
+  await expect(page.locator(`#seat-${id}`)).toHaveClass(/mine/);
+  await expect(page.getByTestId('hold-expired')).toBeVisible({ timeout: 8_000 });
   const next = await browser.newContext({ baseURL: shortURL });
   const taken = await next.request.post(`/api/events/2/seats/${id}/hold`, {
     headers: { 'Idempotency-Key': `after-expiry-${Date.now()}` },

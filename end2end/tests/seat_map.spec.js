@@ -31,6 +31,9 @@ test('the arena map loads, hydrates, and a click selects a seat', async ({ page 
   await page.getByRole('button', { name: 'Hold seats' }).click();
   await expect(page.locator('.held-note')).toContainText('Held 1 seat');
   await expect(page.locator(`#seat-${id}`)).toHaveClass(/held/);
+  // The panel is about the hold now: the seat by name, no second selection.
+  await expect(page.getByTestId('held-seats')).toContainText(/Section .+, row .+, seat \d+/);
+  await expect(page.getByRole('button', { name: 'Hold seats' })).toHaveCount(0);
   await page.screenshot({ path: 'test-results/seat-map-held.png', fullPage: true });
   expect(errors).toEqual([]);
 });
@@ -91,4 +94,36 @@ test('the event page says when, and every page has an icon', async ({ page, requ
   const icon = await request.get('/favicon.ico');
   expect(icon.status()).toBe(200);
   expect(icon.headers()['content-type']).toContain('icon');
+});
+
+test('the selection stops at the per-booking limit, and says so', async ({ page }) => {
+  await page.goto('/events/1');
+  await expect(page.getByTestId('live')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+  const ids = await page.locator('circle.seat.available').evaluateAll(
+    (els) => els.slice(3000, 3011).map((e) => e.getAttribute('data-id')));
+  await expect(page.getByText('Up to 10 seats per booking.')).toBeVisible();
+  for (const id of ids.slice(0, 10)) await page.locator(`#seat-${id}`).dispatchEvent('click');
+  await expect(page.getByTestId('selection').locator('li')).toHaveCount(10);
+  await page.locator(`#seat-${ids[10]}`).dispatchEvent('click');
+  await expect(page.getByRole('alert')).toContainText('up to 10 seats per booking');
+  await expect(page.getByTestId('selection').locator('li')).toHaveCount(10);
+  await expect(page.locator(`#seat-${ids[10]}`)).not.toHaveClass(/selected/);
+});
+
+test('a selected seat someone else takes leaves the selection, and the buyer is told', async ({ browser }) => {
+  const baseURL = process.env.HOLDFAST_URL || 'http://127.0.0.1:3000';
+  const page = await (await browser.newContext({ baseURL })).newPage();
+  const other = await browser.newContext({ baseURL });
+  await page.goto('/events/2');
+  await expect(page.getByTestId('live')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+  const id = await page.locator('circle.seat.available').nth(270).getAttribute('data-id');
+  await page.locator(`#seat-${id}`).dispatchEvent('click');
+  await expect(page.getByTestId('selection').locator('li')).toHaveCount(1);
+  const held = await other.request.post(`/api/events/2/seats/${id}/hold`, {
+    headers: { 'Idempotency-Key': `lost-${Date.now()}` },
+  });
+  expect(held.status()).toBe(200);
+  await expect(page.getByRole('alert')).toContainText('was just taken by someone else');
+  await expect(page.getByTestId('selection').locator('li')).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/seat-lost.png' });
 });

@@ -144,7 +144,7 @@ pub fn MyBookings() -> impl IntoView {
                             {items.into_iter().map(|b| view! {
                                 <li class="event-card">
                                     <span class="kind">{status_words(b.status)}</span>
-                                    <a href=format!("/bookings/{}", b.id)>{format!("{} seat(s)", b.seats.len().max(1))}</a>
+                                    <a href=format!("/bookings/{}", b.id)>{match b.seats.len() { 0 => "Standing places".to_string(), 1 => "1 seat".to_string(), n => format!("{n} seats") }}</a>
                                     <span class="availability">{format_price(b.amount_cents, &b.currency)}</span>
                                 </li>
                             }).collect_view()}

@@ -1,11 +1,13 @@
-//! The running hold beside the map: the countdown, the promo box and Pay;
-//! and the words a buyer reads when a step could not be answered at all.
+//! The running hold beside the map: which seats are the buyer's, the
+//! countdown (amber in its last minute), the promo box and Pay; once it ran
+//! out, "Hold these seats again" or back to choosing. And the words a buyer
+//! reads when a step could not be answered at all.
 
 use leptos::prelude::*;
 
 use crate::model::{format_price, HoldResponse};
 use crate::server_fns::buyer::{pay_booking, PayOutcome};
-use crate::ui::buyer::event::seats::{mark_seats, Look};
+use crate::ui::buyer::event::seats::{mark_seats, seat_name, Look};
 use crate::ui::buyer::promo_form::PromoForm;
 
 pub fn new_idempotency_key() -> String {
@@ -16,10 +18,15 @@ pub fn new_idempotency_key() -> String {
     )
 }
 
+/// The last minute of a hold is shown in amber, with a warning.
+const WARN_MS: i64 = 60_000;
+
 /// The running hold: a countdown from the server's `expiresInMs` (counted
 /// from when the answer arrived, so the buyer's clock never matters) and Pay.
+/// `again` holds the same seats anew after expiry; `done` goes back to
+/// choosing seats.
 #[component]
-pub fn HeldPanel(h: HoldResponse) -> impl IntoView {
+pub fn HeldPanel(h: HoldResponse, again: Callback<Vec<i64>>, done: Callback<()>) -> impl IntoView {
     let deadline = js_sys::Date::now() + h.expires_in_ms as f64;
     let left_ms = RwSignal::new(h.expires_in_ms);
     let seat_ids = h.seat_ids.clone();
@@ -63,24 +70,48 @@ pub fn HeldPanel(h: HoldResponse) -> impl IntoView {
     let seats = h.seat_ids.len();
     let currency = h.currency.clone();
     let summary = move || {
-        format!(
-            "Held {seats} seat(s) for {}.",
-            format_price(amount.get(), &currency)
-        )
+        let what = match seats {
+            0 => "your places".to_string(),
+            1 => "1 seat".to_string(),
+            n => format!("{n} seats"),
+        };
+        format!("Held {what} for {}.", format_price(amount.get(), &currency))
     };
+    let names: Vec<String> = h.seat_ids.iter().map(|id| seat_name(*id)).collect();
+    let again_ids = h.seat_ids.clone();
+    let soon = move || left_ms.get() > 0 && left_ms.get() <= WARN_MS;
     let promo_booking = h.booking_id.clone();
     let promo_currency = h.currency.clone();
     view! {
         <div class="held-note" role="status">
             <p>{summary}</p>
+            <ul class="yours" data-testid="held-seats">
+                {names.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+            </ul>
             <Show
                 when=running
-                fallback=|| view! { <p class="expired" data-testid="hold-expired">"Your hold has expired; the seats are back on sale."</p> }
+                fallback=move || {
+                    let ids = again_ids.clone();
+                    let has_seats = !ids.is_empty();
+                    view! {
+                        <p class="expired" data-testid="hold-expired">"Your hold has expired; the seats are back on sale."</p>
+                        <Show when=move || has_seats>
+                            <button class="hold again" data-testid="hold-again"
+                                on:click={let ids = ids.clone(); move |_| again.run(ids.clone())}>
+                                "Hold these seats again"
+                            </button>
+                        </Show>
+                        <button class="link" on:click=move |_| done.run(())>"Choose other seats"</button>
+                    }
+                }
             >
-                <p class="countdown" data-testid="countdown">
+                <p class="countdown" class:soon=soon data-testid="countdown">
                     "Time left: "
                     <strong>{move || { let s = left_ms.get() / 1000; format!("{}:{:02}", s / 60, s % 60) }}</strong>
                 </p>
+                <Show when=soon>
+                    <p class="warning" role="alert">"Less than a minute left: pay now to keep these seats."</p>
+                </Show>
                 <PromoForm booking_id=promo_booking.clone() amount currency=promo_currency.clone()/>
                 <button class="hold pay" on:click=pay.clone()>"Pay now"</button>
             </Show>

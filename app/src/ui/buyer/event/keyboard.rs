@@ -10,7 +10,7 @@ use super::seats::{toggle_seat, Picked};
 
 /// Arrow keys move the focus between seats (left/right along the row,
 /// up/down to the nearest seat above or below); Enter or Space selects.
-pub fn on_map_key(ev: &web_sys::KeyboardEvent, picked: RwSignal<Vec<Picked>>) {
+pub fn on_map_key(ev: &web_sys::KeyboardEvent, picked: RwSignal<Vec<Picked>>, limit: usize) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
@@ -21,7 +21,7 @@ pub fn on_map_key(ev: &web_sys::KeyboardEvent, picked: RwSignal<Vec<Picked>>) {
     let next = match (key.as_str(), &active) {
         ("Enter" | " ", Some(seat)) => {
             ev.prevent_default();
-            toggle_seat(seat, picked);
+            toggle_seat(seat, picked, limit);
             return;
         }
         ("ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown" | "Enter" | " ", None) => {

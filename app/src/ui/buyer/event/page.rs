@@ -21,7 +21,7 @@ use crate::ui::buyer::event::keyboard::on_map_key;
 use crate::ui::buyer::event::map_view::{fraction_at, pointer_fraction, svg_scale, Touches};
 use crate::ui::buyer::event::seat_list::SeatList;
 use crate::ui::buyer::event::seats::{
-    flash, mark_seats, seat_name, select_only, toggle_seat, Look, Picked,
+    flash, mark_seats, seat_name, select_only, toggle_seat, Look, Picked, Toggled,
 };
 use crate::ui::buyer::event::waiting_room::WaitingRoom;
 use crate::ui::live::use_event_stream;
@@ -62,6 +62,8 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let message: RwSignal<Option<String>> = RwSignal::new(None);
     let hold: RwSignal<Option<crate::model::HoldResponse>> = RwSignal::new(None);
     let live = RwSignal::new(false);
+    let holding: RwSignal<Vec<i64>> = RwSignal::new(Vec::new());
+    let max_per_booking = data.max_per_booking.max(1);
     // The seats, drawn once hydrated; then the live stream from their version.
     let seats_ref = NodeRef::<leptos::svg::G>::new();
     let drawn: RwSignal<Option<Result<(), String>>> = RwSignal::new(None);
@@ -75,7 +77,17 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
             match draw_seats(&target, event_id, &url, &[]).await {
                 Ok(version) => {
                     drawn.set(Some(Ok(())));
-                    connect_live(event_id, version, picked, hold, live);
+                    connect_live(
+                        event_id,
+                        version,
+                        Watched {
+                            picked,
+                            hold,
+                            holding,
+                            message,
+                            live,
+                        },
+                    );
                 }
                 Err(e) => drawn.set(Some(Err(e))),
             }
@@ -105,7 +117,13 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         else {
             return;
         };
-        toggle_seat(&seat, picked);
+        if toggle_seat(&seat, picked, max_per_booking) == Toggled::AtLimit {
+            message.set(Some(format!(
+                "You can pick up to {max_per_booking} seats per booking. Hold these first, or unselect one."
+            )));
+        } else {
+            message.set(None);
+        }
     };
 
     let currency_total = currency.clone();
@@ -118,8 +136,13 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         message.set(None);
         suggestions.set(Vec::new());
         let key = new_idempotency_key();
+        // The stream may report these held before the answer arrives: they
+        // are this buyer's own, not taken by someone else.
+        holding.set(ids.clone());
         leptos::task::spawn_local(async move {
-            match hold_seats(event_id, ids, key).await {
+            let outcome = hold_seats(event_id, ids, key).await;
+            holding.set(Vec::new());
+            match outcome {
                 Ok(HoldOutcome::Held(r)) => {
                     mark_seats(&r.seat_ids, Look::Yours);
                     picked.set(Vec::new());
@@ -143,7 +166,6 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     };
     let do_hold = move |_| hold_ids(picked.get_untracked().iter().map(|p| p.id).collect());
     // "How many?" and the server picks the best block and holds it.
-    let max_per_booking = data.max_per_booking.max(1);
     let quantity = RwSignal::new(2usize.min(max_per_booking));
     let find_best = move |_| {
         message.set(None);
@@ -153,7 +175,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         leptos::task::spawn_local(async move {
             match hold_best_seats(event_id, n, key).await {
                 Ok(HoldOutcome::Held(r)) => {
-                    select_only(&[], picked);
+                    select_only(&[], picked, max_per_booking);
                     mark_seats(&r.seat_ids, Look::Yours);
                     hold.set(Some(r));
                 }
@@ -164,10 +186,18 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     };
     // One click on an alternative: select exactly those seats and hold them.
     let take = move |ids: Vec<i64>| {
-        select_only(&ids, picked);
+        select_only(&ids, picked, max_per_booking);
         hold_ids(ids);
     };
-    let on_key = move |ev: web_sys::KeyboardEvent| on_map_key(&ev, picked);
+    let on_key = move |ev: web_sys::KeyboardEvent| on_map_key(&ev, picked, max_per_booking);
+    // After a hold ran out: the same seats again, or back to choosing.
+    let hold_again = Callback::new(move |ids: Vec<i64>| {
+        hold.set(None);
+        take(ids);
+    });
+    let choose_again = Callback::new(move |_: ()| hold.set(None));
+    // While a hold runs, the panel is about it: no second selection.
+    let choosing = move || hold.read().is_none();
 
     // Three parts, each type-erased: one nested view type this deep
     // overflows the compiler's query depth.
@@ -291,12 +321,14 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     <li><span class="swatch held"></span>"Held by someone else"</li>
                     <li><span class="swatch booked"></span>"Sold"</li>
                 </ul>
+                <Show when=choosing>
+                <p class="hint limit">{format!("Up to {max_per_booking} seats per booking.")}</p>
                 <ul class="selection" data-testid="selection">
                     <For each=move || picked.get() key=|p| p.id let:p>
                         <li>{p.name.clone()}</li>
                     </For>
                 </ul>
-                <p class="total">"Total: " <strong>{total}</strong></p>
+                <p class="total">"Total: " <strong>{total.clone()}</strong></p>
                 <button class="hold" on:click=do_hold disabled=move || picked.read().is_empty()>"Hold seats"</button>
                 <div class="best" data-testid="best">
                     <p class="or">"…or let us choose:"</p>
@@ -315,6 +347,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     <button class="hold best-find" data-testid="find-best" on:click=find_best>"Find best seats"</button>
                     <p class="hint">{format!("Side by side, nearest the stage; up to {max_per_booking} per booking.")}</p>
                 </div>
+                </Show>
                 <Show when=move || message.get().is_some()>
                     <p class="error" role="alert">{move || message.get()}</p>
                 </Show>
@@ -328,8 +361,10 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                         }).collect_view()}
                     </div>
                 </Show>
-                {move || hold.get().map(|h| view! { <HeldPanel h/> })}
-                <SeatList sections=section_names.clone() picked/>
+                {move || hold.get().map(|h| view! { <HeldPanel h again=hold_again done=choose_again/> })}
+                <Show when=choosing>
+                    <SeatList sections=section_names.clone() picked limit=max_per_booking/>
+                </Show>
             </aside>
     }
     .into_any();
@@ -339,27 +374,51 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     }
 }
 
-/// Follows the seat stream: every change from any buyer gives the seat its
-/// new look (this buyer's own hold shows as theirs); a seat in the selection
-/// that someone else took leaves the selection; a `reset` (too much missed)
-/// reloads the page.
-fn connect_live(
-    event_id: i64,
-    since: u64,
+/// What the live stream updates besides the map.
+#[derive(Clone, Copy)]
+struct Watched {
     picked: RwSignal<Vec<Picked>>,
     hold: RwSignal<Option<crate::model::HoldResponse>>,
+    /// The seats of a hold request still on its way.
+    holding: RwSignal<Vec<i64>>,
+    message: RwSignal<Option<String>>,
     live: RwSignal<bool>,
-) {
+}
+
+/// Follows the seat stream: every change from any buyer gives the seat its
+/// new look (this buyer's own hold shows as theirs); a seat in the selection
+/// that someone else took leaves the selection, and the buyer is told which;
+/// a `reset` (too much missed) reloads the page.
+fn connect_live(event_id: i64, since: u64, w: Watched) {
     let url = format!("/api/events/{event_id}/seats/stream?since={since}");
     let on_changes = move |batch: SeatChanges| {
         for change in batch.changes {
-            let yours = hold
+            let yours = w
+                .hold
                 .read_untracked()
                 .as_ref()
                 .is_some_and(|h| h.seat_ids.contains(&change.id));
             let look = Look::of(change.status, yours);
-            if look != Look::Available {
-                picked.update(|p| p.retain(|s| s.id != change.id));
+            let own_request = w.holding.read_untracked().contains(&change.id);
+            if look != Look::Available && !own_request {
+                let lost = w
+                    .picked
+                    .read_untracked()
+                    .iter()
+                    .find(|s| s.id == change.id)
+                    .map(|s| {
+                        s.name
+                            .splitn(4, ", ")
+                            .take(3)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    });
+                if let Some(name) = lost {
+                    w.picked.update(|p| p.retain(|s| s.id != change.id));
+                    w.message.set(Some(format!(
+                        "{name} was just taken by someone else and left your selection."
+                    )));
+                }
             }
             mark_seats(&[change.id], look);
         }
@@ -369,5 +428,5 @@ fn connect_live(
             let _ = w.location().reload();
         }
     });
-    use_event_stream(&url, "seats", live, on_changes, Some(reload));
+    use_event_stream(&url, "seats", w.live, on_changes, Some(reload));
 }

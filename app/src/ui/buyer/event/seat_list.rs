@@ -17,7 +17,12 @@ struct Listed {
 }
 
 #[component]
-pub fn SeatList(sections: Vec<String>, picked: RwSignal<Vec<Picked>>) -> impl IntoView {
+pub fn SeatList(
+    sections: Vec<String>,
+    picked: RwSignal<Vec<Picked>>,
+    /// The most seats one booking may have.
+    limit: usize,
+) -> impl IntoView {
     let first = sections.first().cloned().unwrap_or_default();
     let section = RwSignal::new(first);
     let listed: RwSignal<Vec<Listed>> = RwSignal::new(Vec::new());
@@ -40,7 +45,7 @@ pub fn SeatList(sections: Vec<String>, picked: RwSignal<Vec<Picked>>) -> impl In
             .and_then(|w| w.document())
             .and_then(|d| d.get_element_by_id(&format!("seat-{id}")));
         if let Some(seat) = seat {
-            toggle_seat(&seat, picked);
+            toggle_seat(&seat, picked, limit);
         }
         // Someone may have taken it meanwhile: the list follows the map.
         refresh();

@@ -113,22 +113,41 @@ pub fn seat_element(id: i64) -> Option<web_sys::Element> {
         .and_then(|d| d.get_element_by_id(&format!("seat-{id}")))
 }
 
-/// Selects or unselects an available seat of the map.
-pub fn toggle_seat(seat: &web_sys::Element, picked: RwSignal<Vec<Picked>>) {
+/// What a click on a seat did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Toggled {
+    Selected,
+    Unselected,
+    /// The selection already has the most seats one booking may have.
+    AtLimit,
+    /// Held, sold or yours: nothing to select.
+    Unavailable,
+}
+
+/// Selects or unselects an available seat of the map; the selection stops
+/// at `limit` seats (the per-booking limit).
+pub fn toggle_seat(
+    seat: &web_sys::Element,
+    picked: RwSignal<Vec<Picked>>,
+    limit: usize,
+) -> Toggled {
     let classes = seat.class_list();
     if !classes.contains("available") {
-        return;
+        return Toggled::Unavailable;
     }
     let Some(id) = seat
         .get_attribute("data-id")
         .and_then(|v| v.parse::<i64>().ok())
     else {
-        return;
+        return Toggled::Unavailable;
     };
     if classes.contains("selected") {
         show(seat, Look::Available);
         picked.update(|p| p.retain(|s| s.id != id));
-        return;
+        return Toggled::Unselected;
+    }
+    if picked.with_untracked(|p| p.len()) >= limit {
+        return Toggled::AtLimit;
     }
     let cents = seat
         .get_attribute("data-price")
@@ -137,6 +156,7 @@ pub fn toggle_seat(seat: &web_sys::Element, picked: RwSignal<Vec<Picked>>) {
     let name = name_of(&seat.text_content().unwrap_or_default());
     show(seat, Look::Selected);
     picked.update(|p| p.push(Picked { id, name, cents }));
+    Toggled::Selected
 }
 
 /// Gives seats of the map one look (after a hold, a refusal, a change).
@@ -175,7 +195,7 @@ pub fn seat_name(id: i64) -> String {
 }
 
 /// Replaces the selection with exactly these seats.
-pub fn select_only(ids: &[i64], picked: RwSignal<Vec<Picked>>) {
+pub fn select_only(ids: &[i64], picked: RwSignal<Vec<Picked>>, limit: usize) {
     for p in picked.get_untracked() {
         if let Some(el) = seat_element(p.id) {
             if el.class_list().contains("selected") {
@@ -186,7 +206,7 @@ pub fn select_only(ids: &[i64], picked: RwSignal<Vec<Picked>>) {
     picked.set(Vec::new());
     for id in ids {
         if let Some(el) = seat_element(*id) {
-            toggle_seat(&el, picked);
+            toggle_seat(&el, picked, limit);
         }
     }
 }
