@@ -215,6 +215,38 @@ pub async fn hold_seats(
     HoldOutcome::from_hold(hold_seats(&state, &admitted, &seat_ids, Some(&key)).await)
 }
 
+/// Holds places in a standing area (the page's stepper): the same use case
+/// as `POST /api/events/{eventId}/general-admission/{areaId}/hold`.
+#[server]
+pub async fn hold_standing(
+    event_id: i64,
+    area_id: i64,
+    quantity: i64,
+    idempotency_key: String,
+) -> Result<HoldOutcome, ServerFnError> {
+    use crate::core::booking::ga::hold_general_admission;
+    use crate::core::platform::idempotency::IdempotencyKey;
+
+    let state = expect_context::<crate::core::AppState>();
+    let admitted = match admit_to_hold(&state, event_id).await? {
+        Ok(admitted) => admitted,
+        Err(e) => return Ok(HoldOutcome::refused(e)),
+    };
+    let key = IdempotencyKey::parse(
+        &idempotency_key,
+        &[
+            b"hold_standing",
+            &event_id.to_be_bytes(),
+            &area_id.to_be_bytes(),
+            &quantity.to_be_bytes(),
+        ],
+    )
+    .map_err(server_error)?;
+    HoldOutcome::from_hold(
+        hold_general_admission(&state, &admitted, area_id, quantity, Some(&key)).await,
+    )
+}
+
 /// What the page gets back from the pay step.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum PayOutcome {

@@ -69,11 +69,13 @@ pub fn HeldPanel(h: HoldResponse, again: Callback<Vec<i64>>, done: Callback<()>)
     let amount = RwSignal::new(h.amount_cents);
     let seats = h.seat_ids.len();
     let currency = h.currency.clone();
+    let places = h.general_admission.as_ref().map_or(0, |g| g.quantity);
     let summary = move || {
-        let what = match seats {
-            0 => "your places".to_string(),
-            1 => "1 seat".to_string(),
-            n => format!("{n} seats"),
+        let what = match (seats, places) {
+            (0, 1) => "1 standing place".to_string(),
+            (0, n) => format!("{n} standing places"),
+            (1, _) => "1 seat".to_string(),
+            (n, _) => format!("{n} seats"),
         };
         format!("Held {what} for {}.", format_price(amount.get(), &currency))
     };

@@ -23,6 +23,7 @@ use crate::ui::buyer::event::seat_list::SeatList;
 use crate::ui::buyer::event::seats::{
     flash, mark_seats, seat_name, select_only, toggle_seat, Look, Picked, Toggled,
 };
+use crate::ui::buyer::event::standing::Standing;
 use crate::ui::buyer::event::waiting_room::WaitingRoom;
 use crate::ui::live::use_event_stream;
 
@@ -105,6 +106,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let has_decks = !data.layout.levels.is_empty();
     let section_names: Vec<String> = data.layout.sections.iter().map(|s| s.0.clone()).collect();
     let stage = data.layout.stage;
+    let standing_areas = detail.general_admission.clone();
     let on_map_click = move |ev: web_sys::MouseEvent| {
         if drag.get_untracked().is_some_and(|d| d.2) {
             drag.set(None);
@@ -347,6 +349,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     <button class="hold best-find" data-testid="find-best" on:click=find_best>"Find best seats"</button>
                     <p class="hint">{format!("Side by side, nearest the stage; up to {max_per_booking} per booking.")}</p>
                 </div>
+                <Standing event_id areas=standing_areas.clone() currency=currency.clone() limit=max_per_booking hold message/>
                 </Show>
                 <Show when=move || message.get().is_some()>
                     <p class="error" role="alert">{move || message.get()}</p>

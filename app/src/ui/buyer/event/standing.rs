@@ -1,0 +1,89 @@
+//! The standing areas of an event, bought by count: for each, its price,
+//! the places left when the page was drawn, a stepper (1 … the per-booking
+//! limit, never more than are left) and its own Hold button.
+
+use leptos::prelude::*;
+
+use crate::model::{format_price, GeneralAdmissionArea, HoldResponse};
+use crate::server_fns::buyer::{hold_standing, HoldOutcome};
+use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key};
+
+#[component]
+pub fn Standing(
+    event_id: i64,
+    areas: Vec<GeneralAdmissionArea>,
+    currency: String,
+    limit: usize,
+    hold: RwSignal<Option<HoldResponse>>,
+    message: RwSignal<Option<String>>,
+) -> impl IntoView {
+    (!areas.is_empty()).then(|| {
+        view! {
+            <div class="standing" data-testid="standing">
+                <h3>"Standing"</h3>
+                {areas.into_iter().map(|area| {
+                    view! { <StandingArea event_id area currency=currency.clone() limit hold message/> }
+                }).collect_view()}
+            </div>
+        }
+    })
+}
+
+#[component]
+fn StandingArea(
+    event_id: i64,
+    area: GeneralAdmissionArea,
+    currency: String,
+    limit: usize,
+    hold: RwSignal<Option<HoldResponse>>,
+    message: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let most = (limit as i64).min(area.remaining).max(0);
+    let count = RwSignal::new(most.min(1));
+    let area_id = area.id;
+    let take = move |_| {
+        let quantity = count.get_untracked();
+        if quantity < 1 {
+            return;
+        }
+        message.set(None);
+        let key = new_idempotency_key();
+        leptos::task::spawn_local(async move {
+            match hold_standing(event_id, area_id, quantity, key).await {
+                Ok(HoldOutcome::Held(r)) => hold.set(Some(r)),
+                Ok(HoldOutcome::Refused { message: m, .. }) => message.set(Some(m)),
+                Err(e) => message.set(Some(failure(&e, "no places were held"))),
+            }
+        });
+    };
+    let label = format!("{} places", area.name);
+    let left = if area.remaining > 0 {
+        format!("{} places left", area.remaining)
+    } else {
+        "Sold out".to_string()
+    };
+    view! {
+        <div class="standing-area">
+            <p class="standing-name">
+                <strong>{area.name.clone()}</strong>
+                {format!(" · {} each", format_price(area.price_cents, &currency))}
+                <span class="hint">{format!(" · {left}")}</span>
+            </p>
+            <div class="stepper" role="group" aria-label=label.clone()>
+                <button type="button" aria-label="One place fewer"
+                    disabled=move || { count.get() <= 1 }
+                    on:click=move |_| count.update(|c| *c = (*c - 1).max(1))>"−"</button>
+                <output aria-live="polite" data-testid="standing-count">{move || count.get()}</output>
+                <button type="button" aria-label="One place more"
+                    disabled=move || { count.get() >= most }
+                    on:click=move |_| count.update(|c| *c = (*c + 1).min(most))>"+"</button>
+            </div>
+            <button class="hold standing-hold" disabled=move || { most < 1 } on:click=take>
+                {move || match count.get() {
+                    1 => "Hold 1 place".to_string(),
+                    n => format!("Hold {n} places"),
+                }}
+            </button>
+        </div>
+    }
+}
