@@ -18,21 +18,9 @@ echo "== SQLite"
 ./target/release/holdfast-bench
 echo "== Postgres"
 ./target/release/holdfast-bench "$pg"
-echo "== pgbench, same SQL transaction (scripts/bench/hold.sql), 10 s each"
-bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
-psql "$pg" -qc "create database pgb" && pgb="${pg%/*}/pgb"
-# The schema and a million bench seats (seat_id only needs to exist).
-for f in migrations/postgres/*.sql; do psql "$pgb" -q -f "$f"; done
-psql "$pgb" -q <<'SQL'
-insert into event (slug, name, kind, venue, starts_at, currency, created_at) values ('b','b','concert','v',0,'EUR',0);
-insert into price_category (event_id, code, name, price_cents, color) values (1,'A','A',100,'#000');
-insert into seat (event_id, category_id, section, row_label, number, label, x, y)
-  select 1, 1, 'S', (g / 1000)::text, g % 1000, g::text, 0, 0 from generate_series(1, 1000000) g;
-SQL
-for c in 8 32 64; do
-  echo "-- pgbench -c $c"
-  "$bin/pgbench" -n -c "$c" -j 2 -T 10 -f scripts/bench/hold.sql "$pgb" | grep -E "tps|latency average"
-done
+./scripts/bench/pgbench.sh "$pg"
+echo "== claims piling up on one 44,000-seat event (Postgres)"
+psql "$pg" -qc "create database claims" && ./target/release/holdfast-bench claims "${pg%/*}/claims"
 
 echo "== on-sale simulation, full size: 100,000 buyers for the arena, 3 instances on Postgres"
 # A failed check is reported and the bench goes on to the next figure.

@@ -3,7 +3,8 @@
 # DIR (as the `postgres` user: initdb refuses root), listens on 127.0.0.1 on a
 # free port and prints its URL; `pg.sh stop DIR` stops it by its pid file;
 # `pg.sh crash DIR` stops it immediately (no checkpoint) and `pg.sh resume
-# DIR` starts it again on the same port.
+# DIR` starts it again on the same port. `PG_OPTIONS` adds server settings
+# (e.g. `-c shared_preload_libraries=pg_stat_statements` for a profile).
 set -euo pipefail
 cmd=${1:?start|stop|crash|resume}
 dir=${2:?directory}
@@ -21,7 +22,7 @@ start)
   source "$(dirname "$0")/lib.sh"
   port=$(free_port)
   as_pg "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
-  echo "-h 127.0.0.1 -p $port -k $dir -c max_connections=300 -c shared_buffers=256MB -c fsync=on" > "$dir/options"
+  echo "-h 127.0.0.1 -p $port -k $dir -c max_connections=300 -c shared_buffers=256MB -c fsync=on ${PG_OPTIONS:-}" > "$dir/options"
   as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "$(cat "$dir/options")" start >/dev/null
   echo "postgres://postgres@127.0.0.1:$port/postgres"
   ;;

@@ -2,6 +2,7 @@
 //!
 //!     holdfast-bench [DATABASE_URL]              throughput next to the machine's limits
 //!     holdfast-bench pages [DATABASE_URL]        what a browser fetches, next to /healthz
+//!     holdfast-bench claims [DATABASE_URL]       holds as they pile up on a 44,000-seat event
 //!     holdfast-bench simulate --targets URL,...  the on-sale simulator (see simulate/)
 //!     holdfast-bench sse-memory URL PID [N]      a server's memory with N SSE clients
 //!
@@ -9,6 +10,7 @@
 //! pgbench on the same SQL transaction beside it.
 
 mod browser;
+mod claims;
 mod queue;
 mod simulate;
 mod sse_memory;
@@ -21,6 +23,7 @@ async fn main() {
     let ok = match args.first().map(String::as_str) {
         Some("simulate") => simulate::main(&args[1..]).await,
         Some("sse-memory") => sse_memory::main(&args[1..]).await,
+        Some("claims") => claims::main(args.get(1).cloned()).await,
         Some("pages") => throughput::pages(args.get(1).cloned()).await,
         _ => throughput::main(args.first().cloned()).await,
     };

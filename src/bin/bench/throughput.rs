@@ -24,7 +24,15 @@ use holdfast_app::core::AppState;
 
 /// A server in this process on a fresh database (SQLite in a temp dir
 /// unless a URL is given), with a bare `/hello` route beside the app's.
-async fn start(url: Option<String>) -> (String, AppState) {
+pub async fn start(url: Option<String>) -> (String, AppState) {
+    start_with(url, |_| {}).await
+}
+
+/// `start`, with the test configuration adjusted first.
+pub async fn start_with(
+    url: Option<String>,
+    adjust: impl FnOnce(&mut Config),
+) -> (String, AppState) {
     let url = url.unwrap_or_else(|| {
         let dir = std::env::temp_dir().join(format!("holdfast-bench-{}", std::process::id()));
         let _ = std::fs::create_dir_all(&dir);
@@ -36,6 +44,7 @@ async fn start(url: Option<String>) -> (String, AppState) {
     if let Ok(root) = std::env::var("LEPTOS_SITE_ROOT") {
         config.site_root = root;
     }
+    adjust(&mut config);
     let (router, state) = build(&config, Arc::new(SystemClock))
         .await
         .expect("app builds");
@@ -74,7 +83,7 @@ pub async fn main(url: Option<String>) -> bool {
             .into_iter()
             .map(|s| s.chunks(PER_BUYER).map(<[i64]>::to_vec).collect())
             .collect();
-        let r = holds(&base, buyers, Until::AllTried).await;
+        let r = holds(&base, 1, buyers, Until::AllTried).await;
         r.print(&format!("holds, distinct seats, {conns} conns"));
     }
     // Hot seats: 1,024 buyers on 10 seats. Each buyer tries the ten seats
@@ -88,7 +97,7 @@ pub async fn main(url: Option<String>) -> bool {
                 .collect()
         })
         .collect();
-    let r = holds(&base, buyers, Until::FirstWin).await;
+    let r = holds(&base, 1, buyers, Until::FirstWin).await;
     r.print("hot seats: 1,024 buyers on 10 seats, 64 conns");
 
     // The same hold use case called in a loop, without HTTP: what the
@@ -164,11 +173,11 @@ fn client() -> reqwest::Client {
 
 /// Each connection works through its seats as a line of buyers, each buyer
 /// holding at most `PER_BUYER` of them, as real buyers hold a handful.
-const PER_BUYER: usize = 8;
+pub const PER_BUYER: usize = 8;
 
 /// How long a buyer goes on through its list of seats.
 #[derive(Clone, Copy, PartialEq)]
-enum Until {
+pub enum Until {
     /// Holds every seat of the list.
     AllTried,
     /// Stops at the first seat held.
@@ -177,7 +186,7 @@ enum Until {
 
 /// One task per connection; each works through its line of buyers, each
 /// buyer through its seats, one hold request per seat.
-async fn holds(base: &str, per_conn: Vec<Vec<Vec<i64>>>, until: Until) -> Run {
+pub async fn holds(base: &str, event: i64, per_conn: Vec<Vec<Vec<i64>>>, until: Until) -> Run {
     let mut conns = Vec::new();
     for buyers in per_conn {
         let mut line = Vec::new();
@@ -200,7 +209,7 @@ async fn holds(base: &str, per_conn: Vec<Vec<Vec<i64>>>, until: Until) -> Run {
                     for seat in seats {
                         let t = Instant::now();
                         let r = c
-                            .post(format!("{base}/api/events/1/seats/{seat}/hold"))
+                            .post(format!("{base}/api/events/{event}/seats/{seat}/hold"))
                             .header("Idempotency-Key", uuid::Uuid::new_v4().to_string())
                             .send()
                             .await;

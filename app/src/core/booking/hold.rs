@@ -5,18 +5,18 @@
 //! 2. A seat the map already knows as taken is refused without touching the
 //!    booking tables (the fast path that keeps losers cheap during an
 //!    on-sale spike); only the Idempotency-Key is looked up, for replays.
-//! 3. The transaction: the Idempotency-Key row, the buyer's lock and limit,
-//!    stale holds on these seats expired on the spot (invariant 4: nobody
-//!    waits for the sweeper), the booking, its seats in ascending order. The
-//!    partial unique index decides who wins a seat.
+//! 3. The transaction (`store::claim_seats`, four round trips on Postgres):
+//!    the Idempotency-Key row, the buyer's lock and limit, stale holds on
+//!    these seats expired on the spot (invariant 4: nobody waits for the
+//!    sweeper), the booking, its seats in ascending order. The partial
+//!    unique index decides who wins a seat.
 
 use std::collections::HashSet;
 
-use super::store::{self, NewBooking};
+use super::store::{self, Claimed, NewBooking, SeatClaim};
 use super::suggest;
-use super::{begin_with_key, earlier_answer, within_buyer_limit, Idempotent};
+use super::{earlier_answer, over_limit, Idempotent};
 use crate::core::platform::clock::rfc3339;
-use crate::core::platform::db::is_unique_violation;
 use crate::core::platform::idempotency::{self, IdempotencyKey};
 use crate::core::seat_map::{EventSeatMap, Occupancy};
 use crate::core::waiting_room::Admitted;
@@ -88,13 +88,15 @@ async fn claim(
     }
     // The map first, the key second: a hold is published to the map only
     // after it committed, so when the map shows our seats taken by a request
-    // with this very key, the lookup below already sees its answer.
+    // with this very key, the lookup below already sees its answer. When
+    // the map shows them free, the claim itself finds an earlier answer (its
+    // key insert conflicts), so the common path skips the lookup.
     let now = state.clock.now_ms();
     let taken = map.taken_among(&ids, now);
-    if let Some(answer) = earlier_answer(state, buyer, key).await? {
-        return Ok(answer);
-    }
     if !taken.is_empty() {
+        if let Some(answer) = earlier_answer(state, buyer, key).await? {
+            return Ok(answer);
+        }
         return Err(seat_taken(&map, &ids, &taken, now));
     }
 
@@ -116,21 +118,8 @@ async fn claim(
         general_admission: None,
     };
     let body = serde_json::to_string(&response).map_err(ApiError::internal)?;
-
-    let mut tx = match begin_with_key(state, buyer, key, now).await? {
-        Ok(tx) => tx,
-        Err(answer) => return Ok(answer),
-    };
-    within_buyer_limit(&mut tx, state, buyer, event_id, ids.len() as i64, now).await?;
-    let stale_holds = store::stale_holds_on(&mut tx, &ids, now).await?;
-    let mut freed: Vec<_> = store::expire_stale(&mut tx, &stale_holds, now)
-        .await?
-        .iter()
-        .flat_map(|r| r.as_changes())
-        .collect();
-    let on_sale = store::insert_held(
-        &mut tx,
-        &NewBooking {
+    let claim = SeatClaim {
+        booking: NewBooking {
             id: &booking_id,
             event_id,
             buyer_id: buyer,
@@ -140,30 +129,31 @@ async fn claim(
             ga: None,
             now_ms: now,
         },
-    )
-    .await?;
-    if !on_sale {
-        tx.rollback().await?;
-        return Err(ApiError::NotOnSale);
-    }
-    if let Err(e) = store::insert_seats(&mut tx, &booking_id, event_id, &priced).await {
-        tx.rollback().await?;
-        if is_unique_violation(&e) {
+        seats: &priced,
+        limit: rules.max_places_per_buyer,
+        key: key.map(|k| (k, body.as_str())),
+    };
+    let freed = match store::claim_seats(&state.db, &claim).await? {
+        Claimed::Held { freed } => freed,
+        Claimed::KeyTaken => {
+            let key = key.expect("only a claim with a key loses it");
+            return Ok(idempotency::answer_for_loser(&state.db, buyer, key, now)
+                .await?
+                .into());
+        }
+        Claimed::OverLimit { owned } => return Err(over_limit(rules.max_places_per_buyer, owned)),
+        Claimed::NotOnSale => return Err(ApiError::NotOnSale),
+        Claimed::SeatTaken => {
             let taken = store::taken_seats(&state.db, &ids, now).await?;
             // The map was behind; the database just told us better.
             state.seat_maps.publish(event_id, &taken, now);
             let taken: Vec<SeatId> = taken.into_iter().map(|t| t.0).collect();
             return Err(seat_taken(&map, &ids, &taken, now));
         }
-        return Err(e.into());
-    }
-    if let Some(key) = key {
-        idempotency::complete(&mut tx, buyer, key, 200, &body).await?;
-    }
-    tx.commit().await?;
-
-    freed.extend(ids.iter().map(|id| (*id, Occupancy::Held(held_until))));
-    state.seat_maps.publish(event_id, &freed, now);
+    };
+    let mut changes: Vec<_> = freed.iter().flat_map(|r| r.as_changes()).collect();
+    changes.extend(ids.iter().map(|id| (*id, Occupancy::Held(held_until))));
+    state.seat_maps.publish(event_id, &changes, now);
     Ok(Idempotent::Fresh(response))
 }
 

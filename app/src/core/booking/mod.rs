@@ -89,11 +89,16 @@ async fn within_buyer_limit(
     let owned = store::live_places_of_buyer(tx, buyer, event_id, now).await?;
     let limit = state.rules.max_places_per_buyer;
     if owned + wanted > limit {
-        return Err(ApiError::LimitExceeded(format!(
-            "a buyer may hold or own at most {limit} places for this event (you have {owned})"
-        )));
+        return Err(over_limit(limit, owned));
     }
     Ok(())
+}
+
+/// 409 LIMIT_EXCEEDED for a buyer who already has `owned` places.
+fn over_limit(limit: i64, owned: i64) -> ApiError {
+    ApiError::LimitExceeded(format!(
+        "a buyer may hold or own at most {limit} places for this event (you have {owned})"
+    ))
 }
 
 /// Counts a hold attempt by how it ended (see `core::platform::metrics`).

@@ -7,9 +7,11 @@
 //! `ending` gives seats and places back; `settling` moves a booking through
 //! its payment (pay, book, re-take for a late payment, refunded).
 
+mod claim;
 mod ending;
 mod settling;
 
+pub use claim::{claim_seats, Claimed, SeatClaim};
 pub use ending::*;
 pub use settling::*;
 

@@ -1,0 +1,125 @@
+//! `holdfast-bench claims [DATABASE_URL]`: holds as an on-sale makes them,
+//! on one 44,000-seat event whose live holds pile up. Prints holds over
+//! HTTP at 8, 32 and 64 connections on the fresh event, then fills it round
+//! by round (64 connections) and prints each round beside the live holds
+//! it started from, and last the 64-connection figure again after 20,000
+//! live holds, as a ratio to the fresh one. `scripts/bench.sh` prints
+//! pgbench on the same SQL beside it.
+
+use std::time::Duration;
+
+use crate::throughput::{holds, start_with, Run, Until, PER_BUYER};
+use holdfast_app::core::platform::db::Db;
+use holdfast_app::core::seed::{insert_layout, SeatSpec};
+
+const SEATS: i64 = 44_000;
+const SEATS_PER_ROW: i64 = 50;
+
+pub async fn main(url: Option<String>) -> bool {
+    let (base, state) = start_with(url, |c| {
+        // Nothing expires during the run: the holds pile up as at an on-sale.
+        c.hold_ttl = Duration::from_secs(3 * 3600);
+    })
+    .await;
+    let event = match big_event(&state.db).await {
+        Ok(id) => id,
+        Err(e) => {
+            eprintln!("could not create the bench event: {e}");
+            return false;
+        }
+    };
+    let mut seats = 1..=SEATS;
+    let take = |n: usize, seats: &mut std::ops::RangeInclusive<i64>| -> Vec<i64> {
+        seats.by_ref().take(n).collect()
+    };
+    let seat_base = seat_id_base(&state.db, event).await;
+    let mut live = 0usize;
+    let mut fresh_64 = None;
+    for conns in [8usize, 32, 64] {
+        let r = round(&base, event, seat_base, take(2_400, &mut seats), conns).await;
+        live += r.ok;
+        if conns == 64 {
+            fresh_64 = Some((r.ok as f64 / r.elapsed.as_secs_f64(), p99(&r)));
+        }
+        r.print(&format!("claims, fresh event, {conns} conns"));
+    }
+    while live < 20_000 {
+        let before = live;
+        let r = round(&base, event, seat_base, take(4_000, &mut seats), 64).await;
+        live += r.ok;
+        r.print(&format!("claims, 64 conns, from {before} live holds"));
+    }
+    let r = round(&base, event, seat_base, take(2_400, &mut seats), 64).await;
+    let after = (r.ok as f64 / r.elapsed.as_secs_f64(), p99(&r));
+    r.print(&format!("claims, 64 conns, after {live} live holds"));
+    if let Some(fresh) = fresh_64 {
+        println!(
+            "{:<48} throughput {:.2}× the fresh event's, p99 {:.2}×",
+            "flat under accumulation?",
+            after.0 / fresh.0,
+            after.1 / fresh.1
+        );
+    }
+    true
+}
+
+fn p99(r: &Run) -> f64 {
+    let mut l = r.latencies.clone();
+    l.sort();
+    crate::stats::percentile(&l, 0.99)
+}
+
+/// One round: `seats` (offsets into the event) split over `conns`
+/// connections, each a line of buyers holding `PER_BUYER` seats one by one.
+async fn round(base: &str, event: i64, seat_base: i64, seats: Vec<i64>, conns: usize) -> Run {
+    let per = seats.len().div_ceil(conns);
+    let lines = seats
+        .chunks(per)
+        .map(|line| {
+            line.chunks(PER_BUYER)
+                .map(|b| b.iter().map(|s| seat_base + s - 1).collect())
+                .collect()
+        })
+        .collect();
+    holds(base, event, lines, Until::AllTried).await
+}
+
+/// A published, on-sale event of `SEATS` seats in rows of `SEATS_PER_ROW`.
+async fn big_event(db: &Db) -> Result<i64, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let (id,): (i64,) = sqlx::query_as(
+        "insert into event (slug, name, kind, venue, starts_at, currency, published, created_at)
+         values ($1, 'Claims bench', 'concert', 'Bench hall', 0, 'EUR', 1, 0) returning id",
+    )
+    .bind(format!("claims-bench-{}", uuid::Uuid::new_v4()))
+    .fetch_one(&mut *tx)
+    .await?;
+    let seats: Vec<SeatSpec> = (0..SEATS)
+        .map(|i| {
+            let (row, number) = (i / SEATS_PER_ROW + 1, i % SEATS_PER_ROW + 1);
+            SeatSpec {
+                category: "A".into(),
+                level: None,
+                section: "S".into(),
+                row: row.to_string(),
+                number,
+                label: format!("S-{row}-{number}"),
+                x: number as f64 * 10.0,
+                y: row as f64 * 10.0,
+            }
+        })
+        .collect();
+    insert_layout(&mut tx, id, &[("A", "Seat", 5_000, "#336699")], &seats, &[]).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// The id of the event's first seat (its seats have consecutive ids).
+async fn seat_id_base(db: &Db, event: i64) -> i64 {
+    let (first,): (i64,) = sqlx::query_as("select min(id) from seat where event_id = $1")
+        .bind(event)
+        .fetch_one(db.reader())
+        .await
+        .expect("the bench event has seats");
+    first
+}

@@ -1,0 +1,180 @@
+//! The claim transaction (`core::booking::store::claim`) under contention,
+//! on SQLite and Postgres: 500 claims fired at once over seats that overlap
+//! in random subsets, some of them still owned by holds whose time is up.
+//! Afterwards every acknowledged hold exists with exactly its seats, no seat
+//! is live twice, every refusal changed nothing, and a retry with the same
+//! key answers what the first request was told.
+
+mod common;
+
+use std::collections::{HashMap, HashSet};
+
+use common::{new_key, TestApp};
+use futures::future::join_all;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use serde_json::json;
+
+/// The contested seats: 80 seats of the arena.
+fn pool() -> Vec<i64> {
+    (400..480).collect()
+}
+
+fn seat_ids(answer: &common::Answer) -> HashSet<i64> {
+    answer.json()["seatIds"]
+        .as_array()
+        .expect("seatIds")
+        .iter()
+        .map(|v| v.as_i64().expect("seat id"))
+        .collect()
+}
+
+on_both_backends!(
+    five_hundred_overlapping_claims_are_all_or_nothing,
+    |app: TestApp| async move {
+        let pool = pool();
+        // Holds that run out before the crowd comes: their seats are free for
+        // the map, still owned in the database until a claim expires them.
+        let early: Vec<_> = (0..20).map(|_| app.buyer()).collect();
+        let mut stale = Vec::new();
+        for (i, b) in early.iter().enumerate() {
+            let a = b.hold_many(1, &[pool[i * 3], pool[i * 3 + 1]]).await;
+            assert_eq!(a.status, 200, "{}", a.text);
+            stale.push(a.json()["bookingId"].as_str().unwrap().to_string());
+        }
+        app.clock.advance_ms(300_001);
+
+        let claims: Vec<(Vec<i64>, String)> = (0..500)
+            .map(|_| {
+                let mut rng = rand::thread_rng();
+                let n = rng.gen_range(1..=4);
+                let mut seats: Vec<i64> = pool.choose_multiple(&mut rng, n).copied().collect();
+                seats.shuffle(&mut rng);
+                (seats, new_key())
+            })
+            .collect();
+        let buyers: Vec<_> = (0..500).map(|_| app.buyer()).collect();
+        let answers = join_all(buyers.iter().zip(&claims).map(|(b, (seats, key))| {
+            b.post(
+                "/api/events/1/holds",
+                Some(key),
+                Some(json!({ "seatIds": seats })),
+            )
+        }))
+        .await;
+
+        let mut acknowledged: HashMap<String, HashSet<i64>> = HashMap::new();
+        for (a, (seats, _)) in answers.iter().zip(&claims) {
+            match a.status.as_u16() {
+                200 => {
+                    let wanted: HashSet<i64> = seats.iter().copied().collect();
+                    assert_eq!(seat_ids(a), wanted, "a hold answers with its seats");
+                    let id = a.json()["bookingId"].as_str().unwrap().to_string();
+                    acknowledged.insert(id, wanted);
+                }
+                409 => assert_eq!(a.code(), "SEAT_TAKEN", "{}", a.text),
+                other => panic!("unexpected {other}: {}", a.text),
+            }
+        }
+        assert!(
+            acknowledged.len() >= 20,
+            "only {} claims won",
+            acknowledged.len()
+        );
+
+        // Every acknowledged hold is HELD with exactly its seats live.
+        for (id, wanted) in &acknowledged {
+            let status = app.status_of(id).await;
+            assert_eq!(status, "HELD", "{id}");
+            let live = app
+                .scalar(&format!(
+                    "select count(*) from booking_seat where booking_id = '{id}' and live = 1"
+                ))
+                .await;
+            assert_eq!(live as usize, wanted.len(), "{id}");
+            for seat in wanted {
+                let mine = app
+                    .scalar(&format!(
+                        "select count(*) from booking_seat
+                         where booking_id = '{id}' and seat_id = {seat} and live = 1"
+                    ))
+                    .await;
+                assert_eq!(mine, 1, "{id} lacks seat {seat}");
+            }
+        }
+        // No seat twice, between acknowledged holds or in the database; and
+        // nothing live that nobody was told about (besides stale holds whose
+        // seats nobody claimed).
+        let mut seen = HashSet::new();
+        for seats in acknowledged.values() {
+            for s in seats {
+                assert!(seen.insert(*s), "seat {s} acknowledged twice");
+            }
+        }
+        let live_held = app
+            .scalar(
+                "select count(*) from booking_seat bs join booking b on b.id = bs.booking_id
+                 where bs.live = 1 and b.status = 'HELD' and b.event_id = 1",
+            )
+            .await;
+        let still_stale = app
+            .scalar(&format!(
+                "select count(*) from booking_seat where live = 1 and booking_id in ({})",
+                stale
+                    .iter()
+                    .map(|s| format!("'{s}'"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ))
+            .await;
+        assert_eq!(live_held as usize, seen.len() + still_stale as usize);
+        let distinct = app
+            .scalar("select count(distinct seat_id) from booking_seat where live = 1")
+            .await;
+        let live = app
+            .scalar("select count(*) from booking_seat where live = 1")
+            .await;
+        assert_eq!(live, distinct);
+        // A stale hold whose seat was claimed ended as EXPIRED, whole.
+        for id in &stale {
+            let status = app.status_of(id).await;
+            let live = app
+                .scalar(&format!(
+                    "select count(*) from booking_seat where booking_id = '{id}' and live = 1"
+                ))
+                .await;
+            assert!(
+                (status == "HELD" && live == 2) || (status == "EXPIRED" && live == 0),
+                "{id}: {status} with {live} live seats"
+            );
+        }
+
+        // Retries with the same key: a win replays the same booking, a
+        // refusal was not stored and is decided again (taken again).
+        for ((a, (seats, key)), b) in answers.iter().zip(&claims).zip(&buyers).take(60) {
+            let again = b
+                .post(
+                    "/api/events/1/holds",
+                    Some(key),
+                    Some(json!({ "seatIds": seats })),
+                )
+                .await;
+            assert_eq!(again.status, a.status, "{}", again.text);
+            if a.status == 200 {
+                assert_eq!(again.json()["bookingId"], a.json()["bookingId"]);
+            }
+        }
+        let bookings_after = app
+            .scalar("select count(*) from booking where status = 'HELD'")
+            .await;
+        assert_eq!(
+            bookings_after as usize,
+            acknowledged.len() + stale.len()
+                - app
+                    .scalar("select count(*) from booking where status = 'EXPIRED'")
+                    .await as usize,
+            "retries added no booking"
+        );
+        app.assert_invariants().await;
+    }
+);
