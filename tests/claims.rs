@@ -178,3 +178,26 @@ on_both_backends!(
         app.assert_invariants().await;
     }
 );
+
+on_both_backends!(
+    a_crowd_at_a_map_not_loaded_yet_loads_it_once,
+    |app: TestApp| async move {
+        // As at a restart during an on-sale: the map is not in memory and
+        // forty buyers ask for it and hold at once.
+        app.state.seat_maps.forget_all();
+        let before = app.state.seat_maps.loads();
+        let buyers: Vec<_> = (0..40).map(|_| app.buyer()).collect();
+        let answers = join_all(
+            buyers
+                .iter()
+                .enumerate()
+                .map(|(i, b)| b.hold(1, 900 + i as i64)),
+        )
+        .await;
+        assert!(answers.iter().all(|a| a.status == 200));
+        let statuses = join_all(buyers.iter().map(|b| b.get("/api/events/1/seats/status"))).await;
+        assert!(statuses.iter().all(|a| a.status == 200));
+        assert_eq!(app.state.seat_maps.loads() - before, 1);
+        app.assert_invariants().await;
+    }
+);

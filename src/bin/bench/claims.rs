@@ -14,11 +14,14 @@ use holdfast_app::core::seed::{insert_layout, SeatSpec};
 
 const SEATS: i64 = 44_000;
 const SEATS_PER_ROW: i64 = 50;
+const ROTATING_BUYERS: usize = 512;
 
 pub async fn main(url: Option<String>) -> bool {
     let (base, state) = start_with(url, |c| {
         // Nothing expires during the run: the holds pile up as at an on-sale.
         c.hold_ttl = Duration::from_secs(3 * 3600);
+        // Room for the 40 holds each of 512 buyers in rotation reach.
+        c.max_places_per_buyer = 64;
     })
     .await;
     let event = match big_event(&state.db).await {
@@ -53,14 +56,101 @@ pub async fn main(url: Option<String>) -> bool {
     let after = (r.ok as f64 / r.elapsed.as_secs_f64(), p99(&r));
     r.print(&format!("claims, 64 conns, after {live} live holds"));
     if let Some(fresh) = fresh_64 {
-        println!(
-            "{:<48} throughput {:.2}× the fresh event's, p99 {:.2}×",
-            "flat under accumulation?",
-            after.0 / fresh.0,
-            after.1 / fresh.1
-        );
+        flatness(fresh, after);
+    }
+    rotating(&base, &state.db).await
+}
+
+fn flatness(fresh: (f64, f64), after: (f64, f64)) {
+    println!(
+        "{:<48} throughput {:.2}× the fresh event's, p99 {:.2}×",
+        "flat under accumulation?",
+        after.0 / fresh.0,
+        after.1 / fresh.1
+    );
+}
+
+/// The same fill with 512 buyers in rotation (seat k held by buyer k mod
+/// 512), so every buyer's holds pile up too: 40 each at 20,000.
+async fn rotating(base: &str, db: &Db) -> bool {
+    let Ok(event) = big_event(db).await else {
+        return false;
+    };
+    let seat_base = seat_id_base(db, event).await;
+    let mut buyers = Vec::new();
+    for _ in 0..ROTATING_BUYERS {
+        let c = crate::throughput::client();
+        let _ = c.get(format!("{base}/api/bookings")).send().await;
+        buyers.push(c);
+    }
+    let mut next = 1i64;
+    let mut live = 0usize;
+    let mut fresh = None;
+    let mut after = (0.0, 0.0);
+    while live < 20_000 {
+        let before = live;
+        let seats: Vec<i64> = (next..next + 4_000).map(|s| seat_base + s - 1).collect();
+        next += 4_000;
+        let r = rotating_round(base, event, &buyers, seats, 64).await;
+        live += r.ok;
+        after = (r.ok as f64 / r.elapsed.as_secs_f64(), p99(&r));
+        fresh.get_or_insert(after);
+        r.print(&format!("512 buyers in rotation, from {before} live holds"));
+    }
+    if let Some(fresh) = fresh {
+        flatness(fresh, after);
     }
     true
+}
+
+/// Buyers in rotation over 64 connections.
+async fn rotating_round(
+    base: &str,
+    event: i64,
+    buyers: &[reqwest::Client],
+    seats: Vec<i64>,
+    conns: usize,
+) -> Run {
+    let started = std::time::Instant::now();
+    let tasks: Vec<_> = (0..conns)
+        .map(|j| {
+            let mine: Vec<(reqwest::Client, i64)> = seats
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| k % conns == j)
+                .map(|(k, s)| (buyers[k % buyers.len()].clone(), *s))
+                .collect();
+            let base = base.to_string();
+            tokio::spawn(async move {
+                let mut answers = Vec::new();
+                for (c, seat) in mine {
+                    let t = std::time::Instant::now();
+                    let status = c
+                        .post(format!("{base}/api/events/{event}/seats/{seat}/hold"))
+                        .header("Idempotency-Key", uuid::Uuid::new_v4().to_string())
+                        .send()
+                        .await
+                        .map(|r| r.status().as_u16())
+                        .unwrap_or(0);
+                    answers.push((status, t.elapsed()));
+                }
+                answers
+            })
+        })
+        .collect();
+    let mut run = Run::default();
+    for t in tasks {
+        for (status, took) in t.await.unwrap_or_default() {
+            match status {
+                200 => run.ok += 1,
+                409 => run.conflicts += 1,
+                _ => run.other += 1,
+            }
+            run.latencies.push(took);
+        }
+    }
+    run.elapsed = started.elapsed();
+    run
 }
 
 fn p99(r: &Run) -> f64 {

@@ -164,7 +164,7 @@ impl Run {
     }
 }
 
-fn client() -> reqwest::Client {
+pub fn client() -> reqwest::Client {
     reqwest::Client::builder()
         .cookie_store(true)
         .build()
