@@ -138,19 +138,7 @@ async fn rotating_round(
             })
         })
         .collect();
-    let mut run = Run::default();
-    for t in tasks {
-        for (status, took) in t.await.unwrap_or_default() {
-            match status {
-                200 => run.ok += 1,
-                409 => run.conflicts += 1,
-                _ => run.other += 1,
-            }
-            run.latencies.push(took);
-        }
-    }
-    run.elapsed = started.elapsed();
-    run
+    crate::throughput::tally(tasks, started).await
 }
 
 fn p99(r: &Run) -> f64 {

@@ -227,6 +227,14 @@ pub async fn holds(base: &str, event: i64, per_conn: Vec<Vec<Vec<i64>>>, until: 
             })
         })
         .collect();
+    tally(tasks, started).await
+}
+
+/// The answers (status, latency) of hold loops, counted.
+pub async fn tally(
+    tasks: Vec<tokio::task::JoinHandle<Vec<(u16, Duration)>>>,
+    started: Instant,
+) -> Run {
     let mut run = Run::default();
     for t in tasks {
         for (status, took) in t.await.unwrap_or_default() {
