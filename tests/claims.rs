@@ -201,3 +201,105 @@ on_both_backends!(
         app.assert_invariants().await;
     }
 );
+
+on_both_backends!(
+    standing_places_claimed_at_once_never_pass_capacity_and_reuse_lapsed_holds,
+    |app: TestApp| async move {
+        sqlx::query("update ga_area set capacity = 100, remaining = 100")
+            .execute(app.state.db.writer())
+            .await
+            .unwrap();
+        let area = app.scalar("select id from ga_area").await;
+        let path = format!("/api/events/1/general-admission/{area}/hold");
+        // Thirty holds of three places whose time runs out, unswept.
+        let early: Vec<_> = (0..30).map(|_| app.buyer()).collect();
+        let mut lapsed = Vec::new();
+        for b in &early {
+            let a = b
+                .post(&path, Some(&new_key()), Some(json!({ "quantity": 3 })))
+                .await;
+            assert_eq!(a.status, 200, "{}", a.text);
+            lapsed.push(a.json()["bookingId"].as_str().unwrap().to_string());
+        }
+        assert_eq!(app.scalar("select remaining from ga_area").await, 10);
+        app.clock.advance_ms(300_001);
+
+        let buyers: Vec<_> = (0..200).map(|_| app.buyer()).collect();
+        let asks: Vec<(i64, String)> = (0..200)
+            .map(|_| (rand::thread_rng().gen_range(1..=4), new_key()))
+            .collect();
+        let answers = join_all(
+            buyers
+                .iter()
+                .zip(&asks)
+                .map(|(b, (qty, key))| b.post(&path, Some(key), Some(json!({ "quantity": qty })))),
+        )
+        .await;
+        let mut acknowledged = 0;
+        for (a, (qty, _)) in answers.iter().zip(&asks) {
+            match a.status.as_u16() {
+                200 => {
+                    assert_eq!(a.json()["generalAdmission"]["quantity"], *qty);
+                    let id = a.json()["bookingId"].as_str().unwrap().to_string();
+                    assert_eq!(app.status_of(&id).await, "HELD");
+                    acknowledged += qty;
+                }
+                409 => assert_eq!(a.code(), "SOLD_OUT", "{}", a.text),
+                other => panic!("unexpected {other}: {}", a.text),
+            }
+        }
+        let held = app
+            .scalar(
+                "select cast(coalesce(sum(ga_quantity), 0) as bigint) from booking
+                 where status = 'HELD'",
+            )
+            .await;
+        let remaining = app.scalar("select remaining from ga_area").await;
+        for id in &lapsed {
+            assert_eq!(app.status_of(id).await, "EXPIRED", "{id}");
+        }
+        // Only the crowd's holds are live now: what they were told they hold.
+        assert_eq!(held, acknowledged);
+        assert_eq!(acknowledged + remaining, 100);
+        assert!(remaining < 4, "remaining {remaining}");
+        // The same key again: the same booking (a win) or sold out again.
+        for ((a, (qty, key)), b) in answers.iter().zip(&asks).zip(&buyers).take(40) {
+            let again = b
+                .post(&path, Some(key), Some(json!({ "quantity": qty })))
+                .await;
+            assert_eq!(again.status, a.status, "{}", again.text);
+            if a.status == 200 {
+                assert_eq!(again.json()["bookingId"], a.json()["bookingId"]);
+            }
+        }
+        assert_eq!(app.scalar("select remaining from ga_area").await, remaining);
+        app.assert_invariants().await;
+    }
+);
+
+on_both_backends!(
+    one_buyers_standing_claims_at_once_stay_within_the_limit,
+    |app: TestApp| async move {
+        let area = app.scalar("select id from ga_area").await;
+        let path = format!("/api/events/1/general-admission/{area}/hold");
+        let buyer = app.buyer();
+        // One place first: the session exists before the race.
+        let first = buyer
+            .post(&path, Some(&new_key()), Some(json!({ "quantity": 1 })))
+            .await;
+        assert_eq!(first.status, 200, "{}", first.text);
+        let keys: Vec<String> = (0..6).map(|_| new_key()).collect();
+        let answers = join_all(
+            keys.iter()
+                .map(|k| buyer.post(&path, Some(k), Some(json!({ "quantity": 3 })))),
+        )
+        .await;
+        let won = answers.iter().filter(|a| a.status == 200).count();
+        assert_eq!(won, 3, "1 + 3 × 3 = 10 ≤ 10 < 13");
+        assert!(answers
+            .iter()
+            .filter(|a| a.status != 200)
+            .all(|a| a.code() == "LIMIT_EXCEEDED"));
+        app.assert_invariants().await;
+    }
+);

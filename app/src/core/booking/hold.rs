@@ -5,7 +5,7 @@
 //! 2. A seat the map already knows as taken is refused without touching the
 //!    booking tables (the fast path that keeps losers cheap during an
 //!    on-sale spike); only the Idempotency-Key is looked up, for replays.
-//! 3. The transaction (`store::claim_seats`, four round trips on Postgres):
+//! 3. The transaction (`store::claim`, four round trips on Postgres):
 //!    the Idempotency-Key row, the buyer's lock and limit, stale holds on
 //!    these seats expired on the spot (invariant 4: nobody waits for the
 //!    sweeper), the booking, its seats in ascending order. The partial
@@ -13,7 +13,7 @@
 
 use std::collections::HashSet;
 
-use super::store::{self, Claimed, NewBooking, SeatClaim};
+use super::store::{self, Claim, Claimed, Claiming, NewBooking};
 use super::suggest;
 use super::{earlier_answer, over_limit, Idempotent};
 use crate::core::platform::clock::rfc3339;
@@ -118,7 +118,7 @@ async fn claim(
         general_admission: None,
     };
     let body = serde_json::to_string(&response).map_err(ApiError::internal)?;
-    let claim = SeatClaim {
+    let claim = Claim {
         booking: NewBooking {
             id: &booking_id,
             event_id,
@@ -129,11 +129,11 @@ async fn claim(
             ga: None,
             now_ms: now,
         },
-        seats: &priced,
+        what: Claiming::Seats(&priced),
         limit: rules.max_places_per_buyer,
         key: key.map(|k| (k, body.as_str())),
     };
-    let freed = match store::claim_seats(&state.db, &claim).await? {
+    let freed = match store::claim(&state.db, &claim).await? {
         Claimed::Held { freed } => freed,
         Claimed::KeyTaken => {
             let key = key.expect("only a claim with a key loses it");
@@ -143,7 +143,7 @@ async fn claim(
         }
         Claimed::OverLimit { owned } => return Err(over_limit(rules.max_places_per_buyer, owned)),
         Claimed::NotOnSale => return Err(ApiError::NotOnSale),
-        Claimed::SeatTaken => {
+        Claimed::SeatTaken | Claimed::SoldOut => {
             let taken = store::taken_seats(&state.db, &ids, now).await?;
             // The map was behind; the database just told us better.
             state.seat_maps.publish(event_id, &taken, now);

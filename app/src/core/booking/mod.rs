@@ -24,7 +24,6 @@ pub enum Idempotent<T> {
 use crate::core::platform::db::Tx;
 use crate::core::platform::idempotency::{self, IdempotencyKey, Stored};
 use crate::core::{ApiError, AppState};
-use crate::model::EventId;
 
 impl<T> From<Stored> for Idempotent<T> {
     fn from(stored: Stored) -> Self {
@@ -73,25 +72,6 @@ pub(crate) async fn begin_with_key<T>(
         }
     }
     Ok(Ok(tx))
-}
-
-/// Locks the buyer's row for this event and refuses more places than the
-/// per-buyer limit, inside the claim's transaction.
-async fn within_buyer_limit(
-    tx: &mut Tx,
-    state: &AppState,
-    buyer: &str,
-    event_id: EventId,
-    wanted: i64,
-    now: i64,
-) -> Result<(), ApiError> {
-    store::lock_buyer(tx, buyer, event_id, now).await?;
-    let owned = store::live_places_of_buyer(tx, buyer, event_id, now).await?;
-    let limit = state.rules.max_places_per_buyer;
-    if owned + wanted > limit {
-        return Err(over_limit(limit, owned));
-    }
-    Ok(())
 }
 
 /// 409 LIMIT_EXCEEDED for a buyer who already has `owned` places.

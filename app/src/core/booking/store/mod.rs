@@ -8,10 +8,11 @@
 //! its payment (pay, book, re-take for a late payment, refunded).
 
 mod claim;
+mod claim_sql;
 mod ending;
 mod settling;
 
-pub use claim::{claim_seats, Claimed, SeatClaim};
+pub use claim::{claim, Claim, Claimed, Claiming};
 pub use ending::*;
 pub use settling::*;
 
@@ -203,6 +204,24 @@ pub async fn due_holds(
         .fetch_all(&mut **tx)
         .await?;
     Ok(rows.into_iter().map(|r| r.0).collect())
+}
+
+/// A standing area's price per place and its event's currency, when the
+/// area belongs to this published event.
+pub async fn area_price(
+    db: &Db,
+    area_id: i64,
+    event_id: EventId,
+) -> Result<Option<(i64, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "select c.price_cents, e.currency from ga_area a
+         join price_category c on c.id = a.category_id join event e on e.id = a.event_id
+         where a.id = $1 and a.event_id = $2 and e.published = 1",
+    )
+    .bind(area_id)
+    .bind(event_id)
+    .fetch_optional(db.reader())
+    .await
 }
 
 /// Claims `n` places of a general-admission area: invariant 2 is the `where`
