@@ -5,9 +5,9 @@
 //! transaction as the transition that ends the booking.
 
 use super::store::{self, Claim, Claimed, Claiming, NewBooking};
-use super::{over_limit, Idempotent};
+use super::{shared_answer, Idempotent};
 use crate::core::platform::clock::rfc3339;
-use crate::core::platform::idempotency::{self, IdempotencyKey};
+use crate::core::platform::idempotency::IdempotencyKey;
 use crate::core::waiting_room::Admitted;
 use crate::core::{ApiError, AppState};
 use crate::model::{BookingStatus, EventId, GeneralAdmissionLine, HoldResponse};
@@ -76,21 +76,14 @@ async fn claim(
         limit: rules.max_places_per_buyer,
         key: key.map(|k| (k, body.as_str())),
     };
-    match store::claim(&state.db, &claim).await? {
-        Claimed::Held { .. } => {}
-        Claimed::KeyTaken => {
-            let key = key.expect("only a claim with a key loses it");
-            return Ok(idempotency::answer_for_loser(&state.db, buyer, key, now)
-                .await?
-                .into());
-        }
-        Claimed::OverLimit { owned } => return Err(over_limit(rules.max_places_per_buyer, owned)),
-        Claimed::NotOnSale => return Err(ApiError::NotOnSale),
-        Claimed::SoldOut | Claimed::SeatTaken => {
-            return Err(ApiError::SoldOut(format!(
-                "fewer than {quantity} places are left in this area"
-            )))
-        }
+    let outcome = store::claim(&state.db, &claim).await?;
+    if let Some(answer) = shared_answer(state, buyer, key, &outcome).await? {
+        return Ok(answer);
+    }
+    if !matches!(outcome, Claimed::Held { .. }) {
+        return Err(ApiError::SoldOut(format!(
+            "fewer than {quantity} places are left in this area"
+        )));
     }
     Ok(Idempotent::Fresh(response))
 }

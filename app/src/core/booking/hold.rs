@@ -15,9 +15,9 @@ use std::collections::HashSet;
 
 use super::store::{self, Claim, Claimed, Claiming, NewBooking};
 use super::suggest;
-use super::{earlier_answer, over_limit, Idempotent};
+use super::{earlier_answer, shared_answer, Idempotent};
 use crate::core::platform::clock::rfc3339;
-use crate::core::platform::idempotency::{self, IdempotencyKey};
+use crate::core::platform::idempotency::IdempotencyKey;
 use crate::core::seat_map::{EventSeatMap, Occupancy};
 use crate::core::waiting_room::Admitted;
 use crate::core::{ApiError, AppState};
@@ -133,23 +133,16 @@ async fn claim(
         limit: rules.max_places_per_buyer,
         key: key.map(|k| (k, body.as_str())),
     };
-    let freed = match store::claim(&state.db, &claim).await? {
-        Claimed::Held { freed } => freed,
-        Claimed::KeyTaken => {
-            let key = key.expect("only a claim with a key loses it");
-            return Ok(idempotency::answer_for_loser(&state.db, buyer, key, now)
-                .await?
-                .into());
-        }
-        Claimed::OverLimit { owned } => return Err(over_limit(rules.max_places_per_buyer, owned)),
-        Claimed::NotOnSale => return Err(ApiError::NotOnSale),
-        Claimed::SeatTaken | Claimed::SoldOut => {
-            let taken = store::taken_seats(&state.db, &ids, now).await?;
-            // The map was behind; the database just told us better.
-            state.seat_maps.publish(event_id, &taken, now);
-            let taken: Vec<SeatId> = taken.into_iter().map(|t| t.0).collect();
-            return Err(seat_taken(&map, &ids, &taken, now));
-        }
+    let outcome = store::claim(&state.db, &claim).await?;
+    if let Some(answer) = shared_answer(state, buyer, key, &outcome).await? {
+        return Ok(answer);
+    }
+    let Claimed::Held { freed } = outcome else {
+        let taken = store::taken_seats(&state.db, &ids, now).await?;
+        // The map was behind; the database just told us better.
+        state.seat_maps.publish(event_id, &taken, now);
+        let taken: Vec<SeatId> = taken.into_iter().map(|t| t.0).collect();
+        return Err(seat_taken(&map, &ids, &taken, now));
     };
     let mut changes: Vec<_> = freed.iter().flat_map(|r| r.as_changes()).collect();
     changes.extend(ids.iter().map(|id| (*id, Occupancy::Held(held_until))));

@@ -74,6 +74,34 @@ pub(crate) async fn begin_with_key<T>(
     Ok(Ok(tx))
 }
 
+/// What a claim that held nothing answers, for the outcomes every kind of
+/// claim shares: the first answer when another request had the key, or the
+/// refusal. `Ok(None)` for the outcomes each kind words itself (a seat
+/// taken, places sold out) and for `Held`.
+pub(crate) async fn shared_answer<T>(
+    state: &AppState,
+    buyer: &str,
+    key: Option<&IdempotencyKey>,
+    outcome: &store::Claimed,
+) -> Result<Option<Idempotent<T>>, ApiError> {
+    match outcome {
+        store::Claimed::KeyTaken => {
+            let key = key.expect("only a claim with a key loses it");
+            let now = state.clock.now_ms();
+            Ok(Some(
+                idempotency::answer_for_loser(&state.db, buyer, key, now)
+                    .await?
+                    .into(),
+            ))
+        }
+        store::Claimed::OverLimit { owned } => {
+            Err(over_limit(state.rules.max_places_per_buyer, *owned))
+        }
+        store::Claimed::NotOnSale => Err(ApiError::NotOnSale),
+        _ => Ok(None),
+    }
+}
+
 /// 409 LIMIT_EXCEEDED for a buyer who already has `owned` places.
 fn over_limit(limit: i64, owned: i64) -> ApiError {
     ApiError::LimitExceeded(format!(
