@@ -171,3 +171,48 @@ on_both_backends!(
         app.assert_invariants().await;
     }
 );
+
+on_both_backends!(
+    best_available_near_a_seat_holds_beside_it,
+    |app: TestApp| async move {
+        let seats = seats_of_event(&app).await;
+        // A seat at the back of an upper section, far from the stage.
+        let (&far, far_seat) = seats
+            .iter()
+            .filter(|(_, s)| s.0 == "U12")
+            .max_by_key(|(_, s)| (s.1.parse::<i64>().unwrap_or(0), s.2))
+            .unwrap();
+        let lost = app.buyer().hold(1, far).await;
+        assert_eq!(lost.status, 200, "{}", lost.text);
+
+        let near = best(
+            &app.buyer(),
+            common::new_key(),
+            json!({ "quantity": 3, "nearSeatId": far }),
+        )
+        .await;
+        assert_eq!(near.status, 200, "{}", near.text);
+        let ids: Vec<i64> = near.json()["seatIds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect();
+        assert_eq!(ids.len(), 3);
+        // Its section, its row or the one beside it (the last row is short).
+        let row = |s: &(String, String, i64, String, i64)| s.1.parse::<i64>().unwrap();
+        for id in &ids {
+            let s = &seats[id];
+            assert_eq!(s.0, far_seat.0, "in the lost seat's section: {s:?}");
+            assert!(
+                (row(s) - row(far_seat)).abs() <= 1,
+                "beside the lost seat's row: {s:?} vs {far_seat:?}"
+            );
+        }
+        // Without it, the best is at the front.
+        let front = best(&app.buyer(), common::new_key(), json!({ "quantity": 3 })).await;
+        let first = front.json()["seatIds"][0].as_i64().unwrap();
+        assert!(seats[&first].0.starts_with('L'), "{:?}", seats[&first]);
+        app.assert_invariants().await;
+    }
+);

@@ -9,8 +9,12 @@ use common::TestApp;
 
 /// Reads the stream until `needle` shows up (or a second passes).
 async fn read_until(resp: &mut reqwest::Response, needle: &str) -> String {
+    read_for(resp, needle, Duration::from_secs(1)).await
+}
+
+async fn read_for(resp: &mut reqwest::Response, needle: &str, wait: Duration) -> String {
     let mut seen = String::new();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(1);
+    let deadline = tokio::time::Instant::now() + wait;
     while !seen.contains(needle) {
         let left = deadline.saturating_duration_since(tokio::time::Instant::now());
         match tokio::time::timeout(left, resp.chunk()).await {
@@ -75,6 +79,47 @@ on_both_backends!(
             .await
             .unwrap();
         assert_eq!(unknown.status(), 404);
+    }
+);
+
+on_both_backends!(
+    standing_places_left_reach_the_stream_when_they_change,
+    |app: TestApp| async move {
+        let area = app.scalar("select id from ga_area").await;
+        let url = format!("{}/api/events/1/seats/stream", app.base);
+        let mut stream = reqwest::Client::new().get(&url).send().await.unwrap();
+        let opened =
+            format!("{{\"eventId\":1,\"standing\":[{{\"id\":{area},\"remaining\":2000}}]}}");
+        let first = read_until(&mut stream, &opened).await;
+        assert!(first.contains("event: standing"), "{first}");
+        assert!(first.contains(&opened), "the places left at once: {first}");
+
+        let path = format!("/api/events/1/general-admission/{area}/hold");
+        let held = app
+            .buyer()
+            .post(
+                &path,
+                Some(&common::new_key()),
+                Some(serde_json::json!({ "quantity": 3 })),
+            )
+            .await;
+        assert_eq!(held.status, 200, "{}", held.text);
+        let changed = format!("\"remaining\":1997");
+        let next = read_for(&mut stream, &changed, Duration::from_secs(5)).await;
+        assert!(next.contains("event: standing"), "{next}");
+        assert!(
+            next.contains(&changed),
+            "the new count within seconds: {next}"
+        );
+
+        // The cruise has no standing areas: its stream never says `standing`.
+        let mut cruise = reqwest::Client::new()
+            .get(format!("{}/api/events/2/seats/stream", app.base))
+            .send()
+            .await
+            .unwrap();
+        let quiet = read_until(&mut cruise, "event: standing").await;
+        assert!(!quiet.contains("standing"), "{quiet}");
     }
 );
 

@@ -74,6 +74,27 @@ impl ViewBox {
         .kept_inside(full)
     }
 
+    /// The view moved as little as needed to show the point (x, y) with a
+    /// tenth of the view around it: where keyboard focus goes, the map goes.
+    pub fn showing(self, x: f64, y: f64, full: ViewBox) -> ViewBox {
+        let (mx, my) = (self.w / 10.0, self.h / 10.0);
+        let dx = if x < self.x + mx {
+            x - mx - self.x
+        } else if x > self.x + self.w - mx {
+            x + mx - self.x - self.w
+        } else {
+            0.0
+        };
+        let dy = if y < self.y + my {
+            y - my - self.y
+        } else if y > self.y + self.h - my {
+            y + my - self.y - self.h
+        } else {
+            0.0
+        };
+        self.pan(dx, dy, full)
+    }
+
     fn kept_inside(self, full: ViewBox) -> ViewBox {
         // min then max (not clamp): rounding may leave no room at all.
         ViewBox {
@@ -199,6 +220,18 @@ mod tests {
             section,
             level,
         }
+    }
+
+    #[test]
+    fn the_view_follows_a_point_only_as_far_as_needed() {
+        let full = ViewBox::new(0.0, 0.0, 1000.0, 1000.0);
+        let view = ViewBox::new(0.0, 0.0, 100.0, 100.0);
+        assert_eq!(view.showing(50.0, 50.0, full), view, "in view: no move");
+        let moved = view.showing(300.0, 50.0, full);
+        assert_eq!((moved.x, moved.y, moved.w), (210.0, 0.0, 100.0));
+        assert!(moved.x + moved.w - 300.0 >= 10.0 - 1e-9);
+        // Never outside the map.
+        assert_eq!(view.showing(-50.0, -50.0, full), view);
     }
 
     #[test]

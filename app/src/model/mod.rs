@@ -162,6 +162,30 @@ pub struct SeatChanges {
     pub changes: Vec<SeatChange>,
 }
 
+/// The standing areas' places left, on the seat stream (`event:
+/// standing`, no `id:`): sent when a stream opens on an event with standing
+/// areas and whenever the counts change (looked at every few seconds).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StandingLeft {
+    pub event_id: EventId,
+    pub standing: Vec<AreaLeft>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AreaLeft {
+    pub id: i64,
+    pub remaining: i64,
+}
+
+/// What the page reads from the seat stream.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SeatStreamMessage {
+    Seats(SeatChanges),
+    Standing(StandingLeft),
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SeatChange {
     pub id: SeatId,

@@ -8,8 +8,8 @@
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;
 
-/// Subscribes to `url`, calling `on_message` with each `event` parsed as
-/// `T` (a message that does not parse is skipped); `on_reset`, if given,
+/// Subscribes to `url`, calling `on_message` with each event of the names
+/// in `events` parsed as `T` (a message that does not parse is skipped); `on_reset`, if given,
 /// runs on an `event: reset`. The browser reconnects a dropped stream by
 /// itself, but gives up for good on an answer other than 200 (a 503
 /// `TOO_MANY_STREAMS` at the height of an on-sale): then a new stream is
@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 #[cfg(feature = "hydrate")]
 pub fn use_event_stream<T: DeserializeOwned + 'static>(
     url: &str,
-    event: &'static str,
+    events: &'static [&'static str],
     live: RwSignal<bool>,
     on_message: impl FnMut(T) + 'static,
     on_reset: Option<Box<dyn FnMut()>>,
@@ -26,7 +26,7 @@ pub fn use_event_stream<T: DeserializeOwned + 'static>(
     use std::rc::Rc;
     let stream = Rc::new(Stream {
         url: url.to_string(),
-        event,
+        events,
         live,
         on_message: RefCell::new(Box::new(on_message)),
         on_reset: RefCell::new(on_reset),
@@ -46,7 +46,7 @@ pub fn use_event_stream<T: DeserializeOwned + 'static>(
 #[cfg(feature = "hydrate")]
 struct Stream<T> {
     url: String,
-    event: &'static str,
+    events: &'static [&'static str],
     live: RwSignal<bool>,
     on_message: std::cell::RefCell<Box<dyn FnMut(T)>>,
     on_reset: std::cell::RefCell<Option<Box<dyn FnMut()>>>,
@@ -77,8 +77,9 @@ fn open<T: DeserializeOwned + 'static>(stream: std::rc::Rc<Stream<T>>, failures:
                 (s.on_message.borrow_mut())(message);
             }
         });
-    let _ =
-        source.add_event_listener_with_callback(stream.event, on_event.as_ref().unchecked_ref());
+    for event in stream.events {
+        let _ = source.add_event_listener_with_callback(event, on_event.as_ref().unchecked_ref());
+    }
     on_event.forget();
     let s = stream.clone();
     let on_reset = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_| {
@@ -121,7 +122,7 @@ fn open<T: DeserializeOwned + 'static>(stream: std::rc::Rc<Stream<T>>, failures:
 #[cfg(not(feature = "hydrate"))]
 pub fn use_event_stream<T: DeserializeOwned + 'static>(
     _: &str,
-    _: &'static str,
+    _: &'static [&'static str],
     _: RwSignal<bool>,
     _: impl FnMut(T) + 'static,
     _: Option<Box<dyn FnMut()>>,

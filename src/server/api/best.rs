@@ -29,6 +29,11 @@ pub struct BestAvailableRequest {
     /// Side by side in one row (default `true`); `false` takes the nearest
     /// seats when no such block is left.
     together: Option<bool>,
+    /// Best means nearest this seat instead of the stage (for a buyer who
+    /// lost a seat and wants others nearby); a seat of another event is
+    /// ignored.
+    #[schema(example = json!(null))]
+    near_seat_id: Option<i64>,
 }
 
 #[utoipa::path(
@@ -63,6 +68,7 @@ pub async fn best_available(
         categories: req.categories,
         max_price_cents: req.max_price_cents,
         together: req.together.unwrap_or(true),
+        near: req.near_seat_id,
     };
     let outcome = hold_best(&state, &admitted, &request, Some(&key)).await?;
     Ok(extract::idempotent_json(outcome))

@@ -2,7 +2,8 @@
 //! events (`event: seats`, `id:` the version). A client that reconnects
 //! with `Last-Event-ID` (or opens with `?since=`) first gets what it missed
 //! — or `event: reset` when that is no longer kept, and refetches the
-//! snapshot.
+//! snapshot. On an event with standing areas, `event: standing` carries
+//! their places left: once when the stream opens, then whenever they change.
 
 use holdfast_app::core::platform::error::ErrorBody;
 use std::convert::Infallible;
@@ -14,9 +15,11 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::Extension;
 use futures::stream::{self, Stream, StreamExt};
 use holdfast_app::core::buyer::MaybeBuyer;
+use holdfast_app::core::catalog;
 use holdfast_app::core::platform::client_addr::ClientAddr;
 use holdfast_app::core::seat_map::SeatChanges;
 use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::model::{AreaLeft, EventId, StandingLeft};
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
@@ -96,11 +99,64 @@ pub async fn seats(
         };
         futures::future::ready(event)
     });
-    let all = stream::iter(first).chain(live).map(move |e| {
+    let has_standing = !catalog::event_for_page(&state, event_id)
+        .await?
+        .general_admission
+        .is_empty();
+    let seats = stream::iter(first).chain(live);
+    let events = if has_standing {
+        stream::select(seats, standing_changes(state, event_id)).boxed()
+    } else {
+        seats.boxed()
+    };
+    let all = events.map(move |e| {
         let _open = &slot;
         Ok(e)
     });
     Ok(Sse::new(all).keep_alive(KeepAlive::default()))
+}
+
+/// How often a stream looks at its event's standing places. They are read
+/// from the event's details as pages read them (kept a quarter of a second
+/// per instance), so a crowd of streams costs the database one query per
+/// instance a few times a second, not one per stream.
+const STANDING_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `event: standing` now, then whenever the places left change.
+fn standing_changes(state: AppState, event_id: EventId) -> impl Stream<Item = Event> + Send {
+    stream::unfold(
+        (state, None::<Vec<AreaLeft>>),
+        move |(state, mut sent)| async move {
+            loop {
+                if sent.is_some() {
+                    tokio::time::sleep(STANDING_EVERY).await;
+                }
+                let Ok(detail) = catalog::event_for_page(&state, event_id).await else {
+                    // Withdrawn, or the database is away: look again later.
+                    sent.get_or_insert_with(Vec::new);
+                    continue;
+                };
+                let now: Vec<AreaLeft> = detail
+                    .general_admission
+                    .iter()
+                    .map(|a| AreaLeft {
+                        id: a.id,
+                        remaining: a.remaining,
+                    })
+                    .collect();
+                if sent.as_ref() != Some(&now) {
+                    let event = Event::default().event("standing").data(
+                        serde_json::to_string(&StandingLeft {
+                            event_id,
+                            standing: now.clone(),
+                        })
+                        .unwrap_or_default(),
+                    );
+                    return Some((event, (state, Some(now))));
+                }
+            }
+        },
+    )
 }
 
 fn seats_event(batch: &Arc<SeatChanges>) -> Event {

@@ -31,6 +31,9 @@ pub struct BestRequest {
     /// One block side by side (the default), or the nearest seats anywhere
     /// when no block is left.
     pub together: bool,
+    /// Best means nearest this seat instead of the stage (a buyer who lost
+    /// a seat asks for seats "nearby").
+    pub near: Option<SeatId>,
 }
 
 pub async fn hold_best(
@@ -56,6 +59,7 @@ pub async fn hold_best(
         .get(&state.db, admitted.event_id())
         .await?
         .ok_or(ApiError::NotFound("event"))?;
+    let toward = toward(&map, request.near);
     let mut tried: HashSet<SeatId> = HashSet::new();
     let mut last_refusal = None;
     for attempt in 0..MAX_TRIES {
@@ -67,10 +71,10 @@ pub async fn hold_best(
         // among more and more of them, so a crowd asking at once spreads
         // over the good blocks instead of all queueing for the same one.
         let spread = 4usize.pow(attempt.min(5) as u32);
-        let mut ranked = ranked_blocks(&map, &eligible, request.quantity, spread);
+        let mut ranked = ranked_blocks(&map, &eligible, request.quantity, spread, toward);
         let pick = if ranked.is_empty() {
             match (!request.together)
-                .then(|| nearest(&map, &eligible, request.quantity))
+                .then(|| nearest(&map, &eligible, request.quantity, toward))
                 .flatten()
             {
                 Some(seats) => seats,
@@ -98,7 +102,8 @@ pub async fn hold_best(
     let fits: Vec<bool> = (0..map.seats.len())
         .map(|i| free[i] && wanted(&map, i, request))
         .collect();
-    let still_possible = best_pick(&map, &fits, request.quantity, request.together).is_some();
+    let still_possible =
+        best_pick(&map, &fits, request.quantity, request.together, toward).is_some();
     Err(match last_refusal {
         Some(refusal) if still_possible => refusal,
         _ => nothing_left(&fits, request),
@@ -130,36 +135,46 @@ fn wanted(map: &EventSeatMap, i: usize, request: &BestRequest) -> bool {
 }
 
 /// The best seats among the eligible ones: a block of `n` side by side,
-/// else (when allowed) the `n` nearest to the stage.
+/// else (when allowed) the `n` nearest to the point `toward`.
 pub fn best_pick(
     map: &EventSeatMap,
     eligible: &[bool],
     n: usize,
     together: bool,
+    toward: Point,
 ) -> Option<Vec<SeatId>> {
-    let mut ranked = ranked_blocks(map, eligible, n, 1);
+    let mut ranked = ranked_blocks(map, eligible, n, 1, toward);
     if !ranked.is_empty() {
         return Some(ranked.swap_remove(0));
     }
     if together {
         None
     } else {
-        nearest(map, eligible, n)
+        nearest(map, eligible, n, toward)
     }
+}
+
+/// A place on the map.
+pub type Point = (f64, f64);
+
+/// What "best" is measured from: the seat asked to be near, when it is on
+/// this map; else the stage.
+pub fn toward(map: &EventSeatMap, near: Option<SeatId>) -> Point {
+    near.and_then(|id| map.seats.iter().find(|s| s.id == id))
+        .map(|s| (s.x, s.y))
+        .unwrap_or_else(|| stage_point(map))
 }
 
 /// Up to `max` blocks of `n` eligible seats side by side in one row, that
 /// share no seat, best first: those that strand no single seat beside
-/// them, then by the distance of their centre to the stage.
+/// them, then by the distance of their centre to the point `toward`.
 pub fn ranked_blocks(
     map: &EventSeatMap,
     eligible: &[bool],
     n: usize,
     max: usize,
+    toward: Point,
 ) -> Vec<Vec<SeatId>> {
-    let Some(stage) = stage_point(map) else {
-        return Vec::new();
-    };
     // (strands a seat, distance of the block's centre, row, first place)
     let mut candidates: Vec<(bool, f64, usize, usize)> = Vec::new();
     for (g, row) in map.rows.iter().enumerate() {
@@ -186,7 +201,7 @@ pub fn ranked_blocks(
                 let (x, y) = row[s..s + n].iter().fold((0.0, 0.0), |(x, y), &i| {
                     (x + map.seats[i].x, y + map.seats[i].y)
                 });
-                let d = (x / n as f64 - stage.0).powi(2) + (y / n as f64 - stage.1).powi(2);
+                let d = (x / n as f64 - toward.0).powi(2) + (y / n as f64 - toward.1).powi(2);
                 candidates.push((orphan, d, g, s));
             }
             start = end + 1;
@@ -209,12 +224,11 @@ pub fn ranked_blocks(
     out
 }
 
-/// The `n` eligible seats nearest the stage, wherever they are.
-fn nearest(map: &EventSeatMap, eligible: &[bool], n: usize) -> Option<Vec<SeatId>> {
-    let stage = stage_point(map)?;
+/// The `n` eligible seats nearest the point `toward`, wherever they are.
+fn nearest(map: &EventSeatMap, eligible: &[bool], n: usize, toward: Point) -> Option<Vec<SeatId>> {
     let distance = |i: usize| {
         let s = &map.seats[i];
-        (s.x - stage.0).powi(2) + (s.y - stage.1).powi(2)
+        (s.x - toward.0).powi(2) + (s.y - toward.1).powi(2)
     };
     let mut seats: Vec<usize> = (0..map.seats.len()).filter(|&i| eligible[i]).collect();
     if seats.len() < n {
@@ -225,14 +239,14 @@ fn nearest(map: &EventSeatMap, eligible: &[bool], n: usize) -> Option<Vec<SeatId
 }
 
 /// Where the stage is: the top centre of the seats.
-fn stage_point(map: &EventSeatMap) -> Option<(f64, f64)> {
+fn stage_point(map: &EventSeatMap) -> Point {
     let (mut x0, mut x1, mut y0) = (f64::MAX, f64::MIN, f64::MAX);
     for s in &map.seats {
         x0 = x0.min(s.x);
         x1 = x1.max(s.x);
         y0 = y0.min(s.y);
     }
-    (!map.seats.is_empty()).then_some(((x0 + x1) / 2.0, y0))
+    ((x0 + x1) / 2.0, y0)
 }
 
 #[cfg(test)]
@@ -270,7 +284,7 @@ mod tests {
     #[test]
     fn the_best_block_is_central_in_the_front_row() {
         let map = small_map();
-        let pick = best_pick(&map, &free_but(&map, &[]), 2, true).unwrap();
+        let pick = best_pick(&map, &free_but(&map, &[]), 2, true, stage_point(&map)).unwrap();
         assert_eq!(pick, vec![3, 4]);
     }
 
@@ -279,18 +293,18 @@ mod tests {
         let map = small_map();
         // Row A with seat 2 taken: 3-4 and 5-6 strand nobody, 4-5 would
         // strand 3 and 6; 3-4 is nearer the stage's centre (x = 35).
-        let pick = best_pick(&map, &free_but(&map, &[2]), 2, true).unwrap();
+        let pick = best_pick(&map, &free_but(&map, &[2]), 2, true, stage_point(&map)).unwrap();
         assert_eq!(pick, vec![3, 4]);
         // With seat 4 taken too, the front row has only 5-6 at its edge:
         // the centre of the row behind is nearer.
-        let pick = best_pick(&map, &free_but(&map, &[2, 4]), 2, true).unwrap();
+        let pick = best_pick(&map, &free_but(&map, &[2, 4]), 2, true, stage_point(&map)).unwrap();
         assert_eq!(pick, vec![13, 14]);
         // Three seats where only 3-6 are free together: 3-5 strands 6 and
         // 4-6 strands 3 — both do; the nearer one is still taken.
         let back_row = [11, 12, 13, 14, 15, 16];
         let mut taken = vec![2];
         taken.extend(back_row);
-        let pick = best_pick(&map, &free_but(&map, &taken), 3, true).unwrap();
+        let pick = best_pick(&map, &free_but(&map, &taken), 3, true, stage_point(&map)).unwrap();
         assert_eq!(pick, vec![3, 4, 5]);
     }
 
@@ -298,9 +312,32 @@ mod tests {
     fn apart_only_when_allowed() {
         let map = small_map();
         let taken = [2, 4, 6, 12, 14, 16];
-        assert_eq!(best_pick(&map, &free_but(&map, &taken), 2, true), None);
-        let apart = best_pick(&map, &free_but(&map, &taken), 2, false).unwrap();
+        assert_eq!(
+            best_pick(&map, &free_but(&map, &taken), 2, true, stage_point(&map)),
+            None
+        );
+        let apart = best_pick(&map, &free_but(&map, &taken), 2, false, stage_point(&map)).unwrap();
         assert_eq!(apart.len(), 2);
         assert!(apart.iter().all(|id| !taken.contains(id)));
+    }
+
+    #[test]
+    fn near_a_seat_means_around_that_seat_not_the_stage() {
+        let map = small_map();
+        let at = toward(&map, Some(16));
+        assert_eq!(at, (60.0, 110.0));
+        // Seat 16 lost; the front row's near end taken too.
+        let pick = best_pick(&map, &free_but(&map, &[16, 5, 6]), 2, true, at).unwrap();
+        assert_eq!(pick, vec![14, 15], "beside the lost seat, in its row");
+        let from_stage = best_pick(
+            &map,
+            &free_but(&map, &[16, 5, 6]),
+            2,
+            true,
+            stage_point(&map),
+        );
+        assert_eq!(from_stage.unwrap(), vec![3, 4]);
+        // A seat of another map: the stage, as if none was named.
+        assert_eq!(toward(&map, Some(999)), stage_point(&map));
     }
 }

@@ -233,5 +233,5 @@ fn connect_dashboard(
         dash.set(d);
         received.set(now_ms());
     };
-    crate::ui::live::use_event_stream(&url, "dashboard", live, on_dashboard, None);
+    crate::ui::live::use_event_stream(&url, &["dashboard"], live, on_dashboard, None);
 }

@@ -80,6 +80,16 @@ pub fn HeldPanel(h: HoldResponse, again: Callback<Vec<i64>>, done: Callback<()>)
         format!("Held {what} for {}.", format_price(amount.get(), &currency))
     };
     let names: Vec<String> = h.seat_ids.iter().map(|id| seat_name(*id)).collect();
+    let bar_currency = h.currency.clone();
+    let bar_summary = move || {
+        let n = if seats > 0 { seats } else { places as usize };
+        let what = if seats > 0 { "seat" } else { "place" };
+        let plural = if n == 1 { "" } else { "s" };
+        format!(
+            "{n} {what}{plural} · {} · ",
+            format_price(amount.get(), &bar_currency)
+        )
+    };
     let again_ids = h.seat_ids.clone();
     let soon = move || left_ms.get() > 0 && left_ms.get() <= WARN_MS;
     let promo_booking = h.booking_id.clone();
@@ -107,15 +117,19 @@ pub fn HeldPanel(h: HoldResponse, again: Callback<Vec<i64>>, done: Callback<()>)
                     }
                 }
             >
-                <p class="countdown" class:soon=soon data-testid="countdown">
-                    "Time left: "
-                    <strong>{move || { let s = left_ms.get() / 1000; format!("{}:{:02}", s / 60, s % 60) }}</strong>
-                </p>
                 <Show when=soon>
                     <p class="warning" role="alert">"Less than a minute left: pay now to keep these seats."</p>
                 </Show>
                 <PromoForm booking_id=promo_booking.clone() amount currency=promo_currency.clone()/>
-                <button class="hold pay" on:click=pay.clone()>"Pay now"</button>
+                // On a phone: count, total, countdown and Pay stay at the bottom of the screen.
+                <div class="action-bar active" data-testid="pay-bar">
+                    <p class="countdown" class:soon=soon data-testid="countdown">
+                        <span class="bar-summary">{bar_summary.clone()}</span>
+                        "Time left: "
+                        <strong>{move || { let s = left_ms.get() / 1000; format!("{}:{:02}", s / 60, s % 60) }}</strong>
+                    </p>
+                    <button class="hold pay" on:click=pay.clone()>"Pay now"</button>
+                </div>
             </Show>
             <Show when=move || error.get().is_some()>
                 <p class="error" role="alert">{move || error.get()}</p>

@@ -10,10 +10,14 @@ use super::seats::{toggle_seat, Picked};
 
 /// Arrow keys move the focus between seats (left/right along the row,
 /// up/down to the nearest seat above or below); Enter or Space selects.
-pub fn on_map_key(ev: &web_sys::KeyboardEvent, picked: RwSignal<Vec<Picked>>, limit: usize) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
+/// Returns where the newly focused seat is on the map, for the view to
+/// follow it.
+pub fn on_map_key(
+    ev: &web_sys::KeyboardEvent,
+    picked: RwSignal<Vec<Picked>>,
+    limit: usize,
+) -> Option<(f64, f64)> {
+    let doc = web_sys::window().and_then(|w| w.document())?;
     let active = doc
         .active_element()
         .filter(|el| el.class_list().contains("seat"));
@@ -22,7 +26,7 @@ pub fn on_map_key(ev: &web_sys::KeyboardEvent, picked: RwSignal<Vec<Picked>>, li
         ("Enter" | " ", Some(seat)) => {
             ev.prevent_default();
             toggle_seat(seat, picked, limit);
-            return;
+            return None;
         }
         ("ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown" | "Enter" | " ", None) => {
             doc.query_selector("circle.seat.available").ok().flatten()
@@ -30,12 +34,12 @@ pub fn on_map_key(ev: &web_sys::KeyboardEvent, picked: RwSignal<Vec<Picked>>, li
         ("ArrowRight", Some(seat)) => seat.next_element_sibling(),
         ("ArrowLeft", Some(seat)) => seat.previous_element_sibling(),
         ("ArrowUp" | "ArrowDown", Some(seat)) => nearest_vertically(&doc, seat, key == "ArrowDown"),
-        _ => return,
+        _ => return None,
     };
     ev.prevent_default();
-    if let Some(el) = next.and_then(|n| n.dyn_into::<web_sys::SvgElement>().ok()) {
-        let _ = el.focus();
-    }
+    let el = next.and_then(|n| n.dyn_into::<web_sys::SvgElement>().ok())?;
+    let _ = el.focus();
+    Some((coord(&el, "cx"), coord(&el, "cy")))
 }
 
 fn coord(el: &web_sys::Element, name: &str) -> f64 {

@@ -3,9 +3,16 @@
 //! `map_view` (gestures; the pure geometry is `model::geometry`), `seats`
 //! (selection, and each seat's look and accessible name), `keyboard`
 //! (arrow-key navigation), `held_panel` (the countdown and Pay), the
-//! accessible `seat_list`, the `standing` areas bought by count, and the `waiting_room` shown instead while the
+//! accessible `seat_list`, the `standing` areas bought by count, `best`
+//! (the server chooses), and the `waiting_room` shown instead while the
 //! queue is on.
 
+use leptos::prelude::*;
+
+use crate::model::HoldResponse;
+use seats::Picked;
+
+pub mod best;
 pub mod drawing;
 pub mod held_panel;
 pub mod keyboard;
@@ -14,4 +21,29 @@ pub mod page;
 pub mod seat_list;
 pub mod seats;
 pub mod standing;
+pub mod tooltip;
 pub mod waiting_room;
+
+/// What the panel beside the map shows, shared with what changes it (the
+/// buyer's clicks, the answers, the live stream).
+#[derive(Clone, Copy)]
+pub struct SeatPanel {
+    /// The selection, not yet held.
+    pub picked: RwSignal<Vec<Picked>>,
+    /// The running hold.
+    pub hold: RwSignal<Option<HoldResponse>>,
+    /// What the buyer is told (a refusal, a lost seat).
+    pub message: RwSignal<Option<String>>,
+    /// A selected seat someone else just took: offered "nearby" in one tap.
+    pub lost: RwSignal<Option<Lost>>,
+    /// The most seats one booking may have.
+    pub limit: usize,
+}
+
+/// A seat that left the selection because someone else took it, and how
+/// many seats the selection had with it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lost {
+    pub seat: i64,
+    pub quantity: usize,
+}

@@ -11,20 +11,22 @@ use leptos_router::hooks::use_params_map;
 use wasm_bindgen::JsCast;
 
 use crate::model::geometry::{BUTTON_ZOOM_IN, BUTTON_ZOOM_OUT, WHEEL_ZOOM_IN, WHEEL_ZOOM_OUT};
-use crate::model::SeatChanges;
 use crate::model::{format_price, format_when};
-use crate::server_fns::best::hold_best_seats;
+use crate::model::{AreaLeft, SeatChange, SeatStreamMessage};
 use crate::server_fns::buyer::{event_page, hold_seats, EventPageData, HoldOutcome};
+use crate::ui::buyer::event::best::{ask_best, seated, Ask, BestSeats};
 use crate::ui::buyer::event::drawing::draw_seats;
 use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key, HeldPanel};
 use crate::ui::buyer::event::keyboard::on_map_key;
 use crate::ui::buyer::event::map_view::{fraction_at, pointer_fraction, svg_scale, Touches};
 use crate::ui::buyer::event::seat_list::SeatList;
 use crate::ui::buyer::event::seats::{
-    flash, mark_seats, seat_name, select_only, toggle_seat, Look, Picked, Toggled,
+    flash, mark_seats, seat_name, select_only, toggle_seat, unselect, Look, Picked, Toggled,
 };
 use crate::ui::buyer::event::standing::Standing;
+use crate::ui::buyer::event::tooltip::{tip_for, SeatTip, Tip};
 use crate::ui::buyer::event::waiting_room::WaitingRoom;
+use crate::ui::buyer::event::{Lost, SeatPanel};
 use crate::ui::live::use_event_stream;
 
 #[component]
@@ -65,6 +67,24 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let live = RwSignal::new(false);
     let holding: RwSignal<Vec<i64>> = RwSignal::new(Vec::new());
     let max_per_booking = data.max_per_booking.max(1);
+    let lost: RwSignal<Option<Lost>> = RwSignal::new(None);
+    let standing_left: RwSignal<Vec<AreaLeft>> = RwSignal::new(
+        detail
+            .general_admission
+            .iter()
+            .map(|a| AreaLeft {
+                id: a.id,
+                remaining: a.remaining,
+            })
+            .collect(),
+    );
+    let panel = SeatPanel {
+        picked,
+        hold,
+        message,
+        lost,
+        limit: max_per_booking,
+    };
     // The seats, drawn once hydrated; then the live stream from their version.
     let seats_ref = NodeRef::<leptos::svg::G>::new();
     let drawn: RwSignal<Option<Result<(), String>>> = RwSignal::new(None);
@@ -82,11 +102,10 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                         event_id,
                         version,
                         Watched {
-                            picked,
-                            hold,
+                            panel,
                             holding,
-                            message,
                             live,
+                            standing: standing_left,
                         },
                     );
                 }
@@ -107,24 +126,49 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let section_names: Vec<String> = data.layout.sections.iter().map(|s| s.0.clone()).collect();
     let stage = data.layout.stage;
     let standing_areas = detail.general_admission.clone();
+    let tip: RwSignal<Option<Tip>> = RwSignal::new(None);
+    // On a phone the legend starts folded (CSS shows it on wider screens).
+    let legend_open = RwSignal::new(false);
+    let frame_ref = NodeRef::<leptos::html::Figure>::new();
+    let tip_categories = StoredValue::new(detail.categories.clone());
+    let show_tip = move |seat: &web_sys::Element| {
+        if let Some(frame) = frame_ref.get_untracked() {
+            tip.set(tip_categories.with_value(|c| tip_for(seat, &frame, c)));
+        }
+    };
+    // Was the last press a finger? Then seats too small to aim at are
+    // zoomed to first (a section at a time on a phone).
+    let touch = RwSignal::new(false);
     let on_map_click = move |ev: web_sys::MouseEvent| {
         if drag.get_untracked().is_some_and(|d| d.2) {
             drag.set(None);
             return;
         }
-        let Some(seat) = ev
+        let seat = ev
             .target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("circle.seat").ok().flatten())
-        else {
+            .and_then(|el| el.closest("circle.seat").ok().flatten());
+        if touch.get_untracked() {
+            if let Some(factor) = zoom_to_tap(seat.as_ref()) {
+                tip.set(None);
+                let (fx, fy) = pointer_fraction(&ev);
+                view_box.update(|v| *v = v.zoom(factor, fx, fy, bounds.get_untracked()));
+                return;
+            }
+        }
+        let Some(seat) = seat else {
             return;
         };
-        if toggle_seat(&seat, picked, max_per_booking) == Toggled::AtLimit {
+        let toggled = toggle_seat(&seat, picked, max_per_booking);
+        // A tap shows the seat's details as a hover does.
+        show_tip(&seat);
+        if toggled == Toggled::AtLimit {
             message.set(Some(format!(
                 "You can pick up to {max_per_booking} seats per booking. Hold these first, or unselect one."
             )));
         } else {
             message.set(None);
+            lost.set(None);
         }
     };
 
@@ -136,6 +180,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
             return;
         }
         message.set(None);
+        lost.set(None);
         suggestions.set(Vec::new());
         let key = new_idempotency_key();
         // The stream may report these held before the answer arrives: they
@@ -167,31 +212,30 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         });
     };
     let do_hold = move |_| hold_ids(picked.get_untracked().iter().map(|p| p.id).collect());
-    // "How many?" and the server picks the best block and holds it.
-    let quantity = RwSignal::new(2usize.min(max_per_booking));
-    let find_best = move |_| {
-        message.set(None);
-        suggestions.set(Vec::new());
-        let key = new_idempotency_key();
-        let n = quantity.get_untracked();
-        leptos::task::spawn_local(async move {
-            match hold_best_seats(event_id, n, key).await {
-                Ok(HoldOutcome::Held(r)) => {
-                    select_only(&[], picked, max_per_booking);
-                    mark_seats(&r.seat_ids, Look::Yours);
-                    hold.set(Some(r));
-                }
-                Ok(HoldOutcome::Refused { message: m, .. }) => message.set(Some(m)),
-                Err(e) => message.set(Some(failure(&e, "no seats were held"))),
-            }
-        });
+    // After a seat was lost: as many seats again, side by side, around it.
+    let find_nearby = move |_| {
+        if let Some(l) = lost.get_untracked() {
+            suggestions.set(Vec::new());
+            let ask = Ask {
+                quantity: l.quantity,
+                near: Some(l.seat),
+                ..Ask::default()
+            };
+            ask_best(event_id, ask, panel);
+        }
     };
+    let standing_codes: Vec<String> = standing_areas.iter().map(|a| a.category.clone()).collect();
+    let best_categories = seated(&detail.categories, &standing_codes);
     // One click on an alternative: select exactly those seats and hold them.
     let take = move |ids: Vec<i64>| {
         select_only(&ids, picked, max_per_booking);
         hold_ids(ids);
     };
-    let on_key = move |ev: web_sys::KeyboardEvent| on_map_key(&ev, picked, max_per_booking);
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        if let Some((x, y)) = on_map_key(&ev, picked, max_per_booking) {
+            view_box.update(|v| *v = v.showing(x, y, bounds.get_untracked()));
+        }
+    };
     // After a hold ran out: the same seats again, or back to choosing.
     let hold_again = Callback::new(move |ids: Vec<i64>| {
         hold.set(None);
@@ -217,7 +261,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     }
     .into_any();
     let map = view! {
-        <figure class="seat-map" data-testid="seat-map"
+        <figure class="seat-map" data-testid="seat-map" node_ref=frame_ref
             data-drawn=move || drawn.get().map(|d| d.is_ok().to_string()).unwrap_or_default()>
                 <noscript>
                     <p class="notice">"The live seat map needs JavaScript. The prices are listed beside it."</p>
@@ -241,8 +285,8 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     </div>
                 </Show>
                 <div class="zoom" role="group" aria-label="Zoom">
-                    <button aria-label="Zoom in" on:click=move |_| view_box.update(|v| *v = v.zoom(BUTTON_ZOOM_IN, 0.5, 0.5, bounds.get_untracked()))>"+"</button>
-                    <button aria-label="Zoom out" on:click=move |_| view_box.update(|v| *v = v.zoom(BUTTON_ZOOM_OUT, 0.5, 0.5, bounds.get_untracked()))>"−"</button>
+                    <button aria-label="Zoom in" on:click=move |_| { tip.set(None); view_box.update(|v| *v = v.zoom(BUTTON_ZOOM_IN, 0.5, 0.5, bounds.get_untracked())) }>"+"</button>
+                    <button aria-label="Zoom out" on:click=move |_| { tip.set(None); view_box.update(|v| *v = v.zoom(BUTTON_ZOOM_OUT, 0.5, 0.5, bounds.get_untracked())) }>"−"</button>
                     <button aria-label="Show the whole map" on:click=move |_| view_box.set(bounds.get_untracked())>"⟲"</button>
                 </div>
                 <svg
@@ -252,13 +296,28 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     aria-label="Seat map. Arrow keys move between seats, Enter or Space selects one."
                     on:click=on_map_click
                     on:keydown=on_key
+                    on:pointerover=move |ev: web_sys::PointerEvent| {
+                        if ev.pointer_type() != "mouse" || drag.get_untracked().is_some() {
+                            return;
+                        }
+                        match ev.target()
+                            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                            .and_then(|el| el.closest("circle.seat").ok().flatten())
+                        {
+                            Some(seat) => show_tip(&seat),
+                            None => tip.set(None),
+                        }
+                    }
+                    on:pointerleave=move |_| tip.set(None)
                     on:wheel=move |ev: web_sys::WheelEvent| {
                         ev.prevent_default();
+                        tip.set(None);
                         let factor = if ev.delta_y() < 0.0 { WHEEL_ZOOM_IN } else { WHEEL_ZOOM_OUT };
                         let (fx, fy) = pointer_fraction(&ev);
                         view_box.update(|v| *v = v.zoom(factor, fx, fy, bounds.get_untracked()));
                     }
                     on:pointerdown=move |ev: web_sys::PointerEvent| {
+                        touch.set(ev.pointer_type() == "touch");
                         let (x, y) = (ev.client_x() as f64, ev.client_y() as f64);
                         touches.update(|t| t.down(ev.pointer_id(), x, y));
                         // A second finger starts a pinch: never a click.
@@ -271,6 +330,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                             let Some(el) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
                             let (fx, fy) = fraction_at(&el, mx, my);
                             view_box.update(|v| *v = v.zoom(factor, fx, fy, bounds.get_untracked()));
+                            tip.set(None);
                             return;
                         }
                         if touches.read_untracked().0.len() > 1 {
@@ -280,6 +340,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                         if (x - x0).abs() + (y - y0).abs() < 4.0 {
                             return;
                         }
+                        tip.set(None);
                         let scale = svg_scale(&ev);
                         view_box.update(|v| *v = v.pan((x0 - x) * scale, (y0 - y) * scale, bounds.get_untracked()));
                         drag.set(Some((x, y, true)));
@@ -309,16 +370,21 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     </g>
                     <g class="drawing" node_ref=seats_ref></g>
                 </svg>
+                <SeatTip tip/>
             </figure>
     }
     .into_any();
     let panel = view! {
         <aside class="panel">
                 <h2>"Your selection"</h2>
-                <ul class="legend">
+                <button type="button" class="legend-toggle" aria-controls="legend"
+                    aria-expanded=move || legend_open.get().to_string()
+                    on:click=move |_| legend_open.update(|o| *o = !*o)>"Prices and colours"</button>
+                <ul class="legend" id="legend" class:open=move || legend_open.get()>
                     {detail.categories.iter().map(|c| view! {
                         <li><span class=format!("swatch cat-{}", c.code)></span>{format!("{} · {}", c.name, format_price(c.price_cents, &currency))}</li>
                     }).collect_view()}
+                    <li><span class="swatch selected"></span>"Your selection"</li>
                     <li><span class="swatch mine"></span>"Held by you"</li>
                     <li><span class="swatch held"></span>"Held by someone else"</li>
                     <li><span class="swatch booked"></span>"Sold"</li>
@@ -327,32 +393,42 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 <p class="hint limit">{format!("Up to {max_per_booking} seats per booking.")}</p>
                 <ul class="selection" data-testid="selection">
                     <For each=move || picked.get() key=|p| p.id let:p>
-                        <li>{p.name.clone()}</li>
+                        <li>
+                            <span>{p.name.clone()}</span>
+                            <button type="button" class="unselect" aria-label=format!("Remove {}", p.name)
+                                on:click=move |_| { unselect(p.id, picked); message.set(None); }>"×"</button>
+                        </li>
                     </For>
                 </ul>
-                <p class="total">"Total: " <strong>{total.clone()}</strong></p>
-                <button class="hold" on:click=do_hold disabled=move || picked.read().is_empty()>"Hold seats"</button>
-                <div class="best" data-testid="best">
-                    <p class="or">"…or let us choose:"</p>
-                    <label>"How many? "
-                        <select data-testid="best-quantity" aria-label="How many seats"
-                            on:change=move |ev| {
-                                if let Ok(n) = event_target_value(&ev).parse::<usize>() {
-                                    quantity.set(n);
-                                }
-                            }>
-                            {(1..=max_per_booking).map(|n| view! {
-                                <option value=n.to_string() selected=move || quantity.get() == n>{n.to_string()}</option>
-                            }).collect_view()}
-                        </select>
-                    </label>
-                    <button class="hold best-find" data-testid="find-best" on:click=find_best>"Find best seats"</button>
-                    <p class="hint">{format!("Side by side, nearest the stage; up to {max_per_booking} per booking.")}</p>
+                <Show when=move || !picked.read().is_empty()>
+                    <button type="button" class="link clear" data-testid="clear-selection"
+                        on:click=move |_| { select_only(&[], picked, max_per_booking); message.set(None); }>"Clear selection"</button>
+                </Show>
+                // On a phone: a bar at the bottom of the screen while seats are picked.
+                <div class="action-bar" class:active=move || !picked.read().is_empty() data-testid="selection-bar">
+                    <p class="total">
+                        <span class="bar-summary">{move || match picked.read().len() {
+                            1 => "1 seat · ".to_string(),
+                            n => format!("{n} seats · "),
+                        }}</span>
+                        "Total: " <strong>{total.clone()}</strong>
+                    </p>
+                    <button class="hold" on:click=do_hold disabled=move || picked.read().is_empty()>"Hold seats"</button>
                 </div>
-                <Standing event_id areas=standing_areas.clone() currency=currency.clone() limit=max_per_booking hold message/>
+                <BestSeats event_id categories=best_categories.clone() currency=currency.clone()
+                    hint=format!("Side by side, nearest the stage; up to {max_per_booking} per booking.") panel/>
+                <Standing event_id areas=standing_areas.clone() left=standing_left currency=currency.clone() limit=max_per_booking hold message/>
                 </Show>
                 <Show when=move || message.get().is_some()>
                     <p class="error" role="alert">{move || message.get()}</p>
+                </Show>
+                <Show when=move || lost.get().is_some() && choosing()>
+                    <button type="button" class="suggestion" data-testid="find-nearby" on:click=find_nearby>
+                        {move || lost.get().map(|l| match l.quantity {
+                            1 => "Find another seat nearby".to_string(),
+                            n => format!("Find {n} seats together nearby"),
+                        })}
+                    </button>
                 </Show>
                 <Show when=move || !suggestions.read().is_empty()>
                     <div class="suggestions" data-testid="suggestions">
@@ -377,15 +453,39 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     }
 }
 
+/// A finger needs seats this wide on screen (WCAG's minimum target).
+const TAP_TARGET_PX: f64 = 24.0;
+
+/// How far to zoom before a tap can pick a seat: `Some(factor)` while the
+/// seats on screen are narrower than a finger's target (wherever the tap
+/// fell), `None` when a tap can pick one.
+fn zoom_to_tap(seat: Option<&web_sys::Element>) -> Option<f64> {
+    let any = || {
+        web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("circle.seat").ok().flatten())
+    };
+    let width = seat
+        .cloned()
+        .or_else(any)?
+        .get_bounding_client_rect()
+        .width();
+    if width <= 0.0 || width >= TAP_TARGET_PX {
+        return None;
+    }
+    // Aim a little past the minimum; never zoom out.
+    Some((width / (TAP_TARGET_PX * 1.2)).min(BUTTON_ZOOM_IN))
+}
+
 /// What the live stream updates besides the map.
 #[derive(Clone, Copy)]
 struct Watched {
-    picked: RwSignal<Vec<Picked>>,
-    hold: RwSignal<Option<crate::model::HoldResponse>>,
+    panel: SeatPanel,
     /// The seats of a hold request still on its way.
     holding: RwSignal<Vec<i64>>,
-    message: RwSignal<Option<String>>,
     live: RwSignal<bool>,
+    /// Places left per standing area, as the stream last said.
+    standing: RwSignal<Vec<AreaLeft>>,
 }
 
 /// Follows the seat stream: every change from any buyer gives the seat its
@@ -394,42 +494,68 @@ struct Watched {
 /// a `reset` (too much missed) reloads the page.
 fn connect_live(event_id: i64, since: u64, w: Watched) {
     let url = format!("/api/events/{event_id}/seats/stream?since={since}");
-    let on_changes = move |batch: SeatChanges| {
-        for change in batch.changes {
-            let yours = w
-                .hold
-                .read_untracked()
-                .as_ref()
-                .is_some_and(|h| h.seat_ids.contains(&change.id));
-            let look = Look::of(change.status, yours);
-            let own_request = w.holding.read_untracked().contains(&change.id);
-            if look != Look::Available && !own_request {
-                let lost = w
-                    .picked
-                    .read_untracked()
-                    .iter()
-                    .find(|s| s.id == change.id)
-                    .map(|s| {
-                        s.name
-                            .splitn(4, ", ")
-                            .take(3)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    });
-                if let Some(name) = lost {
-                    w.picked.update(|p| p.retain(|s| s.id != change.id));
-                    w.message.set(Some(format!(
-                        "{name} was just taken by someone else and left your selection."
-                    )));
-                }
+    let on_message = move |message: SeatStreamMessage| match message {
+        SeatStreamMessage::Seats(batch) => {
+            for change in batch.changes {
+                seat_changed(w, change);
             }
-            mark_seats(&[change.id], look);
         }
+        SeatStreamMessage::Standing(left) => w.standing.set(left.standing),
     };
     let reload = Box::new(|| {
         if let Some(w) = web_sys::window() {
             let _ = w.location().reload();
         }
     });
-    use_event_stream(&url, "seats", w.live, on_changes, Some(reload));
+    use_event_stream(
+        &url,
+        &["seats", "standing"],
+        w.live,
+        on_message,
+        Some(reload),
+    );
+}
+
+/// One seat's new status from any buyer: its look on the map; a seat of
+/// the selection someone else took leaves it, and the buyer is told.
+fn seat_changed(w: Watched, change: SeatChange) {
+    let p = w.panel;
+    let yours = p
+        .hold
+        .read_untracked()
+        .as_ref()
+        .is_some_and(|h| h.seat_ids.contains(&change.id));
+    let look = Look::of(change.status, yours);
+    let own_request = w.holding.read_untracked().contains(&change.id);
+    if look != Look::Available && !own_request {
+        let before = p.picked.with_untracked(|s| s.len());
+        let lost = p
+            .picked
+            .read_untracked()
+            .iter()
+            .find(|s| s.id == change.id)
+            .map(|s| {
+                s.name
+                    .splitn(4, ", ")
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            });
+        if let Some(name) = lost {
+            p.picked.update(|s| s.retain(|s| s.id != change.id));
+            p.message.set(Some(format!(
+                "{name} was just taken by someone else and left your selection."
+            )));
+            // A second loss keeps the count the buyer first wanted.
+            let quantity = p
+                .lost
+                .get_untracked()
+                .map_or(before, |l| l.quantity.max(before));
+            p.lost.set(Some(Lost {
+                seat: change.id,
+                quantity,
+            }));
+        }
+    }
+    mark_seats(&[change.id], look);
 }

@@ -194,16 +194,21 @@ pub fn seat_name(id: i64) -> String {
         .unwrap_or_else(|| format!("seat {id}"))
 }
 
+/// Takes one seat out of the selection (its ×).
+pub fn unselect(id: i64, picked: RwSignal<Vec<Picked>>) {
+    if let Some(el) = seat_element(id) {
+        if el.class_list().contains("selected") {
+            show(&el, Look::Available);
+        }
+    }
+    picked.update(|p| p.retain(|s| s.id != id));
+}
+
 /// Replaces the selection with exactly these seats.
 pub fn select_only(ids: &[i64], picked: RwSignal<Vec<Picked>>, limit: usize) {
     for p in picked.get_untracked() {
-        if let Some(el) = seat_element(p.id) {
-            if el.class_list().contains("selected") {
-                show(&el, Look::Available);
-            }
-        }
+        unselect(p.id, picked);
     }
-    picked.set(Vec::new());
     for id in ids {
         if let Some(el) = seat_element(*id) {
             toggle_seat(&el, picked, limit);

@@ -1,10 +1,11 @@
 //! The standing areas of an event, bought by count: for each, its price,
-//! the places left when the page was drawn, a stepper (1 … the per-booking
-//! limit, never more than are left) and its own Hold button.
+//! the places left (live: the seat stream's `standing` events), a stepper
+//! (1 … the per-booking limit, never more than are left) and its own Hold
+//! button.
 
 use leptos::prelude::*;
 
-use crate::model::{format_price, GeneralAdmissionArea, HoldResponse};
+use crate::model::{format_price, AreaLeft, GeneralAdmissionArea, HoldResponse};
 use crate::server_fns::buyer::{hold_standing, HoldOutcome};
 use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key};
 
@@ -12,6 +13,7 @@ use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key};
 pub fn Standing(
     event_id: i64,
     areas: Vec<GeneralAdmissionArea>,
+    left: RwSignal<Vec<AreaLeft>>,
     currency: String,
     limit: usize,
     hold: RwSignal<Option<HoldResponse>>,
@@ -22,7 +24,7 @@ pub fn Standing(
             <div class="standing" data-testid="standing">
                 <h3>"Standing"</h3>
                 {areas.into_iter().map(|area| {
-                    view! { <StandingArea event_id area currency=currency.clone() limit hold message/> }
+                    view! { <StandingArea event_id area left currency=currency.clone() limit hold message/> }
                 }).collect_view()}
             </div>
         }
@@ -33,14 +35,26 @@ pub fn Standing(
 fn StandingArea(
     event_id: i64,
     area: GeneralAdmissionArea,
+    left: RwSignal<Vec<AreaLeft>>,
     currency: String,
     limit: usize,
     hold: RwSignal<Option<HoldResponse>>,
     message: RwSignal<Option<String>>,
 ) -> impl IntoView {
-    let most = (limit as i64).min(area.remaining).max(0);
-    let count = RwSignal::new(most.min(1));
     let area_id = area.id;
+    let remaining = Memo::new(move |_| {
+        left.read()
+            .iter()
+            .find(|a| a.id == area_id)
+            .map_or(0, |a| a.remaining)
+    });
+    let most = Memo::new(move |_| (limit as i64).min(remaining.get()).max(0));
+    let count = RwSignal::new(most.get_untracked().min(1));
+    // Fewer left than the stepper says: it comes down with them.
+    Effect::new(move |_| {
+        let most = most.get();
+        count.update(|c| *c = (*c).min(most).max(most.min(1)));
+    });
     let take = move |_| {
         let quantity = count.get_untracked();
         if quantity < 1 {
@@ -57,17 +71,17 @@ fn StandingArea(
         });
     };
     let label = format!("{} places", area.name);
-    let left = if area.remaining > 0 {
-        format!("{} places left", area.remaining)
-    } else {
-        "Sold out".to_string()
+    let left = move || match remaining.get() {
+        0 => "Sold out".to_string(),
+        1 => "1 place left".to_string(),
+        n => format!("{n} places left"),
     };
     view! {
         <div class="standing-area">
             <p class="standing-name">
                 <strong>{area.name.clone()}</strong>
                 {format!(" · {} each", format_price(area.price_cents, &currency))}
-                <span class="hint">{format!(" · {left}")}</span>
+                <span class="hint" data-testid="standing-left">" · " {left}</span>
             </p>
             <div class="stepper" role="group" aria-label=label.clone()>
                 <button type="button" aria-label="One place fewer"
@@ -75,10 +89,10 @@ fn StandingArea(
                     on:click=move |_| count.update(|c| *c = (*c - 1).max(1))>"−"</button>
                 <output aria-live="polite" data-testid="standing-count">{move || count.get()}</output>
                 <button type="button" aria-label="One place more"
-                    disabled=move || { count.get() >= most }
-                    on:click=move |_| count.update(|c| *c = (*c + 1).min(most))>"+"</button>
+                    disabled=move || { count.get() >= most.get() }
+                    on:click=move |_| count.update(|c| *c = (*c + 1).min(most.get_untracked()))>"+"</button>
             </div>
-            <button class="hold standing-hold" disabled=move || { most < 1 } on:click=take>
+            <button class="hold standing-hold" disabled=move || { most.get() < 1 } on:click=take>
                 {move || match count.get() {
                     1 => "Hold 1 place".to_string(),
                     n => format!("Hold {n} places"),

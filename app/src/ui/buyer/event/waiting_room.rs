@@ -102,7 +102,7 @@ fn follow(event_id: i64, status: RwSignal<QueueStatus>, live: RwSignal<bool>) {
             });
         }
     };
-    crate::ui::live::use_event_stream(&url, "queue", live, on_place, None);
+    crate::ui::live::use_event_stream(&url, &["queue"], live, on_place, None);
 }
 
 #[cfg(test)]

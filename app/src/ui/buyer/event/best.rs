@@ -1,0 +1,146 @@
+//! "…or let us choose": how many, which categories (chips; none pressed
+//! means any), and the most one seat may cost; one tap and the server picks
+//! and holds the best block (`hold_best_seats`). `ask_best` is also the
+//! one-tap "N together nearby" offered when a seat left the selection.
+
+use leptos::prelude::*;
+
+use crate::model::{format_price, PriceCategory};
+use crate::server_fns::best::hold_best_seats;
+use crate::server_fns::buyer::HoldOutcome;
+use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key};
+use crate::ui::buyer::event::seats::{mark_seats, select_only, Look};
+use crate::ui::buyer::event::SeatPanel;
+
+/// What the page asks the server to choose.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ask {
+    pub quantity: usize,
+    /// Category codes (none: any).
+    pub categories: Vec<String>,
+    pub max_price_cents: Option<i64>,
+    /// Around this seat instead of nearest the stage.
+    pub near: Option<i64>,
+}
+
+/// Asks the server for the best block and holds it; the selection is
+/// replaced by the hold (or kept, with the reason, when nothing was held).
+pub fn ask_best(event_id: i64, ask: Ask, panel: SeatPanel) {
+    panel.message.set(None);
+    panel.lost.set(None);
+    let key = new_idempotency_key();
+    leptos::task::spawn_local(async move {
+        let outcome = hold_best_seats(
+            event_id,
+            ask.quantity,
+            ask.categories,
+            ask.max_price_cents,
+            ask.near,
+            key,
+        )
+        .await;
+        match outcome {
+            Ok(HoldOutcome::Held(r)) => {
+                select_only(&[], panel.picked, panel.limit);
+                mark_seats(&r.seat_ids, Look::Yours);
+                panel.hold.set(Some(r));
+            }
+            Ok(HoldOutcome::Refused { message: m, .. }) => panel.message.set(Some(m)),
+            Err(e) => panel.message.set(Some(failure(&e, "no seats were held"))),
+        }
+    });
+}
+
+/// The categories a block can be chosen from: those with seats, not the
+/// standing areas' (bought by count below the map).
+pub fn seated(categories: &[PriceCategory], standing: &[String]) -> Vec<PriceCategory> {
+    categories
+        .iter()
+        .filter(|c| !standing.contains(&c.code))
+        .cloned()
+        .collect()
+}
+
+/// The prices a buyer can cap at: each seated category's, lowest first.
+pub fn price_caps(categories: &[PriceCategory]) -> Vec<i64> {
+    let mut caps: Vec<i64> = categories.iter().map(|c| c.price_cents).collect();
+    caps.sort_unstable();
+    caps.dedup();
+    caps
+}
+
+#[component]
+pub fn BestSeats(
+    event_id: i64,
+    categories: Vec<PriceCategory>,
+    currency: String,
+    /// "Side by side, nearest the stage" or the ship's words.
+    hint: String,
+    panel: SeatPanel,
+) -> impl IntoView {
+    let limit = panel.limit;
+    let quantity = RwSignal::new(2usize.min(limit));
+    let chosen: RwSignal<Vec<String>> = RwSignal::new(Vec::new());
+    let cap: RwSignal<Option<i64>> = RwSignal::new(None);
+    let caps = price_caps(&categories);
+    let find = move |_| {
+        let ask = Ask {
+            quantity: quantity.get_untracked(),
+            categories: chosen.get_untracked(),
+            max_price_cents: cap.get_untracked(),
+            near: None,
+        };
+        ask_best(event_id, ask, panel);
+    };
+    let cap_currency = currency.clone();
+    view! {
+        <div class="best" data-testid="best">
+            <p class="or">"…or let us choose:"</p>
+            <label>"How many? "
+                <select data-testid="best-quantity" aria-label="How many seats"
+                    on:change=move |ev| {
+                        if let Ok(n) = event_target_value(&ev).parse::<usize>() {
+                            quantity.set(n);
+                        }
+                    }>
+                    {(1..=limit).map(|n| view! {
+                        <option value=n.to_string() selected=move || quantity.get() == n>{n.to_string()}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+            <div class="chips" role="group" aria-label="Categories (none chosen: any)" data-testid="best-categories">
+                {categories.into_iter().map(|c| {
+                    let code = c.code.clone();
+                    let on = {
+                        let code = code.clone();
+                        move || chosen.read().contains(&code)
+                    };
+                    let label = format!("{} · {}", c.name, format_price(c.price_cents, &currency));
+                    view! {
+                        <button type="button" class="chip" aria-pressed=move || on().to_string()
+                            on:click=move |_| chosen.update(|v| {
+                                if let Some(i) = v.iter().position(|x| *x == code) {
+                                    v.remove(i);
+                                } else {
+                                    v.push(code.clone());
+                                }
+                            })>
+                            <span class=format!("swatch cat-{}", c.code)></span>{label}
+                        </button>
+                    }
+                }).collect_view()}
+            </div>
+            <label>"Price per seat "
+                <select data-testid="best-price" aria-label="Price per seat"
+                    on:change=move |ev| cap.set(event_target_value(&ev).parse::<i64>().ok())>
+                    <option value="">"Any price"</option>
+                    {caps.into_iter().map(|p| view! {
+                        <option value=p.to_string()>{format!("up to {}", format_price(p, &cap_currency))}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+            <button class="hold best-find" data-testid="find-best" on:click=find>"Find best seats"</button>
+            <p class="hint">{hint}</p>
+        </div>
+    }
+}

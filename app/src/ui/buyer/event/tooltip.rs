@@ -1,0 +1,101 @@
+//! The details of one seat, shown beside it on hover (mouse) and on tap
+//! (touch): section, row, seat, category, price and status. Read from the
+//! seat's own accessible name, so what a sighted buyer reads and what a
+//! screen reader says never differ; hidden from assistive technology for
+//! that reason.
+
+use leptos::prelude::*;
+use leptos::web_sys;
+
+use crate::model::PriceCategory;
+
+/// What the tooltip shows, and where (pixels from the map's top left).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tip {
+    pub place: String,
+    pub category: String,
+    pub status: String,
+    pub x: f64,
+    pub y: f64,
+    /// Near the map's top edge the tip goes below the seat.
+    pub below: bool,
+}
+
+/// The tip for a seat element of the map inside `frame` (the figure the
+/// tooltip is positioned in).
+pub fn tip_for(
+    seat: &web_sys::Element,
+    frame: &web_sys::Element,
+    categories: &[PriceCategory],
+) -> Option<Tip> {
+    let name = seat.first_element_child()?.text_content()?;
+    let (place, price, status) = parts(&name)?;
+    let code = seat
+        .class_list()
+        .value()
+        .split_whitespace()
+        .find_map(|c| c.strip_prefix("cat-"))
+        .map(str::to_string)
+        .unwrap_or_default();
+    let category = categories
+        .iter()
+        .find(|c| c.code == code)
+        .map_or(price.clone(), |c| format!("{} · {price}", c.name));
+    let (s, f) = (
+        seat.get_bounding_client_rect(),
+        frame.get_bounding_client_rect(),
+    );
+    let top = s.top() - f.top();
+    let below = top < 90.0;
+    Some(Tip {
+        place,
+        category,
+        status,
+        x: (s.left() - f.left() + s.width() / 2.0).clamp(90.0, (f.width() - 90.0).max(90.0)),
+        y: if below { top + s.height() } else { top },
+        below,
+    })
+}
+
+/// "Section L4, row 28, seat 1, 85.00 EUR, held by someone else" →
+/// ("Section L4 · row 28 · seat 1", "85.00 EUR", "held by someone else").
+pub fn parts(name: &str) -> Option<(String, String, String)> {
+    let (rest, status) = name.rsplit_once(", ")?;
+    let (place, price) = rest.rsplit_once(", ")?;
+    Some((
+        place.replace(", ", " · "),
+        price.to_string(),
+        status.to_string(),
+    ))
+}
+
+#[component]
+pub fn SeatTip(tip: RwSignal<Option<Tip>>) -> impl IntoView {
+    move || {
+        tip.get().map(|t| {
+            let style = format!("left: {:.0}px; top: {:.0}px", t.x, t.y);
+            view! {
+                <div class="seat-tip" class:below=t.below aria-hidden="true" data-testid="seat-tip" style=style>
+                    <strong>{t.place}</strong>
+                    <span>{t.category}</span>
+                    <span class="tip-status">{t.status}</span>
+                </div>
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parts;
+
+    #[test]
+    fn a_seat_name_splits_into_place_price_and_status() {
+        let (place, price, status) =
+            parts("Section L4, row 28, seat 1, 85.00 EUR, held by someone else").unwrap();
+        assert_eq!(place, "Section L4 · row 28 · seat 1");
+        assert_eq!(price, "85.00 EUR");
+        assert_eq!(status, "held by someone else");
+        assert_eq!(parts("no commas"), None);
+    }
+}
