@@ -178,9 +178,9 @@ pub struct AreaLeft {
     pub remaining: i64,
 }
 
-/// What the page reads from the seat stream.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+/// What the page reads from the seat stream (`event: seats` or
+/// `event: standing`).
+#[derive(Debug, Clone, PartialEq)]
 pub enum SeatStreamMessage {
     Seats(SeatChanges),
     Standing(StandingLeft),

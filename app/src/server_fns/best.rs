@@ -11,9 +11,11 @@ use super::{admit_to_hold, server_error};
 pub async fn hold_best_seats(
     event_id: i64,
     quantity: usize,
-    categories: Vec<String>,
-    max_price_cents: Option<i64>,
-    near_seat_id: Option<i64>,
+    // A form's fields (the page posts them url-encoded): category codes
+    // joined by commas ("" for any), 0 or less for no price cap or no seat.
+    categories: String,
+    max_price_cents: i64,
+    near_seat_id: i64,
     idempotency_key: String,
 ) -> Result<HoldOutcome, ServerFnError> {
     use crate::core::booking::best::{hold_best, BestRequest};
@@ -30,18 +32,22 @@ pub async fn hold_best_seats(
             b"hold_best_seats",
             &event_id.to_be_bytes(),
             &quantity.to_be_bytes(),
-            categories.join(",").as_bytes(),
-            &max_price_cents.unwrap_or(-1).to_be_bytes(),
-            &near_seat_id.unwrap_or(-1).to_be_bytes(),
+            categories.as_bytes(),
+            &max_price_cents.to_be_bytes(),
+            &near_seat_id.to_be_bytes(),
         ],
     )
     .map_err(server_error)?;
     let request = BestRequest {
         quantity,
-        categories,
-        max_price_cents: max_price_cents.filter(|p| *p >= 0),
+        categories: categories
+            .split(',')
+            .filter(|c| !c.is_empty())
+            .map(str::to_string)
+            .collect(),
+        max_price_cents: (max_price_cents > 0).then_some(max_price_cents),
         together: true,
-        near: near_seat_id,
+        near: (near_seat_id > 0).then_some(near_seat_id),
     };
     HoldOutcome::from_hold(hold_best(&state, &admitted, &request, Some(&key)).await)
 }

@@ -6,7 +6,36 @@
 //! streams against the ~6 connections a browser allows per host.
 
 use leptos::prelude::*;
-use serde::de::DeserializeOwned;
+
+/// What a stream's events are read as. Written per type, by event name,
+/// rather than an untagged serde enum: that costs the wasm kilobytes.
+pub trait StreamMessage: Sized + 'static {
+    /// One event's `data` (`event`: its name); `None` skips it.
+    fn read(event: &str, data: &str) -> Option<Self>;
+}
+
+/// A stream whose every event is one JSON type.
+macro_rules! json_stream_message {
+    ($($t:ty),*) => {$(
+        impl StreamMessage for $t {
+            fn read(_: &str, data: &str) -> Option<Self> {
+                serde_json::from_str(data).ok()
+            }
+        }
+    )*};
+}
+json_stream_message!(crate::model::console::Dashboard, crate::model::QueueStatus);
+
+impl StreamMessage for crate::model::SeatStreamMessage {
+    fn read(event: &str, data: &str) -> Option<Self> {
+        use crate::model::SeatStreamMessage as M;
+        match event {
+            "seats" => serde_json::from_str(data).ok().map(M::Seats),
+            "standing" => serde_json::from_str(data).ok().map(M::Standing),
+            _ => None,
+        }
+    }
+}
 
 /// Subscribes to `url`, calling `on_message` with each event of the names
 /// in `events` parsed as `T` (a message that does not parse is skipped); `on_reset`, if given,
@@ -15,7 +44,7 @@ use serde::de::DeserializeOwned;
 /// `TOO_MANY_STREAMS` at the height of an on-sale): then a new stream is
 /// opened after a pause that doubles up to a minute.
 #[cfg(feature = "hydrate")]
-pub fn use_event_stream<T: DeserializeOwned + 'static>(
+pub fn use_event_stream<T: StreamMessage>(
     url: &str,
     events: &'static [&'static str],
     live: RwSignal<bool>,
@@ -57,7 +86,7 @@ struct Stream<T> {
 
 /// Opens (or reopens, after `failures` refused tries) the stream.
 #[cfg(feature = "hydrate")]
-fn open<T: DeserializeOwned + 'static>(stream: std::rc::Rc<Stream<T>>, failures: u32) {
+fn open<T: StreamMessage>(stream: std::rc::Rc<Stream<T>>, failures: u32) {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
     if stream.closed.get() {
@@ -72,7 +101,7 @@ fn open<T: DeserializeOwned + 'static>(stream: std::rc::Rc<Stream<T>>, failures:
             if let Some(message) = ev
                 .data()
                 .as_string()
-                .and_then(|text| serde_json::from_str::<T>(&text).ok())
+                .and_then(|text| T::read(&ev.type_(), &text))
             {
                 (s.on_message.borrow_mut())(message);
             }
@@ -120,7 +149,7 @@ fn open<T: DeserializeOwned + 'static>(stream: std::rc::Rc<Stream<T>>, failures:
 
 /// On the server there is no stream: the page renders, the browser connects.
 #[cfg(not(feature = "hydrate"))]
-pub fn use_event_stream<T: DeserializeOwned + 'static>(
+pub fn use_event_stream<T: StreamMessage>(
     _: &str,
     _: &'static [&'static str],
     _: RwSignal<bool>,

@@ -33,9 +33,9 @@ pub fn ask_best(event_id: i64, ask: Ask, panel: SeatPanel) {
         let outcome = hold_best_seats(
             event_id,
             ask.quantity,
-            ask.categories,
-            ask.max_price_cents,
-            ask.near,
+            ask.categories.join(","),
+            ask.max_price_cents.unwrap_or(0),
+            ask.near.unwrap_or(0),
             key,
         )
         .await;

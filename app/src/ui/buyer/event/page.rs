@@ -150,10 +150,15 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
             .and_then(|el| el.closest("circle.seat").ok().flatten());
         if touch.get_untracked() {
             if let Some(factor) = zoom_to_tap(seat.as_ref()) {
-                tip.set(None);
                 let (fx, fy) = pointer_fraction(&ev);
-                view_box.update(|v| *v = v.zoom(factor, fx, fy, bounds.get_untracked()));
-                return;
+                let now = view_box.get_untracked();
+                let closer = now.zoom(factor, fx, fy, bounds.get_untracked());
+                // At the closest zoom a tap picks, however small the seats.
+                if closer.w < now.w * 0.99 {
+                    tip.set(None);
+                    view_box.set(closer);
+                    return;
+                }
             }
         }
         let Some(seat) = seat else {
@@ -211,7 +216,10 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
             }
         });
     };
-    let do_hold = move |_| hold_ids(picked.get_untracked().iter().map(|p| p.id).collect());
+    let do_hold = move |_| {
+        tip.set(None);
+        hold_ids(picked.get_untracked().iter().map(|p| p.id).collect())
+    };
     // After a seat was lost: as many seats again, side by side, around it.
     let find_nearby = move |_| {
         if let Some(l) = lost.get_untracked() {

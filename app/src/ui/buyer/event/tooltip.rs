@@ -19,6 +19,37 @@ pub struct Tip {
     pub y: f64,
     /// Near the map's top edge the tip goes below the seat.
     pub below: bool,
+    /// Which of its edges is at the seat: near the map's sides the tip
+    /// opens inwards instead of being cut off.
+    pub side: Side,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Left,
+    Centre,
+    Right,
+}
+
+impl Side {
+    /// Where a point at `x` of a frame `width` wide puts the tip's anchor.
+    pub fn at(x: f64, width: f64) -> Side {
+        if x < width / 3.0 {
+            Side::Left
+        } else if x > width * 2.0 / 3.0 {
+            Side::Right
+        } else {
+            Side::Centre
+        }
+    }
+
+    fn class(self) -> &'static str {
+        match self {
+            Side::Left => "seat-tip from-left",
+            Side::Centre => "seat-tip",
+            Side::Right => "seat-tip from-right",
+        }
+    }
 }
 
 /// The tip for a seat element of the map inside `frame` (the figure the
@@ -47,13 +78,15 @@ pub fn tip_for(
     );
     let top = s.top() - f.top();
     let below = top < 90.0;
+    let x = s.left() - f.left() + s.width() / 2.0;
     Some(Tip {
         place,
         category,
         status,
-        x: (s.left() - f.left() + s.width() / 2.0).clamp(90.0, (f.width() - 90.0).max(90.0)),
+        x,
         y: if below { top + s.height() } else { top },
         below,
+        side: Side::at(x, f.width()),
     })
 }
 
@@ -75,7 +108,7 @@ pub fn SeatTip(tip: RwSignal<Option<Tip>>) -> impl IntoView {
         tip.get().map(|t| {
             let style = format!("left: {:.0}px; top: {:.0}px", t.x, t.y);
             view! {
-                <div class="seat-tip" class:below=t.below aria-hidden="true" data-testid="seat-tip" style=style>
+                <div class=t.side.class() class:below=t.below aria-hidden="true" data-testid="seat-tip" style=style>
                     <strong>{t.place}</strong>
                     <span>{t.category}</span>
                     <span class="tip-status">{t.status}</span>
@@ -87,7 +120,14 @@ pub fn SeatTip(tip: RwSignal<Option<Tip>>) -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::parts;
+    use super::{parts, Side};
+
+    #[test]
+    fn near_a_side_the_tip_opens_inwards() {
+        assert_eq!(Side::at(10.0, 390.0), Side::Left);
+        assert_eq!(Side::at(195.0, 390.0), Side::Centre);
+        assert_eq!(Side::at(380.0, 390.0), Side::Right);
+    }
 
     #[test]
     fn a_seat_name_splits_into_place_price_and_status() {
