@@ -8,8 +8,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 site=${1:-target/site}
 # The wasm's share of the first visit's 600 KB (with the page, script,
-# stylesheet, drawing, status letters and icon: about 45 KB more).
-declare -A budget=([wasm]=530000 [js]=12000 [css]=6000)
+# stylesheet, drawing, status letters and icon: about 45 KB more). Raised
+# from 530,000 with the buyer page of issue 20 (best-seat filters, tooltip,
+# phone bar, live standing places, bookings that say what and when): 535 KB
+# measured; a view costs Leptos both a hydrate and a hydrate_async path
+# (twiggy: 11 % of the wasm before wasm-opt), so the next saving is in
+# splitting the console out of the buyer's wasm, not in trimming views.
+declare -A budget=([wasm]=545000 [js]=12000 [css]=6000)
 status=0
 while read -r kind hash; do
   kind=${kind%:}

@@ -47,7 +47,7 @@ test('a buyer who loses a seat gets alternatives and takes them in one click', a
   await expect(loser.getByRole('alert')).toContainText('no longer available');
   await expect(loser.locator(`#seat-${id}`)).toHaveClass(/held/);
   const offer = loser.getByTestId('suggestions').getByRole('button').first();
-  await expect(offer).toContainText('Take Section');
+  await expect(offer).toContainText('Take Deck');
   await offer.click();
   await expect(loser.getByTestId('countdown')).toBeVisible();
 });

@@ -149,11 +149,11 @@ test.describe('on a phone', () => {
     // While seats are picked: count, total and Hold seats at the bottom.
     const bar = page.getByTestId('selection-bar');
     await expect(bar).toHaveCSS('position', 'fixed');
-    await expect(bar).toContainText('1 seat');
+    await expect(bar).toContainText('1 cabin');
     await bar.getByRole('button', { name: 'Hold seats' }).click();
     const pay = page.getByTestId('pay-bar');
     await expect(pay).toHaveCSS('position', 'fixed');
-    await expect(pay).toContainText(/1 seat · [\d.]+ EUR · Time left: \d+:\d\d/);
+    await expect(pay).toContainText(/1 cabin · [\d.]+ EUR · Time left: \d+:\d\d/);
     await page.evaluate(() => window.scrollTo(0, 0));
     const b = await pay.getByRole('button', { name: 'Pay now' }).boundingBox();
     expect(b.y + b.height).toBeLessThanOrEqual(844);

@@ -4,14 +4,14 @@
 use super::platform::clock::rfc3339;
 use super::{ApiError, AppState};
 use crate::model::{
-    EventDetail, EventId, EventKind, EventSummary, GeneralAdmissionArea, PriceCategory,
+    EventBrief, EventDetail, EventId, EventKind, EventSummary, GeneralAdmissionArea, PriceCategory,
 };
 
-type EventRow = (i64, String, String, String, i64, String);
+type EventRow = (i64, String, String, String, i64, String, String);
 
 pub async fn list_events(state: &AppState) -> Result<Vec<EventSummary>, ApiError> {
     let rows: Vec<EventRow> = sqlx::query_as(
-        "select id, name, kind, venue, starts_at, currency from event where published = 1 order by starts_at, id",
+        "select id, name, kind, venue, starts_at, currency, time_zone from event where published = 1 order by starts_at, id",
     )
     .fetch_all(state.db.reader())
     .await?;
@@ -50,7 +50,7 @@ pub async fn event_for_page(
 
 pub async fn event_detail(state: &AppState, event_id: EventId) -> Result<EventDetail, ApiError> {
     let row: Option<EventRow> = sqlx::query_as(
-        "select id, name, kind, venue, starts_at, currency from event where id = $1 and published = 1",
+        "select id, name, kind, venue, starts_at, currency, time_zone from event where id = $1 and published = 1",
     )
     .bind(event_id)
     .fetch_optional(state.db.reader())
@@ -97,13 +97,14 @@ pub async fn event_detail(state: &AppState, event_id: EventId) -> Result<EventDe
 }
 
 async fn summary(state: &AppState, row: EventRow) -> Result<EventSummary, ApiError> {
-    let (id, name, kind, venue, starts_at, currency) = row;
+    let (id, name, kind, venue, starts_at, currency, time_zone) = row;
     let map = state
         .seat_maps
         .get(&state.db, id)
         .await?
         .ok_or(ApiError::NotFound("event"))?;
     let now = state.clock.now_ms();
+    let local = super::event_time::local_start(starts_at, &time_zone);
     Ok(EventSummary {
         id,
         name,
@@ -113,5 +114,33 @@ async fn summary(state: &AppState, row: EventRow) -> Result<EventSummary, ApiErr
         seat_count: map.seats.len() as i64,
         available_count: map.available_count(now),
         currency,
+        local_starts_at: local.at,
+        time_zone_abbreviation: local.abbreviation,
+        time_zone,
     })
+}
+
+/// What a booking is for: the event's name, place and time, published or
+/// not (a booking outlives its event's withdrawal).
+pub async fn event_brief(
+    state: &AppState,
+    event_id: EventId,
+) -> Result<Option<EventBrief>, ApiError> {
+    let row: Option<(String, String, String, i64, String)> =
+        sqlx::query_as("select name, kind, venue, starts_at, time_zone from event where id = $1")
+            .bind(event_id)
+            .fetch_optional(state.db.reader())
+            .await?;
+    Ok(row.map(|(name, kind, venue, starts_at, time_zone)| {
+        let local = super::event_time::local_start(starts_at, &time_zone);
+        EventBrief {
+            name,
+            kind: EventKind::parse(&kind).unwrap_or(EventKind::Concert),
+            venue,
+            starts_at: rfc3339(starts_at),
+            local_starts_at: local.at,
+            time_zone_abbreviation: local.abbreviation,
+            time_zone,
+        }
+    }))
 }

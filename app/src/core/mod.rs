@@ -6,13 +6,15 @@
 //!   errors, the shared state, sessions, limits, metrics, secrets); its `db`
 //!   is the only place that knows SQLite from Postgres;
 //! - `seat_map` keeps the live, versioned seat-map snapshot in memory;
-//! - `catalog` reads events, categories and seats; `seed` loads the demo data.
+//! - `catalog` reads events, categories and seats; `event_time` shows a
+//!   start in its place's time zone; `seed` loads the demo data.
 
 pub mod admin;
 pub mod booking;
 pub mod buyer;
 pub mod catalog;
 pub mod door;
+pub mod event_time;
 pub mod invariants;
 pub mod payments;
 pub mod platform;

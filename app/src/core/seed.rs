@@ -28,6 +28,7 @@ struct EventSpec {
     kind: &'static str,
     venue: &'static str,
     starts_at: &'static str,
+    time_zone: &'static str,
     currency: &'static str,
     categories: Vec<(&'static str, &'static str, i64, &'static str)>,
     seats: Vec<SeatSpec>,
@@ -48,8 +49,8 @@ async fn insert_event(tx: &mut Tx, spec: &EventSpec, now_ms: i64) -> Result<(), 
         .map(|d| d.timestamp_millis())
         .unwrap_or(now_ms);
     let inserted: Option<(i64,)> = sqlx::query_as(
-        "insert into event (slug, name, kind, venue, starts_at, currency, published, created_at)
-         values ($1, $2, $3, $4, $5, $6, 1, $7)
+        "insert into event (slug, name, kind, venue, starts_at, currency, published, created_at, time_zone)
+         values ($1, $2, $3, $4, $5, $6, 1, $7, $8)
          on conflict (slug) do nothing returning id",
     )
     .bind(spec.slug)
@@ -59,6 +60,7 @@ async fn insert_event(tx: &mut Tx, spec: &EventSpec, now_ms: i64) -> Result<(), 
     .bind(starts_at)
     .bind(spec.currency)
     .bind(now_ms)
+    .bind(spec.time_zone)
     .fetch_optional(&mut **tx)
     .await?;
     let Some((event_id,)) = inserted else {
@@ -203,6 +205,7 @@ fn arena() -> EventSpec {
         kind: "concert",
         venue: "Harbour Arena",
         starts_at: "2027-03-14T19:30:00Z",
+        time_zone: "Europe/Oslo",
         currency: "EUR",
         categories: vec![
             ("A", "Category A", 12000, "#b42318"),
@@ -257,6 +260,7 @@ fn cruise() -> EventSpec {
         kind: "cruise",
         venue: "MS Aurora (Bergen round trip)",
         starts_at: "2027-06-05T16:00:00Z",
+        time_zone: "Europe/Oslo",
         currency: "EUR",
         categories: vec![
             ("SUITE", "Suite", 240000, "#92400e"),

@@ -145,11 +145,13 @@ pub struct EventLayout {
     /// `concert` or `cruise`.
     pub kind: String,
     pub venue: String,
-    /// RFC 3339.
+    /// RFC 3339, or a wall-clock time ("2027-06-01T20:00") in `timeZone`.
     pub starts_at: String,
     /// RFC 3339; empty: on sale at once when published.
     pub on_sale_at: String,
     pub currency: String,
+    /// Where it happens, as an IANA time zone ("Europe/Oslo"); empty: UTC.
+    pub time_zone: String,
     pub categories: Vec<CategorySpec>,
     pub sections: Vec<SectionSpec>,
     pub general_admission: Vec<StandingSpec>,

@@ -39,6 +39,98 @@ impl EventKind {
             _ => None,
         }
     }
+
+    /// A place as people name it, the same on the map, the booking and in
+    /// mail: "Section L4, row 28, seat 1" at a concert, "Deck 6, Inside
+    /// starboard, cabin 6051" on a ship (a cruise's sections are its decks
+    /// and its rows the corridors).
+    pub fn place_name(self, section: &str, row: &str, number: i64) -> String {
+        let section = self.section_name(section);
+        match self {
+            EventKind::Concert => format!("{section}, row {row}, seat {number}"),
+            EventKind::Cruise => format!("{section}, {row}, cabin {number}"),
+        }
+    }
+
+    /// "Section L4"; on a ship the deck's own name ("Deck 6").
+    pub fn section_name(self, section: &str) -> String {
+        match self {
+            EventKind::Concert => format!("Section {section}"),
+            EventKind::Cruise => section.to_string(),
+        }
+    }
+
+    /// What a section is called: "Section", or "Deck" on a ship.
+    pub fn section_word(self) -> &'static str {
+        match self {
+            EventKind::Concert => "Section",
+            EventKind::Cruise => "Deck",
+        }
+    }
+
+    /// "1 seat", "3 seats"; on a ship "1 cabin", "3 cabins".
+    pub fn places(self, n: usize) -> String {
+        match n {
+            1 => format!("1 {}", self.place_word()),
+            n => format!("{n} {}", self.places_word()),
+        }
+    }
+
+    /// "seat", or "cabin" on a ship.
+    pub fn place_word(self) -> &'static str {
+        match self {
+            EventKind::Concert => "seat",
+            EventKind::Cruise => "cabin",
+        }
+    }
+
+    /// "seats", or "cabins" on a ship.
+    pub fn places_word(self) -> &'static str {
+        match self {
+            EventKind::Concert => "seats",
+            EventKind::Cruise => "cabins",
+        }
+    }
+
+    /// The last words of a confirmation.
+    pub fn farewell(self) -> &'static str {
+        match self {
+            EventKind::Concert => "Enjoy the show!",
+            EventKind::Cruise => "Bon voyage!",
+        }
+    }
+}
+
+/// What a booking is for: the event's name, place and time (on
+/// `GET /api/bookings/{id}`, additive).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct EventBrief {
+    pub name: String,
+    pub kind: EventKind,
+    pub venue: String,
+    pub starts_at: String,
+    pub time_zone: String,
+    pub local_starts_at: String,
+    pub time_zone_abbreviation: String,
+}
+
+impl EventBrief {
+    pub fn when(&self) -> String {
+        when(
+            &self.starts_at,
+            &self.local_starts_at,
+            &self.time_zone_abbreviation,
+        )
+    }
+}
+
+/// In the event's zone when it is known, else in UTC.
+fn when(utc: &str, local: &str, zone: &str) -> String {
+    format_when(local, zone)
+        .or_else(|| format_when(utc, "UTC"))
+        .unwrap_or_else(|| utc.to_string())
 }
 
 /// One line of `GET /api/events`.
@@ -54,6 +146,30 @@ pub struct EventSummary {
     pub seat_count: i64,
     pub available_count: i64,
     pub currency: String,
+    /// Where the event happens, as a time zone (IANA name, additive).
+    #[serde(default = "utc")]
+    pub time_zone: String,
+    /// The start in that zone: RFC 3339 with the zone's offset then.
+    #[serde(default)]
+    pub local_starts_at: String,
+    /// The zone's short name at the start ("CET", "CEST", "UTC+07").
+    #[serde(default)]
+    pub time_zone_abbreviation: String,
+}
+
+fn utc() -> String {
+    "UTC".into()
+}
+
+impl EventSummary {
+    /// When it starts, for people, in the event's own zone, named.
+    pub fn when(&self) -> String {
+        when(
+            &self.starts_at,
+            &self.local_starts_at,
+            &self.time_zone_abbreviation,
+        )
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -249,6 +365,9 @@ pub struct BookingSeat {
     pub id: SeatId,
     pub label: String,
     pub price_cents: i64,
+    /// As people name it: "Section L4, row 28, seat 1" (additive).
+    #[serde(default)]
+    pub name: String,
 }
 
 /// `GET /api/bookings/{bookingId}`.
@@ -258,6 +377,9 @@ pub struct BookingSeat {
 pub struct BookingView {
     pub id: String,
     pub event_id: EventId,
+    /// The event's name, place and time (additive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<EventBrief>,
     pub status: BookingStatus,
     pub seats: Vec<BookingSeat>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -326,16 +448,13 @@ pub fn format_price(cents: i64, currency: &str) -> String {
     format!("{}.{:02} {}", cents / 100, (cents % 100).abs(), currency)
 }
 
-/// When an event starts, for people: `2027-06-01T20:00:00Z` →
-/// "Tue 1 June 2027, 20:00 UTC" (times are kept in UTC; the zone is named).
-pub fn format_when(starts_at: &str) -> String {
-    match chrono::DateTime::parse_from_rfc3339(starts_at) {
-        Ok(t) => t
-            .with_timezone(&chrono::Utc)
-            .format("%a %-d %B %Y, %H:%M UTC")
-            .to_string(),
-        Err(_) => starts_at.to_string(),
-    }
+/// A moment for people, at the offset it is written with, the zone named:
+/// (`2027-06-01T20:00:00+02:00`, "CEST") → "Tue 1 June 2027, 20:00 CEST".
+/// The zone's rules are applied by the server (which knows them all); the
+/// browser only prints what it was given.
+pub fn format_when(local: &str, zone: &str) -> Option<String> {
+    let t = chrono::DateTime::parse_from_rfc3339(local).ok()?;
+    Some(format!("{} {zone}", t.format("%a %-d %B %Y, %H:%M")))
 }
 
 /// A buyer's place in an event's waiting room (`/api/events/{id}/queue`).
@@ -374,15 +493,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn places_are_named_by_the_kind_of_event() {
+        assert_eq!(
+            EventKind::Concert.place_name("L4", "28", 1),
+            "Section L4, row 28, seat 1"
+        );
+        assert_eq!(
+            EventKind::Cruise.place_name("Deck 6", "Inside starboard", 6051),
+            "Deck 6, Inside starboard, cabin 6051"
+        );
+        assert_eq!(EventKind::Cruise.places(2), "2 cabins");
+        assert_eq!(EventKind::Concert.places(1), "1 seat");
+    }
+
+    #[test]
     fn a_start_time_reads_as_a_date_and_a_named_zone() {
         assert_eq!(
-            format_when("2027-06-01T20:00:00.000Z"),
+            format_when("2027-06-01T20:00:00.000Z", "UTC").unwrap(),
             "Tue 1 June 2027, 20:00 UTC"
         );
         assert_eq!(
-            format_when("2027-06-01T22:30:00+02:00"),
-            "Tue 1 June 2027, 20:30 UTC"
+            format_when("2027-06-01T22:30:00+02:00", "CEST").unwrap(),
+            "Tue 1 June 2027, 22:30 CEST"
         );
-        assert_eq!(format_when("soon"), "soon");
+        assert_eq!(format_when("soon", "UTC"), None);
     }
 }

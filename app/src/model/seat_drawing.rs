@@ -121,8 +121,9 @@ impl SeatDrawing {
     /// The map's SVG content: the row labels, then every seat as
     /// `<circle id="seat-{id}" class="seat cat-{code} available" role="button"
     /// aria-pressed="false" …><title>Section …, row …, seat …, 85.00 EUR,
-    /// available</title></circle>` in seat order.
-    pub fn markup(&self) -> String {
+    /// available</title></circle>` in seat order (a ship's places are named
+    /// "Deck 6, Inside port, cabin 6001, …": `EventKind::place_name`).
+    pub fn markup(&self, kind: super::EventKind) -> String {
         let seats = self.seats();
         let mut out = String::with_capacity(seats.len() * 230 + self.row_labels.len() * 90);
         let size = (self.radius * 1.3).max(6.0);
@@ -144,7 +145,7 @@ impl SeatDrawing {
             out.push_str(&format!(
                 "<circle id=\"seat-{id}\" class=\"seat cat-{cat} {class}\" cx=\"{x}\" cy=\"{y}\" r=\"{r}\" \
                  data-id=\"{id}\" data-price=\"{cents}\" tabindex=\"-1\" role=\"button\" aria-pressed=\"false\">\
-                 <title>Section {sec}, row {row}, seat {num}, {price}, {word}</title></circle>",
+                 <title>{place}, {price}, {word}</title></circle>",
                 id = s.id,
                 cat = escape(&s.category.code),
                 class = status.class(),
@@ -152,9 +153,7 @@ impl SeatDrawing {
                 y = tenths(s.y),
                 r = self.radius,
                 cents = s.category.price_cents,
-                sec = escape(s.section),
-                row = escape(s.row),
-                num = s.number,
+                place = kind.place_name(&escape(s.section), &escape(s.row), s.number),
                 price = format_price(s.category.price_cents, &self.currency),
                 word = status.word(),
             ));
@@ -238,7 +237,7 @@ mod tests {
 
     #[test]
     fn markup_names_every_seat_in_order_escaped() {
-        let svg = drawing().markup();
+        let svg = drawing().markup(crate::model::EventKind::Concert);
         let first = svg.find("id=\"seat-101\"").unwrap();
         let second = svg.find("id=\"seat-102\"").unwrap();
         let third = svg.find("id=\"seat-150\"").unwrap();

@@ -209,16 +209,17 @@ pub async fn resend_confirmation(
             .await?;
     let detail = "confirmation queued again";
     let audit_id = audited(&mut tx, admin, "resend", event_id, booking_id, detail, now).await?;
+    let text = crate::core::payments::confirmation::confirmation_text(
+        &mut tx, booking_id, amount, &currency,
+    )
+    .await?;
     outbox::enqueue_email(
         &mut tx,
         booking_id,
         &format!("resend-{booking_id}-{audit_id}"),
         &format!("buyer:{buyer}"),
         "Your booking is confirmed",
-        &format!(
-            "Booking {booking_id} is paid ({}). Your tickets are ready.",
-            crate::model::format_price(amount, &currency)
-        ),
+        &text,
         now,
     )
     .await?;

@@ -18,6 +18,21 @@ pub fn parse_time(value: &str) -> Option<i64> {
         .map(|d| d.timestamp_millis())
 }
 
+impl EventLayout {
+    /// The event's time zone (UTC when none is named).
+    pub fn zone(&self) -> &str {
+        match self.time_zone.trim() {
+            "" => "UTC",
+            name => name,
+        }
+    }
+
+    /// When it starts (UTC milliseconds), read in its zone.
+    pub fn start(&self) -> Option<i64> {
+        crate::core::event_time::parse_start(self.starts_at.trim(), self.zone())
+    }
+}
+
 /// Every problem of a layout, each on its field (`sections[1].rows`).
 pub fn check(layout: &EventLayout) -> Vec<FieldError> {
     let mut errors = Vec::new();
@@ -36,10 +51,15 @@ pub fn check(layout: &EventLayout) -> Vec<FieldError> {
     if layout.venue.trim().is_empty() || layout.venue.len() > 120 {
         bad("venue".into(), "a venue of 1 to 120 characters");
     }
-    if parse_time(&layout.starts_at).is_none() {
+    if crate::core::event_time::zone(layout.zone()).is_none() {
+        bad(
+            "timeZone".into(),
+            "a time zone such as Europe/Oslo or Asia/Ho_Chi_Minh (empty: UTC)",
+        );
+    } else if layout.start().is_none() {
         bad(
             "startsAt".into(),
-            "a date and time like 2027-06-01T20:00:00Z",
+            "a date and time like 2027-06-01T20:00:00Z, or 2027-06-01T20:00 in the event's time zone",
         );
     }
     if !layout.on_sale_at.is_empty() && parse_time(&layout.on_sale_at).is_none() {

@@ -20,13 +20,13 @@ pub async fn create_event(
         return Err(ApiError::FieldErrors(errors));
     }
     let now = state.clock.now_ms();
-    let starts_at = parse_time(&layout.starts_at).unwrap_or(now);
+    let starts_at = layout.start().unwrap_or(now);
     let on_sale_at = parse_time(&layout.on_sale_at).unwrap_or(0);
     let slug = format!("event-{}", uuid::Uuid::new_v4().simple());
     let mut tx = state.db.begin().await?;
     let (event_id,): (EventId,) = sqlx::query_as(
-        "insert into event (slug, name, kind, venue, starts_at, currency, published, on_sale_at, created_at)
-         values ($1, $2, $3, $4, $5, $6, 0, $7, $8) returning id",
+        "insert into event (slug, name, kind, venue, starts_at, currency, published, on_sale_at, created_at, time_zone)
+         values ($1, $2, $3, $4, $5, $6, 0, $7, $8, $9) returning id",
     )
     .bind(&slug)
     .bind(layout.name.trim())
@@ -36,6 +36,7 @@ pub async fn create_event(
     .bind(&layout.currency)
     .bind(on_sale_at)
     .bind(now)
+    .bind(layout.zone())
     .fetch_one(&mut *tx)
     .await?;
     let categories: Vec<(&str, &str, i64, &str)> = layout

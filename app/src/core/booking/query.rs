@@ -5,8 +5,16 @@ use super::BookingStatus;
 use crate::core::platform::clock::rfc3339;
 use crate::core::{ApiError, AppState};
 use crate::model::{
-    BookingSeat, BookingView, GeneralAdmissionLine, PaymentStatus, PaymentView, TicketView,
+    BookingSeat, BookingView, EventBrief, EventKind, GeneralAdmissionLine, PaymentStatus,
+    PaymentView, TicketView,
 };
+
+/// A booked seat as read: id, label, price, section, row, number.
+type SeatRow = (i64, String, i64, String, String, i64);
+
+const SEATS: &str =
+    "select s.id, s.label, bs.price_cents, s.section, s.row_label, s.number from booking_seat bs join seat s on s.id = bs.seat_id
+     where bs.booking_id = $1 order by s.id";
 
 type BookingRow = (
     String,
@@ -38,15 +46,13 @@ pub async fn booking_of_buyer(
     .fetch_optional(state.db.reader())
     .await?;
     let row = row.ok_or(ApiError::NotFound("booking"))?;
-    let seats: Vec<(i64, String, i64)> = sqlx::query_as(
-        "select s.id, s.label, bs.price_cents from booking_seat bs join seat s on s.id = bs.seat_id
-         where bs.booking_id = $1 order by s.id",
-    )
-    .bind(booking_id)
-    .fetch_all(state.db.reader())
-    .await?;
+    let seats: Vec<SeatRow> = sqlx::query_as(SEATS)
+        .bind(booking_id)
+        .fetch_all(state.db.reader())
+        .await?;
     let payment = payment_of(state, booking_id).await?;
-    Ok(view(state, row, seats, payment))
+    let event = crate::core::catalog::event_brief(state, row.1).await?;
+    Ok(view(state, row, seats, payment, event))
 }
 
 /// The buyer's bookings, newest first (without seat details beyond labels).
@@ -62,15 +68,13 @@ pub async fn bookings_of_buyer(
     .await?;
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
-        let seats: Vec<(i64, String, i64)> = sqlx::query_as(
-            "select s.id, s.label, bs.price_cents from booking_seat bs join seat s on s.id = bs.seat_id
-             where bs.booking_id = $1 order by s.id",
-        )
-        .bind(&row.0)
-        .fetch_all(state.db.reader())
-        .await?;
+        let seats: Vec<SeatRow> = sqlx::query_as(SEATS)
+            .bind(&row.0)
+            .fetch_all(state.db.reader())
+            .await?;
         let payment = payment_of(state, &row.0).await?;
-        out.push(view(state, row, seats, payment));
+        let event = crate::core::catalog::event_brief(state, row.1).await?;
+        out.push(view(state, row, seats, payment, event));
     }
     Ok(out)
 }
@@ -78,8 +82,9 @@ pub async fn bookings_of_buyer(
 fn view(
     state: &AppState,
     row: BookingRow,
-    seats: Vec<(i64, String, i64)>,
+    seats: Vec<SeatRow>,
     payment: Option<PaymentView>,
+    event: Option<EventBrief>,
 ) -> BookingView {
     let (
         id,
@@ -99,11 +104,12 @@ fn view(
     let status = BookingStatus::parse(&status).unwrap_or(BookingStatus::Expired);
     let running = matches!(status, BookingStatus::Held | BookingStatus::PaymentPending);
     let ticket = (status == BookingStatus::Booked).then(|| state.tickets.token(&id));
+    let kind = event.as_ref().map_or(EventKind::Concert, |e| e.kind);
     let tickets = if status == BookingStatus::Booked {
         let seat_ids: Vec<i64> = seats.iter().map(|s| s.0).collect();
         let labels = seats
             .iter()
-            .map(|s| s.1.clone())
+            .map(|s| kind.place_name(&s.3, &s.4, s.5))
             .chain((1..=ga_qty).map(|i| format!("Standing place {i}")));
         crate::core::door::units(&seat_ids, ga_qty)
             .into_iter()
@@ -120,14 +126,18 @@ fn view(
     BookingView {
         id,
         event_id,
+        event,
         status,
         seats: seats
             .into_iter()
-            .map(|(id, label, price_cents)| BookingSeat {
-                id,
-                label,
-                price_cents,
-            })
+            .map(
+                |(id, label, price_cents, section, row, number)| BookingSeat {
+                    id,
+                    label,
+                    price_cents,
+                    name: kind.place_name(&section, &row, number),
+                },
+            )
             .collect(),
         general_admission: ga_area
             .filter(|_| ga_qty > 0)

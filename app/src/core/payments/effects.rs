@@ -8,7 +8,7 @@ use super::store as payments;
 use crate::core::booking::store::{self, Locked};
 use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
-use crate::model::{format_price, BookingStatus, EventId, PaymentStatus, SeatId};
+use crate::model::{BookingStatus, EventId, PaymentStatus, SeatId};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PaidOutcome {
@@ -193,16 +193,20 @@ async fn confirmed(
     booking: &Locked,
     now: i64,
 ) -> Result<(), sqlx::Error> {
+    let text = super::confirmation::confirmation_text(
+        tx,
+        booking_id,
+        booking.amount_cents,
+        &booking.currency,
+    )
+    .await?;
     outbox::enqueue_email(
         tx,
         booking_id,
         &format!("confirmed-{booking_id}"),
         &format!("buyer:{}", booking.buyer_id),
         "Your booking is confirmed",
-        &format!(
-            "Booking {booking_id} is paid ({}). Your tickets are ready.",
-            format_price(booking.amount_cents, &booking.currency)
-        ),
+        &text,
         now,
     )
     .await

@@ -8,6 +8,7 @@
 //! idempotency key.
 
 pub mod checkout;
+pub mod confirmation;
 pub mod deadline;
 pub mod effects;
 pub mod mail;

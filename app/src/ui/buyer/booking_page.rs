@@ -7,11 +7,27 @@ use std::time::Duration;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
-use crate::model::{format_price, BookingStatus, BookingView, PaymentStatus};
+use crate::model::{format_price, BookingStatus, BookingView, EventKind, PaymentStatus};
 use crate::server_fns::buyer::{booking, my_bookings, ticket_qr};
 
-/// What each status means for the buyer.
-pub fn explain(b: &BookingView) -> &'static str {
+/// What each status means for the buyer (a concert-goer is wished a good
+/// show, a passenger a good voyage).
+pub fn explain(b: &BookingView) -> String {
+    let farewell = kind_of(b).farewell();
+    match (b.status, b.payment.as_ref().map(|p| p.status)) {
+        (BookingStatus::Booked, _) if partly_refunded(b) => format!(
+            "Paid and confirmed; part of your payment was refunded. Your tickets stay valid. {farewell}"
+        ),
+        (BookingStatus::Booked, _) => format!("Paid and confirmed. {farewell}"),
+        _ => explain_status(b).to_string(),
+    }
+}
+
+fn kind_of(b: &BookingView) -> EventKind {
+    b.event.as_ref().map_or(EventKind::Concert, |e| e.kind)
+}
+
+fn explain_status(b: &BookingView) -> &'static str {
     let payment = b.payment.as_ref().map(|p| p.status);
     match (b.status, payment) {
         (BookingStatus::Expired | BookingStatus::Cancelled, Some(PaymentStatus::Paid | PaymentStatus::RefundPending)) => {
@@ -19,8 +35,7 @@ pub fn explain(b: &BookingView) -> &'static str {
         }
         (BookingStatus::Held, _) => "Your seats are held for you. Pay before the time runs out.",
         (BookingStatus::PaymentPending, _) => "We are waiting for the payment provider to confirm your payment.",
-        (BookingStatus::Booked, _) if partly_refunded(b) => "Paid and confirmed; part of your payment was refunded. Your tickets stay valid. Enjoy the show!",
-        (BookingStatus::Booked, _) => "Paid and confirmed. Enjoy the show!",
+        (BookingStatus::Booked, _) => "Paid and confirmed.",
         (BookingStatus::Expired, _) => "The hold ended before a payment arrived; the seats went back on sale. Nothing was charged.",
         (BookingStatus::Cancelled, _) => "This hold was released and the seats went back on sale. Nothing was charged.",
         (BookingStatus::Refunded, _) => "Your payment was refunded in full and the tickets are no longer valid: it arrived after the hold had ended and the seats had gone to someone else, or the booking was cancelled and refunded by the organizer.",
@@ -109,16 +124,31 @@ fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
     let ended = matches!(b.status, BookingStatus::Expired | BookingStatus::Cancelled);
     let explanation = if checking && ended {
         "We are confirming your payment with the payment provider; this page updates by itself."
+            .to_string()
     } else {
         explain(&b)
     };
+    let places = b.general_admission.as_ref().map(|g| match g.quantity {
+        1 => "1 standing place".to_string(),
+        n => format!("{n} standing places"),
+    });
     view! {
         <article class="booking" data-status=b.status.as_str()>
             <h1>"Booking " <code>{b.id.chars().take(8).collect::<String>()}</code></h1>
             <p class=format!("status status-{}", b.status.as_str().to_lowercase()) data-testid="booking-status">{status_words(b.status)}</p>
             <p class="explain">{explanation}</p>
+            {b.event.as_ref().map(|e| view! {
+                <p class="booking-event" data-testid="booking-event">
+                    <strong>{e.name.clone()}</strong><br/>
+                    {e.venue.clone()} " · " <time datetime=e.starts_at.clone()>{e.when()}</time>
+                </p>
+            })}
             <ul class="booking-seats">
-                {b.seats.iter().map(|s| view! { <li>{s.label.clone()} " · " {format_price(s.price_cents, &b.currency)}</li> }).collect_view()}
+                {b.seats.iter().map(|s| {
+                    let name = if s.name.is_empty() { s.label.clone() } else { s.name.clone() };
+                    view! { <li>{name} " · " {format_price(s.price_cents, &b.currency)}</li> }
+                }).collect_view()}
+                {places.map(|p| view! { <li>{p}</li> })}
             </ul>
             <p class="total">"Total: " <strong>{format_price(b.amount_cents, &b.currency)}</strong></p>
             {b.payment.as_ref().filter(|p| p.refunded_cents > 0).map(|p| view! {
@@ -141,12 +171,26 @@ pub fn MyBookings() -> impl IntoView {
                     Ok(items) if items.is_empty() => view! { <p class="notice">"No bookings yet in this browser."</p> }.into_any(),
                     Ok(items) => view! {
                         <ul class="event-list">
-                            {items.into_iter().map(|b| view! {
-                                <li class="event-card">
-                                    <span class="kind">{status_words(b.status)}</span>
-                                    <a href=format!("/bookings/{}", b.id)>{match b.seats.len() { 0 => "Standing places".to_string(), 1 => "1 seat".to_string(), n => format!("{n} seats") }}</a>
-                                    <span class="availability">{format_price(b.amount_cents, &b.currency)}</span>
-                                </li>
+                            {items.into_iter().map(|b| {
+                                let what = match (b.seats.len(), &b.general_admission) {
+                                    (0, Some(g)) if g.quantity == 1 => "1 standing place".to_string(),
+                                    (0, Some(g)) => format!("{} standing places", g.quantity),
+                                    (n, _) => kind_of(&b).places(n),
+                                };
+                                let title = match &b.event {
+                                    Some(e) => format!("{} — {what}", e.name),
+                                    None => what,
+                                };
+                                view! {
+                                    <li class="event-card">
+                                        <span class="kind">{status_words(b.status)}</span>
+                                        <a href=format!("/bookings/{}", b.id)>{title}</a>
+                                        <span class="availability">{format_price(b.amount_cents, &b.currency)}</span>
+                                        {b.event.as_ref().map(|e| view! {
+                                            <span class="venue">{e.venue.clone()} " · " <time datetime=e.starts_at.clone()>{e.when()}</time></span>
+                                        })}
+                                    </li>
+                                }
                             }).collect_view()}
                         </ul>
                     }.into_any(),

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::model::{format_when, EventKind};
+use crate::model::EventKind;
 use crate::server_fns::buyer::list_events;
 
 #[component]
@@ -23,7 +23,7 @@ pub fn EventList() -> impl IntoView {
                                         // A full page load: the seat map is rendered on the server.
                                         <a href=format!("/events/{}", e.id) rel="external">{e.name.clone()}</a>
                                         <span class="venue">{e.venue.clone()}</span>
-                                        <time datetime=e.starts_at.clone()>{format_when(&e.starts_at)}</time>
+                                        <time datetime=e.starts_at.clone()>{e.when()}</time>
                                         <span class="availability">{format!("{} of {} available", e.available_count, e.seat_count)}</span>
                                     </li>
                                 }

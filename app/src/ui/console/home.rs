@@ -133,6 +133,7 @@ fn NewEvent(events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>) ->
     let (cat_name, price, color) = (f("Stalls"), f("30.00"), f("#c0392b"));
     let (section, level, rows, per_row) = (f("Stalls"), f(""), f("5"), f("10"));
     let (standing, capacity) = (f(""), f("0"));
+    let time_zone = f("UTC");
     let refusal = RwSignal::new(Refusal::default());
     let created = RwSignal::new(None::<String>);
     let error_for =
@@ -158,9 +159,11 @@ fn NewEvent(events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>) ->
             name: name.get_untracked(),
             kind: kind.get_untracked(),
             venue: venue.get_untracked(),
-            starts_at: local(starts.get_untracked()),
+            // The start as a wall clock in the event's zone (the server reads it there).
+            starts_at: starts.get_untracked(),
             on_sale_at: local(on_sale.get_untracked()),
             currency: currency.get_untracked().to_uppercase(),
+            time_zone: time_zone.get_untracked().trim().to_string(),
             categories: vec![CategorySpec {
                 code: "A".into(),
                 name: cat_name.get_untracked(),
@@ -230,7 +233,8 @@ fn NewEvent(events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>) ->
                     {error_for("kind")}
                 </label>
                 {input("Venue", "venue", venue, "text")}
-                {input("Starts (UTC)", "startsAt", starts, "datetime-local")}
+                {input("Time zone (e.g. Europe/Oslo, Asia/Ho_Chi_Minh)", "timeZone", time_zone, "text")}
+                {input("Starts (local time there)", "startsAt", starts, "datetime-local")}
                 {input("On sale from (UTC, empty: when published)", "onSaleAt", on_sale, "datetime-local")}
                 {input("Currency", "currency", currency, "text")}
             </fieldset>

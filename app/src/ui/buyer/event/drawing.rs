@@ -18,6 +18,7 @@ pub async fn draw_seats(
     event_id: i64,
     drawing_url: &str,
     yours: &[i64],
+    kind: crate::model::EventKind,
 ) -> Result<u64, String> {
     let window = web_sys::window().ok_or("no window")?;
     // Both requests leave now; their answers are read in turn.
@@ -27,7 +28,7 @@ pub async fn draw_seats(
         .map_err(|e| format!("the drawing: {e}"))?;
     let statuses: SeatStatuses = serde_json::from_str(&text_of(statuses, "the statuses").await?)
         .map_err(|e| format!("the statuses: {e}"))?;
-    target.set_inner_html(&drawing.markup());
+    target.set_inner_html(&drawing.markup(kind));
     let seats = target
         .query_selector("g.seats")
         .ok()

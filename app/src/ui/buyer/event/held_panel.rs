@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::model::{format_price, HoldResponse};
+use crate::model::{format_price, EventKind, HoldResponse};
 use crate::server_fns::buyer::{pay_booking, PayOutcome};
 use crate::ui::buyer::event::seats::{mark_seats, seat_name, Look};
 use crate::ui::buyer::promo_form::PromoForm;
@@ -26,7 +26,12 @@ const WARN_MS: i64 = 60_000;
 /// `again` holds the same seats anew after expiry; `done` goes back to
 /// choosing seats.
 #[component]
-pub fn HeldPanel(h: HoldResponse, again: Callback<Vec<i64>>, done: Callback<()>) -> impl IntoView {
+pub fn HeldPanel(
+    h: HoldResponse,
+    kind: EventKind,
+    again: Callback<Vec<i64>>,
+    done: Callback<()>,
+) -> impl IntoView {
     let deadline = js_sys::Date::now() + h.expires_in_ms as f64;
     let left_ms = RwSignal::new(h.expires_in_ms);
     let seat_ids = h.seat_ids.clone();
@@ -74,21 +79,19 @@ pub fn HeldPanel(h: HoldResponse, again: Callback<Vec<i64>>, done: Callback<()>)
         let what = match (seats, places) {
             (0, 1) => "1 standing place".to_string(),
             (0, n) => format!("{n} standing places"),
-            (1, _) => "1 seat".to_string(),
-            (n, _) => format!("{n} seats"),
+            (n, _) => kind.places(n),
         };
         format!("Held {what} for {}.", format_price(amount.get(), &currency))
     };
     let names: Vec<String> = h.seat_ids.iter().map(|id| seat_name(*id)).collect();
     let bar_currency = h.currency.clone();
     let bar_summary = move || {
-        let n = if seats > 0 { seats } else { places as usize };
-        let what = if seats > 0 { "seat" } else { "place" };
-        let plural = if n == 1 { "" } else { "s" };
-        format!(
-            "{n} {what}{plural} · {} · ",
-            format_price(amount.get(), &bar_currency)
-        )
+        let what = match (seats, places) {
+            (0, 1) => "1 place".to_string(),
+            (0, n) => format!("{n} places"),
+            (n, _) => kind.places(n),
+        };
+        format!("{what} · {} · ", format_price(amount.get(), &bar_currency))
     };
     let again_ids = h.seat_ids.clone();
     let soon = move || left_ms.get() > 0 && left_ms.get() <= WARN_MS;
@@ -106,7 +109,7 @@ pub fn HeldPanel(h: HoldResponse, again: Callback<Vec<i64>>, done: Callback<()>)
                     let ids = again_ids.clone();
                     let has_seats = !ids.is_empty();
                     view! {
-                        <p class="expired" data-testid="hold-expired">"Your hold has expired; the seats are back on sale."</p>
+                        <p class="expired" data-testid="hold-expired">"Your hold has expired; they are back on sale."</p>
                         <Show when=move || has_seats>
                             <button class="hold again" data-testid="hold-again"
                                 on:click={let ids = ids.clone(); move |_| again.run(ids.clone())}>

@@ -10,8 +10,8 @@ use leptos::web_sys;
 use leptos_router::hooks::use_params_map;
 use wasm_bindgen::JsCast;
 
+use crate::model::format_price;
 use crate::model::geometry::{BUTTON_ZOOM_IN, BUTTON_ZOOM_OUT, WHEEL_ZOOM_IN, WHEEL_ZOOM_OUT};
-use crate::model::{format_price, format_when};
 use crate::model::{AreaLeft, SeatChange, SeatStreamMessage};
 use crate::server_fns::buyer::{event_page, hold_seats, EventPageData, HoldOutcome};
 use crate::ui::buyer::event::best::{ask_best, seated, Ask, BestSeats};
@@ -59,7 +59,8 @@ pub fn EventPage() -> impl IntoView {
 fn SeatMap(data: EventPageData) -> impl IntoView {
     let detail = data.detail.clone();
     let event_id = detail.summary.id;
-    let is_concert = detail.summary.kind == crate::model::EventKind::Concert;
+    let kind = detail.summary.kind;
+    let is_concert = kind == crate::model::EventKind::Concert;
     let currency = detail.summary.currency.clone();
     let picked: RwSignal<Vec<Picked>> = RwSignal::new(Vec::new());
     let message: RwSignal<Option<String>> = RwSignal::new(None);
@@ -95,7 +96,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         };
         let url = drawing_url.clone();
         leptos::task::spawn_local(async move {
-            match draw_seats(&target, event_id, &url, &[]).await {
+            match draw_seats(&target, event_id, &url, &[], kind).await {
                 Ok(version) => {
                     drawn.set(Some(Ok(())));
                     connect_live(
@@ -169,7 +170,8 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         show_tip(&seat);
         if toggled == Toggled::AtLimit {
             message.set(Some(format!(
-                "You can pick up to {max_per_booking} seats per booking. Hold these first, or unselect one."
+                "You can pick up to {max_per_booking} {} per booking. Hold these first, or unselect one.",
+                kind.places_word()
             )));
         } else {
             message.set(None);
@@ -260,7 +262,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
             <h1>{detail.summary.name.clone()}</h1>
             <p class="venue">{detail.summary.venue.clone()}</p>
             <p class="when" data-testid="event-when">
-                <time datetime=detail.summary.starts_at.clone()>{format_when(&detail.summary.starts_at)}</time>
+                <time datetime=detail.summary.starts_at.clone()>{detail.summary.when()}</time>
             </p>
             <p class="live-indicator" data-testid="live" data-live=move || live.get().to_string()>
                 {move || if live.get() { "● live" } else { "○ reconnecting…" }}
@@ -398,7 +400,17 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     <li><span class="swatch booked"></span>"Sold"</li>
                 </ul>
                 <Show when=choosing>
-                <p class="hint limit">{format!("Up to {max_per_booking} seats per booking.")}</p>
+                <p class="hint limit">{format!("Up to {max_per_booking} {} per booking.", kind.places_word())}</p>
+                // On a phone: a bar at the bottom of the screen while seats are picked.
+                <div class="action-bar" class:active=move || !picked.read().is_empty() data-testid="selection-bar">
+                    <p class="total">
+                        <span class="bar-summary">{move || format!("{} · ", kind.places(picked.read().len()))}</span>
+                        "Total: " <strong>{total.clone()}</strong>
+                    </p>
+                    <button class="hold" on:click=do_hold disabled=move || picked.read().is_empty()>"Hold seats"</button>
+                </div>
+                // The seats picked, each with its ×; after the action, so the
+                // keyboard reaches Hold seats first.
                 <ul class="selection" data-testid="selection">
                     <For each=move || picked.get() key=|p| p.id let:p>
                         <li>
@@ -412,20 +424,6 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     <button type="button" class="link clear" data-testid="clear-selection"
                         on:click=move |_| { select_only(&[], picked, max_per_booking); message.set(None); }>"Clear selection"</button>
                 </Show>
-                // On a phone: a bar at the bottom of the screen while seats are picked.
-                <div class="action-bar" class:active=move || !picked.read().is_empty() data-testid="selection-bar">
-                    <p class="total">
-                        <span class="bar-summary">{move || match picked.read().len() {
-                            1 => "1 seat · ".to_string(),
-                            n => format!("{n} seats · "),
-                        }}</span>
-                        "Total: " <strong>{total.clone()}</strong>
-                    </p>
-                    <button class="hold" on:click=do_hold disabled=move || picked.read().is_empty()>"Hold seats"</button>
-                </div>
-                <BestSeats event_id categories=best_categories.clone() currency=currency.clone()
-                    hint=format!("Side by side, nearest the stage; up to {max_per_booking} per booking.") panel/>
-                <Standing event_id areas=standing_areas.clone() left=standing_left currency=currency.clone() limit=max_per_booking hold message/>
                 </Show>
                 <Show when=move || message.get().is_some()>
                     <p class="error" role="alert">{move || message.get()}</p>
@@ -433,8 +431,8 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 <Show when=move || lost.get().is_some() && choosing()>
                     <button type="button" class="suggestion" data-testid="find-nearby" on:click=find_nearby>
                         {move || lost.get().map(|l| match l.quantity {
-                            1 => "Find another seat nearby".to_string(),
-                            n => format!("Find {n} seats together nearby"),
+                            1 => format!("Find another {} nearby", kind.place_word()),
+                            n => format!("Find {n} {} together nearby", kind.places_word()),
                         })}
                     </button>
                 </Show>
@@ -448,9 +446,14 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                         }).collect_view()}
                     </div>
                 </Show>
-                {move || hold.get().map(|h| view! { <HeldPanel h again=hold_again done=choose_again/> })}
                 <Show when=choosing>
-                    <SeatList sections=section_names.clone() picked limit=max_per_booking/>
+                <BestSeats event_id categories=best_categories.clone() currency=currency.clone()
+                    hint=best_hint(kind, max_per_booking) panel/>
+                <Standing event_id areas=standing_areas.clone() left=standing_left currency=currency.clone() limit=max_per_booking hold message/>
+                </Show>
+                {move || hold.get().map(|h| view! { <HeldPanel h kind again=hold_again done=choose_again/> })}
+                <Show when=choosing>
+                    <SeatList sections=section_names.clone() picked limit=max_per_booking kind/>
                 </Show>
             </aside>
     }
@@ -458,6 +461,18 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     view! {
         {head}
         <div class="map-layout">{map}{panel}</div>
+    }
+}
+
+/// What "Find best seats" looks for.
+fn best_hint(kind: crate::model::EventKind, limit: usize) -> String {
+    match kind {
+        crate::model::EventKind::Concert => {
+            format!("Side by side, nearest the stage; up to {limit} per booking.")
+        }
+        crate::model::EventKind::Cruise => {
+            format!("Side by side on one corridor; up to {limit} per booking.")
+        }
     }
 }
 

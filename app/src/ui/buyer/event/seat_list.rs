@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos::web_sys;
 use wasm_bindgen::JsCast;
 
+use crate::model::EventKind;
 use crate::ui::buyer::event::seats::{toggle_seat, Picked};
 
 #[derive(Clone, PartialEq)]
@@ -22,11 +23,13 @@ pub fn SeatList(
     picked: RwSignal<Vec<Picked>>,
     /// The most seats one booking may have.
     limit: usize,
+    /// Seats and sections, or cabins and decks.
+    kind: EventKind,
 ) -> impl IntoView {
     let first = sections.first().cloned().unwrap_or_default();
     let section = RwSignal::new(first);
     let listed: RwSignal<Vec<Listed>> = RwSignal::new(Vec::new());
-    let refresh = move || listed.set(available_in(&section.get_untracked()));
+    let refresh = move || listed.set(available_in(kind, &section.get_untracked()));
     let on_toggle = move |ev: web_sys::Event| {
         let open = ev
             .target()
@@ -52,14 +55,14 @@ pub fn SeatList(
     };
     view! {
         <details class="seat-list" on:toggle=on_toggle>
-            <summary>"Available seats as a list"</summary>
+            <summary>{format!("Available {} as a list", kind.places_word())}</summary>
             <label>
-                "Section "
+                {kind.section_word()} " "
                 <select on:change=choose>
                     {sections.into_iter().map(|s| view! { <option value=s.clone()>{s.clone()}</option> }).collect_view()}
                 </select>
             </label>
-            <p class="hint">{move || format!("{} seats available in this section.", listed.read().len())}</p>
+            <p class="hint">{move || format!("{} available here.", kind.places(listed.read().len()))}</p>
             <ul>
                 <For each=move || listed.get() key=|s| s.id let:seat>
                     <li>
@@ -78,14 +81,14 @@ pub fn SeatList(
 }
 
 /// The available seats of a section, as the map shows them now.
-fn available_in(section: &str) -> Vec<Listed> {
+fn available_in(kind: EventKind, section: &str) -> Vec<Listed> {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return Vec::new();
     };
     let Ok(all) = doc.query_selector_all("circle.seat.available") else {
         return Vec::new();
     };
-    let prefix = format!("Section {section}, ");
+    let prefix = format!("{}, ", kind.section_name(section));
     (0..all.length())
         .filter_map(|i| all.item(i)?.dyn_into::<web_sys::Element>().ok())
         .filter_map(|el| {
