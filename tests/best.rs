@@ -44,19 +44,28 @@ async fn seats_of_event(app: &TestApp) -> HashMap<i64, (String, String, i64, Str
         .collect()
 }
 
+/// Buyers asking at the same moment.
+const CROWD: usize = 1_000;
+
 on_both_backends!(
     concurrent_buyers_get_blocks_side_by_side_and_never_the_same_seat,
     |app: TestApp| async move {
         let seats = seats_of_event(&app).await;
-        let buyers: Vec<(Buyer, usize)> = (0..300).map(|i| (app.buyer(), 2 + i % 3)).collect();
-        let answers = join_all(buyers.iter().map(|(b, n)| {
-            best(
+        let buyers: Vec<(Buyer, usize)> = (0..CROWD).map(|i| (app.buyer(), 2 + i % 3)).collect();
+        let timed = join_all(buyers.iter().map(|(b, n)| async move {
+            let started = std::time::Instant::now();
+            let answer = best(
                 b,
                 common::new_key(),
                 json!({ "quantity": n, "categories": ["A"] }),
             )
+            .await;
+            (answer, started.elapsed())
         }))
         .await;
+        let mut took: Vec<_> = timed.iter().map(|t| t.1).collect();
+        took.sort();
+        let answers: Vec<Answer> = timed.into_iter().map(|t| t.0).collect();
         let mut held: HashSet<i64> = HashSet::new();
         let mut blocks = 0;
         for ((_, n), a) in buyers.iter().zip(&answers) {
@@ -98,7 +107,13 @@ on_both_backends!(
             *codes.entry(a.code()).or_default() += 1;
         }
         let category_a = seats.values().filter(|s| s.3 == "A").count();
-        eprintln!("{blocks} of 300 buyers got a block at once ({} seats of {category_a} in category A); the others: {codes:?}", held.len());
+        eprintln!(
+            "{blocks} of {CROWD} buyers got a block at once ({} seats of {category_a} in category A); the others: {codes:?}; answered p50 {:?}, p99 {:?}, last {:?} (all sent at once: the last waits for the {CROWD} before it)",
+            held.len(),
+            took[CROWD / 2],
+            took[CROWD * 99 / 100],
+            took[CROWD - 1],
+        );
         // The crowd asks for far more than the category has: nearly all of
         // it is sold, the rest told why.
         assert!(
@@ -125,6 +140,8 @@ on_both_backends!(
             json!({ "quantity": 11 }),
             json!({ "quantity": 2, "maxPriceCents": -1 }),
             json!({ "quantity": 2, "seats": 3 }),
+            json!({ "quantity": 2, "categories": (0..65).map(|i| format!("C{i}")).collect::<Vec<_>>() }),
+            json!({ "quantity": 2, "categories": ["A".repeat(17)] }),
         ] {
             let a = best(&buyer, common::new_key(), bad.clone()).await;
             assert!(a.status == 422 || a.status == 400, "{bad}: {}", a.text);
@@ -168,6 +185,17 @@ on_both_backends!(
             (none.status.as_u16(), none.code()),
             (409, "SOLD_OUT".into())
         );
+        // …with the best alternative: two side by side at any price.
+        let offered = none.json()["error"]["suggestions"][0].clone();
+        let offered: Vec<i64> = offered
+            .as_array()
+            .expect("an alternative")
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect();
+        assert_eq!(offered.len(), 2, "{}", none.text);
+        assert_eq!(seats[&offered[0]].1, seats[&offered[1]].1, "one row");
+        assert_eq!((seats[&offered[0]].2 - seats[&offered[1]].2).abs(), 1);
         app.assert_invariants().await;
     }
 );

@@ -104,11 +104,11 @@ on_both_backends!(
             )
             .await;
         assert_eq!(held.status, 200, "{}", held.text);
-        let changed = format!("\"remaining\":1997");
-        let next = read_for(&mut stream, &changed, Duration::from_secs(5)).await;
+        let changed = "\"remaining\":1997";
+        let next = read_for(&mut stream, changed, Duration::from_secs(5)).await;
         assert!(next.contains("event: standing"), "{next}");
         assert!(
-            next.contains(&changed),
+            next.contains(changed),
             "the new count within seconds: {next}"
         );
 

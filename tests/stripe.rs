@@ -657,3 +657,128 @@ async fn a_fast_sale_checkout_ends_early_and_is_expired_at_stripe_sqlite() {
 async fn a_fast_sale_checkout_ends_early_and_is_expired_at_stripe_postgres() {
     a_fast_sale_checkout_ends_early_and_is_expired_at_stripe(Backend::Postgres).await;
 }
+
+/// A published event of one category and eight seats in `currency`, at
+/// `price` minor units a seat: (event id, its first seat).
+async fn event_in(app: &TestApp, currency: &str, price: i64) -> (i64, i64) {
+    let admin = app.admin();
+    let created = admin
+        .post(
+            "/api/admin/events",
+            None,
+            Some(priced_layout(currency, price)),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let id = created.json()["eventId"].as_i64().unwrap();
+    let published = admin
+        .post(&format!("/api/admin/events/{id}/publish"), None, None)
+        .await;
+    assert_eq!(published.status, 200, "{}", published.text);
+    let seat = app
+        .scalar(&format!("select min(id) from seat where event_id = {id}"))
+        .await;
+    (id, seat)
+}
+
+fn priced_layout(currency: &str, price: i64) -> Value {
+    json!({
+        "name": format!("Priced in {currency}"), "kind": "concert", "venue": "Hall",
+        "startsAt": "2027-06-01T20:00:00Z", "currency": currency,
+        "categories": [ { "code": "A", "name": "Stalls", "priceCents": price, "color": "#c0392b" } ],
+        "sections": [ { "name": "Stalls", "category": "A", "rows": 2, "seatsPerRow": 4, "x": 0, "y": 0 } ]
+    })
+}
+
+/// Each currency charged in its own smallest unit, as Stripe counts it:
+/// whole yen and đồng (no hundredfold), fils in thousandths; the page and
+/// the API show the same amount in the currency's own digits. A currency
+/// Holdfast cannot charge in, or an amount Stripe would refuse, is refused
+/// when the event is set up.
+async fn every_currency_is_charged_in_its_own_unit(backend: Backend) {
+    let Some((app, fake)) = stripe_app(backend).await else {
+        return;
+    };
+    let events_before = app.scalar("select count(*) from event").await;
+    for (currency, price, field) in [
+        ("XYZ", 3000, "currency"),
+        ("eur", 3000, "currency"),
+        ("BHD", 12_345, "categories[0].priceCents"),
+        ("VND", 100_000_000, "categories[0].priceCents"),
+        ("EUR", -1, "categories[0].priceCents"),
+    ] {
+        let refused = app
+            .admin()
+            .post(
+                "/api/admin/events",
+                None,
+                Some(priced_layout(currency, price)),
+            )
+            .await;
+        assert_eq!(refused.status, 422, "{currency} {price}: {}", refused.text);
+        let fields: Vec<String> = refused.json()["error"]["fieldErrors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["field"].as_str().unwrap_or_default().to_string())
+            .collect();
+        assert!(fields.contains(&field.to_string()), "{fields:?}");
+    }
+    assert_eq!(
+        app.scalar("select count(*) from event").await,
+        events_before
+    );
+
+    for (i, (currency, price, shown)) in [
+        ("JPY", 5_000, "5000 JPY"),
+        ("VND", 1_500_000, "1500000 VND"),
+        ("BHD", 12_500, "12.500 BHD"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (event, seat) = event_in(&app, currency, price).await;
+        let detail = app.buyer().get(&format!("/api/events/{event}")).await;
+        assert_eq!(detail.json()["categories"][0]["priceCents"], price);
+        let page = app.buyer().get(&format!("/events/{event}")).await;
+        assert!(page.text.contains(shown), "{currency}: {shown} on the page");
+
+        let buyer = app.buyer();
+        let held = buyer.hold(event, seat).await;
+        assert_eq!(held.status, 200, "{}", held.text);
+        let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+        let paid = buyer
+            .post(
+                &format!("/api/bookings/{booking}/pay"),
+                Some(&new_key()),
+                None,
+            )
+            .await;
+        assert_eq!(paid.status, 200, "{}", paid.text);
+        let sent = fake.sent("/v1/checkout/sessions");
+        let f = &sent[i].form;
+        assert_eq!(
+            f["line_items[0][price_data][currency]"],
+            currency.to_ascii_lowercase()
+        );
+        assert_eq!(
+            f["line_items[0][price_data][unit_amount]"],
+            price.to_string(),
+            "{currency}: Stripe's smallest unit is the currency's minor unit"
+        );
+        let view = buyer.get(&format!("/api/bookings/{booking}")).await.json();
+        assert_eq!(view["amountCents"], price);
+        assert_eq!(view["currency"], currency);
+    }
+    app.assert_invariants().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn every_currency_is_charged_in_its_own_unit_sqlite() {
+    every_currency_is_charged_in_its_own_unit(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn every_currency_is_charged_in_its_own_unit_postgres() {
+    every_currency_is_charged_in_its_own_unit(Backend::Postgres).await;
+}

@@ -87,8 +87,12 @@ on_both_backends!(
             "{name}"
         );
         assert_eq!(
-            view["tickets"][0]["label"], name,
+            view["tickets"][0]["name"], name,
             "the ticket names it the same"
+        );
+        assert_eq!(
+            view["tickets"][0]["label"], view["seats"][0]["label"],
+            "a ticket's label stays the seat's short label"
         );
         let listed = buyer.get("/api/bookings").await.json();
         assert_eq!(listed[0]["event"]["name"], view["event"]["name"]);

@@ -52,6 +52,28 @@ test('a buyer who loses a seat gets alternatives and takes them in one click', a
   await expect(loser.getByTestId('countdown')).toBeVisible();
 });
 
+// axe at both widths: the event page, the page during a hold, and a
+// booking's own page.
+for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
+  test(`no serious accessibility violations: event, hold, booking (${name})`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    const serious = async () => (await new AxeBuilder({ page }).analyze()).violations
+      .filter((v) => ['serious', 'critical'].includes(v.impact))
+      .map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+    await page.goto('/events/1');
+    await waitForHydration(page);
+    expect(await serious()).toEqual([]);
+    await page.getByTestId('best-quantity').selectOption('2');
+    await page.getByTestId('find-best').click();
+    await expect(page.getByTestId('countdown')).toBeVisible();
+    expect(await serious()).toEqual([]);
+    const booking = await page.evaluate(async () => (await (await fetch('/api/bookings')).json())[0].id);
+    await page.goto(`/bookings/${booking}`);
+    await expect(page.getByTestId('booking-status')).toBeVisible();
+    expect(await serious()).toEqual([]);
+  });
+}
+
 test('the seat map and the booking pages have no serious accessibility violations', async ({ page }) => {
   await page.goto('/events/2');
   await waitForHydration(page);

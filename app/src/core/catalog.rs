@@ -34,17 +34,19 @@ pub async fn event_for_page(
     state: &AppState,
     event_id: EventId,
 ) -> Result<std::sync::Arc<EventDetail>, ApiError> {
-    if let Some(kept) = state
-        .seat_maps
-        .cached(event_id)
-        .and_then(|m| m.page_detail(PAGE_FRESHNESS))
-    {
+    let Some(map) = state.seat_maps.cached(event_id) else {
+        return Ok(std::sync::Arc::new(event_detail(state, event_id).await?));
+    };
+    if let Some(kept) = map.page_detail(PAGE_FRESHNESS) {
+        return Ok(kept);
+    }
+    // A crowd that finds them stale at once waits for one read.
+    let _reading = map.refreshing_page_detail().await;
+    if let Some(kept) = map.page_detail(PAGE_FRESHNESS) {
         return Ok(kept);
     }
     let detail = std::sync::Arc::new(event_detail(state, event_id).await?);
-    if let Some(map) = state.seat_maps.cached(event_id) {
-        map.keep_page_detail(detail.clone());
-    }
+    map.keep_page_detail(detail.clone());
     Ok(detail)
 }
 

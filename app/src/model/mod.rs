@@ -6,11 +6,13 @@ use serde::{Deserialize, Serialize};
 mod booking_status;
 pub mod console;
 pub mod geometry;
+pub mod money;
 mod payment_status;
 pub mod seat_drawing;
 mod state_names;
 
 pub use booking_status::BookingStatus;
+pub use money::format_price;
 pub use payment_status::PaymentStatus;
 
 pub type SeatId = i64;
@@ -412,7 +414,12 @@ pub struct BookingView {
 pub struct TicketView {
     /// The seat id, or `p1`, `p2`, … for standing places.
     pub unit: String,
+    /// The seat's short label (`A-12`), or `Standing place N`.
     pub label: String,
+    /// The place as a buyer reads it: `Section A, row 1, seat 12`, or a
+    /// cabin's deck and number on a ship.
+    #[serde(default)]
+    pub name: String,
     pub token: String,
 }
 
@@ -441,11 +448,6 @@ pub struct PaymentView {
     /// Refunded outside Holdfast in part (a full refund ends the booking).
     #[serde(default)]
     pub refunded_cents: i64,
-}
-
-/// Formats a price for people: 4500 EUR → "45.00 EUR".
-pub fn format_price(cents: i64, currency: &str) -> String {
-    format!("{}.{:02} {}", cents / 100, (cents % 100).abs(), currency)
 }
 
 /// A moment for people, at the offset it is written with, the zone named:

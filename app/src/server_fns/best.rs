@@ -12,7 +12,8 @@ pub async fn hold_best_seats(
     event_id: i64,
     quantity: usize,
     // A form's fields (the page posts them url-encoded): category codes
-    // joined by commas ("" for any), 0 or less for no price cap or no seat.
+    // joined by commas ("" for any); a negative cap for none (a cap of 0
+    // is a real one: free seats only); 0 or less for no seat to be near.
     categories: String,
     max_price_cents: i64,
     near_seat_id: i64,
@@ -45,7 +46,7 @@ pub async fn hold_best_seats(
             .filter(|c| !c.is_empty())
             .map(str::to_string)
             .collect(),
-        max_price_cents: (max_price_cents > 0).then_some(max_price_cents),
+        max_price_cents: (max_price_cents >= 0).then_some(max_price_cents),
         together: true,
         near: (near_seat_id > 0).then_some(near_seat_id),
     };

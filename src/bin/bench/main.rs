@@ -3,12 +3,14 @@
 //!     holdfast-bench [DATABASE_URL]              throughput next to the machine's limits
 //!     holdfast-bench pages [DATABASE_URL]        what a browser fetches, next to /healthz
 //!     holdfast-bench claims [DATABASE_URL]       holds as they pile up on a 44,000-seat event
+//!     holdfast-bench best [DATABASE_URL]         1,000 best-available requests at once
 //!     holdfast-bench simulate --targets URL,...  the on-sale simulator (see simulate/)
 //!     holdfast-bench sse-memory URL PID [N]      a server's memory with N SSE clients
 //!
 //! Run it from a release build; `scripts/bench.sh` runs all of it, with
 //! pgbench on the same SQL transaction beside it.
 
+mod best;
 mod browser;
 mod claims;
 mod queue;
@@ -24,6 +26,7 @@ async fn main() {
         Some("simulate") => simulate::main(&args[1..]).await,
         Some("sse-memory") => sse_memory::main(&args[1..]).await,
         Some("claims") => claims::main(args.get(1).cloned()).await,
+        Some("best") => best::main(args.get(1).cloned()).await,
         Some("pages") => throughput::pages(args.get(1).cloned()).await,
         _ => throughput::main(args.first().cloned()).await,
     };

@@ -129,7 +129,13 @@ fn standing_changes(state: AppState, event_id: EventId) -> impl Stream<Item = Ev
         move |(state, mut sent)| async move {
             loop {
                 if sent.is_some() {
-                    tokio::time::sleep(STANDING_EVERY).await;
+                    // Up to a quarter more, so streams opened together do
+                    // not all look at the same instant.
+                    let nanos = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.subsec_nanos());
+                    let jitter = f64::from(nanos % 1_000) / 4_000.0;
+                    tokio::time::sleep(STANDING_EVERY.mul_f64(1.0 + jitter)).await;
                 }
                 let Ok(detail) = catalog::event_for_page(&state, event_id).await else {
                     // Withdrawn, or the database is away: look again later.

@@ -33,6 +33,9 @@ impl EventLayout {
     }
 }
 
+/// The most one seat may cost, in minor units (Stripe's eight digits).
+const MAX_PRICE: i64 = 99_999_999;
+
 /// Every problem of a layout, each on its field (`sections[1].rows`).
 pub fn check(layout: &EventLayout) -> Vec<FieldError> {
     let mut errors = Vec::new();
@@ -68,8 +71,11 @@ pub fn check(layout: &EventLayout) -> Vec<FieldError> {
             "empty, or a date and time like 2027-05-01T10:00:00Z",
         );
     }
-    if layout.currency.len() != 3 || !layout.currency.chars().all(|c| c.is_ascii_uppercase()) {
-        bad("currency".into(), "a three-letter code such as EUR");
+    if crate::model::money::currency(&layout.currency).is_none() {
+        bad(
+            "currency".into(),
+            "a currency Holdfast can charge in, such as EUR, USD, GBP, NOK, JPY or VND",
+        );
     }
     if layout.categories.is_empty() {
         bad("categories".into(), "at least one price category");
@@ -85,11 +91,17 @@ pub fn check(layout: &EventLayout) -> Vec<FieldError> {
         if c.name.trim().is_empty() {
             bad(format!("categories[{i}].name"), "a name");
         }
-        if !(0..=10_000_000).contains(&c.price_cents) {
-            bad(
-                format!("categories[{i}].priceCents"),
-                "a price from 0 to 100,000.00",
-            );
+        // Stripe's largest amount is eight digits of minor units; a
+        // three-decimal currency is charged in tens of fils.
+        let step = crate::model::money::charge_step(&layout.currency);
+        if !(0..=MAX_PRICE).contains(&c.price_cents) || c.price_cents % step != 0 {
+            let most = crate::model::format_price(MAX_PRICE, &layout.currency);
+            let message = if step > 1 {
+                format!("a price from 0 to {most}, in steps of {step} minor units")
+            } else {
+                format!("a price from 0 to {most}")
+            };
+            bad(format!("categories[{i}].priceCents"), &message);
         }
         let hex = c.color.strip_prefix('#').unwrap_or("");
         if hex.len() != 6 || !hex.chars().all(|h| h.is_ascii_hexdigit()) {

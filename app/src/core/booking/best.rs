@@ -20,6 +20,13 @@ use crate::model::{HoldResponse, SeatId};
 /// Blocks tried in one request before it gives up (each a real hold).
 const MAX_TRIES: usize = 8;
 
+/// The most category codes one request may name (each seat is matched
+/// against them: a request cannot make the server compare without end).
+const MAX_CATEGORIES: usize = 64;
+
+/// The longest category code (as a layout allows).
+const MAX_CODE_LEN: usize = 16;
+
 /// What the buyer asks for.
 #[derive(Debug, Clone, Default)]
 pub struct BestRequest {
@@ -47,6 +54,14 @@ pub async fn hold_best(
         return Err(ApiError::unprocessable(
             format!("quantity must be from 1 to {limit}"),
             "quantity",
+        ));
+    }
+    if request.categories.len() > MAX_CATEGORIES
+        || request.categories.iter().any(|c| c.len() > MAX_CODE_LEN)
+    {
+        return Err(ApiError::unprocessable(
+            format!("at most {MAX_CATEGORIES} category codes of up to {MAX_CODE_LEN} characters"),
+            "categories",
         ));
     }
     // A retry of an answered request replays it, even when no block is
@@ -106,23 +121,45 @@ pub async fn hold_best(
         best_pick(&map, &fits, request.quantity, request.together, toward).is_some();
     Err(match last_refusal {
         Some(refusal) if still_possible => refusal,
-        _ => nothing_left(&fits, request),
+        _ => {
+            let free_any: Vec<bool> = (0..map.seats.len()).map(|i| free[i]).collect();
+            nothing_left(&map, &fits, &free_any, request, toward)
+        }
     })
 }
 
-/// Why nothing could be picked: no eligible seat at all, or none side by side.
-/// `fits`: per seat, free now and matching the request.
-fn nothing_left(fits: &[bool], request: &BestRequest) -> ApiError {
-    if fits.iter().filter(|f| **f).count() < request.quantity {
-        ApiError::SoldOut(format!(
-            "fewer than {} seats are left that match",
-            request.quantity
-        ))
+/// Why nothing could be picked — no eligible seat at all, or none side by
+/// side — with the best alternatives: the nearest matching seats apart,
+/// and a block of as many in any category or price. `fits`: per seat, free
+/// now and matching the request; `free`: free now.
+fn nothing_left(
+    map: &EventSeatMap,
+    fits: &[bool],
+    free: &[bool],
+    request: &BestRequest,
+    toward: Point,
+) -> ApiError {
+    let n = request.quantity;
+    let sold_out = fits.iter().filter(|f| **f).count() < n;
+    let mut suggestions = Vec::new();
+    if !sold_out {
+        suggestions.extend(nearest(map, fits, n, toward));
+    }
+    let filtered = !request.categories.is_empty() || request.max_price_cents.is_some();
+    if filtered {
+        suggestions.extend(ranked_blocks(map, free, n, 1, toward));
+    }
+    let message = if sold_out {
+        format!("fewer than {n} seats are left that match")
     } else {
-        ApiError::NoBlock(format!(
-            "no {} seats side by side are left that match; ask again without `together` for the nearest ones",
-            request.quantity
-        ))
+        format!(
+            "no {n} seats side by side are left that match; ask again without `together` for the nearest ones"
+        )
+    };
+    ApiError::NothingFits {
+        sold_out,
+        message,
+        suggestions,
     }
 }
 

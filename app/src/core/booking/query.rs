@@ -107,17 +107,23 @@ fn view(
     let kind = event.as_ref().map_or(EventKind::Concert, |e| e.kind);
     let tickets = if status == BookingStatus::Booked {
         let seat_ids: Vec<i64> = seats.iter().map(|s| s.0).collect();
-        let labels = seats
+        // The label stays the seat's short label (part of the contract);
+        // the name is the place as a buyer reads it.
+        let places = seats
             .iter()
-            .map(|s| kind.place_name(&s.3, &s.4, s.5))
-            .chain((1..=ga_qty).map(|i| format!("Standing place {i}")));
+            .map(|s| (s.1.clone(), kind.place_name(&s.3, &s.4, s.5)))
+            .chain((1..=ga_qty).map(|i| {
+                let name = format!("Standing place {i}");
+                (name.clone(), name)
+            }));
         crate::core::door::units(&seat_ids, ga_qty)
             .into_iter()
-            .zip(labels)
-            .map(|(unit, label)| TicketView {
+            .zip(places)
+            .map(|(unit, (label, name))| TicketView {
                 token: state.tickets.unit_token(&id, &unit),
                 unit,
                 label,
+                name,
             })
             .collect()
     } else {

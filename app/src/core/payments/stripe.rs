@@ -107,13 +107,22 @@ fn key(k: &str) -> Result<RequestStrategy, ProviderError> {
         .map_err(|e| ProviderError::Other(format!("idempotency key: {e}")))
 }
 
-/// Stripe's body for a checkout: one line per seat, quantity one.
-pub fn checkout_params(req: &CheckoutRequest) -> CreateCheckoutSession {
+/// Stripe's body for a checkout: one line per seat, quantity one, each
+/// amount in the currency's minor unit — which is Stripe's "smallest
+/// currency unit" for every currency Holdfast sells in (whole đồng and yen,
+/// fils in tens). A currency Stripe does not know is refused, never
+/// charged in another.
+pub fn checkout_params(req: &CheckoutRequest) -> Result<CreateCheckoutSession, ProviderError> {
+    let known = crate::model::money::currency(&req.currency).is_some();
     let currency: Currency = req
         .currency
         .to_ascii_lowercase()
         .parse()
-        .unwrap_or(Currency::EUR);
+        .ok()
+        .filter(|_| known)
+        .ok_or_else(|| {
+            ProviderError::Refused(format!("Holdfast cannot charge in {:?}", req.currency))
+        })?;
     let line_items = req
         .lines
         .iter()
@@ -127,7 +136,7 @@ pub fn checkout_params(req: &CheckoutRequest) -> CreateCheckoutSession {
             line
         })
         .collect::<Vec<_>>();
-    CreateCheckoutSession::new()
+    Ok(CreateCheckoutSession::new()
         .mode(CheckoutSessionMode::Payment)
         .line_items(line_items)
         .client_reference_id(req.booking_id.as_str())
@@ -137,7 +146,7 @@ pub fn checkout_params(req: &CheckoutRequest) -> CreateCheckoutSession {
         )]))
         .success_url(req.success_url.as_str())
         .cancel_url(req.cancel_url.as_str())
-        .expires_at(req.expires_at_ms / 1000)
+        .expires_at(req.expires_at_ms / 1000))
 }
 
 #[async_trait]
@@ -154,7 +163,7 @@ impl PaymentProvider for Stripe {
         &self,
         req: &CheckoutRequest,
     ) -> Result<CheckoutSession, ProviderError> {
-        let session = checkout_params(req)
+        let session = checkout_params(req)?
             .customize()
             .request_strategy(key(&req.idempotency_key)?)
             .send(&self.client)

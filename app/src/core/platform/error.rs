@@ -57,9 +57,16 @@ pub enum ApiError {
     AdmissionRequired,
     #[error("no such promo code")]
     PromoUnknown,
-    /// Best available: seats are left, but not that many side by side.
-    #[error("{0}")]
-    NoBlock(String),
+    /// Best available found nothing that fits: too few matching seats
+    /// (`SOLD_OUT`) or not that many side by side (`NO_BLOCK`), with the
+    /// best alternatives (seat-id lists: a block in any category, or the
+    /// nearest seats apart).
+    #[error("{message}")]
+    NothingFits {
+        sold_out: bool,
+        message: String,
+        suggestions: Vec<Vec<SeatId>>,
+    },
     #[error("this promo code has been used up")]
     PromoExhausted,
     #[error("a promo code is already applied to this booking")]
@@ -120,7 +127,7 @@ impl ApiError {
             | ApiError::InvalidState(_)
             | ApiError::IdempotencyKeyInUse
             | ApiError::SoldOut(_)
-            | ApiError::NoBlock(_)
+            | ApiError::NothingFits { .. }
             | ApiError::NotOnSale => StatusCode::CONFLICT,
             ApiError::IdempotencyKeyReused
             | ApiError::LimitExceeded(_)
@@ -157,7 +164,8 @@ impl ApiError {
             ApiError::LimitExceeded(_) => "LIMIT_EXCEEDED",
             ApiError::NotFound(_) => "NOT_FOUND",
             ApiError::SoldOut(_) => "SOLD_OUT",
-            ApiError::NoBlock(_) => "NO_BLOCK",
+            ApiError::NothingFits { sold_out: true, .. } => "SOLD_OUT",
+            ApiError::NothingFits { .. } => "NO_BLOCK",
             ApiError::NotOnSale => "NOT_ON_SALE",
             ApiError::ProviderUnavailable => "PAYMENT_PROVIDER_UNAVAILABLE",
             ApiError::Unauthorized => "UNAUTHORIZED",
@@ -183,6 +191,7 @@ impl ApiError {
                 suggestions,
                 ..
             } => (Some(seat_ids.clone()), Some(suggestions.clone()), None),
+            ApiError::NothingFits { suggestions, .. } => (None, Some(suggestions.clone()), None),
             ApiError::Validation { fields, .. } => (None, None, Some(fields.clone())),
             ApiError::FieldErrors(errors) => (
                 None,

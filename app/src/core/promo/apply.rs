@@ -31,8 +31,8 @@ async fn claim(
     let code = normalise(code).ok_or(ApiError::PromoUnknown)?;
     let now = state.clock.now_ms();
     let mut tx = state.db.begin().await?;
-    let booking: Option<(String, i64, i64, i64)> = sqlx::query_as(&format!(
-        "select status, held_until, amount_cents, event_id from booking
+    let booking: Option<(String, i64, i64, i64, String)> = sqlx::query_as(&format!(
+        "select status, held_until, amount_cents, event_id, currency from booking
          where id = $1 and buyer_id = $2{}",
         state.db.lock_row()
     ))
@@ -40,7 +40,8 @@ async fn claim(
     .bind(buyer)
     .fetch_optional(&mut *tx)
     .await?;
-    let (status, held_until, amount, event_id) = booking.ok_or(ApiError::NotFound("booking"))?;
+    let (status, held_until, amount, event_id, currency) =
+        booking.ok_or(ApiError::NotFound("booking"))?;
     let applied: Option<(String, i64)> =
         sqlx::query_as("select code, discount_cents from booking_promo where booking_id = $1")
             .bind(booking_id)
@@ -83,7 +84,7 @@ async fn claim(
     {
         return Err(ApiError::PromoUnknown);
     }
-    let discount_cents = discount(amount, percent_off, amount_off);
+    let discount_cents = discount(amount, percent_off, amount_off, &currency);
     if discount_cents == 0 {
         return Err(ApiError::InvalidState(
             "this booking already costs the least a payment can be; the code was not used".into(),

@@ -97,6 +97,9 @@ pub struct EventSeatMap {
     drawing: OnceLock<Arc<Drawing>>,
     /// The event as its page last read it, and when (`catalog::event_for_page`).
     page_detail: Mutex<Option<(Instant, Arc<EventDetail>)>>,
+    /// Held while one request reads the details again: the others that
+    /// found them stale wait for that read instead of each querying.
+    page_refresh: tokio::sync::Mutex<()>,
 }
 
 struct Live {
@@ -150,6 +153,7 @@ impl EventSeatMap {
             }),
             drawing: OnceLock::new(),
             page_detail: Mutex::new(None),
+            page_refresh: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -234,6 +238,11 @@ impl EventSeatMap {
         kept.as_ref()
             .filter(|(at, _)| at.elapsed() < fresh)
             .map(|(_, d)| d.clone())
+    }
+
+    /// One reader of the details at a time (see `page_refresh`).
+    pub async fn refreshing_page_detail(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.page_refresh.lock().await
     }
 
     pub fn keep_page_detail(&self, detail: Arc<EventDetail>) {

@@ -147,13 +147,10 @@ fn NewEvent(events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>) ->
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let local = |v: String| if v.is_empty() { v } else { format!("{v}:00Z") };
-        let cents = (price
-            .get_untracked()
-            .replace(',', ".")
-            .parse::<f64>()
-            .unwrap_or(-1.0)
-            * 100.0)
-            .round() as i64;
+        // In the currency's own digits (no cents in đồng or yen); a price
+        // that does not read is sent as -1, which the server refuses on its field.
+        let code = currency.get_untracked().trim().to_uppercase();
+        let cents = crate::model::money::parse_amount(&price.get_untracked(), &code).unwrap_or(-1);
         let capacity = capacity.get_untracked().parse::<i64>().unwrap_or(-1);
         let layout = EventLayout {
             name: name.get_untracked(),

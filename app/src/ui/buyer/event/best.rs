@@ -28,24 +28,39 @@ pub struct Ask {
 pub fn ask_best(event_id: i64, ask: Ask, panel: SeatPanel) {
     panel.message.set(None);
     panel.lost.set(None);
+    panel.offers.set(Vec::new());
     let key = new_idempotency_key();
+    // The server may well choose seats of the selection: the stream then
+    // reports them held before the answer, and they are not lost.
+    let selected: Vec<i64> = panel
+        .picked
+        .with_untracked(|p| p.iter().map(|s| s.id).collect());
+    panel.holding.set(selected);
     leptos::task::spawn_local(async move {
         let outcome = hold_best_seats(
             event_id,
             ask.quantity,
             ask.categories.join(","),
-            ask.max_price_cents.unwrap_or(0),
+            ask.max_price_cents.unwrap_or(-1),
             ask.near.unwrap_or(0),
             key,
         )
         .await;
+        panel.holding.set(Vec::new());
         match outcome {
             Ok(HoldOutcome::Held(r)) => {
                 select_only(&[], panel.picked, panel.limit);
                 mark_seats(&r.seat_ids, Look::Yours);
                 panel.hold.set(Some(r));
             }
-            Ok(HoldOutcome::Refused { message: m, .. }) => panel.message.set(Some(m)),
+            Ok(HoldOutcome::Refused {
+                message: m,
+                suggestions,
+                ..
+            }) => {
+                panel.message.set(Some(m));
+                panel.offers.set(suggestions);
+            }
             Err(e) => panel.message.set(Some(failure(&e, "no seats were held"))),
         }
     });

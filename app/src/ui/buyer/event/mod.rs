@@ -36,6 +36,11 @@ pub struct SeatPanel {
     pub message: RwSignal<Option<String>>,
     /// A selected seat someone else just took: offered "nearby" in one tap.
     pub lost: RwSignal<Option<Lost>>,
+    /// Seats offered instead after a refusal, each list taken in one tap.
+    pub offers: RwSignal<Vec<Vec<i64>>>,
+    /// Seats a request of this buyer's is about to hold: the stream may
+    /// report them held before the answer arrives, and they are not lost.
+    pub holding: RwSignal<Vec<i64>>,
     /// The most seats one booking may have.
     pub limit: usize,
 }

@@ -21,7 +21,8 @@ use crate::ui::buyer::event::keyboard::on_map_key;
 use crate::ui::buyer::event::map_view::{fraction_at, pointer_fraction, svg_scale, Touches};
 use crate::ui::buyer::event::seat_list::SeatList;
 use crate::ui::buyer::event::seats::{
-    flash, mark_seats, seat_name, select_only, toggle_seat, unselect, Look, Picked, Toggled,
+    flash, mark_seats, seat_name, seat_price, select_only, toggle_seat, unselect, Look, Picked,
+    Toggled,
 };
 use crate::ui::buyer::event::standing::Standing;
 use crate::ui::buyer::event::tooltip::{tip_for, SeatTip, Tip};
@@ -69,6 +70,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let holding: RwSignal<Vec<i64>> = RwSignal::new(Vec::new());
     let max_per_booking = data.max_per_booking.max(1);
     let lost: RwSignal<Option<Lost>> = RwSignal::new(None);
+    let suggestions: RwSignal<Vec<Vec<i64>>> = RwSignal::new(Vec::new());
     let standing_left: RwSignal<Vec<AreaLeft>> = RwSignal::new(
         detail
             .general_admission
@@ -84,6 +86,8 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         hold,
         message,
         lost,
+        offers: suggestions,
+        holding,
         limit: max_per_booking,
     };
     // The seats, drawn once hydrated; then the live stream from their version.
@@ -104,7 +108,6 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                         version,
                         Watched {
                             panel,
-                            holding,
                             live,
                             standing: standing_left,
                         },
@@ -180,8 +183,8 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     };
 
     let currency_total = currency.clone();
+    let offer_currency = StoredValue::new(currency.clone());
     let total = move || format_price(picked.read().iter().map(|p| p.cents).sum(), &currency_total);
-    let suggestions: RwSignal<Vec<Vec<i64>>> = RwSignal::new(Vec::new());
     let hold_ids = move |ids: Vec<i64>| {
         if ids.is_empty() {
             return;
@@ -251,7 +254,10 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         hold.set(None);
         take(ids);
     });
-    let choose_again = Callback::new(move |_: ()| hold.set(None));
+    let choose_again = Callback::new(move |_: ()| {
+        hold.set(None);
+        lost.set(None);
+    });
     // While a hold runs, the panel is about it: no second selection.
     let choosing = move || hold.read().is_none();
 
@@ -416,13 +422,13 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                         <li>
                             <span>{p.name.clone()}</span>
                             <button type="button" class="unselect" aria-label=format!("Remove {}", p.name)
-                                on:click=move |_| { unselect(p.id, picked); message.set(None); }>"×"</button>
+                                on:click=move |_| { unselect(p.id, picked); message.set(None); lost.set(None); }>"×"</button>
                         </li>
                     </For>
                 </ul>
                 <Show when=move || !picked.read().is_empty()>
                     <button type="button" class="link clear" data-testid="clear-selection"
-                        on:click=move |_| { select_only(&[], picked, max_per_booking); message.set(None); }>"Clear selection"</button>
+                        on:click=move |_| { select_only(&[], picked, max_per_booking); message.set(None); lost.set(None); }>"Clear selection"</button>
                 </Show>
                 </Show>
                 <Show when=move || message.get().is_some()>
@@ -438,9 +444,11 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 </Show>
                 <Show when=move || !suggestions.read().is_empty()>
                     <div class="suggestions" data-testid="suggestions">
-                        <p>"Free nearby:"</p>
+                        <p>"Instead, you could take:"</p>
                         {move || suggestions.get().into_iter().map(|ids| {
-                            let label = ids.iter().map(|id| seat_name(*id)).collect::<Vec<_>>().join(" + ");
+                            let names = ids.iter().map(|id| seat_name(*id)).collect::<Vec<_>>().join(" + ");
+                            let cents: i64 = ids.iter().map(|id| seat_price(*id)).sum();
+                            let label = format!("{names} ({})", offer_currency.with_value(|c| format_price(cents, c)));
                             let ids2 = ids.clone();
                             view! { <button class="suggestion" on:click=move |_| take(ids2.clone())>{format!("Take {label}")}</button> }
                         }).collect_view()}
@@ -504,8 +512,6 @@ fn zoom_to_tap(seat: Option<&web_sys::Element>) -> Option<f64> {
 #[derive(Clone, Copy)]
 struct Watched {
     panel: SeatPanel,
-    /// The seats of a hold request still on its way.
-    holding: RwSignal<Vec<i64>>,
     live: RwSignal<bool>,
     /// Places left per standing area, as the stream last said.
     standing: RwSignal<Vec<AreaLeft>>,
@@ -549,7 +555,7 @@ fn seat_changed(w: Watched, change: SeatChange) {
         .as_ref()
         .is_some_and(|h| h.seat_ids.contains(&change.id));
     let look = Look::of(change.status, yours);
-    let own_request = w.holding.read_untracked().contains(&change.id);
+    let own_request = p.holding.read_untracked().contains(&change.id);
     if look != Look::Available && !own_request {
         let before = p.picked.with_untracked(|s| s.len());
         let lost = p

@@ -186,6 +186,14 @@ pub fn apply_statuses(seats: &web_sys::Element, letters: &str, yours: &[i64]) {
     }
 }
 
+/// A drawn seat's price in minor units (0 when it is not drawn).
+pub fn seat_price(id: i64) -> i64 {
+    seat_element(id)
+        .and_then(|el| el.get_attribute("data-price"))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
 /// "Section L1, row 3, seat 7" from the seat's accessible name.
 pub fn seat_name(id: i64) -> String {
     seat_element(id)

@@ -1,0 +1,172 @@
+//! Money in the currencies Holdfast sells in. Amounts are integers in the
+//! currency's minor unit (ISO 4217's exponent: cents for EUR, whole đồng
+//! for VND, fils for BHD); this table knows each currency's exponent, what
+//! Stripe wants for it, and the smallest charge Stripe accepts. A currency
+//! not in it is refused at event setup, never guessed.
+
+/// One currency Holdfast can sell in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CurrencyInfo {
+    /// ISO 4217, upper case.
+    pub code: &'static str,
+    /// Digits after the decimal point (ISO 4217).
+    pub exponent: u32,
+    /// Stripe's smallest charge, in minor units (its table; elsewhere the
+    /// equivalent of USD 0.50, rounded up).
+    pub min_charge: i64,
+}
+
+const fn c(code: &'static str, exponent: u32, min_charge: i64) -> CurrencyInfo {
+    CurrencyInfo {
+        code,
+        exponent,
+        min_charge,
+    }
+}
+
+/// The currencies, by code.
+pub const CURRENCIES: &[CurrencyInfo] = &[
+    c("AED", 2, 200),
+    c("AUD", 2, 50),
+    c("BGN", 2, 100),
+    c("BHD", 3, 200),
+    c("BRL", 2, 50),
+    c("CAD", 2, 50),
+    c("CHF", 2, 50),
+    c("CZK", 2, 1_500),
+    c("DKK", 2, 250),
+    c("EUR", 2, 50),
+    c("GBP", 2, 30),
+    c("HKD", 2, 400),
+    c("HUF", 2, 17_500),
+    c("IDR", 2, 1_000_000),
+    c("INR", 2, 50),
+    c("JOD", 3, 400),
+    c("JPY", 0, 50),
+    c("KRW", 0, 700),
+    c("KWD", 3, 200),
+    c("MXN", 2, 1_000),
+    c("MYR", 2, 200),
+    c("NOK", 2, 300),
+    c("NZD", 2, 50),
+    c("OMR", 3, 200),
+    c("PHP", 2, 3_000),
+    c("PLN", 2, 200),
+    c("RON", 2, 200),
+    c("SEK", 2, 300),
+    c("SGD", 2, 50),
+    c("THB", 2, 1_000),
+    c("TND", 3, 2_000),
+    c("TWD", 2, 1_600),
+    c("USD", 2, 50),
+    c("VND", 0, 15_000),
+    c("ZAR", 2, 1_000),
+];
+
+/// The currency of this code (upper case), if Holdfast sells in it.
+pub fn currency(code: &str) -> Option<&'static CurrencyInfo> {
+    CURRENCIES.iter().find(|c| c.code == code)
+}
+
+/// Digits after the decimal point; 2 for a code not in the table (only
+/// rows written before the table existed can carry one).
+pub fn exponent(code: &str) -> u32 {
+    currency(code).map_or(2, |c| c.exponent)
+}
+
+/// Stripe's smallest charge in this currency, in minor units.
+pub fn min_charge(code: &str) -> i64 {
+    currency(code).map_or(50, |c| c.min_charge)
+}
+
+/// Stripe takes three-decimal currencies only in steps of ten (the last
+/// digit 0), forints and Taiwan dollars only in whole units (steps of a
+/// hundred minor units); every other currency in steps of one minor unit.
+pub fn charge_step(code: &str) -> i64 {
+    match (code, exponent(code)) {
+        ("HUF" | "TWD", _) => 100,
+        (_, 3) => 10,
+        _ => 1,
+    }
+}
+
+/// Formats an amount for people: (4500, EUR) → "45.00 EUR", (850000, VND)
+/// → "850000 VND", (12500, BHD) → "12.500 BHD".
+pub fn format_price(minor: i64, code: &str) -> String {
+    let e = exponent(code);
+    if e == 0 {
+        return format!("{minor} {code}");
+    }
+    let unit = 10_i64.pow(e);
+    let sign = if minor < 0 { "-" } else { "" };
+    let (whole, part) = (minor.abs() / unit, minor.abs() % unit);
+    format!("{sign}{whole}.{part:0width$} {code}", width = e as usize)
+}
+
+/// An amount typed by a person ("30", "30.5", "30,50", "850000") in the
+/// currency's minor units; `None` when it has more decimals than the
+/// currency or is not a number.
+pub fn parse_amount(text: &str, code: &str) -> Option<i64> {
+    let e = exponent(code) as usize;
+    let text = text.trim().replace(',', ".");
+    let (whole, part) = text.split_once('.').unwrap_or((&text, ""));
+    if whole.is_empty() && part.is_empty()
+        || part.len() > e
+        || !whole.chars().all(|c| c.is_ascii_digit())
+        || !part.chars().all(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    let whole: i64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    let part: i64 = if part.is_empty() {
+        0
+    } else {
+        format!("{part:0<e$}").parse().ok()?
+    };
+    whole.checked_mul(10_i64.pow(e as u32))?.checked_add(part)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_read_in_their_currency_s_own_digits() {
+        assert_eq!(format_price(4500, "EUR"), "45.00 EUR");
+        assert_eq!(format_price(850_000, "VND"), "850000 VND");
+        assert_eq!(format_price(5_000, "JPY"), "5000 JPY");
+        assert_eq!(format_price(12_500, "BHD"), "12.500 BHD");
+        assert_eq!(format_price(-250, "EUR"), "-2.50 EUR");
+        assert_eq!(format_price(5, "EUR"), "0.05 EUR");
+    }
+
+    #[test]
+    fn typed_amounts_become_minor_units_by_the_currency() {
+        assert_eq!(parse_amount("30", "EUR"), Some(3000));
+        assert_eq!(parse_amount("30,5", "EUR"), Some(3050));
+        assert_eq!(parse_amount("30.05", "EUR"), Some(3005));
+        assert_eq!(parse_amount("850000", "VND"), Some(850_000));
+        assert_eq!(parse_amount("850000.5", "VND"), None, "no đồng fractions");
+        assert_eq!(parse_amount("12.5", "BHD"), Some(12_500));
+        assert_eq!(parse_amount("1.234", "EUR"), None);
+        assert_eq!(parse_amount("-3", "EUR"), None);
+        assert_eq!(parse_amount("", "EUR"), None);
+        assert_eq!(parse_amount("abc", "EUR"), None);
+    }
+
+    #[test]
+    fn the_table_is_sorted_and_knows_stripe_s_minimums() {
+        assert!(CURRENCIES.windows(2).all(|w| w[0].code < w[1].code));
+        assert_eq!(min_charge("EUR"), 50);
+        assert_eq!(min_charge("JPY"), 50);
+        assert_eq!(min_charge("GBP"), 30);
+        assert!(currency("XYZ").is_none());
+        assert_eq!(charge_step("EUR"), 1);
+        assert_eq!(charge_step("BHD"), 10);
+        assert_eq!(charge_step("HUF"), 100);
+    }
+}
