@@ -6,18 +6,22 @@ mod common;
 use common::TestApp;
 
 on_both_backends!(
-    the_event_list_shows_the_arena_and_the_cruise,
+    the_event_list_shows_the_arena_the_cruise_and_hanoi,
     |app: TestApp| async move {
         let list = app.buyer().get("/api/events").await;
         assert_eq!(list.status, 200);
         let events = list.json();
         let events = events.as_array().expect("array");
-        assert_eq!(events.len(), 2);
+        assert_eq!(events.len(), 3);
         assert_eq!(events[0]["kind"], "concert");
         assert_eq!(events[0]["seatCount"], 10_000);
         assert_eq!(events[0]["availableCount"], 10_000);
         assert_eq!(events[1]["kind"], "cruise");
         assert!(events[1]["startsAt"].as_str().unwrap().ends_with('Z'));
+        // Hà Nội, in đồng (no decimals) and at 20:00 there.
+        assert_eq!(events[2]["currency"], "VND");
+        assert_eq!(events[2]["localStartsAt"], "2027-09-18T20:00:00+07:00");
+        assert_eq!(events[2]["seatCount"], 556);
     }
 );
 
@@ -141,8 +145,8 @@ on_both_backends!(
     a_restart_does_not_duplicate_the_demo_data,
     |app: TestApp| async move {
         let again = common::spawn_on(&app.database_url, None, |_| {}).await;
-        assert_eq!(again.scalar("select count(*) from event").await, 2);
-        assert_eq!(again.scalar("select count(*) from seat").await, 10_300);
+        assert_eq!(again.scalar("select count(*) from event").await, 3);
+        assert_eq!(again.scalar("select count(*) from seat").await, 10_856);
         assert_eq!(again.scalar("select count(*) from ga_area").await, 1);
     }
 );

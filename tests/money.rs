@@ -464,3 +464,53 @@ on_both_backends!(
         app.assert_invariants().await;
     }
 );
+
+on_both_backends!(
+    a_dong_booking_at_the_sandbox_is_paid_and_refunded_in_whole_dong,
+    |app: TestApp| async move {
+        let hanoi = app
+            .scalar("select id from event where currency = 'VND'")
+            .await;
+        let seat = app
+            .scalar(&format!(
+                "select max(id) from seat where event_id = {hanoi}"
+            ))
+            .await;
+        let buyer = app.buyer();
+        let held = buyer.hold(hanoi, seat).await;
+        assert_eq!(held.status, 200, "{}", held.text);
+        let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+        let paid = buyer
+            .post(
+                &format!("/api/bookings/{booking}/pay"),
+                Some(&common::new_key()),
+                None,
+            )
+            .await;
+        assert_eq!(paid.status, 200, "{}", paid.text);
+        let session = session_of(&app, &booking).await;
+        assert_eq!((session.2, session.3.as_str()), (850_000, "VND"));
+        app.sandbox()
+            .complete(&session.0, true, Delivery::Once, Some("an@example.vn"))
+            .await
+            .unwrap();
+        app.deliver_events().await;
+        assert_eq!(app.status_of(&booking).await, "BOOKED");
+        let refund = app
+            .admin()
+            .post(&format!("/api/admin/bookings/{booking}/refund"), None, None)
+            .await;
+        assert_eq!(refund.status, 200, "{}", refund.text);
+        app.dispatch_outbox().await;
+        app.deliver_events().await;
+        assert_eq!(app.status_of(&booking).await, "REFUNDED");
+        let (refunded,): (i64,) =
+            sqlx::query_as("select amount_cents from sandbox_refund where payment_intent_id = $1")
+                .bind(&session.1)
+                .fetch_one(app.state.db.reader())
+                .await
+                .unwrap();
+        assert_eq!(refunded, 850_000);
+        app.assert_invariants().await;
+    }
+);

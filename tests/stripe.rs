@@ -731,7 +731,8 @@ async fn every_currency_is_charged_in_its_own_unit(backend: Backend) {
 
     for (i, (currency, price, shown)) in [
         ("JPY", 5_000, "5000 JPY"),
-        ("VND", 1_500_000, "1500000 VND"),
+        ("VND", 1_500_000, "1,500,000 VND"),
+        ("JPY", 125_000, "125,000 JPY"),
         ("BHD", 12_500, "12.500 BHD"),
     ]
     .into_iter()
@@ -781,4 +782,87 @@ async fn every_currency_is_charged_in_its_own_unit_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn every_currency_is_charged_in_its_own_unit_postgres() {
     every_currency_is_charged_in_its_own_unit(Backend::Postgres).await;
+}
+
+/// A night in Hà Nội end to end in đồng: a promo takes 10 %, Stripe is
+/// asked for the due amount in whole đồng, its webhook with that amount
+/// books it, and a refund sends back exactly that many đồng.
+async fn a_dong_booking_is_charged_and_refunded_in_dong(backend: Backend) {
+    let Some((app, fake)) = stripe_app(backend).await else {
+        return;
+    };
+    let hanoi = app
+        .scalar("select id from event where currency = 'VND'")
+        .await;
+    let first = app
+        .scalar(&format!(
+            "select min(id) from seat where event_id = {hanoi}"
+        ))
+        .await;
+    let created = app
+        .admin()
+        .post(
+            "/api/admin/promos",
+            None,
+            Some(json!({ "name": "Tết", "kind": "single", "code": "TET-10", "percentOff": 10 })),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let buyer = app.buyer();
+    let held = buyer.hold_many(hanoi, &[first, first + 1]).await;
+    assert_eq!(held.status, 200, "{}", held.text);
+    let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+    assert_eq!(held.json()["amountCents"], 5_000_000, "two VIP seats");
+    let applied = buyer
+        .post(
+            &format!("/api/bookings/{booking}/promo"),
+            None,
+            Some(json!({ "code": "tet-10" })),
+        )
+        .await;
+    assert_eq!(applied.status, 200, "{}", applied.text);
+    assert_eq!(applied.json()["amountCents"], 4_500_000);
+    let page = buyer.get(&format!("/bookings/{booking}")).await;
+    assert!(page.text.contains("4,500,000 VND"), "the page in đồng");
+
+    let paid = buyer
+        .post(
+            &format!("/api/bookings/{booking}/pay"),
+            Some(&new_key()),
+            None,
+        )
+        .await;
+    assert_eq!(paid.status, 200, "{}", paid.text);
+    let sent = fake.sent("/v1/checkout/sessions");
+    let f = &sent[0].form;
+    assert_eq!(f["line_items[0][price_data][currency]"], "vnd");
+    assert_eq!(f["line_items[0][price_data][unit_amount]"], "4500000");
+    let session = fake.sessions.lock().unwrap()["cs_test_fake0"].clone();
+    assert_eq!(session["amount_total"], 4_500_000);
+    fake.pay("cs_test_fake0", "an@example.vn");
+    let hook = webhook_completed(&app, &booking, &session).await;
+    assert_eq!(hook.status, 200, "{}", hook.text);
+    assert_eq!(app.status_of(&booking).await, "BOOKED");
+
+    let admin = app.admin();
+    let refund = admin
+        .post(&format!("/api/admin/bookings/{booking}/refund"), None, None)
+        .await;
+    assert_eq!(refund.status, 200, "{}", refund.text);
+    app.dispatch_outbox().await;
+    let refunds = fake.sent("/v1/refunds");
+    assert_eq!(refunds.len(), 1, "{refunds:?}");
+    assert_eq!(refunds[0].form["amount"], "4500000");
+    assert_eq!(app.status_of(&booking).await, "REFUNDED");
+    app.assert_invariants().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_dong_booking_is_charged_and_refunded_in_dong_sqlite() {
+    a_dong_booking_is_charged_and_refunded_in_dong(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_dong_booking_is_charged_and_refunded_in_dong_postgres() {
+    a_dong_booking_is_charged_and_refunded_in_dong(Backend::Postgres).await;
 }

@@ -3,6 +3,7 @@
 //! hydrated in the browser), server functions, and behind the `ssr` feature
 //! the booking core they call.
 
+pub mod i18n;
 pub mod model;
 pub mod server_fns;
 pub mod ui;
@@ -17,9 +18,10 @@ use leptos_router::path;
 
 /// The HTML document around every page (server side).
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    let locale = i18n::Locale::of_page();
     view! {
         <!DOCTYPE html>
-        <html lang="en">
+        <html lang=locale.tag()>
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
@@ -57,16 +59,19 @@ fn stylesheet_href(options: &LeptosOptions) -> String {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    let l = i18n::Locale::of_page();
+    provide_context(l);
     view! {
         <Title text="Holdfast"/>
         <Router>
             <header class="topbar">
                 <a class="brand" href="/">"Holdfast"</a>
-                <span class="tagline">"Concert and cruise seats, held fairly"</span>
-                <a class="nav" href="/bookings">"My bookings"</a>
+                <span class="tagline">{l.t(i18n::Msg::Tagline)}</span>
+                <a class="nav" href="/bookings">{l.t(i18n::Msg::NavMyBookings)}</a>
+                <ui::language::LanguageSwitch/>
             </header>
             <main>
-                <Routes fallback=|| view! { <p class="notice">"Page not found."</p> }>
+                <Routes fallback=move || view! { <p class="notice">{l.t(i18n::Msg::PageNotFound)}</p> }>
                     <Route path=path!("/") view=ui::buyer::event_list::EventList/>
                     <Route path=path!("/events/:id") view=ui::buyer::event::page::EventPage/>
                     <Route path=path!("/bookings") view=ui::buyer::booking_page::MyBookings/>

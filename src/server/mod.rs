@@ -6,6 +6,7 @@ pub mod assets;
 pub mod compression;
 pub mod config;
 pub mod error_shape;
+pub mod language;
 pub mod limits;
 pub mod metrics;
 pub mod protect;
@@ -163,6 +164,7 @@ pub async fn build(
     let router = Router::new()
         .merge(api::routes())
         .merge(sandbox_pages::routes())
+        .merge(language::routes())
         .merge(assets::routes(&config.site_root))
         .leptos_routes_with_context(
             &state,
@@ -175,6 +177,7 @@ pub async fn build(
         )
         .route("/metrics", axum::routing::get(metrics::render))
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .layer(axum::middleware::from_fn(language::vary_by_language))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             limits::per_address,

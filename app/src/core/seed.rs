@@ -1,6 +1,8 @@
 //! Demo data, loaded on first start when the database has no events: a
 //! concert in a 10,000-seat arena (two bowls around a stage, four price
-//! categories, a standing floor) and a cruise with three decks of cabins.
+//! categories, a standing floor), a cruise with three decks of cabins, and
+//! a night in Hà Nội's opera house priced in đồng (a currency without
+//! decimals, in the Asia/Ho_Chi_Minh zone).
 //! Idempotent: each event is inserted with `on conflict (slug) do nothing`,
 //! and its seats only when that insert happened, all in one transaction.
 
@@ -10,6 +12,7 @@ use super::platform::db::{Db, Tx};
 pub const ARENA_SEATS: usize = 10_000;
 pub const ARENA_SLUG: &str = "arena-concert";
 pub const CRUISE_SLUG: &str = "aurora-cruise";
+pub const HANOI_SLUG: &str = "hanoi-opera-night";
 
 pub struct SeatSpec {
     pub category: String,
@@ -36,7 +39,7 @@ struct EventSpec {
 }
 
 pub async fn load_demo_data(db: &Db, now_ms: i64) -> Result<(), sqlx::Error> {
-    for spec in [arena(), cruise()] {
+    for spec in [arena(), cruise(), hanoi()] {
         let mut tx = db.begin().await?;
         insert_event(&mut tx, &spec, now_ms).await?;
         tx.commit().await?;
@@ -273,6 +276,55 @@ fn cruise() -> EventSpec {
     }
 }
 
+/// The opera house: stalls in straight rows A–M facing the stage (the first
+/// three rows the dearest), a balcony of six rows behind them.
+fn hanoi() -> EventSpec {
+    let mut seats = Vec::new();
+    let parts = [
+        ("Stalls", 13usize, 28usize, 200.0),
+        ("Balcony", 6, 32, 560.0),
+    ];
+    for (section, rows, per_row, top) in parts {
+        for r in 0..rows {
+            let row = ((b'A' + r as u8) as char).to_string();
+            let category = match (section, r) {
+                ("Stalls", r) if r < 3 => "VIP",
+                ("Stalls", _) => "STALLS",
+                _ => "BALCONY",
+            };
+            for n in 0..per_row {
+                let x = 1000.0 + (n as f64 - (per_row - 1) as f64 / 2.0) * 22.0;
+                seats.push(SeatSpec {
+                    category: category.to_string(),
+                    level: None,
+                    label: format!("{}-{row}-{}", &section[..1], n + 1),
+                    section: section.to_string(),
+                    row: row.clone(),
+                    number: n as i64 + 1,
+                    x: round1(x),
+                    y: top + r as f64 * 24.0,
+                });
+            }
+        }
+    }
+    EventSpec {
+        slug: HANOI_SLUG,
+        name: "Đêm nhạc Hà Nội — Hanoi Jazz Night",
+        kind: "concert",
+        venue: "Nhà hát Lớn Hà Nội (Hanoi Opera House)",
+        starts_at: "2027-09-18T13:00:00Z",
+        time_zone: "Asia/Ho_Chi_Minh",
+        currency: "VND",
+        categories: vec![
+            ("VIP", "Hạng VIP", 2_500_000, "#b42318"),
+            ("STALLS", "Hạng A", 1_500_000, "#1d4ed8"),
+            ("BALCONY", "Ban công", 850_000, "#047857"),
+        ],
+        seats,
+        ga: vec![],
+    }
+}
+
 fn round1(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
 }
@@ -291,7 +343,7 @@ mod tests {
 
     #[test]
     fn seats_do_not_overlap_on_the_map() {
-        for spec in [arena(), cruise()] {
+        for spec in [arena(), cruise(), hanoi()] {
             let mut points: Vec<_> = spec.seats.iter().map(|s| (s.x, s.y)).collect();
             points.sort_by(|a, b| a.partial_cmp(b).unwrap());
             points.dedup();

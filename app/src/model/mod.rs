@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::{Locale, Msg};
+
 mod booking_status;
 pub mod console;
 pub mod geometry;
@@ -45,61 +47,73 @@ impl EventKind {
     /// A place as people name it, the same on the map, the booking and in
     /// mail: "Section L4, row 28, seat 1" at a concert, "Deck 6, Inside
     /// starboard, cabin 6051" on a ship (a cruise's sections are its decks
-    /// and its rows the corridors).
-    pub fn place_name(self, section: &str, row: &str, number: i64) -> String {
-        let section = self.section_name(section);
-        match self {
-            EventKind::Concert => format!("{section}, row {row}, seat {number}"),
-            EventKind::Cruise => format!("{section}, {row}, cabin {number}"),
-        }
+    /// and its rows the corridors); "Khu L4, hàng 28, ghế 1" in Vietnamese.
+    pub fn place_name(self, l: Locale, section: &str, row: &str, number: i64) -> String {
+        let section = self.section_name(l, section);
+        let m = match self {
+            EventKind::Concert => Msg::SeatPlace,
+            EventKind::Cruise => Msg::CabinPlace,
+        };
+        l.fill(
+            m,
+            &[("section", &section), ("row", &row), ("number", &number)],
+        )
     }
 
     /// "Section L4"; on a ship the deck's own name ("Deck 6").
-    pub fn section_name(self, section: &str) -> String {
+    pub fn section_name(self, l: Locale, section: &str) -> String {
         match self {
-            EventKind::Concert => format!("Section {section}"),
+            EventKind::Concert => l.fill(Msg::SectionName, &[("section", &section)]),
             EventKind::Cruise => section.to_string(),
         }
     }
 
     /// What a section is called: "Section", or "Deck" on a ship.
-    pub fn section_word(self) -> &'static str {
-        match self {
-            EventKind::Concert => "Section",
-            EventKind::Cruise => "Deck",
-        }
+    pub fn section_word(self, l: Locale) -> &'static str {
+        l.t(match self {
+            EventKind::Concert => Msg::SectionWord,
+            EventKind::Cruise => Msg::DeckWord,
+        })
     }
 
     /// "1 seat", "3 seats"; on a ship "1 cabin", "3 cabins".
-    pub fn places(self, n: usize) -> String {
-        match n {
-            1 => format!("1 {}", self.place_word()),
-            n => format!("{n} {}", self.places_word()),
+    pub fn places(self, l: Locale, n: usize) -> String {
+        match self {
+            EventKind::Concert => l.plural(n as i64, Msg::SeatOne, Msg::SeatMany),
+            EventKind::Cruise => l.plural(n as i64, Msg::CabinOne, Msg::CabinMany),
         }
     }
 
     /// "seat", or "cabin" on a ship.
-    pub fn place_word(self) -> &'static str {
-        match self {
-            EventKind::Concert => "seat",
-            EventKind::Cruise => "cabin",
-        }
+    pub fn place_word(self, l: Locale) -> &'static str {
+        l.t(match self {
+            EventKind::Concert => Msg::SeatWord,
+            EventKind::Cruise => Msg::CabinWord,
+        })
     }
 
     /// "seats", or "cabins" on a ship.
-    pub fn places_word(self) -> &'static str {
-        match self {
-            EventKind::Concert => "seats",
-            EventKind::Cruise => "cabins",
-        }
+    pub fn places_word(self, l: Locale) -> &'static str {
+        l.t(match self {
+            EventKind::Concert => Msg::SeatsWord,
+            EventKind::Cruise => Msg::CabinsWord,
+        })
+    }
+
+    /// What the event is ("Concert", "Cruise").
+    pub fn name(self, l: Locale) -> &'static str {
+        l.t(match self {
+            EventKind::Concert => Msg::KindConcert,
+            EventKind::Cruise => Msg::KindCruise,
+        })
     }
 
     /// The last words of a confirmation.
-    pub fn farewell(self) -> &'static str {
-        match self {
-            EventKind::Concert => "Enjoy the show!",
-            EventKind::Cruise => "Bon voyage!",
-        }
+    pub fn farewell(self, l: Locale) -> &'static str {
+        l.t(match self {
+            EventKind::Concert => Msg::FarewellConcert,
+            EventKind::Cruise => Msg::FarewellCruise,
+        })
     }
 }
 
@@ -119,8 +133,10 @@ pub struct EventBrief {
 }
 
 impl EventBrief {
-    pub fn when(&self) -> String {
+    /// When it starts, for people, in the event's own zone, named.
+    pub fn when(&self, l: Locale) -> String {
         when(
+            l,
             &self.starts_at,
             &self.local_starts_at,
             &self.time_zone_abbreviation,
@@ -129,9 +145,9 @@ impl EventBrief {
 }
 
 /// In the event's zone when it is known, else in UTC.
-fn when(utc: &str, local: &str, zone: &str) -> String {
-    format_when(local, zone)
-        .or_else(|| format_when(utc, "UTC"))
+fn when(l: Locale, utc: &str, local: &str, zone: &str) -> String {
+    crate::i18n::format::when(l, local, zone)
+        .or_else(|| crate::i18n::format::when(l, utc, "UTC"))
         .unwrap_or_else(|| utc.to_string())
 }
 
@@ -165,8 +181,9 @@ fn utc() -> String {
 
 impl EventSummary {
     /// When it starts, for people, in the event's own zone, named.
-    pub fn when(&self) -> String {
+    pub fn when(&self, l: Locale) -> String {
         when(
+            l,
             &self.starts_at,
             &self.local_starts_at,
             &self.time_zone_abbreviation,
@@ -229,12 +246,12 @@ impl SeatStatus {
 
     /// How the seat's accessible name ends ("Section A, row 1, seat 2,
     /// 85.00 EUR, sold").
-    pub fn word(self) -> &'static str {
-        match self {
-            SeatStatus::Available => "available",
-            SeatStatus::Held => "held by someone else",
-            SeatStatus::Booked => "sold",
-        }
+    pub fn word(self, l: Locale) -> &'static str {
+        l.t(match self {
+            SeatStatus::Available => Msg::LookAvailable,
+            SeatStatus::Held => Msg::LookHeld,
+            SeatStatus::Booked => Msg::LookSold,
+        })
     }
 
     /// The seat's letter in `SeatStatuses`.
@@ -450,13 +467,9 @@ pub struct PaymentView {
     pub refunded_cents: i64,
 }
 
-/// A moment for people, at the offset it is written with, the zone named:
-/// (`2027-06-01T20:00:00+02:00`, "CEST") → "Tue 1 June 2027, 20:00 CEST".
-/// The zone's rules are applied by the server (which knows them all); the
-/// browser only prints what it was given.
+/// A moment in English (mail, the console): `i18n::format::when`.
 pub fn format_when(local: &str, zone: &str) -> Option<String> {
-    let t = chrono::DateTime::parse_from_rfc3339(local).ok()?;
-    Some(format!("{} {zone}", t.format("%a %-d %B %Y, %H:%M")))
+    crate::i18n::format::when(Locale::En, local, zone)
 }
 
 /// A buyer's place in an event's waiting room (`/api/events/{id}/queue`).
@@ -496,16 +509,22 @@ mod tests {
 
     #[test]
     fn places_are_named_by_the_kind_of_event() {
+        let (en, vi) = (Locale::En, Locale::Vi);
         assert_eq!(
-            EventKind::Concert.place_name("L4", "28", 1),
+            EventKind::Concert.place_name(en, "L4", "28", 1),
             "Section L4, row 28, seat 1"
         );
         assert_eq!(
-            EventKind::Cruise.place_name("Deck 6", "Inside starboard", 6051),
+            EventKind::Concert.place_name(vi, "L4", "28", 1),
+            "Khu L4, hàng 28, ghế 1"
+        );
+        assert_eq!(
+            EventKind::Cruise.place_name(en, "Deck 6", "Inside starboard", 6051),
             "Deck 6, Inside starboard, cabin 6051"
         );
-        assert_eq!(EventKind::Cruise.places(2), "2 cabins");
-        assert_eq!(EventKind::Concert.places(1), "1 seat");
+        assert_eq!(EventKind::Cruise.places(en, 2), "2 cabins");
+        assert_eq!(EventKind::Concert.places(en, 1), "1 seat");
+        assert_eq!(EventKind::Concert.places(vi, 4), "4 ghế");
     }
 
     #[test]

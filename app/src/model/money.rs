@@ -90,17 +90,12 @@ pub fn charge_step(code: &str) -> i64 {
     }
 }
 
-/// Formats an amount for people: (4500, EUR) → "45.00 EUR", (850000, VND)
-/// → "850000 VND", (12500, BHD) → "12.500 BHD".
+/// An amount for people in English: (4500, EUR) → "45.00 EUR", (850000,
+/// VND) → "850,000 VND", (12500, BHD) → "12.500 BHD" (mail, the console,
+/// the sandbox's page). Pages write it in the buyer's language:
+/// `i18n::format::price`.
 pub fn format_price(minor: i64, code: &str) -> String {
-    let e = exponent(code);
-    if e == 0 {
-        return format!("{minor} {code}");
-    }
-    let unit = 10_i64.pow(e);
-    let sign = if minor < 0 { "-" } else { "" };
-    let (whole, part) = (minor.abs() / unit, minor.abs() % unit);
-    format!("{sign}{whole}.{part:0width$} {code}", width = e as usize)
+    crate::i18n::format::price(crate::i18n::Locale::En, minor, code)
 }
 
 /// An amount typed by a person ("30", "30.5", "30,50", "850000") in the
@@ -137,7 +132,7 @@ mod tests {
     #[test]
     fn amounts_read_in_their_currency_s_own_digits() {
         assert_eq!(format_price(4500, "EUR"), "45.00 EUR");
-        assert_eq!(format_price(850_000, "VND"), "850000 VND");
+        assert_eq!(format_price(850_000, "VND"), "850,000 VND");
         assert_eq!(format_price(5_000, "JPY"), "5000 JPY");
         assert_eq!(format_price(12_500, "BHD"), "12.500 BHD");
         assert_eq!(format_price(-250, "EUR"), "-2.50 EUR");

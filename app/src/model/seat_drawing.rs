@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{format_price, SeatStatus};
+use super::SeatStatus;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
@@ -123,7 +123,7 @@ impl SeatDrawing {
     /// aria-pressed="false" …><title>Section …, row …, seat …, 85.00 EUR,
     /// available</title></circle>` in seat order (a ship's places are named
     /// "Deck 6, Inside port, cabin 6001, …": `EventKind::place_name`).
-    pub fn markup(&self, kind: super::EventKind) -> String {
+    pub fn markup(&self, kind: super::EventKind, l: crate::i18n::Locale) -> String {
         let seats = self.seats();
         let mut out = String::with_capacity(seats.len() * 230 + self.row_labels.len() * 90);
         let size = (self.radius * 1.3).max(6.0);
@@ -153,9 +153,9 @@ impl SeatDrawing {
                 y = tenths(s.y),
                 r = self.radius,
                 cents = s.category.price_cents,
-                place = kind.place_name(&escape(s.section), &escape(s.row), s.number),
-                price = format_price(s.category.price_cents, &self.currency),
-                word = status.word(),
+                place = kind.place_name(l, &escape(s.section), &escape(s.row), s.number),
+                price = l.price(s.category.price_cents, &self.currency),
+                word = status.word(l),
             ));
         }
         out.push_str("</g>");
@@ -237,7 +237,7 @@ mod tests {
 
     #[test]
     fn markup_names_every_seat_in_order_escaped() {
-        let svg = drawing().markup(crate::model::EventKind::Concert);
+        let svg = drawing().markup(crate::model::EventKind::Concert, crate::i18n::Locale::En);
         let first = svg.find("id=\"seat-101\"").unwrap();
         let second = svg.find("id=\"seat-102\"").unwrap();
         let third = svg.find("id=\"seat-150\"").unwrap();

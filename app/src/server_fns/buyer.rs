@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
 use super::{admit_to_hold, count_client_attempt, server_error};
+#[cfg(feature = "ssr")]
+use crate::i18n::Locale;
 use crate::model::geometry::MapLayout;
 use crate::model::{EventDetail, EventSummary, HoldResponse, SeatId};
 
@@ -140,14 +142,14 @@ pub async fn apply_promo(booking_id: String, code: String) -> Result<PromoOutcom
     use crate::core::ApiError;
     let state = expect_context::<crate::core::AppState>();
     if let Err(e) = count_client_attempt(&state).await {
-        return Ok(PromoOutcome::Refused(e.to_string()));
+        return Ok(PromoOutcome::Refused(e.for_buyer(Locale::of_page())));
     }
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
     Ok(
         match crate::core::promo::apply::apply_promo(&state, &buyer, &booking_id, &code).await {
             Ok(applied) => PromoOutcome::Applied(applied),
             Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
-            Err(e) => PromoOutcome::Refused(e.to_string()),
+            Err(e) => PromoOutcome::Refused(e.for_buyer(Locale::of_page())),
         },
     )
 }
@@ -182,10 +184,11 @@ impl HoldOutcome {
     }
 
     pub(crate) fn refused(e: crate::core::ApiError) -> HoldOutcome {
+        let message = e.for_buyer(Locale::of_page());
         let body = e.body().error;
         HoldOutcome::Refused {
             code: body.code.to_string(),
-            message: body.message,
+            message,
             seat_ids: body.seat_ids.unwrap_or_default(),
             suggestions: body.suggestions.unwrap_or_default(),
         }
@@ -268,7 +271,7 @@ pub async fn pay_booking(
 
     let state = expect_context::<crate::core::AppState>();
     if let Err(e) = count_client_attempt(&state).await {
-        return Ok(PayOutcome::Refused(e.to_string()));
+        return Ok(PayOutcome::Refused(e.for_buyer(Locale::of_page())));
     }
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
     let key = IdempotencyKey::parse(&idempotency_key, &[b"pay_booking", booking_id.as_bytes()])
@@ -282,7 +285,7 @@ pub async fn pay_booking(
                 PayOutcome::Checkout(r.checkout_url)
             }
             Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
-            Err(e) => PayOutcome::Refused(e.to_string()),
+            Err(e) => PayOutcome::Refused(e.for_buyer(Locale::of_page())),
         },
     )
 }
@@ -295,7 +298,14 @@ pub async fn booking(
     use crate::core::ApiError;
     let state = expect_context::<crate::core::AppState>();
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
-    match crate::core::booking::query::booking_of_buyer(&state, &buyer, &booking_id).await {
+    match crate::core::booking::query::booking_of_buyer(
+        &state,
+        &buyer,
+        &booking_id,
+        Locale::of_page(),
+    )
+    .await
+    {
         Ok(b) => Ok(Some(b)),
         Err(ApiError::NotFound(_)) => Ok(None),
         Err(e) => Err(server_error(e)),
@@ -307,7 +317,7 @@ pub async fn my_bookings() -> Result<Vec<crate::model::BookingView>, ServerFnErr
     use crate::core::buyer::Buyer;
     let state = expect_context::<crate::core::AppState>();
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
-    crate::core::booking::query::bookings_of_buyer(&state, &buyer)
+    crate::core::booking::query::bookings_of_buyer(&state, &buyer, Locale::of_page())
         .await
         .map_err(server_error)
 }
@@ -318,8 +328,9 @@ pub async fn ticket_qr(booking_id: String) -> Result<Option<String>, ServerFnErr
     use crate::core::buyer::Buyer;
     let state = expect_context::<crate::core::AppState>();
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
-    let booked = crate::core::booking::query::booking_of_buyer(&state, &buyer, &booking_id)
-        .await
-        .is_ok_and(|b| b.status == crate::model::BookingStatus::Booked);
+    let booked =
+        crate::core::booking::query::booking_of_buyer(&state, &buyer, &booking_id, Locale::En)
+            .await
+            .is_ok_and(|b| b.status == crate::model::BookingStatus::Booked);
     Ok(booked.then(|| state.tickets.qr_svg(&booking_id)).flatten())
 }

@@ -3,4 +3,5 @@
 
 pub mod buyer;
 pub mod console;
+pub mod language;
 pub mod live;

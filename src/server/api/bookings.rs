@@ -7,6 +7,7 @@ use holdfast_app::core::buyer::Buyer;
 use holdfast_app::core::door::{self, TicketStatus};
 use holdfast_app::core::platform::error::ErrorBody;
 use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::i18n::Locale;
 use holdfast_app::model::BookingView;
 use serde_json::{json, Value};
 
@@ -26,7 +27,9 @@ pub async fn show(
     Path(id): Path<String>,
 ) -> Result<Json<BookingView>, ApiError> {
     let id = extract::booking_id(&id)?;
-    Ok(Json(query::booking_of_buyer(&state, &buyer.0, &id).await?))
+    Ok(Json(
+        query::booking_of_buyer(&state, &buyer.0, &id, Locale::En).await?,
+    ))
 }
 
 #[utoipa::path(
@@ -40,7 +43,9 @@ pub async fn mine(
     State(state): State<AppState>,
     buyer: Buyer,
 ) -> Result<Json<Vec<BookingView>>, ApiError> {
-    Ok(Json(query::bookings_of_buyer(&state, &buyer.0).await?))
+    Ok(Json(
+        query::bookings_of_buyer(&state, &buyer.0, Locale::En).await?,
+    ))
 }
 
 /// The owner releases a HELD booking.

@@ -4,6 +4,7 @@
 use super::BookingStatus;
 use crate::core::platform::clock::rfc3339;
 use crate::core::{ApiError, AppState};
+use crate::i18n::{Locale, Msg};
 use crate::model::{
     BookingSeat, BookingView, EventBrief, EventKind, GeneralAdmissionLine, PaymentStatus,
     PaymentView, TicketView,
@@ -33,10 +34,13 @@ type BookingRow = (
 const COLUMNS: &str = "id, event_id, status, held_until, amount_cents, currency, ga_area_id, ga_quantity, created_at, updated_at,
      (select p.discount_cents from booking_promo p where p.booking_id = booking.id)";
 
+/// One booking of this buyer, its places named in `l` (the REST API
+/// names them in English).
 pub async fn booking_of_buyer(
     state: &AppState,
     buyer: &str,
     booking_id: &str,
+    l: Locale,
 ) -> Result<BookingView, ApiError> {
     let row: Option<BookingRow> = sqlx::query_as(&format!(
         "select {COLUMNS} from booking where id = $1 and buyer_id = $2"
@@ -52,13 +56,14 @@ pub async fn booking_of_buyer(
         .await?;
     let payment = payment_of(state, booking_id).await?;
     let event = crate::core::catalog::event_brief(state, row.1).await?;
-    Ok(view(state, row, seats, payment, event))
+    Ok(view(state, l, row, seats, payment, event))
 }
 
 /// The buyer's bookings, newest first (without seat details beyond labels).
 pub async fn bookings_of_buyer(
     state: &AppState,
     buyer: &str,
+    l: Locale,
 ) -> Result<Vec<BookingView>, ApiError> {
     let rows: Vec<BookingRow> = sqlx::query_as(&format!(
         "select {COLUMNS} from booking where buyer_id = $1 order by created_at desc limit 100"
@@ -74,13 +79,14 @@ pub async fn bookings_of_buyer(
             .await?;
         let payment = payment_of(state, &row.0).await?;
         let event = crate::core::catalog::event_brief(state, row.1).await?;
-        out.push(view(state, row, seats, payment, event));
+        out.push(view(state, l, row, seats, payment, event));
     }
     Ok(out)
 }
 
 fn view(
     state: &AppState,
+    l: Locale,
     row: BookingRow,
     seats: Vec<SeatRow>,
     payment: Option<PaymentView>,
@@ -111,9 +117,9 @@ fn view(
         // the name is the place as a buyer reads it.
         let places = seats
             .iter()
-            .map(|s| (s.1.clone(), kind.place_name(&s.3, &s.4, s.5)))
+            .map(|s| (s.1.clone(), kind.place_name(l, &s.3, &s.4, s.5)))
             .chain((1..=ga_qty).map(|i| {
-                let name = format!("Standing place {i}");
+                let name = l.fill(Msg::StandingPlaceNumber, &[("n", &i)]);
                 (name.clone(), name)
             }));
         crate::core::door::units(&seat_ids, ga_qty)
@@ -141,7 +147,7 @@ fn view(
                     id,
                     label,
                     price_cents,
-                    name: kind.place_name(&section, &row, number),
+                    name: kind.place_name(l, &section, &row, number),
                 },
             )
             .collect(),

@@ -5,6 +5,7 @@
 
 use crate::core::event_time::local_start;
 use crate::core::platform::db::Tx;
+use crate::i18n::Locale;
 use crate::model::{format_price, format_when, EventKind};
 
 /// The confirmation's text for a paid booking.
@@ -40,7 +41,7 @@ pub async fn confirmation_text(
     let when = format_when(&local.at, &local.abbreviation).unwrap_or_default();
     text.push_str(&format!("\n{name}\n{venue} · {when}\n\n"));
     for (section, row, number) in seats {
-        text.push_str(&kind.place_name(&section, &row, number));
+        text.push_str(&kind.place_name(Locale::En, &section, &row, number));
         text.push('\n');
     }
     match standing {
@@ -50,7 +51,7 @@ pub async fn confirmation_text(
     }
     text.push_str(&format!(
         "\nShow the QR code of this booking (My bookings) at the door.\n{}\n",
-        kind.farewell()
+        kind.farewell(Locale::En)
     ));
     Ok(text)
 }

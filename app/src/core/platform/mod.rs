@@ -19,6 +19,7 @@ pub mod clock;
 pub mod compressed;
 pub mod db;
 pub mod error;
+mod error_words;
 pub mod fanout;
 pub mod idempotency;
 pub mod metrics;

@@ -7,19 +7,20 @@ use std::time::Duration;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
-use crate::model::{format_price, BookingStatus, BookingView, EventKind, PaymentStatus};
+use crate::i18n::{use_locale, Locale, Msg};
+use crate::model::{BookingStatus, BookingView, EventKind, PaymentStatus};
 use crate::server_fns::buyer::{booking, my_bookings, ticket_qr};
 
 /// What each status means for the buyer (a concert-goer is wished a good
 /// show, a passenger a good voyage).
-pub fn explain(b: &BookingView) -> String {
-    let farewell = kind_of(b).farewell();
+pub fn explain(l: Locale, b: &BookingView) -> String {
+    let farewell = kind_of(b).farewell(l);
     match (b.status, b.payment.as_ref().map(|p| p.status)) {
-        (BookingStatus::Booked, _) if partly_refunded(b) => format!(
-            "Paid and confirmed; part of your payment was refunded. Your tickets stay valid. {farewell}"
-        ),
-        (BookingStatus::Booked, _) => format!("Paid and confirmed. {farewell}"),
-        _ => explain_status(b).to_string(),
+        (BookingStatus::Booked, _) if partly_refunded(b) => {
+            l.fill(Msg::PaidPartlyRefunded, &[("farewell", &farewell)])
+        }
+        (BookingStatus::Booked, _) => l.fill(Msg::PaidConfirmed, &[("farewell", &farewell)]),
+        _ => l.t(explain_status(b)).to_string(),
     }
 }
 
@@ -27,19 +28,20 @@ fn kind_of(b: &BookingView) -> EventKind {
     b.event.as_ref().map_or(EventKind::Concert, |e| e.kind)
 }
 
-fn explain_status(b: &BookingView) -> &'static str {
+fn explain_status(b: &BookingView) -> Msg {
     let payment = b.payment.as_ref().map(|p| p.status);
     match (b.status, payment) {
-        (BookingStatus::Expired | BookingStatus::Cancelled, Some(PaymentStatus::Paid | PaymentStatus::RefundPending)) => {
-            "Your payment arrived after your hold had ended, and the seats had gone to someone else. It is being refunded in full."
-        }
-        (BookingStatus::Held, _) => "Your seats are held for you. Pay before the time runs out.",
-        (BookingStatus::PaymentPending, _) => "We are waiting for the payment provider to confirm your payment.",
-        (BookingStatus::Booked, _) => "Paid and confirmed.",
-        (BookingStatus::Expired, _) => "The hold ended before a payment arrived; the seats went back on sale. Nothing was charged.",
-        (BookingStatus::Cancelled, _) => "This hold was released and the seats went back on sale. Nothing was charged.",
-        (BookingStatus::Refunded, _) => "Your payment was refunded in full and the tickets are no longer valid: it arrived after the hold had ended and the seats had gone to someone else, or the booking was cancelled and refunded by the organizer.",
-        (BookingStatus::Disputed, _) => "Your bank disputed this payment, so the tickets are no longer valid and the seats went back on sale. If this is a mistake, please contact the organizer.",
+        (
+            BookingStatus::Expired | BookingStatus::Cancelled,
+            Some(PaymentStatus::Paid | PaymentStatus::RefundPending),
+        ) => Msg::ExplainLatePayment,
+        (BookingStatus::Held, _) => Msg::ExplainHeld,
+        (BookingStatus::PaymentPending, _) => Msg::ExplainPending,
+        (BookingStatus::Booked, _) => Msg::ExplainBooked,
+        (BookingStatus::Expired, _) => Msg::ExplainExpired,
+        (BookingStatus::Cancelled, _) => Msg::ExplainCancelled,
+        (BookingStatus::Refunded, _) => Msg::ExplainRefunded,
+        (BookingStatus::Disputed, _) => Msg::ExplainDisputed,
     }
 }
 
@@ -61,12 +63,21 @@ fn outcome_open(b: &BookingView) -> bool {
 }
 
 /// A status as words on the page ("PAYMENT PENDING").
-fn status_words(status: BookingStatus) -> String {
-    status.as_str().replace('_', " ")
+fn status_words(l: Locale, status: BookingStatus) -> &'static str {
+    l.t(match status {
+        BookingStatus::Held => Msg::StatusHeld,
+        BookingStatus::PaymentPending => Msg::StatusPaymentPending,
+        BookingStatus::Booked => Msg::StatusBooked,
+        BookingStatus::Expired => Msg::StatusExpired,
+        BookingStatus::Cancelled => Msg::StatusCancelled,
+        BookingStatus::Refunded => Msg::StatusRefunded,
+        BookingStatus::Disputed => Msg::StatusDisputed,
+    })
 }
 
 #[component]
 pub fn BookingPage() -> impl IntoView {
+    let l = use_locale();
     let params = use_params_map();
     let query = leptos_router::hooks::use_query_map();
     let id = move || params.read().get("id").unwrap_or_default();
@@ -107,12 +118,12 @@ pub fn BookingPage() -> impl IntoView {
         }
     });
     view! {
-        <Transition fallback=|| view! { <p>"Loading your booking…"</p> }>
+        <Transition fallback=move || view! { <p>{l.t(Msg::LoadingBooking)}</p> }>
             {move || Suspend::new(async move {
                 match data.await {
                     Ok(Some(b)) => view! { <BookingCard b checking=checking.get_untracked()/> }.into_any(),
-                    Ok(None) => view! { <p class="notice">"There is no such booking in this browser session."</p> }.into_any(),
-                    Err(_) => view! { <p class="error" role="alert">"Your booking could not be loaded. Please try again in a moment."</p> }.into_any(),
+                    Ok(None) => view! { <p class="notice">{l.t(Msg::NoSuchBooking)}</p> }.into_any(),
+                    Err(_) => view! { <p class="error" role="alert">{l.t(Msg::BookingFailed)}</p> }.into_any(),
                 }
             })}
         </Transition>
@@ -121,61 +132,61 @@ pub fn BookingPage() -> impl IntoView {
 
 #[component]
 fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
+    let l = use_locale();
     let ended = matches!(b.status, BookingStatus::Expired | BookingStatus::Cancelled);
     let explanation = if checking && ended {
-        "We are confirming your payment with the payment provider; this page updates by itself."
-            .to_string()
+        l.t(Msg::ConfirmingPayment).to_string()
     } else {
-        explain(&b)
+        explain(l, &b)
     };
-    let places = b.general_admission.as_ref().map(|g| match g.quantity {
-        1 => "1 standing place".to_string(),
-        n => format!("{n} standing places"),
-    });
+    let places = b
+        .general_admission
+        .as_ref()
+        .map(|g| l.plural(g.quantity, Msg::StandingOne, Msg::StandingMany));
     view! {
         <article class="booking" data-status=b.status.as_str()>
-            <h1>"Booking " <code>{b.id.chars().take(8).collect::<String>()}</code></h1>
-            <p class=format!("status status-{}", b.status.as_str().to_lowercase()) data-testid="booking-status">{status_words(b.status)}</p>
+            <h1>{l.t(Msg::BookingHeading)} <code>{b.id.chars().take(8).collect::<String>()}</code></h1>
+            <p class=format!("status status-{}", b.status.as_str().to_lowercase()) data-testid="booking-status">{status_words(l, b.status)}</p>
             <p class="explain">{explanation}</p>
             {b.event.as_ref().map(|e| view! {
                 <p class="booking-event" data-testid="booking-event">
                     <strong>{e.name.clone()}</strong><br/>
-                    {e.venue.clone()} " · " <time datetime=e.starts_at.clone()>{e.when()}</time>
+                    {e.venue.clone()} " · " <time datetime=e.starts_at.clone()>{e.when(l)}</time>
                 </p>
             })}
             <ul class="booking-seats">
                 {b.seats.iter().map(|s| {
                     let name = if s.name.is_empty() { s.label.clone() } else { s.name.clone() };
-                    view! { <li>{name} " · " {format_price(s.price_cents, &b.currency)}</li> }
+                    view! { <li>{name} " · " {l.price(s.price_cents, &b.currency)}</li> }
                 }).collect_view()}
                 {places.map(|p| view! { <li>{p}</li> })}
             </ul>
-            <p class="total">"Total: " <strong>{format_price(b.amount_cents, &b.currency)}</strong></p>
+            <p class="total">{l.t(Msg::TotalLabel)} <strong>{l.price(b.amount_cents, &b.currency)}</strong></p>
             {b.payment.as_ref().filter(|p| p.refunded_cents > 0).map(|p| view! {
-                <p class="refunded-part" data-testid="refunded-part">"Refunded: " {format_price(p.refunded_cents, &b.currency)}</p>
+                <p class="refunded-part" data-testid="refunded-part">{l.t(Msg::RefundedLabel)} {l.price(p.refunded_cents, &b.currency)}</p>
             })}
             {(b.status == BookingStatus::Booked).then(|| view! { <Ticket id=b.id.clone()/> })}
-            <p><a href="/bookings">"All my bookings"</a></p>
+            <p><a href="/bookings">{l.t(Msg::AllMyBookings)}</a></p>
         </article>
     }
 }
 
 #[component]
 pub fn MyBookings() -> impl IntoView {
+    let l = use_locale();
     let list = Resource::new(|| (), |_| my_bookings());
     view! {
-        <h1>"My bookings"</h1>
-        <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+        <h1>{l.t(Msg::NavMyBookings)}</h1>
+        <Suspense fallback=move || view! { <p>{l.t(Msg::Loading)}</p> }>
             {move || Suspend::new(async move {
                 match list.await {
-                    Ok(items) if items.is_empty() => view! { <p class="notice">"No bookings yet in this browser."</p> }.into_any(),
+                    Ok(items) if items.is_empty() => view! { <p class="notice">{l.t(Msg::NoBookingsYet)}</p> }.into_any(),
                     Ok(items) => view! {
                         <ul class="event-list">
                             {items.into_iter().map(|b| {
                                 let what = match (b.seats.len(), &b.general_admission) {
-                                    (0, Some(g)) if g.quantity == 1 => "1 standing place".to_string(),
-                                    (0, Some(g)) => format!("{} standing places", g.quantity),
-                                    (n, _) => kind_of(&b).places(n),
+                                    (0, Some(g)) => l.plural(g.quantity, Msg::StandingOne, Msg::StandingMany),
+                                    (n, _) => kind_of(&b).places(l, n),
                                 };
                                 let title = match &b.event {
                                     Some(e) => format!("{} — {what}", e.name),
@@ -183,18 +194,18 @@ pub fn MyBookings() -> impl IntoView {
                                 };
                                 view! {
                                     <li class="event-card">
-                                        <span class="kind">{status_words(b.status)}</span>
+                                        <span class="kind">{status_words(l, b.status)}</span>
                                         <a href=format!("/bookings/{}", b.id)>{title}</a>
-                                        <span class="availability">{format_price(b.amount_cents, &b.currency)}</span>
+                                        <span class="availability">{l.price(b.amount_cents, &b.currency)}</span>
                                         {b.event.as_ref().map(|e| view! {
-                                            <span class="venue">{e.venue.clone()} " · " <time datetime=e.starts_at.clone()>{e.when()}</time></span>
+                                            <span class="venue">{e.venue.clone()} " · " <time datetime=e.starts_at.clone()>{e.when(l)}</time></span>
                                         })}
                                     </li>
                                 }
                             }).collect_view()}
                         </ul>
                     }.into_any(),
-                    Err(_) => view! { <p class="error" role="alert">"Your bookings could not be loaded."</p> }.into_any(),
+                    Err(_) => view! { <p class="error" role="alert">{l.t(Msg::BookingsFailed)}</p> }.into_any(),
                 }
             })}
         </Suspense>
@@ -204,18 +215,19 @@ pub fn MyBookings() -> impl IntoView {
 /// The QR code to show at the door.
 #[component]
 fn Ticket(id: String) -> impl IntoView {
+    let l = use_locale();
     let qr = Resource::new(move || id.clone(), ticket_qr);
     view! {
-        <Suspense fallback=|| view! { <p>"Preparing your ticket…"</p> }>
+        <Suspense fallback=move || view! { <p>{l.t(Msg::PreparingTicket)}</p> }>
             {move || Suspend::new(async move {
                 match qr.await {
                     Ok(Some(svg)) => view! {
                         <figure class="ticket" data-testid="ticket">
-                            <div class="qr" role="img" aria-label="Ticket QR code" inner_html=svg></div>
-                            <figcaption>"Show this code at the entrance."</figcaption>
+                            <div class="qr" role="img" aria-label=l.t(Msg::TicketQr) inner_html=svg></div>
+                            <figcaption>{l.t(Msg::ShowAtEntrance)}</figcaption>
                         </figure>
                     }.into_any(),
-                    _ => view! { <p class="notice">"Your ticket is not available yet."</p> }.into_any(),
+                    _ => view! { <p class="notice">{l.t(Msg::TicketNotYet)}</p> }.into_any(),
                 }
             })}
         </Suspense>

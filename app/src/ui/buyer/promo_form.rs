@@ -3,11 +3,12 @@
 
 use leptos::prelude::*;
 
-use crate::model::format_price;
+use crate::i18n::{use_locale, Msg};
 use crate::server_fns::buyer::{apply_promo, PromoOutcome};
 
 #[component]
 pub fn PromoForm(booking_id: String, amount: RwSignal<i64>, currency: String) -> impl IntoView {
+    let l = use_locale();
     let code = RwSignal::new(String::new());
     let message: RwSignal<Option<(bool, String)>> = RwSignal::new(None);
     let busy = RwSignal::new(false);
@@ -15,7 +16,7 @@ pub fn PromoForm(booking_id: String, amount: RwSignal<i64>, currency: String) ->
         ev.prevent_default();
         let typed = code.get_untracked();
         if typed.trim().is_empty() {
-            message.set(Some((false, "Type a promo code first.".into())));
+            message.set(Some((false, l.t(Msg::TypePromoFirst).into())));
             return;
         }
         let booking_id = booking_id.clone();
@@ -25,20 +26,18 @@ pub fn PromoForm(booking_id: String, amount: RwSignal<i64>, currency: String) ->
             let words = match apply_promo(booking_id, typed).await {
                 Ok(PromoOutcome::Applied(a)) => {
                     amount.set(a.amount_cents);
+                    let discount = l.price(a.discount_cents, &currency);
+                    let pay = l.price(a.amount_cents, &currency);
                     (
                         true,
-                        format!(
-                            "Promo applied: {} off. You pay {}.",
-                            format_price(a.discount_cents, &currency),
-                            format_price(a.amount_cents, &currency)
+                        l.fill(
+                            Msg::PromoApplied,
+                            &[("discount", &discount), ("amount", &pay)],
                         ),
                     )
                 }
                 Ok(PromoOutcome::Refused(m)) => (false, m),
-                Err(_) => (
-                    false,
-                    "The code could not be checked just now; nothing changed. Try again.".into(),
-                ),
+                Err(_) => (false, l.t(Msg::PromoNotChecked).into()),
             };
             busy.set(false);
             message.set(Some(words));
@@ -46,10 +45,10 @@ pub fn PromoForm(booking_id: String, amount: RwSignal<i64>, currency: String) ->
     };
     view! {
         <form class="promo" on:submit=submit>
-            <label for="promo-code">"Promo code"</label>
+            <label for="promo-code">{l.t(Msg::PromoCode)}</label>
             <input id="promo-code" name="code" autocomplete="off" spellcheck="false"
                 prop:value=move || code.get() on:input=move |ev| code.set(event_target_value(&ev))/>
-            <button type="submit" disabled=move || busy.get()>"Apply"</button>
+            <button type="submit" disabled=move || busy.get()>{l.t(Msg::Apply)}</button>
             {move || message.get().map(|(ok, m)| view! {
                 <p class=if ok { "promo-ok" } else { "error" } role=if ok { "status" } else { "alert" } data-testid="promo-message">{m}</p>
             })}

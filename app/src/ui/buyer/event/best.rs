@@ -5,7 +5,8 @@
 
 use leptos::prelude::*;
 
-use crate::model::{format_price, PriceCategory};
+use crate::i18n::{use_locale, Locale, Msg};
+use crate::model::PriceCategory;
 use crate::server_fns::best::hold_best_seats;
 use crate::server_fns::buyer::HoldOutcome;
 use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key};
@@ -61,7 +62,9 @@ pub fn ask_best(event_id: i64, ask: Ask, panel: SeatPanel) {
                 panel.message.set(Some(m));
                 panel.offers.set(suggestions);
             }
-            Err(e) => panel.message.set(Some(failure(&e, "no seats were held"))),
+            Err(e) => panel
+                .message
+                .set(Some(failure(Locale::of_page(), &e, Msg::NoSeatsHeld))),
         }
     });
 }
@@ -93,6 +96,7 @@ pub fn BestSeats(
     hint: String,
     panel: SeatPanel,
 ) -> impl IntoView {
+    let l = use_locale();
     let limit = panel.limit;
     let quantity = RwSignal::new(2usize.min(limit));
     let chosen: RwSignal<Vec<String>> = RwSignal::new(Vec::new());
@@ -110,9 +114,9 @@ pub fn BestSeats(
     let cap_currency = currency.clone();
     view! {
         <div class="best" data-testid="best">
-            <p class="or">"…or let us choose:"</p>
-            <label>"How many? "
-                <select data-testid="best-quantity" aria-label="How many seats"
+            <p class="or">{l.t(Msg::OrLetUsChoose)}</p>
+            <label>{l.t(Msg::HowMany)}
+                <select data-testid="best-quantity" aria-label=l.t(Msg::HowManySeats)
                     on:change=move |ev| {
                         if let Ok(n) = event_target_value(&ev).parse::<usize>() {
                             quantity.set(n);
@@ -123,14 +127,14 @@ pub fn BestSeats(
                     }).collect_view()}
                 </select>
             </label>
-            <div class="chips" role="group" aria-label="Categories (none chosen: any)" data-testid="best-categories">
+            <div class="chips" role="group" aria-label=l.t(Msg::CategoriesAny) data-testid="best-categories">
                 {categories.into_iter().map(|c| {
                     let code = c.code.clone();
                     let on = {
                         let code = code.clone();
                         move || chosen.read().contains(&code)
                     };
-                    let label = format!("{} · {}", c.name, format_price(c.price_cents, &currency));
+                    let label = format!("{} · {}", c.name, l.price(c.price_cents, &currency));
                     view! {
                         <button type="button" class="chip" aria-pressed=move || on().to_string()
                             on:click=move |_| chosen.update(|v| {
@@ -145,16 +149,16 @@ pub fn BestSeats(
                     }
                 }).collect_view()}
             </div>
-            <label>"Price per seat "
-                <select data-testid="best-price" aria-label="Price per seat"
+            <label>{l.t(Msg::PricePerSeat)} " "
+                <select data-testid="best-price" aria-label=l.t(Msg::PricePerSeat)
                     on:change=move |ev| cap.set(event_target_value(&ev).parse::<i64>().ok())>
-                    <option value="">"Any price"</option>
+                    <option value="">{l.t(Msg::AnyPrice)}</option>
                     {caps.into_iter().map(|p| view! {
-                        <option value=p.to_string()>{format!("up to {}", format_price(p, &cap_currency))}</option>
+                        <option value=p.to_string()>{l.fill(Msg::UpToPrice, &[("price", &l.price(p, &cap_currency))])}</option>
                     }).collect_view()}
                 </select>
             </label>
-            <button class="hold best-find" data-testid="find-best" on:click=find>"Find best seats"</button>
+            <button class="hold best-find" data-testid="find-best" on:click=find>{l.t(Msg::FindBestSeats)}</button>
             <p class="hint">{hint}</p>
         </div>
     }

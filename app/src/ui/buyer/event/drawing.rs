@@ -19,6 +19,7 @@ pub async fn draw_seats(
     drawing_url: &str,
     yours: &[i64],
     kind: crate::model::EventKind,
+    l: crate::i18n::Locale,
 ) -> Result<u64, String> {
     let window = web_sys::window().ok_or("no window")?;
     // Both requests leave now; their answers are read in turn.
@@ -28,7 +29,7 @@ pub async fn draw_seats(
         .map_err(|e| format!("the drawing: {e}"))?;
     let statuses: SeatStatuses = serde_json::from_str(&text_of(statuses, "the statuses").await?)
         .map_err(|e| format!("the statuses: {e}"))?;
-    target.set_inner_html(&drawing.markup(kind));
+    target.set_inner_html(&drawing.markup(kind, l));
     let seats = target
         .query_selector("g.seats")
         .ok()

@@ -5,7 +5,8 @@
 
 use leptos::prelude::*;
 
-use crate::model::{format_price, EventKind, HoldResponse};
+use crate::i18n::{use_locale, Locale, Msg};
+use crate::model::{EventKind, HoldResponse};
 use crate::server_fns::buyer::{pay_booking, PayOutcome};
 use crate::ui::buyer::event::seats::{mark_seats, seat_name, Look};
 use crate::ui::buyer::promo_form::PromoForm;
@@ -32,6 +33,7 @@ pub fn HeldPanel(
     again: Callback<Vec<i64>>,
     done: Callback<()>,
 ) -> impl IntoView {
+    let l = use_locale();
     let deadline = js_sys::Date::now() + h.expires_in_ms as f64;
     let left_ms = RwSignal::new(h.expires_in_ms);
     let seat_ids = h.seat_ids.clone();
@@ -63,10 +65,7 @@ pub fn HeldPanel(
                     }
                 }
                 Ok(PayOutcome::Refused(m)) => error.set(Some(m)),
-                Err(e) => error.set(Some(failure(
-                    &e,
-                    "the payment was not started; your seats are still held",
-                ))),
+                Err(e) => error.set(Some(failure(l, &e, Msg::PaymentNotStarted))),
             }
         });
     };
@@ -77,21 +76,20 @@ pub fn HeldPanel(
     let places = h.general_admission.as_ref().map_or(0, |g| g.quantity);
     let summary = move || {
         let what = match (seats, places) {
-            (0, 1) => "1 standing place".to_string(),
-            (0, n) => format!("{n} standing places"),
-            (n, _) => kind.places(n),
+            (0, n) => l.plural(n, Msg::StandingOne, Msg::StandingMany),
+            (n, _) => kind.places(l, n),
         };
-        format!("Held {what} for {}.", format_price(amount.get(), &currency))
+        let amount = l.price(amount.get(), &currency);
+        l.fill(Msg::HeldFor, &[("what", &what), ("amount", &amount)])
     };
     let names: Vec<String> = h.seat_ids.iter().map(|id| seat_name(*id)).collect();
     let bar_currency = h.currency.clone();
     let bar_summary = move || {
         let what = match (seats, places) {
-            (0, 1) => "1 place".to_string(),
-            (0, n) => format!("{n} places"),
-            (n, _) => kind.places(n),
+            (0, n) => l.plural(n, Msg::PlaceOne, Msg::PlaceMany),
+            (n, _) => kind.places(l, n),
         };
-        format!("{what} · {} · ", format_price(amount.get(), &bar_currency))
+        format!("{what} · {} · ", l.price(amount.get(), &bar_currency))
     };
     let again_ids = h.seat_ids.clone();
     let soon = move || left_ms.get() > 0 && left_ms.get() <= WARN_MS;
@@ -109,29 +107,29 @@ pub fn HeldPanel(
                     let ids = again_ids.clone();
                     let has_seats = !ids.is_empty();
                     view! {
-                        <p class="expired" data-testid="hold-expired">"Your hold has expired; they are back on sale."</p>
+                        <p class="expired" data-testid="hold-expired">{l.t(Msg::HoldExpired)}</p>
                         <Show when=move || has_seats>
                             <button class="hold again" data-testid="hold-again"
                                 on:click={let ids = ids.clone(); move |_| again.run(ids.clone())}>
-                                "Hold these seats again"
+                                {l.t(Msg::HoldTheseAgain)}
                             </button>
                         </Show>
-                        <button class="link" on:click=move |_| done.run(())>"Choose other seats"</button>
+                        <button class="link" on:click=move |_| done.run(())>{l.t(Msg::ChooseOtherSeats)}</button>
                     }
                 }
             >
                 <Show when=soon>
-                    <p class="warning" role="alert">"Less than a minute left: pay now to keep these seats."</p>
+                    <p class="warning" role="alert">{l.t(Msg::LastMinute)}</p>
                 </Show>
                 <PromoForm booking_id=promo_booking.clone() amount currency=promo_currency.clone()/>
                 // On a phone: count, total, countdown and Pay stay at the bottom of the screen.
                 <div class="action-bar active" data-testid="pay-bar">
                     <p class="countdown" class:soon=soon data-testid="countdown">
                         <span class="bar-summary">{bar_summary.clone()}</span>
-                        "Time left: "
+                        {l.t(Msg::TimeLeft)}
                         <strong>{move || { let s = left_ms.get() / 1000; format!("{}:{:02}", s / 60, s % 60) }}</strong>
                     </p>
-                    <button class="hold pay" on:click=pay.clone()>"Pay now"</button>
+                    <button class="hold pay" on:click=pay.clone()>{l.t(Msg::PayNow)}</button>
                 </div>
             </Show>
             <Show when=move || error.get().is_some()>
@@ -143,13 +141,14 @@ pub fn HeldPanel(
 
 /// What the buyer reads when a step could not even be answered: whether
 /// the network or the server failed, and what did not happen.
-pub fn failure(e: &ServerFnError, what_not: &str) -> String {
+pub fn failure(l: Locale, e: &ServerFnError, what_not: Msg) -> String {
     let text = e.to_string();
-    if text.contains("429") || text.contains("RATE_LIMITED") || text.contains("Too many") {
-        format!("Too many attempts in a short time; {what_not}. Please wait a few seconds and try again.")
+    let m = if text.contains("429") || text.contains("RATE_LIMITED") || text.contains("Too many") {
+        Msg::TooManyAttempts
     } else if matches!(e, ServerFnError::Request(_)) {
-        format!("We could not reach Holdfast (is the network down?); {what_not}. Please try again.")
+        Msg::Unreachable
     } else {
-        format!("Something went wrong on our side; {what_not}. Please try again.")
-    }
+        Msg::OurSide
+    };
+    l.fill(m, &[("what", &l.t(what_not))])
 }

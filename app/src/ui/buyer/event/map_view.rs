@@ -96,7 +96,7 @@ impl Touches {
 #[cfg(test)]
 mod tests {
     use super::Touches;
-    use crate::model::geometry::ViewBox;
+    use crate::model::geometry::{ViewBox, MAX_ZOOM};
 
     #[test]
     fn zooming_stays_inside_the_map_and_returns_to_it() {
@@ -107,7 +107,7 @@ mod tests {
         assert_eq!((z.x, z.y), (1000.0, 500.0));
         assert_eq!(z.zoom(10.0, 0.5, 0.5, full), full);
         let tiny = (0..20).fold(full, |v, _| v.zoom(0.5, 0.5, 0.5, full));
-        assert!((tiny.w - 2000.0 / 12.0).abs() < 1e-9);
+        assert!((tiny.w - 2000.0 / MAX_ZOOM).abs() < 1e-9);
         let panned = z.pan(5000.0, 5000.0, full);
         assert_eq!((panned.x, panned.y), (1000.0, 500.0));
     }

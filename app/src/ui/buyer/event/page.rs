@@ -10,7 +10,7 @@ use leptos::web_sys;
 use leptos_router::hooks::use_params_map;
 use wasm_bindgen::JsCast;
 
-use crate::model::format_price;
+use crate::i18n::{use_locale, Locale, Msg};
 use crate::model::geometry::{BUTTON_ZOOM_IN, BUTTON_ZOOM_OUT, WHEEL_ZOOM_IN, WHEEL_ZOOM_OUT};
 use crate::model::{AreaLeft, SeatChange, SeatStreamMessage};
 use crate::server_fns::buyer::{event_page, hold_seats, EventPageData, HoldOutcome};
@@ -32,6 +32,7 @@ use crate::ui::live::use_event_stream;
 
 #[component]
 pub fn EventPage() -> impl IntoView {
+    let l = use_locale();
     let params = use_params_map();
     let event_id = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok());
     let page = Resource::new(event_id, |id| async move {
@@ -41,15 +42,15 @@ pub fn EventPage() -> impl IntoView {
         }
     });
     view! {
-        <Suspense fallback=|| view! { <p>"Loading the seat map…"</p> }>
+        <Suspense fallback=move || view! { <p>{l.t(Msg::LoadingMap)}</p> }>
             {move || Suspend::new(async move {
                 match page.await {
                     Ok(Some(data)) => match data.waiting.clone() {
                         Some(first) => view! { <WaitingRoom detail=data.detail.clone() first/> }.into_any(),
                         None => view! { <SeatMap data/> }.into_any(),
                     },
-                    Ok(None) => view! { <p class="notice">"There is no such event."</p> }.into_any(),
-                    Err(_) => view! { <p class="error" role="alert">"The seat map could not be loaded. Please try again in a moment."</p> }.into_any(),
+                    Ok(None) => view! { <p class="notice">{l.t(Msg::NoSuchEvent)}</p> }.into_any(),
+                    Err(_) => view! { <p class="error" role="alert">{l.t(Msg::MapFailed)}</p> }.into_any(),
                 }
             })}
         </Suspense>
@@ -58,6 +59,7 @@ pub fn EventPage() -> impl IntoView {
 
 #[component]
 fn SeatMap(data: EventPageData) -> impl IntoView {
+    let l = use_locale();
     let detail = data.detail.clone();
     let event_id = detail.summary.id;
     let kind = detail.summary.kind;
@@ -100,7 +102,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         };
         let url = drawing_url.clone();
         leptos::task::spawn_local(async move {
-            match draw_seats(&target, event_id, &url, &[], kind).await {
+            match draw_seats(&target, event_id, &url, &[], kind, l).await {
                 Ok(version) => {
                     drawn.set(Some(Ok(())));
                     connect_live(
@@ -110,6 +112,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                             panel,
                             live,
                             standing: standing_left,
+                            locale: l,
                         },
                     );
                 }
@@ -172,9 +175,12 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         // A tap shows the seat's details as a hover does.
         show_tip(&seat);
         if toggled == Toggled::AtLimit {
-            message.set(Some(format!(
-                "You can pick up to {max_per_booking} {} per booking. Hold these first, or unselect one.",
-                kind.places_word()
+            message.set(Some(l.fill(
+                Msg::AtLimit,
+                &[
+                    ("limit", &max_per_booking),
+                    ("places", &kind.places_word(l)),
+                ],
             )));
         } else {
             message.set(None);
@@ -184,7 +190,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
 
     let currency_total = currency.clone();
     let offer_currency = StoredValue::new(currency.clone());
-    let total = move || format_price(picked.read().iter().map(|p| p.cents).sum(), &currency_total);
+    let total = move || l.price(picked.read().iter().map(|p| p.cents).sum(), &currency_total);
     let hold_ids = move |ids: Vec<i64>| {
         if ids.is_empty() {
             return;
@@ -217,7 +223,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     message.set(Some(m));
                     suggestions.set(offered);
                 }
-                Err(e) => message.set(Some(failure(&e, "your seats were not held"))),
+                Err(e) => message.set(Some(failure(l, &e, Msg::SeatsNotHeld))),
             }
         });
     };
@@ -268,10 +274,10 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
             <h1>{detail.summary.name.clone()}</h1>
             <p class="venue">{detail.summary.venue.clone()}</p>
             <p class="when" data-testid="event-when">
-                <time datetime=detail.summary.starts_at.clone()>{detail.summary.when()}</time>
+                <time datetime=detail.summary.starts_at.clone()>{detail.summary.when(l)}</time>
             </p>
             <p class="live-indicator" data-testid="live" data-live=move || live.get().to_string()>
-                {move || if live.get() { "● live" } else { "○ reconnecting…" }}
+                {move || l.t(if live.get() { Msg::Live } else { Msg::Reconnecting })}
             </p>
         </section>
     }
@@ -280,15 +286,15 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         <figure class="seat-map" data-testid="seat-map" node_ref=frame_ref
             data-drawn=move || drawn.get().map(|d| d.is_ok().to_string()).unwrap_or_default()>
                 <noscript>
-                    <p class="notice">"The live seat map needs JavaScript. The prices are listed beside it."</p>
+                    <p class="notice">{l.t(Msg::NeedsJavaScript)}</p>
                 </noscript>
                 {move || drawn.get().and_then(|d| d.err()).map(|_| view! {
-                    <p class="error" role="alert">"The seats could not be drawn. Please reload the page."</p>
+                    <p class="error" role="alert">{l.t(Msg::DrawFailed)}</p>
                 })}
                 <Show when=move || has_decks>
-                    <div class="decks" role="tablist" aria-label="Decks">
+                    <div class="decks" role="tablist" aria-label=l.t(Msg::Decks)>
                         <button role="tab" aria-selected=move || deck.get().is_none().to_string()
-                            on:click=move |_| { deck.set(None); bounds.set(full); view_box.set(full); }>"All decks"</button>
+                            on:click=move |_| { deck.set(None); bounds.set(full); view_box.set(full); }>{l.t(Msg::AllDecks)}</button>
                         {data.layout.levels.iter().enumerate().map(|(i, (name, part))| {
                             let part = *part;
                             view! {
@@ -300,16 +306,16 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                         }).collect_view()}
                     </div>
                 </Show>
-                <div class="zoom" role="group" aria-label="Zoom">
-                    <button aria-label="Zoom in" on:click=move |_| { tip.set(None); view_box.update(|v| *v = v.zoom(BUTTON_ZOOM_IN, 0.5, 0.5, bounds.get_untracked())) }>"+"</button>
-                    <button aria-label="Zoom out" on:click=move |_| { tip.set(None); view_box.update(|v| *v = v.zoom(BUTTON_ZOOM_OUT, 0.5, 0.5, bounds.get_untracked())) }>"−"</button>
-                    <button aria-label="Show the whole map" on:click=move |_| view_box.set(bounds.get_untracked())>"⟲"</button>
+                <div class="zoom" role="group" aria-label=l.t(Msg::Zoom)>
+                    <button aria-label=l.t(Msg::ZoomIn) on:click=move |_| { tip.set(None); view_box.update(|v| *v = v.zoom(BUTTON_ZOOM_IN, 0.5, 0.5, bounds.get_untracked())) }>"+"</button>
+                    <button aria-label=l.t(Msg::ZoomOut) on:click=move |_| { tip.set(None); view_box.update(|v| *v = v.zoom(BUTTON_ZOOM_OUT, 0.5, 0.5, bounds.get_untracked())) }>"−"</button>
+                    <button aria-label=l.t(Msg::WholeMap) on:click=move |_| view_box.set(bounds.get_untracked())>"⟲"</button>
                 </div>
                 <svg
                     viewBox=move || view_box.get().to_string()
                     role="group"
                     tabindex="0"
-                    aria-label="Seat map. Arrow keys move between seats, Enter or Space selects one."
+                    aria-label=l.t(Msg::MapLabel)
                     on:click=on_map_click
                     on:keydown=on_key
                     on:pointerover=move |ev: web_sys::PointerEvent| {
@@ -377,7 +383,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 >
                     <Show when=move || is_concert>
                         <rect class="stage" x=stage.x y=stage.y width=stage.w height=stage.h rx="6"></rect>
-                        <text class="stage-label" x=stage.x + stage.w / 2.0 y=stage.y + stage.h * 0.68>"STAGE"</text>
+                        <text class="stage-label" x=stage.x + stage.w / 2.0 y=stage.y + stage.h * 0.68>{l.t(Msg::Stage)}</text>
                     </Show>
                     <g class="section-labels">
                         {data.layout.sections.iter().map(|(name, x, y)| view! {
@@ -392,28 +398,28 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     .into_any();
     let panel = view! {
         <aside class="panel">
-                <h2>"Your selection"</h2>
+                <h2>{l.t(Msg::YourSelection)}</h2>
                 <button type="button" class="legend-toggle" aria-controls="legend"
                     aria-expanded=move || legend_open.get().to_string()
-                    on:click=move |_| legend_open.update(|o| *o = !*o)>"Prices and colours"</button>
+                    on:click=move |_| legend_open.update(|o| *o = !*o)>{l.t(Msg::PricesAndColours)}</button>
                 <ul class="legend" id="legend" class:open=move || legend_open.get()>
                     {detail.categories.iter().map(|c| view! {
-                        <li><span class=format!("swatch cat-{}", c.code)></span>{format!("{} · {}", c.name, format_price(c.price_cents, &currency))}</li>
+                        <li><span class=format!("swatch cat-{}", c.code)></span>{format!("{} · {}", c.name, l.price(c.price_cents, &currency))}</li>
                     }).collect_view()}
-                    <li><span class="swatch selected"></span>"Your selection"</li>
-                    <li><span class="swatch mine"></span>"Held by you"</li>
-                    <li><span class="swatch held"></span>"Held by someone else"</li>
-                    <li><span class="swatch booked"></span>"Sold"</li>
+                    <li><span class="swatch selected"></span>{l.t(Msg::YourSelection)}</li>
+                    <li><span class="swatch mine"></span>{l.t(Msg::HeldByYou)}</li>
+                    <li><span class="swatch held"></span>{l.t(Msg::HeldBySomeoneElse)}</li>
+                    <li><span class="swatch booked"></span>{l.t(Msg::SoldLegend)}</li>
                 </ul>
                 <Show when=choosing>
-                <p class="hint limit">{format!("Up to {max_per_booking} {} per booking.", kind.places_word())}</p>
+                <p class="hint limit">{l.fill(Msg::UpToPerBooking, &[("limit", &max_per_booking), ("places", &kind.places_word(l))])}</p>
                 // On a phone: a bar at the bottom of the screen while seats are picked.
                 <div class="action-bar" class:active=move || !picked.read().is_empty() data-testid="selection-bar">
                     <p class="total">
-                        <span class="bar-summary">{move || format!("{} · ", kind.places(picked.read().len()))}</span>
-                        "Total: " <strong>{total.clone()}</strong>
+                        <span class="bar-summary">{move || format!("{} · ", kind.places(l, picked.read().len()))}</span>
+                        {l.t(Msg::TotalLabel)} <strong>{total.clone()}</strong>
                     </p>
-                    <button class="hold" on:click=do_hold disabled=move || picked.read().is_empty()>"Hold seats"</button>
+                    <button class="hold" on:click=do_hold disabled=move || picked.read().is_empty()>{l.t(Msg::HoldSeats)}</button>
                 </div>
                 // The seats picked, each with its ×; after the action, so the
                 // keyboard reaches Hold seats first.
@@ -421,14 +427,14 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     <For each=move || picked.get() key=|p| p.id let:p>
                         <li>
                             <span>{p.name.clone()}</span>
-                            <button type="button" class="unselect" aria-label=format!("Remove {}", p.name)
+                            <button type="button" class="unselect" aria-label=l.fill(Msg::RemovePlace, &[("name", &p.name)])
                                 on:click=move |_| { unselect(p.id, picked); message.set(None); lost.set(None); }>"×"</button>
                         </li>
                     </For>
                 </ul>
                 <Show when=move || !picked.read().is_empty()>
                     <button type="button" class="link clear" data-testid="clear-selection"
-                        on:click=move |_| { select_only(&[], picked, max_per_booking); message.set(None); lost.set(None); }>"Clear selection"</button>
+                        on:click=move |_| { select_only(&[], picked, max_per_booking); message.set(None); lost.set(None); }>{l.t(Msg::ClearSelection)}</button>
                 </Show>
                 </Show>
                 <Show when=move || message.get().is_some()>
@@ -436,27 +442,27 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 </Show>
                 <Show when=move || lost.get().is_some() && choosing()>
                     <button type="button" class="suggestion" data-testid="find-nearby" on:click=find_nearby>
-                        {move || lost.get().map(|l| match l.quantity {
-                            1 => format!("Find another {} nearby", kind.place_word()),
-                            n => format!("Find {n} {} together nearby", kind.places_word()),
+                        {move || lost.get().map(|gone| match gone.quantity {
+                            1 => l.fill(Msg::FindAnotherNearby, &[("place", &kind.place_word(l))]),
+                            n => l.fill(Msg::FindTogetherNearby, &[("n", &n), ("places", &kind.places_word(l))]),
                         })}
                     </button>
                 </Show>
                 <Show when=move || !suggestions.read().is_empty()>
                     <div class="suggestions" data-testid="suggestions">
-                        <p>"Instead, you could take:"</p>
+                        <p>{l.t(Msg::InsteadYouCouldTake)}</p>
                         {move || suggestions.get().into_iter().map(|ids| {
                             let names = ids.iter().map(|id| seat_name(*id)).collect::<Vec<_>>().join(" + ");
                             let cents: i64 = ids.iter().map(|id| seat_price(*id)).sum();
-                            let label = format!("{names} ({})", offer_currency.with_value(|c| format_price(cents, c)));
+                            let label = format!("{names} ({})", offer_currency.with_value(|c| l.price(cents, c)));
                             let ids2 = ids.clone();
-                            view! { <button class="suggestion" on:click=move |_| take(ids2.clone())>{format!("Take {label}")}</button> }
+                            view! { <button class="suggestion" on:click=move |_| take(ids2.clone())>{l.fill(Msg::TakeOffer, &[("offer", &label)])}</button> }
                         }).collect_view()}
                     </div>
                 </Show>
                 <Show when=choosing>
                 <BestSeats event_id categories=best_categories.clone() currency=currency.clone()
-                    hint=best_hint(kind, max_per_booking) panel/>
+                    hint=best_hint(l, kind, max_per_booking) panel/>
                 <Standing event_id areas=standing_areas.clone() left=standing_left currency=currency.clone() limit=max_per_booking hold message/>
                 </Show>
                 {move || hold.get().map(|h| view! { <HeldPanel h kind again=hold_again done=choose_again/> })}
@@ -473,15 +479,12 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
 }
 
 /// What "Find best seats" looks for.
-fn best_hint(kind: crate::model::EventKind, limit: usize) -> String {
-    match kind {
-        crate::model::EventKind::Concert => {
-            format!("Side by side, nearest the stage; up to {limit} per booking.")
-        }
-        crate::model::EventKind::Cruise => {
-            format!("Side by side on one corridor; up to {limit} per booking.")
-        }
-    }
+fn best_hint(l: Locale, kind: crate::model::EventKind, limit: usize) -> String {
+    let m = match kind {
+        crate::model::EventKind::Concert => Msg::BestHintConcert,
+        crate::model::EventKind::Cruise => Msg::BestHintCruise,
+    };
+    l.fill(m, &[("limit", &limit)])
 }
 
 /// A finger needs seats this wide on screen (WCAG's minimum target).
@@ -515,6 +518,7 @@ struct Watched {
     live: RwSignal<bool>,
     /// Places left per standing area, as the stream last said.
     standing: RwSignal<Vec<AreaLeft>>,
+    locale: Locale,
 }
 
 /// Follows the seat stream: every change from any buyer gives the seat its
@@ -555,6 +559,7 @@ fn seat_changed(w: Watched, change: SeatChange) {
         .as_ref()
         .is_some_and(|h| h.seat_ids.contains(&change.id));
     let look = Look::of(change.status, yours);
+    let l = w.locale;
     let own_request = p.holding.read_untracked().contains(&change.id);
     if look != Look::Available && !own_request {
         let before = p.picked.with_untracked(|s| s.len());
@@ -572,9 +577,9 @@ fn seat_changed(w: Watched, change: SeatChange) {
             });
         if let Some(name) = lost {
             p.picked.update(|s| s.retain(|s| s.id != change.id));
-            p.message.set(Some(format!(
-                "{name} was just taken by someone else and left your selection."
-            )));
+            p.message.set(Some(
+                l.fill(Msg::SeatTakenFromSelection, &[("name", &name)]),
+            ));
             // A second loss keeps the count the buyer first wanted.
             let quantity = p
                 .lost

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos::web_sys;
 use wasm_bindgen::JsCast;
 
+use crate::i18n::{use_locale, Locale, Msg};
 use crate::model::EventKind;
 use crate::ui::buyer::event::seats::{toggle_seat, Picked};
 
@@ -26,10 +27,11 @@ pub fn SeatList(
     /// Seats and sections, or cabins and decks.
     kind: EventKind,
 ) -> impl IntoView {
+    let l = use_locale();
     let first = sections.first().cloned().unwrap_or_default();
     let section = RwSignal::new(first);
     let listed: RwSignal<Vec<Listed>> = RwSignal::new(Vec::new());
-    let refresh = move || listed.set(available_in(kind, &section.get_untracked()));
+    let refresh = move || listed.set(available_in(l, kind, &section.get_untracked()));
     let on_toggle = move |ev: web_sys::Event| {
         let open = ev
             .target()
@@ -55,14 +57,14 @@ pub fn SeatList(
     };
     view! {
         <details class="seat-list" on:toggle=on_toggle>
-            <summary>{format!("Available {} as a list", kind.places_word())}</summary>
+            <summary>{l.fill(Msg::AsAList, &[("places", &kind.places_word(l))])}</summary>
             <label>
-                {kind.section_word()} " "
+                {kind.section_word(l)} " "
                 <select on:change=choose>
                     {sections.into_iter().map(|s| view! { <option value=s.clone()>{s.clone()}</option> }).collect_view()}
                 </select>
             </label>
-            <p class="hint">{move || format!("{} available here.", kind.places(listed.read().len()))}</p>
+            <p class="hint">{move || l.fill(Msg::AvailableHere, &[("what", &kind.places(l, listed.read().len()))])}</p>
             <ul>
                 <For each=move || listed.get() key=|s| s.id let:seat>
                     <li>
@@ -81,14 +83,14 @@ pub fn SeatList(
 }
 
 /// The available seats of a section, as the map shows them now.
-fn available_in(kind: EventKind, section: &str) -> Vec<Listed> {
+fn available_in(l: Locale, kind: EventKind, section: &str) -> Vec<Listed> {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return Vec::new();
     };
     let Ok(all) = doc.query_selector_all("circle.seat.available") else {
         return Vec::new();
     };
-    let prefix = format!("{}, ", kind.section_name(section));
+    let prefix = format!("{}, ", kind.section_name(l, section));
     (0..all.length())
         .filter_map(|i| all.item(i)?.dyn_into::<web_sys::Element>().ok())
         .filter_map(|el| {

@@ -8,6 +8,7 @@
 use leptos::prelude::*;
 use leptos::web_sys;
 
+use crate::i18n::{Locale, Msg};
 use crate::model::SeatStatus;
 
 #[derive(Clone, PartialEq)]
@@ -52,15 +53,16 @@ impl Look {
         }
     }
 
-    /// The last words of the seat's accessible name.
-    pub fn word(self) -> &'static str {
-        match self {
-            Look::Available => SeatStatus::Available.word(),
-            Look::Selected => "selected",
-            Look::Yours => "held by you",
-            Look::Held => SeatStatus::Held.word(),
-            Look::Sold => SeatStatus::Booked.word(),
-        }
+    /// The last words of the seat's accessible name, in the page's
+    /// language.
+    pub fn word(self, l: Locale) -> &'static str {
+        l.t(match self {
+            Look::Available => Msg::LookAvailable,
+            Look::Selected => Msg::LookSelected,
+            Look::Yours => Msg::LookYours,
+            Look::Held => Msg::LookHeld,
+            Look::Sold => Msg::LookSold,
+        })
     }
 }
 
@@ -78,7 +80,8 @@ pub fn show(seat: &web_sys::Element, look: Look) {
     }
     if let Some(title) = seat.first_element_child() {
         let name = name_of(&title.text_content().unwrap_or_default());
-        title.set_text_content(Some(&format!("{name}, {}", look.word())));
+        let word = look.word(Locale::of_page());
+        title.set_text_content(Some(&format!("{name}, {word}")));
     }
     let _ = seat.set_attribute(
         "aria-pressed",

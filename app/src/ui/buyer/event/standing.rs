@@ -5,7 +5,8 @@
 
 use leptos::prelude::*;
 
-use crate::model::{format_price, AreaLeft, GeneralAdmissionArea, HoldResponse};
+use crate::i18n::{use_locale, Msg};
+use crate::model::{AreaLeft, GeneralAdmissionArea, HoldResponse};
 use crate::server_fns::buyer::{hold_standing, HoldOutcome};
 use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key};
 
@@ -19,10 +20,11 @@ pub fn Standing(
     hold: RwSignal<Option<HoldResponse>>,
     message: RwSignal<Option<String>>,
 ) -> impl IntoView {
+    let l = use_locale();
     (!areas.is_empty()).then(|| {
         view! {
             <div class="standing" data-testid="standing">
-                <h3>"Standing"</h3>
+                <h3>{l.t(Msg::Standing)}</h3>
                 {areas.into_iter().map(|area| {
                     view! { <StandingArea event_id area left currency=currency.clone() limit hold message/> }
                 }).collect_view()}
@@ -41,6 +43,7 @@ fn StandingArea(
     hold: RwSignal<Option<HoldResponse>>,
     message: RwSignal<Option<String>>,
 ) -> impl IntoView {
+    let l = use_locale();
     let area_id = area.id;
     let remaining = Memo::new(move |_| {
         left.read()
@@ -66,37 +69,33 @@ fn StandingArea(
             match hold_standing(event_id, area_id, quantity, key).await {
                 Ok(HoldOutcome::Held(r)) => hold.set(Some(r)),
                 Ok(HoldOutcome::Refused { message: m, .. }) => message.set(Some(m)),
-                Err(e) => message.set(Some(failure(&e, "no places were held"))),
+                Err(e) => message.set(Some(failure(l, &e, Msg::NoPlacesHeld))),
             }
         });
     };
-    let label = format!("{} places", area.name);
+    let label = l.fill(Msg::AreaPlaces, &[("area", &area.name)]);
     let left = move || match remaining.get() {
-        0 => "Sold out".to_string(),
-        1 => "1 place left".to_string(),
-        n => format!("{n} places left"),
+        0 => l.t(Msg::SoldOut).to_string(),
+        n => l.plural(n, Msg::PlacesLeftOne, Msg::PlacesLeftMany),
     };
     view! {
         <div class="standing-area">
             <p class="standing-name">
                 <strong>{area.name.clone()}</strong>
-                {format!(" · {} each", format_price(area.price_cents, &currency))}
+                {l.fill(Msg::PriceEach, &[("price", &l.price(area.price_cents, &currency))])}
                 <span class="hint" data-testid="standing-left">" · " {left}</span>
             </p>
             <div class="stepper" role="group" aria-label=label.clone()>
-                <button type="button" aria-label="One place fewer"
+                <button type="button" aria-label=l.t(Msg::OnePlaceFewer)
                     disabled=move || { count.get() <= 1 }
                     on:click=move |_| count.update(|c| *c = (*c - 1).max(1))>"−"</button>
                 <output aria-live="polite" data-testid="standing-count">{move || count.get()}</output>
-                <button type="button" aria-label="One place more"
+                <button type="button" aria-label=l.t(Msg::OnePlaceMore)
                     disabled=move || { count.get() >= most.get() }
                     on:click=move |_| count.update(|c| *c = (*c + 1).min(most.get_untracked()))>"+"</button>
             </div>
             <button class="hold standing-hold" disabled=move || { most.get() < 1 } on:click=take>
-                {move || match count.get() {
-                    1 => "Hold 1 place".to_string(),
-                    n => format!("Hold {n} places"),
-                }}
+                {move || l.plural(count.get(), Msg::HoldPlacesOne, Msg::HoldPlacesMany)}
             </button>
         </div>
     }

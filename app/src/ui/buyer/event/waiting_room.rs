@@ -6,11 +6,13 @@
 
 use leptos::prelude::*;
 
+use crate::i18n::{use_locale, Locale, Msg};
 use crate::model::{EventDetail, QueueStatus};
 use crate::server_fns::buyer::join_queue;
 
 #[component]
 pub fn WaitingRoom(detail: EventDetail, first: QueueStatus) -> impl IntoView {
+    let l = use_locale();
     let event_id = detail.summary.id;
     let status = RwSignal::new(first);
     let live = RwSignal::new(false);
@@ -33,47 +35,47 @@ pub fn WaitingRoom(detail: EventDetail, first: QueueStatus) -> impl IntoView {
             }
         });
     });
-    let wait = move || describe_wait(status.read().estimated_wait_ms);
+    let wait = move || describe_wait(l, status.read().estimated_wait_ms);
     view! {
         <section class="waiting-room" aria-labelledby="queue-title">
             <p class="kind">{detail.summary.venue.clone()}</p>
             <h1 id="queue-title">{detail.summary.name.clone()}</h1>
-            <h2>"You are in the queue"</h2>
-            <p>"Many people want tickets right now. To keep things fair you are let in in the order you arrived; this page lets you in by itself when it is your turn."</p>
+            <h2>{l.t(Msg::InTheQueue)}</h2>
+            <p>{l.t(Msg::QueueWhy)}</p>
             <div class="queue-card" role="status" aria-live="polite">
                 <Show
                     when=move || { status.read().position > 0 }
-                    fallback=|| view! { <p class="queue-joining">"Taking your place in the queue…"</p> }
+                    fallback=move || view! { <p class="queue-joining">{l.t(Msg::TakingPlace)}</p> }
                 >
                     <p class="queue-position">
-                        "People ahead of you: "
+                        {l.t(Msg::PeopleAhead)}
                         <strong data-testid="queue-position">{move || (status.read().position - 1).max(0)}</strong>
                     </p>
-                    <p class="queue-wait">"Estimated wait: " <strong data-testid="queue-wait">{wait}</strong></p>
+                    <p class="queue-wait">{l.t(Msg::EstimatedWait)} <strong data-testid="queue-wait">{wait}</strong></p>
                 </Show>
                 <Show when=move || status.read().sold_out>
-                    <p class="notice" data-testid="queue-sold-out">"Sold out for now. Seats other buyers are holding may come back; keep your place and this page will move on if they do."</p>
+                    <p class="notice" data-testid="queue-sold-out">{l.t(Msg::QueueSoldOut)}</p>
                 </Show>
                 <Show when=move || status.read().admission_expired>
-                    <p class="notice">"Your turn came and went; you have been placed in the queue again."</p>
+                    <p class="notice">{l.t(Msg::TurnCameAndWent)}</p>
                 </Show>
             </div>
-            <p class="live-state">{move || if live.get() { "● following your place live" } else { "○ connecting…" }}</p>
+            <p class="live-state">{move || l.t(if live.get() { Msg::FollowingLive } else { Msg::Connecting })}</p>
             <Show when=move || trouble.get()>
-                <p class="error" role="alert">"We could not reach the queue. Check your connection; reloading this page keeps your place."</p>
+                <p class="error" role="alert">{l.t(Msg::QueueUnreachable)}</p>
             </Show>
-            <p class="hint">"Leaving and coming back keeps your place. Please do not open several tabs: they share one place."</p>
+            <p class="hint">{l.t(Msg::QueueKeepsPlace)}</p>
         </section>
     }
 }
 
 /// "about 3 minutes", "less than a minute".
-pub fn describe_wait(ms: i64) -> String {
+pub fn describe_wait(l: Locale, ms: i64) -> String {
     let minutes = (ms + 59_999) / 60_000;
     match minutes {
-        0 | 1 => "less than a minute".into(),
-        m if m < 90 => format!("about {m} minutes"),
-        m => format!("about {} hours", (m + 30) / 60),
+        0 | 1 => l.t(Msg::WaitUnderMinute).into(),
+        m if m < 90 => l.fill(Msg::WaitMinutes, &[("n", &m)]),
+        m => l.fill(Msg::WaitHours, &[("n", &((m + 30) / 60))]),
     }
 }
 
@@ -108,12 +110,14 @@ fn follow(event_id: i64, status: RwSignal<QueueStatus>, live: RwSignal<bool>) {
 #[cfg(test)]
 mod tests {
     use super::describe_wait;
+    use crate::i18n::Locale::{En, Vi};
 
     #[test]
     fn waits_read_like_people_say_them() {
-        assert_eq!(describe_wait(0), "less than a minute");
-        assert_eq!(describe_wait(45_000), "less than a minute");
-        assert_eq!(describe_wait(150_000), "about 3 minutes");
-        assert_eq!(describe_wait(3 * 3_600_000), "about 3 hours");
+        assert_eq!(describe_wait(En, 0), "less than a minute");
+        assert_eq!(describe_wait(En, 45_000), "less than a minute");
+        assert_eq!(describe_wait(En, 150_000), "about 3 minutes");
+        assert_eq!(describe_wait(En, 3 * 3_600_000), "about 3 hours");
+        assert_eq!(describe_wait(Vi, 150_000), "khoảng 3 phút");
     }
 }
