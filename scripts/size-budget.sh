@@ -14,7 +14,9 @@ site=${1:-target/site}
 # measured; a view costs Leptos both a hydrate and a hydrate_async path
 # (twiggy: 11 % of the wasm before wasm-opt), so the next saving is in
 # splitting the console out of the buyer's wasm, not in trimming views.
-declare -A budget=([wasm]=545000 [js]=12000 [css]=6000)
+# Raised again to 555,000 with the pages' second language (issue 23: the
+# Vietnamese catalogue, per-language money and dates): 549.7 KB measured.
+declare -A budget=([wasm]=555000 [js]=12000 [css]=6000)
 status=0
 while read -r kind hash; do
   kind=${kind%:}

@@ -3,14 +3,14 @@
 //! events that follow.
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
 use holdfast_app::core::payments::sandbox::{Delivery, Sandbox};
 use holdfast_app::core::payments::SessionState;
 use holdfast_app::core::AppState;
-use holdfast_app::model::format_price;
+use holdfast_app::i18n::{Locale, Msg};
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -24,7 +24,12 @@ fn sandbox(state: &AppState) -> Option<Arc<Sandbox>> {
     state.payments.sandbox.clone()
 }
 
-async fn page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+async fn page(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let l = Locale::of_headers(&headers);
     let Some(sandbox) = sandbox(&state) else {
         return (StatusCode::NOT_FOUND, "no sandbox here").into_response();
     };
@@ -34,8 +39,9 @@ async fn page(State(state): State<AppState>, Path(id): Path<String>) -> Response
             return (
                 StatusCode::NOT_FOUND,
                 Html(shell(
-                    "Unknown checkout",
-                    "<p>This checkout does not exist.</p>",
+                    l,
+                    l.t(Msg::UnknownCheckout),
+                    &format!("<p>{}</p>", l.t(Msg::CheckoutMissing)),
                 )),
             )
                 .into_response()
@@ -44,37 +50,46 @@ async fn page(State(state): State<AppState>, Path(id): Path<String>) -> Response
             tracing::error!(error = %e, "sandbox page failed");
             return (
                 StatusCode::INTERNAL_SERVER_ERROR,
-                Html(shell("Sorry", "<p>Something went wrong.</p>")),
+                Html(sorry(l, Msg::WentWrong)),
             )
                 .into_response();
         }
     };
-    let amount = format_price(session.amount_cents, &session.currency);
+    let amount = l.price(session.amount_cents, &session.currency);
     let body = match session.state {
         SessionState::Open => format!(
-            r#"<p class="amount">Amount due: <strong>{amount}</strong></p>
+            r#"<p class="amount">{due}<strong>{amount}</strong></p>
 <form method="post" action="/sandbox/checkout/{id}/complete">
-  <label>Email for the confirmation
+  <label>{email}
     <input type="email" name="email" autocomplete="email" placeholder="you@example.com">
   </label>
-  <label>Webhook delivery
+  <label>{delivery}
     <select name="delivery">
-      <option value="once">once</option>
-      <option value="twice">twice</option>
-      <option value="delayed">delayed</option>
+      <option value="once">{once}</option>
+      <option value="twice">{twice}</option>
+      <option value="delayed">{delayed}</option>
     </select>
   </label>
-  <button name="outcome" value="paid" class="pay">Pay {amount}</button>
-  <button name="outcome" value="declined" class="decline">Decline</button>
+  <button name="outcome" value="paid" class="pay">{pay}</button>
+  <button name="outcome" value="declined" class="decline">{decline}</button>
 </form>"#,
-            id = html_escape(&session.id)
+            id = html_escape(&session.id),
+            due = l.t(Msg::AmountDue),
+            email = l.t(Msg::EmailForConfirmation),
+            delivery = l.t(Msg::WebhookDelivery),
+            once = l.t(Msg::DeliveryOnce),
+            twice = l.t(Msg::DeliveryTwice),
+            delayed = l.t(Msg::DeliveryDelayed),
+            pay = l.fill(Msg::PayAmount, &[("amount", &amount)]),
+            decline = l.t(Msg::Decline),
         ),
-        SessionState::Paid => format!("<p>This checkout is paid ({amount}).</p>"),
-        SessionState::Ended => {
-            "<p>This checkout has ended; nothing can be paid here any more.</p>".to_string()
-        }
+        SessionState::Paid => format!(
+            "<p>{}</p>",
+            l.fill(Msg::CheckoutPaid, &[("amount", &amount)])
+        ),
+        SessionState::Ended => format!("<p>{}</p>", l.t(Msg::CheckoutEnded)),
     };
-    Html(shell("Holdfast sandbox checkout", &body)).into_response()
+    Html(shell(l, l.t(Msg::SandboxTitle), &body)).into_response()
 }
 
 #[derive(Deserialize)]
@@ -89,8 +104,10 @@ struct Completion {
 async fn complete(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Form(form): Form<Completion>,
 ) -> Response {
+    let l = Locale::of_headers(&headers);
     let Some(sandbox) = sandbox(&state) else {
         return (StatusCode::NOT_FOUND, "no sandbox here").into_response();
     };
@@ -105,7 +122,7 @@ async fn complete(
         _ => {
             return (
                 StatusCode::BAD_REQUEST,
-                Html(shell("Sorry", "<p>Choose Pay or Decline.</p>")),
+                Html(sorry(l, Msg::ChoosePayOrDecline)),
             )
                 .into_response()
         }
@@ -126,8 +143,9 @@ async fn complete(
         Ok(None) => (
             StatusCode::CONFLICT,
             Html(shell(
-                "Checkout ended",
-                "<p>This checkout can no longer be completed.</p>",
+                l,
+                l.t(Msg::CheckoutEndedTitle),
+                &format!("<p>{}</p>", l.t(Msg::CheckoutCannotComplete)),
             )),
         )
             .into_response(),
@@ -135,20 +153,26 @@ async fn complete(
             tracing::error!(error = %e, "sandbox completion failed");
             (
                 StatusCode::INTERNAL_SERVER_ERROR,
-                Html(shell("Sorry", "<p>Something went wrong.</p>")),
+                Html(sorry(l, Msg::WentWrong)),
             )
                 .into_response()
         }
     }
 }
 
-fn shell(title: &str, body: &str) -> String {
+fn shell(l: Locale, title: &str, body: &str) -> String {
     format!(
-        r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        r#"<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title><link rel="stylesheet" href="/pkg/holdfast.css"></head>
-<body><header class="topbar"><span class="brand">Holdfast</span><span class="tagline">Sandbox payment provider — no real money moves</span></header>
-<main class="sandbox"><h1>{title}</h1>{body}</main></body></html>"#
+<body><header class="topbar"><span class="brand">Holdfast</span><span class="tagline">{tagline}</span></header>
+<main class="sandbox"><h1>{title}</h1>{body}</main></body></html>"#,
+        lang = l.tag(),
+        tagline = l.t(Msg::SandboxTagline),
     )
+}
+
+fn sorry(l: Locale, what: Msg) -> String {
+    shell(l, l.t(Msg::Sorry), &format!("<p>{}</p>", l.t(what)))
 }
 
 fn html_escape(s: &str) -> String {

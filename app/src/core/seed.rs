@@ -280,16 +280,15 @@ fn cruise() -> EventSpec {
 /// three rows the dearest), a balcony of six rows behind them.
 fn hanoi() -> EventSpec {
     let mut seats = Vec::new();
-    let parts = [
-        ("Stalls", 13usize, 28usize, 200.0),
-        ("Balcony", 6, 32, 560.0),
-    ];
+    // Blocks numbered as the house numbers them: 1 the stalls, 2 the
+    // balcony (a number reads the same in both languages).
+    let parts = [("1", 13usize, 28usize, 200.0), ("2", 6, 32, 560.0)];
     for (section, rows, per_row, top) in parts {
         for r in 0..rows {
             let row = ((b'A' + r as u8) as char).to_string();
             let category = match (section, r) {
-                ("Stalls", r) if r < 3 => "VIP",
-                ("Stalls", _) => "STALLS",
+                ("1", r) if r < 3 => "VIP",
+                ("1", _) => "STALLS",
                 _ => "BALCONY",
             };
             for n in 0..per_row {
@@ -297,7 +296,7 @@ fn hanoi() -> EventSpec {
                 seats.push(SeatSpec {
                     category: category.to_string(),
                     level: None,
-                    label: format!("{}-{row}-{}", &section[..1], n + 1),
+                    label: format!("{section}-{row}-{}", n + 1),
                     section: section.to_string(),
                     row: row.clone(),
                     number: n as i64 + 1,

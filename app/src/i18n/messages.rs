@@ -226,6 +226,28 @@ messages! {
     RefusedBusy => "We are very busy right now; nothing was done, please try again in a moment.", "Hệ thống đang rất bận; chưa có gì được thực hiện, vui lòng thử lại sau giây lát.";
     RefusedOther => "This could not be done; nothing changed.", "Không thực hiện được; không có gì thay đổi.";
 
+    // The sandbox's hosted checkout (Stripe's page in production, which
+    // follows the browser's language by itself).
+    SandboxTitle => "Holdfast sandbox checkout", "Thanh toán thử nghiệm Holdfast";
+    SandboxTagline => "Sandbox payment provider — no real money moves", "Cổng thanh toán thử nghiệm — không có tiền thật được chuyển";
+    AmountDue => "Amount due: ", "Số tiền cần trả: ";
+    EmailForConfirmation => "Email for the confirmation", "Email nhận xác nhận";
+    WebhookDelivery => "Webhook delivery", "Cách gửi webhook";
+    DeliveryOnce => "once", "một lần";
+    DeliveryTwice => "twice", "hai lần";
+    DeliveryDelayed => "delayed", "gửi trễ";
+    PayAmount => "Pay {amount}", "Trả {amount}";
+    Decline => "Decline", "Từ chối";
+    CheckoutPaid => "This checkout is paid ({amount}).", "Phiên thanh toán này đã được trả ({amount}).";
+    CheckoutEnded => "This checkout has ended; nothing can be paid here any more.", "Phiên thanh toán này đã kết thúc; không thể thanh toán ở đây nữa.";
+    CheckoutEndedTitle => "Checkout ended", "Phiên thanh toán đã kết thúc";
+    CheckoutCannotComplete => "This checkout can no longer be completed.", "Không thể hoàn tất phiên thanh toán này nữa.";
+    UnknownCheckout => "Unknown checkout", "Không rõ phiên thanh toán";
+    CheckoutMissing => "This checkout does not exist.", "Phiên thanh toán này không tồn tại.";
+    Sorry => "Sorry", "Xin lỗi";
+    WentWrong => "Something went wrong.", "Đã có lỗi xảy ra.";
+    ChoosePayOrDecline => "Choose Pay or Decline.", "Hãy chọn Trả hoặc Từ chối.";
+
     // Days of the week, for dates.
     Monday => "Monday", "Thứ Hai";
     Tuesday => "Tuesday", "Thứ Ba";

@@ -13,6 +13,7 @@ use crate::model::HoldResponse;
 use seats::Picked;
 
 pub mod best;
+pub mod colours;
 pub mod drawing;
 pub mod held_panel;
 pub mod keyboard;

@@ -269,7 +269,9 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
 
     // Three parts, each type-erased: one nested view type this deep
     // overflows the compiler's query depth.
+    let colours = crate::ui::buyer::event::colours::category_css(&detail.categories);
     let head = view! {
+        <style>{colours}</style>
         <section class="event-head">
             <h1>{detail.summary.name.clone()}</h1>
             <p class="venue">{detail.summary.venue.clone()}</p>
