@@ -6,6 +6,7 @@
 mod common;
 
 use common::TestApp;
+use holdfast_app::core::payments::sandbox::Delivery;
 use reqwest::header::{ACCEPT_LANGUAGE, COOKIE, LOCATION, SET_COOKIE, VARY};
 use reqwest::redirect::Policy;
 
@@ -160,5 +161,103 @@ on_both_backends!(
             let body: serde_json::Value = r.json().await.unwrap();
             assert_eq!(body["error"]["code"], "VALIDATION");
         }
+    }
+);
+
+on_both_backends!(
+    a_buyer_who_pays_in_vietnamese_is_written_to_in_vietnamese,
+    |app: TestApp| async move {
+        let event = hanoi(&app).await;
+        let seat = app
+            .scalar(&format!(
+                "select min(id) from seat where event_id = {event}"
+            ))
+            .await;
+        let buyer = app.buyer();
+        let held = buyer.hold(event, seat).await;
+        assert_eq!(held.status, 200, "{}", held.text);
+        let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+        let key = common::new_key();
+        let paid = buyer
+            .send(
+                reqwest::Method::POST,
+                &format!("/api/bookings/{booking}/pay"),
+                &[
+                    ("Idempotency-Key", &key),
+                    (ACCEPT_LANGUAGE.as_str(), "vi-VN"),
+                ],
+                None,
+            )
+            .await;
+        assert_eq!(paid.status, 200, "{}", paid.text);
+        let session = paid.json()["checkoutSessionId"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        app.sandbox()
+            .complete(&session, true, Delivery::Once, Some("khach@example.vn"))
+            .await
+            .unwrap();
+        app.deliver_events().await;
+        assert_eq!(app.status_of(&booking).await, "BOOKED");
+        app.dispatch_outbox().await;
+        let mail = |booking: String| {
+            let db = app.state.db.clone();
+            async move {
+                let rows: Vec<(String, String)> = sqlx::query_as(
+                    "select subject, body from mailbox where booking_id = $1 order by id",
+                )
+                .bind(booking)
+                .fetch_all(db.reader())
+                .await
+                .unwrap();
+                rows
+            }
+        };
+        let sent = mail(booking.clone()).await;
+        assert_eq!(sent.len(), 1, "{sent:?}");
+        let (subject, body) = &sent[0];
+        assert_eq!(subject, "Đơn đặt chỗ của bạn đã được xác nhận");
+        for words in [
+            "đã được thanh toán (2.500.000 ₫)",
+            "Đêm nhạc Hà Nội — Hanoi Jazz Night",
+            "Nhà hát Lớn Hà Nội (Hanoi Opera House) · 20:00 UTC+07, Thứ Bảy 18/09/2027",
+            "Khu 1, hàng A, ghế 1",
+            "Chúc bạn xem biểu diễn vui vẻ!",
+        ] {
+            assert!(body.contains(words), "{words} in {body}");
+        }
+        assert!(
+            !body.contains("Section") && !body.contains("Enjoy"),
+            "{body}"
+        );
+        // The API still names the seat in English for integrators.
+        let view = buyer.get(&format!("/api/bookings/{booking}")).await.json();
+        assert_eq!(view["seats"][0]["name"], "Section 1, row A, seat 1");
+
+        // The organizer refunds it: that mail is Vietnamese too.
+        let refund = app
+            .admin()
+            .post(&format!("/api/admin/bookings/{booking}/refund"), None, None)
+            .await;
+        assert_eq!(refund.status, 200, "{}", refund.text);
+        app.dispatch_outbox().await;
+        app.deliver_events().await;
+        app.dispatch_outbox().await;
+        assert_eq!(app.status_of(&booking).await, "REFUNDED");
+        let sent = mail(booking.clone()).await;
+        assert_eq!(sent.len(), 2, "{sent:?}");
+        assert_eq!(sent[1].0, "Khoản thanh toán của bạn đã được hoàn lại");
+        assert_eq!(
+            sent[1].1,
+            "Ban tổ chức đã hủy đơn đặt chỗ của bạn và hoàn lại toàn bộ tiền."
+        );
+
+        // A buyer who never said otherwise is written to in English.
+        let (_, english) = app.book(&[5], "fan@example.com", Delivery::Once).await;
+        app.dispatch_outbox().await;
+        let sent = mail(english).await;
+        assert_eq!(sent[0].0, "Your booking is confirmed");
+        app.assert_invariants().await;
     }
 );

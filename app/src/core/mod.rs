@@ -12,6 +12,7 @@
 pub mod admin;
 pub mod booking;
 pub mod buyer;
+pub mod buyer_language;
 pub mod catalog;
 pub mod door;
 pub mod event_time;

@@ -70,22 +70,32 @@ impl Locale {
     /// The language for a request: the remembered choice, else the
     /// browser's, else English.
     pub fn choose(cookie_header: Option<&str>, accept_language: Option<&str>) -> Locale {
+        Locale::said(cookie_header, accept_language).unwrap_or_default()
+    }
+
+    /// The language a request names, if it names one we speak.
+    fn said(cookie_header: Option<&str>, accept_language: Option<&str>) -> Option<Locale> {
         let chosen = cookie_header.and_then(|h| {
             h.split(';')
                 .filter_map(|c| c.trim().split_once('='))
                 .find(|(name, _)| *name == COOKIE)
                 .and_then(|(_, value)| Locale::parse(value))
         });
-        chosen
-            .or_else(|| accept_language.and_then(Locale::from_accept_language))
-            .unwrap_or_default()
+        chosen.or_else(|| accept_language.and_then(Locale::from_accept_language))
     }
 
     /// The language of a request's headers.
     #[cfg(feature = "ssr")]
     pub fn of_headers(headers: &axum::http::HeaderMap) -> Locale {
+        Locale::said_in(headers).unwrap_or_default()
+    }
+
+    /// The language a request's headers name, if any (an API call that
+    /// says nothing leaves a buyer's language as it was).
+    #[cfg(feature = "ssr")]
+    pub fn said_in(headers: &axum::http::HeaderMap) -> Option<Locale> {
         let text = |name| headers.get(name).and_then(|v| v.to_str().ok());
-        Locale::choose(
+        Locale::said(
             text(axum::http::header::COOKIE),
             text(axum::http::header::ACCEPT_LANGUAGE),
         )

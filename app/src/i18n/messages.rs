@@ -226,6 +226,17 @@ messages! {
     RefusedBusy => "We are very busy right now; nothing was done, please try again in a moment.", "Hệ thống đang rất bận; chưa có gì được thực hiện, vui lòng thử lại sau giây lát.";
     RefusedOther => "This could not be done; nothing changed.", "Không thực hiện được; không có gì thay đổi.";
 
+    // Mail to the buyer, in the language they paid in.
+    MailConfirmedSubject => "Your booking is confirmed", "Đơn đặt chỗ của bạn đã được xác nhận";
+    MailPaid => "Booking {booking} is paid ({amount}). Your tickets are ready.", "Đơn đặt chỗ {booking} đã được thanh toán ({amount}). Vé của bạn đã sẵn sàng.";
+    MailShowQr => "Show the QR code of this booking (My bookings) at the door.", "Hãy xuất trình mã QR của đơn này (trong mục Vé của tôi) ở cửa vào.";
+    MailRefundedSubject => "Your payment was refunded", "Khoản thanh toán của bạn đã được hoàn lại";
+    MailRefundedInFull => "Your payment was refunded in full, so your booking is cancelled and its tickets are no longer valid.", "Khoản thanh toán của bạn đã được hoàn lại toàn bộ, vì vậy đơn đặt chỗ đã bị hủy và vé không còn hiệu lực.";
+    MailDisputedSubject => "Your booking is cancelled: the payment is disputed", "Đơn đặt chỗ của bạn đã bị hủy: khoản thanh toán đang bị khiếu nại";
+    MailDisputed => "Your bank disputed the payment for this booking, so its tickets are no longer valid. If this is a mistake, contact the organizer.", "Ngân hàng của bạn đã khiếu nại khoản thanh toán cho đơn này nên vé không còn hiệu lực. Nếu có nhầm lẫn, hãy liên hệ ban tổ chức.";
+    MailLatePaymentRefunded => "Your payment arrived after the hold had ended and the seats had gone to someone else, so we refunded it in full.", "Khoản thanh toán của bạn đến sau khi thời gian giữ chỗ đã hết và chỗ đã thuộc về người khác, nên chúng tôi đã hoàn lại toàn bộ.";
+    MailOrganizerRefunded => "The organizer cancelled your booking and refunded your payment in full.", "Ban tổ chức đã hủy đơn đặt chỗ của bạn và hoàn lại toàn bộ tiền.";
+
     // The sandbox's hosted checkout (Stripe's page in production, which
     // follows the browser's language by itself).
     SandboxTitle => "Holdfast sandbox checkout", "Thanh toán thử nghiệm Holdfast";

@@ -277,7 +277,15 @@ pub async fn pay_booking(
     let key = IdempotencyKey::parse(&idempotency_key, &[b"pay_booking", booking_id.as_bytes()])
         .map_err(server_error)?;
     Ok(
-        match start_checkout(&state, &buyer, &booking_id, Some(&key)).await {
+        match start_checkout(
+            &state,
+            &buyer,
+            &booking_id,
+            Some(&key),
+            Some(Locale::of_page()),
+        )
+        .await
+        {
             Ok(Idempotent::Fresh(r)) => PayOutcome::Checkout(r.checkout_url),
             Ok(Idempotent::Replay { body, .. }) => {
                 let r: crate::model::PayResponse =

@@ -32,7 +32,8 @@ pub async fn pay(
 ) -> Result<Response, ApiError> {
     let id = extract::booking_id(&id)?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
-    let outcome = checkout::start_checkout(&state, &buyer.0, &id, Some(&key)).await?;
+    let language = holdfast_app::i18n::Locale::said_in(&headers);
+    let outcome = checkout::start_checkout(&state, &buyer.0, &id, Some(&key), language).await?;
     Ok(extract::idempotent_json(outcome))
 }
 

@@ -209,16 +209,15 @@ pub async fn resend_confirmation(
             .await?;
     let detail = "confirmation queued again";
     let audit_id = audited(&mut tx, admin, "resend", event_id, booking_id, detail, now).await?;
-    let text = crate::core::payments::confirmation::confirmation_text(
-        &mut tx, booking_id, amount, &currency,
-    )
-    .await?;
+    let (subject, text) =
+        crate::core::payments::confirmation::confirmation(&mut tx, booking_id, amount, &currency)
+            .await?;
     outbox::enqueue_email(
         &mut tx,
         booking_id,
         &format!("resend-{booking_id}-{audit_id}"),
         &format!("buyer:{buyer}"),
-        "Your booking is confirmed",
+        &subject,
         &text,
         now,
     )

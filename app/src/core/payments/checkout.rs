@@ -13,18 +13,25 @@ use crate::core::platform::db::Tx;
 use crate::core::platform::idempotency::{self, IdempotencyKey};
 use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
+use crate::i18n::Locale;
 use crate::model::{BookingStatus, PayResponse};
 
 /// How long the pay step waits for the provider.
 pub const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// `language`: the one the buyer is paying in, if they said (their mail
+/// is written in it).
 pub async fn start_checkout(
     state: &AppState,
     buyer: &str,
     booking_id: &str,
     key: Option<&IdempotencyKey>,
+    language: Option<Locale>,
 ) -> Result<Idempotent<PayResponse>, ApiError> {
     state.limits.buyer_attempt(buyer)?;
+    if let Some(l) = language {
+        crate::core::buyer_language::remember(state, buyer, l).await?;
+    }
     if let Some(answer) = earlier_answer(state, buyer, key).await? {
         return Ok(answer);
     }

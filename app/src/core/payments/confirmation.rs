@@ -1,20 +1,23 @@
 //! The confirmation a buyer receives when a booking is paid: what for
 //! (the event, its place, its time in the event's own zone), which places
-//! by the names the map and the booking page use, and what was paid. Read
-//! inside the transaction that books, so it says what was booked.
+//! by the names the map and the booking page use, and what was paid; in the
+//! language the buyer paid in. Read inside the transaction that books, so
+//! it says what was booked.
 
 use crate::core::event_time::local_start;
 use crate::core::platform::db::Tx;
-use crate::i18n::Locale;
-use crate::model::{format_price, format_when, EventKind};
+use crate::i18n::{format, Msg};
+use crate::model::EventKind;
 
-/// The confirmation's text for a paid booking.
-pub async fn confirmation_text(
+/// The confirmation of a paid booking, in its buyer's language: (subject,
+/// text).
+pub async fn confirmation(
     tx: &mut Tx,
     booking_id: &str,
     amount_cents: i64,
     currency: &str,
-) -> Result<String, sqlx::Error> {
+) -> Result<(String, String), sqlx::Error> {
+    let l = crate::core::buyer_language::of_booking(tx, booking_id).await?;
     let event: Option<(String, String, String, i64, String, i64)> = sqlx::query_as(
         "select e.name, e.kind, e.venue, e.starts_at, e.time_zone, b.ga_quantity
          from booking b join event e on e.id = b.event_id where b.id = $1",
@@ -29,29 +32,32 @@ pub async fn confirmation_text(
     .bind(booking_id)
     .fetch_all(&mut **tx)
     .await?;
-    let mut text = format!(
-        "Booking {booking_id} is paid ({}). Your tickets are ready.\n",
-        format_price(amount_cents, currency)
+    let subject = l.t(Msg::MailConfirmedSubject).to_string();
+    let amount = l.price(amount_cents, currency);
+    let mut text = l.fill(
+        Msg::MailPaid,
+        &[("booking", &booking_id), ("amount", &amount)],
     );
+    text.push('\n');
     let Some((name, kind, venue, starts_at, zone, standing)) = event else {
-        return Ok(text);
+        return Ok((subject, text));
     };
     let kind = EventKind::parse(&kind).unwrap_or(EventKind::Concert);
     let local = local_start(starts_at, &zone);
-    let when = format_when(&local.at, &local.abbreviation).unwrap_or_default();
+    let when = format::when(l, &local.at, &local.abbreviation).unwrap_or_default();
     text.push_str(&format!("\n{name}\n{venue} · {when}\n\n"));
     for (section, row, number) in seats {
-        text.push_str(&kind.place_name(Locale::En, &section, &row, number));
+        text.push_str(&kind.place_name(l, &section, &row, number));
         text.push('\n');
     }
-    match standing {
-        0 => {}
-        1 => text.push_str("1 standing place\n"),
-        n => text.push_str(&format!("{n} standing places\n")),
+    if standing > 0 {
+        text.push_str(&l.plural(standing, Msg::StandingOne, Msg::StandingMany));
+        text.push('\n');
     }
     text.push_str(&format!(
-        "\nShow the QR code of this booking (My bookings) at the door.\n{}\n",
-        kind.farewell(Locale::En)
+        "\n{}\n{}\n",
+        l.t(Msg::MailShowQr),
+        kind.farewell(l)
     ));
-    Ok(text)
+    Ok((subject, text))
 }

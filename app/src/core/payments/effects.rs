@@ -193,19 +193,15 @@ async fn confirmed(
     booking: &Locked,
     now: i64,
 ) -> Result<(), sqlx::Error> {
-    let text = super::confirmation::confirmation_text(
-        tx,
-        booking_id,
-        booking.amount_cents,
-        &booking.currency,
-    )
-    .await?;
+    let (subject, text) =
+        super::confirmation::confirmation(tx, booking_id, booking.amount_cents, &booking.currency)
+            .await?;
     outbox::enqueue_email(
         tx,
         booking_id,
         &format!("confirmed-{booking_id}"),
         &format!("buyer:{}", booking.buyer_id),
-        "Your booking is confirmed",
+        &subject,
         &text,
         now,
     )

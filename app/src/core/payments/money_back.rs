@@ -10,6 +10,7 @@ use super::outbox;
 use super::store as payments;
 use crate::core::booking::store;
 use crate::core::platform::db::Tx;
+use crate::i18n::Msg;
 use crate::model::{BookingStatus, PaymentStatus};
 
 /// What the provider says happened to the money after it arrived, outside
@@ -65,8 +66,7 @@ pub async fn apply_money_back(
             charged_cents,
             refund_id,
         } if refunded_cents < charged_cents => {
-            payments::record_partial_refund(tx, booking_id, refunded_cents, refund_id, now)
-                .await?;
+            payments::record_partial_refund(tx, booking_id, refunded_cents, refund_id, now).await?;
             return Ok((
                 MoneyBackOutcome::PartialRefundRecorded,
                 MapChanges::default(),
@@ -75,14 +75,14 @@ pub async fn apply_money_back(
         MoneyBack::Refunded { refund_id, .. } => (
             payments::refunded_in_full(tx, booking_id, refund_id, now).await?,
             BookingStatus::Refunded,
-            "Your payment was refunded",
-            "Your payment was refunded in full, so your booking is cancelled and its tickets are no longer valid.",
+            Msg::MailRefundedSubject,
+            Msg::MailRefundedInFull,
         ),
         MoneyBack::Disputed => (
             payments::disputed(tx, booking_id, now).await?,
             BookingStatus::Disputed,
-            "Your booking is cancelled: the payment is disputed",
-            "Your bank disputed the payment for this booking, so its tickets are no longer valid. If this is a mistake, contact the organizer.",
+            Msg::MailDisputedSubject,
+            Msg::MailDisputed,
         ),
     };
     let Some(from) = moved else {
@@ -107,6 +107,8 @@ pub async fn apply_money_back(
             _ => format!("refunded-{booking_id}"),
         };
         let to_buyer = format!("buyer:{}", booking.buyer_id);
+        let l = crate::core::buyer_language::of_booking(tx, booking_id).await?;
+        let (subject, body) = (l.t(subject), l.t(body));
         outbox::enqueue_email(tx, booking_id, &key, &to_buyer, subject, body, now).await?;
     }
     Ok((outcome, released.map(MapChanges::from).unwrap_or_default()))

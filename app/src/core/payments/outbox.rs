@@ -11,6 +11,7 @@ use super::store as payments;
 use crate::core::booking::store;
 use crate::core::platform::db::Tx;
 use crate::core::{ApiError, AppState};
+use crate::i18n::Msg;
 use crate::model::PaymentStatus;
 
 const LEASE_MS: i64 = 60_000;
@@ -249,16 +250,18 @@ async fn refund(state: &AppState, booking_id: &str, payload: &str) -> Result<(),
             .bind(booking_id)
             .fetch_one(&mut *tx)
             .await?;
+        let l = crate::core::buyer_language::of_booking(&mut tx, booking_id).await?;
+        let why = match reason {
+            RefundReason::LatePayment => Msg::MailLatePaymentRefunded,
+            RefundReason::Admin => Msg::MailOrganizerRefunded,
+        };
         enqueue_email(
             &mut tx,
             booking_id,
             &format!("refunded-{booking_id}"),
             &format!("buyer:{}", buyer.0),
-            "Your payment was refunded",
-            match reason {
-                RefundReason::LatePayment => "Your payment arrived after the hold had ended and the seats had gone to someone else, so we refunded it in full.",
-                RefundReason::Admin => "The organizer cancelled your booking and refunded your payment in full.",
-            },
+            l.t(Msg::MailRefundedSubject),
+            l.t(why),
             now,
         )
         .await?;

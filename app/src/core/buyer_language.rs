@@ -1,0 +1,37 @@
+//! The language a buyer reads Holdfast in: remembered when they start
+//! paying (the page's language, or the API call's `Accept-Language`), read
+//! when their mail is written. A buyer who never said is written to in
+//! English.
+
+use crate::core::platform::db::Tx;
+use crate::core::{ApiError, AppState};
+use crate::i18n::Locale;
+
+/// Remembers `l` for this buyer (a write only when it changed).
+pub async fn remember(state: &AppState, buyer: &str, l: Locale) -> Result<(), ApiError> {
+    sqlx::query(
+        "insert into buyer_language (buyer_id, language, updated_at) values ($1, $2, $3)
+         on conflict (buyer_id) do update set language = excluded.language, updated_at = excluded.updated_at
+         where buyer_language.language <> excluded.language",
+    )
+    .bind(buyer)
+    .bind(l.tag())
+    .bind(state.clock.now_ms())
+    .execute(state.db.writer())
+    .await?;
+    Ok(())
+}
+
+/// The language of the buyer of this booking.
+pub async fn of_booking(tx: &mut Tx, booking_id: &str) -> Result<Locale, sqlx::Error> {
+    let row: Option<(String,)> = sqlx::query_as(
+        "select l.language from booking b join buyer_language l on l.buyer_id = b.buyer_id
+         where b.id = $1",
+    )
+    .bind(booking_id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(row
+        .and_then(|(tag,)| Locale::parse(&tag))
+        .unwrap_or_default())
+}
