@@ -14,9 +14,11 @@ site=${1:-target/site}
 # measured; a view costs Leptos both a hydrate and a hydrate_async path
 # (twiggy: 11 % of the wasm before wasm-opt), so the next saving is in
 # splitting the console out of the buyer's wasm, not in trimming views.
-# Raised again to 555,000 with the pages' second language (issue 23: the
-# Vietnamese catalogue, per-language money and dates): 549.7 KB measured.
-declare -A budget=([wasm]=555000 [js]=12000 [css]=6000)
+# Raised again to 560,000 with the pages' second language (issue 23: the
+# Vietnamese catalogue, per-language money and dates; the console's words
+# are in the buyer's wasm too): 555.4 KB measured. To stay within the
+# first visit's 600 KB the icon is now sent compressed (4.3 KB → 0.1).
+declare -A budget=([wasm]=560000 [js]=12000 [css]=6000)
 status=0
 while read -r kind hash; do
   kind=${kind%:}

@@ -1,4 +1,6 @@
-//! Every sentence a buyer reads, in English and in Vietnamese side by side.
+//! Every sentence a buyer or an organizer reads, in English and in
+//! Vietnamese side by side: `shared` (the pages: also in the browser's
+//! wasm) and `server` (mail, refusals, the sandbox's page: server only).
 //! One line per message: its key, then the English, then the Vietnamese; a
 //! message without both does not compile, and `{name}` placeholders must be
 //! the same in both (a unit test reads them). Long by nature: a catalogue,
@@ -9,19 +11,36 @@
 use super::Locale;
 
 macro_rules! messages {
-    ($($key:ident => $en:literal, $vi:literal;)*) => {
+    (
+        shared { $($key:ident => $en:literal, $vi:literal;)* }
+        server { $($skey:ident => $sen:literal, $svi:literal;)* }
+    ) => {
         /// A message of the catalogue.
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub enum Msg { $($key),* }
+        pub enum Msg {
+            $($key,)*
+            $(#[cfg(feature = "ssr")] $skey,)*
+        }
 
         impl Msg {
-            /// Every message, for the checks.
-            pub const ALL: &'static [Msg] = &[$(Msg::$key),*];
+            /// The messages pages use (also in the browser's wasm).
+            pub const SHARED: &'static [Msg] = &[$(Msg::$key),*];
+
+            /// The messages only the server writes (mail, refusals, the
+            /// sandbox's page): kept out of the wasm.
+            #[cfg(feature = "ssr")]
+            pub const SERVER: &'static [Msg] = &[$(Msg::$skey),*];
 
             /// The message in a language, placeholders unfilled.
             pub fn text(self, locale: Locale) -> &'static str {
                 match (self, locale) {
                     $((Msg::$key, Locale::En) => $en, (Msg::$key, Locale::Vi) => $vi,)*
+                    $(
+                        #[cfg(feature = "ssr")]
+                        (Msg::$skey, Locale::En) => $sen,
+                        #[cfg(feature = "ssr")]
+                        (Msg::$skey, Locale::Vi) => $svi,
+                    )*
                 }
             }
         }
@@ -29,242 +48,363 @@ macro_rules! messages {
 }
 
 messages! {
-    // The frame of every page.
-    Tagline => "Concert and cruise seats, held fairly", "Vé hòa nhạc và du thuyền, giữ chỗ công bằng";
-    NavMyBookings => "My bookings", "Vé của tôi";
-    Language => "Language", "Ngôn ngữ";
-    PageNotFound => "Page not found.", "Không tìm thấy trang.";
+    shared {
+        // The frame of every page.
+        Tagline => "Concert and cruise seats, held fairly", "Vé hòa nhạc và du thuyền, giữ chỗ công bằng";
+        NavMyBookings => "My bookings", "Vé của tôi";
+        Language => "Language", "Ngôn ngữ";
+        PageNotFound => "Page not found.", "Không tìm thấy trang.";
 
-    // The home page.
-    OnSale => "On sale", "Đang mở bán";
-    LoadingEvents => "Loading events…", "Đang tải các sự kiện…";
-    EventsFailed => "Events could not be loaded. Please try again in a moment.", "Không tải được các sự kiện. Vui lòng thử lại sau giây lát.";
-    KindConcert => "Concert", "Hòa nhạc";
-    KindCruise => "Cruise", "Du thuyền";
-    AvailableOf => "{available} of {total} available", "Còn {available} / {total} chỗ";
+        // The home page.
+        OnSale => "On sale", "Đang mở bán";
+        LoadingEvents => "Loading events…", "Đang tải các sự kiện…";
+        EventsFailed => "Events could not be loaded. Please try again in a moment.", "Không tải được các sự kiện. Vui lòng thử lại sau giây lát.";
+        KindConcert => "Concert", "Hòa nhạc";
+        KindCruise => "Cruise", "Du thuyền";
+        AvailableOf => "{available} of {total} available", "Còn {available} / {total} chỗ";
 
-    // Places, by the kind of event.
-    SeatOne => "{n} seat", "{n} ghế";
-    SeatMany => "{n} seats", "{n} ghế";
-    CabinOne => "{n} cabin", "{n} phòng";
-    CabinMany => "{n} cabins", "{n} phòng";
-    SeatWord => "seat", "ghế";
-    SeatsWord => "seats", "ghế";
-    CabinWord => "cabin", "phòng";
-    CabinsWord => "cabins", "phòng";
-    SectionWord => "Section", "Khu";
-    DeckWord => "Deck", "Boong";
-    SectionName => "Section {section}", "Khu {section}";
-    SeatPlace => "{section}, row {row}, seat {number}", "{section}, hàng {row}, ghế {number}";
-    CabinPlace => "{section}, {row}, cabin {number}", "{section}, {row}, phòng {number}";
-    StandingOne => "{n} standing place", "{n} chỗ đứng";
-    StandingMany => "{n} standing places", "{n} chỗ đứng";
-    PlaceOne => "{n} place", "{n} chỗ";
-    PlaceMany => "{n} places", "{n} chỗ";
-    StandingPlaceNumber => "Standing place {n}", "Chỗ đứng số {n}";
-    FarewellConcert => "Enjoy the show!", "Chúc bạn xem biểu diễn vui vẻ!";
-    FarewellCruise => "Bon voyage!", "Chúc bạn thượng lộ bình an!";
+        // Places, by the kind of event.
+        SeatOne => "{n} seat", "{n} ghế";
+        SeatMany => "{n} seats", "{n} ghế";
+        CabinOne => "{n} cabin", "{n} phòng";
+        CabinMany => "{n} cabins", "{n} phòng";
+        SeatWord => "seat", "ghế";
+        SeatsWord => "seats", "ghế";
+        CabinWord => "cabin", "phòng";
+        CabinsWord => "cabins", "phòng";
+        SectionWord => "Section", "Khu";
+        DeckWord => "Deck", "Boong";
+        SectionName => "Section {section}", "Khu {section}";
+        SeatPlace => "{section}, row {row}, seat {number}", "{section}, hàng {row}, ghế {number}";
+        CabinPlace => "{section}, {row}, cabin {number}", "{section}, {row}, phòng {number}";
+        StandingOne => "{n} standing place", "{n} chỗ đứng";
+        StandingMany => "{n} standing places", "{n} chỗ đứng";
+        PlaceOne => "{n} place", "{n} chỗ";
+        PlaceMany => "{n} places", "{n} chỗ";
+        FarewellConcert => "Enjoy the show!", "Chúc bạn xem biểu diễn vui vẻ!";
+        FarewellCruise => "Bon voyage!", "Chúc bạn thượng lộ bình an!";
 
-    // A seat's state, as its accessible name and the tooltip end.
-    LookAvailable => "available", "còn trống";
-    LookSelected => "selected", "đang chọn";
-    LookYours => "held by you", "bạn đang giữ";
-    LookHeld => "held by someone else", "người khác đang giữ";
-    LookSold => "sold", "đã bán";
+        // A seat's state, as its accessible name and the tooltip end.
+        LookAvailable => "available", "còn trống";
+        LookSelected => "selected", "đang chọn";
+        LookYours => "held by you", "bạn đang giữ";
+        LookHeld => "held by someone else", "người khác đang giữ";
+        LookSold => "sold", "đã bán";
 
-    // The event page.
-    LoadingMap => "Loading the seat map…", "Đang tải sơ đồ chỗ ngồi…";
-    NoSuchEvent => "There is no such event.", "Không có sự kiện này.";
-    MapFailed => "The seat map could not be loaded. Please try again in a moment.", "Không tải được sơ đồ chỗ ngồi. Vui lòng thử lại sau giây lát.";
-    Live => "● live", "● trực tiếp";
-    Reconnecting => "○ reconnecting…", "○ đang kết nối lại…";
-    NeedsJavaScript => "The live seat map needs JavaScript. The prices are listed beside it.", "Sơ đồ chỗ ngồi trực tiếp cần JavaScript. Giá vé có ở bên cạnh.";
-    DrawFailed => "The seats could not be drawn. Please reload the page.", "Không hiển thị được các chỗ ngồi. Vui lòng tải lại trang.";
-    Decks => "Decks", "Các boong";
-    AllDecks => "All decks", "Tất cả các boong";
-    Zoom => "Zoom", "Thu phóng";
-    ZoomIn => "Zoom in", "Phóng to";
-    ZoomOut => "Zoom out", "Thu nhỏ";
-    WholeMap => "Show the whole map", "Xem toàn bộ sơ đồ";
-    MapLabel => "Seat map. Arrow keys move between seats, Enter or Space selects one.", "Sơ đồ chỗ ngồi. Phím mũi tên để di chuyển giữa các chỗ, Enter hoặc phím cách để chọn.";
-    Stage => "STAGE", "SÂN KHẤU";
-    YourSelection => "Your selection", "Lựa chọn của bạn";
-    PricesAndColours => "Prices and colours", "Giá và màu";
-    HeldByYou => "Held by you", "Bạn đang giữ";
-    HeldBySomeoneElse => "Held by someone else", "Người khác đang giữ";
-    SoldLegend => "Sold", "Đã bán";
-    AtLimit => "You can pick up to {limit} {places} per booking. Hold these first, or unselect one.", "Mỗi lần đặt chỉ chọn được tối đa {limit} {places}. Hãy giữ những chỗ này trước, hoặc bỏ chọn một chỗ.";
-    UpToPerBooking => "Up to {limit} {places} per booking.", "Tối đa {limit} {places} mỗi lần đặt.";
-    TotalLabel => "Total: ", "Tổng cộng: ";
-    HoldSeats => "Hold seats", "Giữ chỗ";
-    RemovePlace => "Remove {name}", "Bỏ {name}";
-    ClearSelection => "Clear selection", "Bỏ chọn tất cả";
-    FindAnotherNearby => "Find another {place} nearby", "Tìm {place} khác ở gần";
-    FindTogetherNearby => "Find {n} {places} together nearby", "Tìm {n} {places} liền nhau ở gần";
-    InsteadYouCouldTake => "Instead, you could take:", "Thay vào đó, bạn có thể lấy:";
-    TakeOffer => "Take {offer}", "Lấy {offer}";
-    BestHintConcert => "Side by side, nearest the stage; up to {limit} per booking.", "Liền nhau, gần sân khấu nhất; tối đa {limit} mỗi lần đặt.";
-    BestHintCruise => "Side by side on one corridor; up to {limit} per booking.", "Liền nhau trên cùng một hành lang; tối đa {limit} mỗi lần đặt.";
-    SeatTakenFromSelection => "{name} was just taken by someone else and left your selection.", "{name} vừa có người khác lấy và đã được bỏ khỏi lựa chọn của bạn.";
-    SeatsNotHeld => "your seats were not held", "chỗ của bạn chưa được giữ";
+        // The event page.
+        LoadingMap => "Loading the seat map…", "Đang tải sơ đồ chỗ ngồi…";
+        NoSuchEvent => "There is no such event.", "Không có sự kiện này.";
+        MapFailed => "The seat map could not be loaded. Please try again in a moment.", "Không tải được sơ đồ chỗ ngồi. Vui lòng thử lại sau giây lát.";
+        Live => "● live", "● trực tiếp";
+        Reconnecting => "○ reconnecting…", "○ đang kết nối lại…";
+        NeedsJavaScript => "The live seat map needs JavaScript. The prices are listed beside it.", "Sơ đồ chỗ ngồi trực tiếp cần JavaScript. Giá vé có ở bên cạnh.";
+        DrawFailed => "The seats could not be drawn. Please reload the page.", "Không hiển thị được các chỗ ngồi. Vui lòng tải lại trang.";
+        Decks => "Decks", "Các boong";
+        AllDecks => "All decks", "Tất cả các boong";
+        Zoom => "Zoom", "Thu phóng";
+        ZoomIn => "Zoom in", "Phóng to";
+        ZoomOut => "Zoom out", "Thu nhỏ";
+        WholeMap => "Show the whole map", "Xem toàn bộ sơ đồ";
+        MapLabel => "Seat map. Arrow keys move between seats, Enter or Space selects one.", "Sơ đồ chỗ ngồi. Phím mũi tên để di chuyển giữa các chỗ, Enter hoặc phím cách để chọn.";
+        Stage => "STAGE", "SÂN KHẤU";
+        YourSelection => "Your selection", "Lựa chọn của bạn";
+        PricesAndColours => "Prices and colours", "Giá và màu";
+        HeldByYou => "Held by you", "Bạn đang giữ";
+        HeldBySomeoneElse => "Held by someone else", "Người khác đang giữ";
+        SoldLegend => "Sold", "Đã bán";
+        AtLimit => "You can pick up to {limit} {places} per booking. Hold these first, or unselect one.", "Mỗi lần đặt chỉ chọn được tối đa {limit} {places}. Hãy giữ những chỗ này trước, hoặc bỏ chọn một chỗ.";
+        UpToPerBooking => "Up to {limit} {places} per booking.", "Tối đa {limit} {places} mỗi lần đặt.";
+        TotalLabel => "Total: ", "Tổng cộng: ";
+        HoldSeats => "Hold seats", "Giữ chỗ";
+        RemovePlace => "Remove {name}", "Bỏ {name}";
+        ClearSelection => "Clear selection", "Bỏ chọn tất cả";
+        FindAnotherNearby => "Find another {place} nearby", "Tìm {place} khác ở gần";
+        FindTogetherNearby => "Find {n} {places} together nearby", "Tìm {n} {places} liền nhau ở gần";
+        InsteadYouCouldTake => "Instead, you could take:", "Thay vào đó, bạn có thể lấy:";
+        TakeOffer => "Take {offer}", "Lấy {offer}";
+        BestHintConcert => "Side by side, nearest the stage; up to {limit} per booking.", "Liền nhau, gần sân khấu nhất; tối đa {limit} mỗi lần đặt.";
+        BestHintCruise => "Side by side on one corridor; up to {limit} per booking.", "Liền nhau trên cùng một hành lang; tối đa {limit} mỗi lần đặt.";
+        SeatTakenFromSelection => "{name} was just taken by someone else and left your selection.", "{name} vừa có người khác lấy và đã được bỏ khỏi lựa chọn của bạn.";
+        SeatsNotHeld => "your seats were not held", "chỗ của bạn chưa được giữ";
 
-    // Best seats.
-    OrLetUsChoose => "…or let us choose:", "…hoặc để chúng tôi chọn:";
-    HowMany => "How many? ", "Bao nhiêu? ";
-    HowManySeats => "How many seats", "Số chỗ";
-    CategoriesAny => "Categories (none chosen: any)", "Hạng vé (không chọn: hạng nào cũng được)";
-    PricePerSeat => "Price per seat", "Giá mỗi chỗ";
-    AnyPrice => "Any price", "Giá nào cũng được";
-    UpToPrice => "up to {price}", "tối đa {price}";
-    FindBestSeats => "Find best seats", "Tìm chỗ tốt nhất";
-    NoSeatsHeld => "no seats were held", "chưa có chỗ nào được giữ";
+        // Best seats.
+        OrLetUsChoose => "…or let us choose:", "…hoặc để chúng tôi chọn:";
+        HowMany => "How many? ", "Bao nhiêu? ";
+        HowManySeats => "How many seats", "Số chỗ";
+        CategoriesAny => "Categories (none chosen: any)", "Hạng vé (không chọn: hạng nào cũng được)";
+        PricePerSeat => "Price per seat", "Giá mỗi chỗ";
+        AnyPrice => "Any price", "Giá nào cũng được";
+        UpToPrice => "up to {price}", "tối đa {price}";
+        FindBestSeats => "Find best seats", "Tìm chỗ tốt nhất";
+        NoSeatsHeld => "no seats were held", "chưa có chỗ nào được giữ";
 
-    // Standing areas.
-    Standing => "Standing", "Chỗ đứng";
-    NoPlacesHeld => "no places were held", "chưa có chỗ nào được giữ";
-    AreaPlaces => "{area} places", "Số chỗ ở {area}";
-    PriceEach => " · {price} each", " · {price} mỗi chỗ";
-    SoldOut => "Sold out", "Đã bán hết";
-    PlacesLeftOne => "{n} place left", "Còn {n} chỗ";
-    PlacesLeftMany => "{n} places left", "Còn {n} chỗ";
-    OnePlaceFewer => "One place fewer", "Bớt một chỗ";
-    OnePlaceMore => "One place more", "Thêm một chỗ";
-    HoldPlacesOne => "Hold {n} place", "Giữ {n} chỗ";
-    HoldPlacesMany => "Hold {n} places", "Giữ {n} chỗ";
+        // Standing areas.
+        Standing => "Standing", "Chỗ đứng";
+        NoPlacesHeld => "no places were held", "chưa có chỗ nào được giữ";
+        AreaPlaces => "{area} places", "Số chỗ ở {area}";
+        PriceEach => " · {price} each", " · {price} mỗi chỗ";
+        SoldOut => "Sold out", "Đã bán hết";
+        PlacesLeftOne => "{n} place left", "Còn {n} chỗ";
+        PlacesLeftMany => "{n} places left", "Còn {n} chỗ";
+        OnePlaceFewer => "One place fewer", "Bớt một chỗ";
+        OnePlaceMore => "One place more", "Thêm một chỗ";
+        HoldPlacesOne => "Hold {n} place", "Giữ {n} chỗ";
+        HoldPlacesMany => "Hold {n} places", "Giữ {n} chỗ";
 
-    // A running hold.
-    HeldFor => "Held {what} for {amount}.", "Đang giữ {what}, tổng {amount}.";
-    PaymentNotStarted => "the payment was not started; your seats are still held", "việc thanh toán chưa bắt đầu; chỗ của bạn vẫn đang được giữ";
-    HoldExpired => "Your hold has expired; they are back on sale.", "Thời gian giữ chỗ đã hết; các chỗ này đã được mở bán lại.";
-    HoldTheseAgain => "Hold these seats again", "Giữ lại những chỗ này";
-    ChooseOtherSeats => "Choose other seats", "Chọn chỗ khác";
-    LastMinute => "Less than a minute left: pay now to keep these seats.", "Còn chưa đến một phút: hãy thanh toán ngay để giữ những chỗ này.";
-    TimeLeft => "Time left: ", "Thời gian còn lại: ";
-    PayNow => "Pay now", "Thanh toán ngay";
-    TooManyAttempts => "Too many attempts in a short time; {what}. Please wait a few seconds and try again.", "Bạn đã thử quá nhiều lần trong thời gian ngắn; {what}. Vui lòng đợi vài giây rồi thử lại.";
-    Unreachable => "We could not reach Holdfast (is the network down?); {what}. Please try again.", "Không kết nối được với Holdfast (mạng có bị mất không?); {what}. Vui lòng thử lại.";
-    OurSide => "Something went wrong on our side; {what}. Please try again.", "Đã có lỗi từ phía chúng tôi; {what}. Vui lòng thử lại.";
+        // A running hold.
+        HeldFor => "Held {what} for {amount}.", "Đang giữ {what}, tổng {amount}.";
+        PaymentNotStarted => "the payment was not started; your seats are still held", "việc thanh toán chưa bắt đầu; chỗ của bạn vẫn đang được giữ";
+        HoldExpired => "Your hold has expired; they are back on sale.", "Thời gian giữ chỗ đã hết; các chỗ này đã được mở bán lại.";
+        HoldTheseAgain => "Hold these seats again", "Giữ lại những chỗ này";
+        ChooseOtherSeats => "Choose other seats", "Chọn chỗ khác";
+        LastMinute => "Less than a minute left: pay now to keep these seats.", "Còn chưa đến một phút: hãy thanh toán ngay để giữ những chỗ này.";
+        TimeLeft => "Time left: ", "Thời gian còn lại: ";
+        PayNow => "Pay now", "Thanh toán ngay";
+        TooManyAttempts => "Too many attempts in a short time; {what}. Please wait a few seconds and try again.", "Bạn đã thử quá nhiều lần trong thời gian ngắn; {what}. Vui lòng đợi vài giây rồi thử lại.";
+        Unreachable => "We could not reach Holdfast (is the network down?); {what}. Please try again.", "Không kết nối được với Holdfast (mạng có bị mất không?); {what}. Vui lòng thử lại.";
+        OurSide => "Something went wrong on our side; {what}. Please try again.", "Đã có lỗi từ phía chúng tôi; {what}. Vui lòng thử lại.";
 
-    // Promo codes.
-    PromoCode => "Promo code", "Mã khuyến mãi";
-    Apply => "Apply", "Áp dụng";
-    TypePromoFirst => "Type a promo code first.", "Hãy nhập mã khuyến mãi trước.";
-    PromoApplied => "Promo applied: {discount} off. You pay {amount}.", "Đã áp dụng mã: giảm {discount}. Bạn trả {amount}.";
-    PromoNotChecked => "The code could not be checked just now; nothing changed. Try again.", "Chưa kiểm tra được mã lúc này; không có gì thay đổi. Vui lòng thử lại.";
+        // Promo codes.
+        PromoCode => "Promo code", "Mã khuyến mãi";
+        Apply => "Apply", "Áp dụng";
+        TypePromoFirst => "Type a promo code first.", "Hãy nhập mã khuyến mãi trước.";
+        PromoApplied => "Promo applied: {discount} off. You pay {amount}.", "Đã áp dụng mã: giảm {discount}. Bạn trả {amount}.";
+        PromoNotChecked => "The code could not be checked just now; nothing changed. Try again.", "Chưa kiểm tra được mã lúc này; không có gì thay đổi. Vui lòng thử lại.";
 
-    // The seats as a list.
-    AsAList => "Available {places} as a list", "Danh sách {places} còn trống";
-    AvailableHere => "{what} available here.", "Còn trống ở đây: {what}.";
+        // The seats as a list.
+        AsAList => "Available {places} as a list", "Danh sách {places} còn trống";
+        AvailableHere => "{what} available here.", "Còn trống ở đây: {what}.";
 
-    // The waiting room.
-    InTheQueue => "You are in the queue", "Bạn đang trong hàng chờ";
-    QueueWhy => "Many people want tickets right now. To keep things fair you are let in in the order you arrived; this page lets you in by itself when it is your turn.", "Rất nhiều người đang muốn mua vé lúc này. Để công bằng, mọi người được vào theo thứ tự đến trước; trang này sẽ tự đưa bạn vào khi đến lượt.";
-    TakingPlace => "Taking your place in the queue…", "Đang xếp chỗ cho bạn trong hàng chờ…";
-    PeopleAhead => "People ahead of you: ", "Số người phía trước bạn: ";
-    EstimatedWait => "Estimated wait: ", "Thời gian chờ dự kiến: ";
-    QueueSoldOut => "Sold out for now. Seats other buyers are holding may come back; keep your place and this page will move on if they do.", "Tạm thời đã hết vé. Những chỗ người khác đang giữ có thể được trả lại; hãy giữ chỗ của bạn trong hàng, trang này sẽ tự tiếp tục nếu có.";
-    TurnCameAndWent => "Your turn came and went; you have been placed in the queue again.", "Đã đến lượt bạn nhưng bạn đã bỏ lỡ; bạn đã được xếp lại vào hàng chờ.";
-    FollowingLive => "● following your place live", "● đang theo dõi vị trí của bạn trực tiếp";
-    Connecting => "○ connecting…", "○ đang kết nối…";
-    QueueUnreachable => "We could not reach the queue. Check your connection; reloading this page keeps your place.", "Không kết nối được với hàng chờ. Hãy kiểm tra kết nối mạng; tải lại trang vẫn giữ nguyên chỗ của bạn.";
-    QueueKeepsPlace => "Leaving and coming back keeps your place. Please do not open several tabs: they share one place.", "Rời đi rồi quay lại vẫn giữ nguyên chỗ của bạn. Vui lòng không mở nhiều thẻ: các thẻ dùng chung một chỗ.";
-    WaitUnderMinute => "less than a minute", "chưa đến một phút";
-    WaitMinutes => "about {n} minutes", "khoảng {n} phút";
-    WaitHours => "about {n} hours", "khoảng {n} giờ";
+        // The waiting room.
+        InTheQueue => "You are in the queue", "Bạn đang trong hàng chờ";
+        QueueWhy => "Many people want tickets right now. To keep things fair you are let in in the order you arrived; this page lets you in by itself when it is your turn.", "Rất nhiều người đang muốn mua vé lúc này. Để công bằng, mọi người được vào theo thứ tự đến trước; trang này sẽ tự đưa bạn vào khi đến lượt.";
+        TakingPlace => "Taking your place in the queue…", "Đang xếp chỗ cho bạn trong hàng chờ…";
+        PeopleAhead => "People ahead of you: ", "Số người phía trước bạn: ";
+        EstimatedWait => "Estimated wait: ", "Thời gian chờ dự kiến: ";
+        QueueSoldOut => "Sold out for now. Seats other buyers are holding may come back; keep your place and this page will move on if they do.", "Tạm thời đã hết vé. Những chỗ người khác đang giữ có thể được trả lại; hãy giữ chỗ của bạn trong hàng, trang này sẽ tự tiếp tục nếu có.";
+        TurnCameAndWent => "Your turn came and went; you have been placed in the queue again.", "Đã đến lượt bạn nhưng bạn đã bỏ lỡ; bạn đã được xếp lại vào hàng chờ.";
+        FollowingLive => "● following your place live", "● đang theo dõi vị trí của bạn trực tiếp";
+        Connecting => "○ connecting…", "○ đang kết nối…";
+        QueueUnreachable => "We could not reach the queue. Check your connection; reloading this page keeps your place.", "Không kết nối được với hàng chờ. Hãy kiểm tra kết nối mạng; tải lại trang vẫn giữ nguyên chỗ của bạn.";
+        QueueKeepsPlace => "Leaving and coming back keeps your place. Please do not open several tabs: they share one place.", "Rời đi rồi quay lại vẫn giữ nguyên chỗ của bạn. Vui lòng không mở nhiều thẻ: các thẻ dùng chung một chỗ.";
+        WaitUnderMinute => "less than a minute", "chưa đến một phút";
+        WaitMinutes => "about {n} minutes", "khoảng {n} phút";
+        WaitHours => "about {n} hours", "khoảng {n} giờ";
 
-    // A booking.
-    LoadingBooking => "Loading your booking…", "Đang tải đơn đặt chỗ…";
-    NoSuchBooking => "There is no such booking in this browser session.", "Không có đơn đặt chỗ này trong phiên trình duyệt này.";
-    BookingFailed => "Your booking could not be loaded. Please try again in a moment.", "Không tải được đơn đặt chỗ. Vui lòng thử lại sau giây lát.";
-    BookingHeading => "Booking ", "Đơn đặt chỗ ";
-    ConfirmingPayment => "We are confirming your payment with the payment provider; this page updates by itself.", "Chúng tôi đang xác nhận thanh toán với bên thanh toán; trang này tự cập nhật.";
-    PaidConfirmed => "Paid and confirmed. {farewell}", "Đã thanh toán và xác nhận. {farewell}";
-    PaidPartlyRefunded => "Paid and confirmed; part of your payment was refunded. Your tickets stay valid. {farewell}", "Đã thanh toán và xác nhận; một phần tiền đã được hoàn lại. Vé của bạn vẫn có hiệu lực. {farewell}";
-    ExplainLatePayment => "Your payment arrived after your hold had ended, and the seats had gone to someone else. It is being refunded in full.", "Khoản thanh toán của bạn đến sau khi thời gian giữ chỗ đã hết và chỗ đã thuộc về người khác. Khoản tiền đang được hoàn lại toàn bộ.";
-    ExplainHeld => "Your seats are held for you. Pay before the time runs out.", "Chỗ của bạn đang được giữ. Hãy thanh toán trước khi hết giờ.";
-    ExplainPending => "We are waiting for the payment provider to confirm your payment.", "Chúng tôi đang chờ bên thanh toán xác nhận khoản thanh toán của bạn.";
-    ExplainBooked => "Paid and confirmed.", "Đã thanh toán và xác nhận.";
-    ExplainExpired => "The hold ended before a payment arrived; the seats went back on sale. Nothing was charged.", "Thời gian giữ chỗ đã hết trước khi có thanh toán; các chỗ đã được mở bán lại. Bạn không bị trừ tiền.";
-    ExplainCancelled => "This hold was released and the seats went back on sale. Nothing was charged.", "Lượt giữ chỗ này đã được hủy và các chỗ đã được mở bán lại. Bạn không bị trừ tiền.";
-    ExplainRefunded => "Your payment was refunded in full and the tickets are no longer valid: it arrived after the hold had ended and the seats had gone to someone else, or the booking was cancelled and refunded by the organizer.", "Khoản thanh toán đã được hoàn lại toàn bộ và vé không còn hiệu lực: tiền đến sau khi thời gian giữ chỗ đã hết và chỗ đã thuộc về người khác, hoặc ban tổ chức đã hủy và hoàn tiền đơn này.";
-    ExplainDisputed => "Your bank disputed this payment, so the tickets are no longer valid and the seats went back on sale. If this is a mistake, please contact the organizer.", "Ngân hàng của bạn đã khiếu nại khoản thanh toán này nên vé không còn hiệu lực và các chỗ đã được mở bán lại. Nếu có nhầm lẫn, vui lòng liên hệ ban tổ chức.";
-    StatusHeld => "HELD", "ĐANG GIỮ";
-    StatusPaymentPending => "PAYMENT PENDING", "CHỜ THANH TOÁN";
-    StatusBooked => "BOOKED", "ĐÃ ĐẶT";
-    StatusExpired => "EXPIRED", "HẾT HẠN";
-    StatusCancelled => "CANCELLED", "ĐÃ HỦY";
-    StatusRefunded => "REFUNDED", "ĐÃ HOÀN TIỀN";
-    StatusDisputed => "DISPUTED", "BỊ KHIẾU NẠI";
-    RefundedLabel => "Refunded: ", "Đã hoàn lại: ";
-    AllMyBookings => "All my bookings", "Tất cả vé của tôi";
-    Loading => "Loading…", "Đang tải…";
-    NoBookingsYet => "No bookings yet in this browser.", "Chưa có đơn đặt chỗ nào trong trình duyệt này.";
-    BookingsFailed => "Your bookings could not be loaded.", "Không tải được các đơn đặt chỗ của bạn.";
-    PreparingTicket => "Preparing your ticket…", "Đang chuẩn bị vé…";
-    TicketQr => "Ticket QR code", "Mã QR của vé";
-    ShowAtEntrance => "Show this code at the entrance.", "Hãy xuất trình mã này ở lối vào.";
-    TicketNotYet => "Your ticket is not available yet.", "Vé của bạn chưa sẵn sàng.";
+        // A booking.
+        LoadingBooking => "Loading your booking…", "Đang tải đơn đặt chỗ…";
+        NoSuchBooking => "There is no such booking in this browser session.", "Không có đơn đặt chỗ này trong phiên trình duyệt này.";
+        BookingFailed => "Your booking could not be loaded. Please try again in a moment.", "Không tải được đơn đặt chỗ. Vui lòng thử lại sau giây lát.";
+        BookingHeading => "Booking ", "Đơn đặt chỗ ";
+        ConfirmingPayment => "We are confirming your payment with the payment provider; this page updates by itself.", "Chúng tôi đang xác nhận thanh toán với bên thanh toán; trang này tự cập nhật.";
+        PaidConfirmed => "Paid and confirmed. {farewell}", "Đã thanh toán và xác nhận. {farewell}";
+        PaidPartlyRefunded => "Paid and confirmed; part of your payment was refunded. Your tickets stay valid. {farewell}", "Đã thanh toán và xác nhận; một phần tiền đã được hoàn lại. Vé của bạn vẫn có hiệu lực. {farewell}";
+        ExplainLatePayment => "Your payment arrived after your hold had ended, and the seats had gone to someone else. It is being refunded in full.", "Khoản thanh toán của bạn đến sau khi thời gian giữ chỗ đã hết và chỗ đã thuộc về người khác. Khoản tiền đang được hoàn lại toàn bộ.";
+        ExplainHeld => "Your seats are held for you. Pay before the time runs out.", "Chỗ của bạn đang được giữ. Hãy thanh toán trước khi hết giờ.";
+        ExplainPending => "We are waiting for the payment provider to confirm your payment.", "Chúng tôi đang chờ bên thanh toán xác nhận khoản thanh toán của bạn.";
+        ExplainBooked => "Paid and confirmed.", "Đã thanh toán và xác nhận.";
+        ExplainExpired => "The hold ended before a payment arrived; the seats went back on sale. Nothing was charged.", "Thời gian giữ chỗ đã hết trước khi có thanh toán; các chỗ đã được mở bán lại. Bạn không bị trừ tiền.";
+        ExplainCancelled => "This hold was released and the seats went back on sale. Nothing was charged.", "Lượt giữ chỗ này đã được hủy và các chỗ đã được mở bán lại. Bạn không bị trừ tiền.";
+        ExplainRefunded => "Your payment was refunded in full and the tickets are no longer valid: it arrived after the hold had ended and the seats had gone to someone else, or the booking was cancelled and refunded by the organizer.", "Khoản thanh toán đã được hoàn lại toàn bộ và vé không còn hiệu lực: tiền đến sau khi thời gian giữ chỗ đã hết và chỗ đã thuộc về người khác, hoặc ban tổ chức đã hủy và hoàn tiền đơn này.";
+        ExplainDisputed => "Your bank disputed this payment, so the tickets are no longer valid and the seats went back on sale. If this is a mistake, please contact the organizer.", "Ngân hàng của bạn đã khiếu nại khoản thanh toán này nên vé không còn hiệu lực và các chỗ đã được mở bán lại. Nếu có nhầm lẫn, vui lòng liên hệ ban tổ chức.";
+        StatusHeld => "HELD", "ĐANG GIỮ";
+        StatusPaymentPending => "PAYMENT PENDING", "CHỜ THANH TOÁN";
+        StatusBooked => "BOOKED", "ĐÃ ĐẶT";
+        StatusExpired => "EXPIRED", "HẾT HẠN";
+        StatusCancelled => "CANCELLED", "ĐÃ HỦY";
+        StatusRefunded => "REFUNDED", "ĐÃ HOÀN TIỀN";
+        StatusDisputed => "DISPUTED", "BỊ KHIẾU NẠI";
+        RefundedLabel => "Refunded: ", "Đã hoàn lại: ";
+        AllMyBookings => "All my bookings", "Tất cả vé của tôi";
+        Loading => "Loading…", "Đang tải…";
+        NoBookingsYet => "No bookings yet in this browser.", "Chưa có đơn đặt chỗ nào trong trình duyệt này.";
+        BookingsFailed => "Your bookings could not be loaded.", "Không tải được các đơn đặt chỗ của bạn.";
+        PreparingTicket => "Preparing your ticket…", "Đang chuẩn bị vé…";
+        TicketQr => "Ticket QR code", "Mã QR của vé";
+        ShowAtEntrance => "Show this code at the entrance.", "Hãy xuất trình mã này ở lối vào.";
+        TicketNotYet => "Your ticket is not available yet.", "Vé của bạn chưa sẵn sàng.";
 
-    // What the server refused, as a buyer reads it (the API's own
-    // messages stay English for integrators).
-    RefusedSeatTaken => "Someone else has just taken a seat you chose.", "Một chỗ bạn chọn vừa có người khác lấy.";
-    RefusedHoldExpired => "The hold has expired.", "Thời gian giữ chỗ đã hết.";
-    RefusedNotNow => "This cannot be done for this booking any more.", "Không thể thực hiện việc này cho đơn đặt chỗ này nữa.";
-    RefusedInvalid => "Something in the request is not right; nothing changed.", "Yêu cầu có thông tin chưa đúng; không có gì thay đổi.";
-    RefusedLimit => "That is more than one buyer may hold at once.", "Số chỗ vượt quá giới hạn một người mua được giữ cùng lúc.";
-    RefusedNotFound => "It could not be found.", "Không tìm thấy.";
-    RefusedSoldOut => "Sold out: not enough places are left.", "Đã hết: không còn đủ chỗ.";
-    RefusedNoBlock => "Not that many seats side by side are left; the closest offers are below.", "Không còn đủ chỗ liền nhau như vậy; các lựa chọn gần nhất ở bên dưới.";
-    RefusedNothingFits => "Nothing that fits is left; the closest offers are below.", "Không còn chỗ phù hợp; các lựa chọn gần nhất ở bên dưới.";
-    RefusedNotOnSale => "This event is not on sale.", "Sự kiện này chưa mở bán.";
-    RefusedProvider => "The payment provider did not answer; your seats stay reserved while we find out.", "Bên thanh toán chưa phản hồi; chỗ của bạn vẫn được giữ trong lúc chúng tôi kiểm tra.";
-    RefusedRateLimited => "Too many requests; try again in {seconds} s.", "Quá nhiều yêu cầu; vui lòng thử lại sau {seconds} giây.";
-    RefusedAdmission => "The waiting room is open for this event: join the queue and wait to be admitted.", "Sự kiện này đang có hàng chờ: hãy vào hàng chờ và đợi đến lượt.";
-    RefusedPromoUnknown => "There is no such promo code.", "Không có mã khuyến mãi này.";
-    RefusedPromoExhausted => "This promo code has been used up.", "Mã khuyến mãi này đã hết lượt dùng.";
-    RefusedPromoApplied => "A promo code is already applied to this booking.", "Đơn đặt chỗ này đã được áp dụng một mã khuyến mãi.";
-    RefusedBusy => "We are very busy right now; nothing was done, please try again in a moment.", "Hệ thống đang rất bận; chưa có gì được thực hiện, vui lòng thử lại sau giây lát.";
-    RefusedOther => "This could not be done; nothing changed.", "Không thực hiện được; không có gì thay đổi.";
+        // The organizer's console.
+        ConsoleTitle => "Admin console", "Bảng điều khiển quản trị";
+        ConsoleFailed => "The console could not load. Try again.", "Không tải được bảng điều khiển. Vui lòng thử lại.";
+        Password => "Password", "Mật khẩu";
+        SignIn => "Sign in", "Đăng nhập";
+        SignInFailed => "Signing in failed; try again.", "Đăng nhập không thành công; vui lòng thử lại.";
+        StatePublished => "published", "đã công bố";
+        StateNotPublished => "not published", "chưa công bố";
+        Withdraw => "Withdraw", "Gỡ xuống";
+        Publish => "Publish", "Công bố";
+        SignOut => "Sign out", "Đăng xuất";
+        DoorScanner => "Door scanner", "Máy quét cửa vào";
+        EventsHeading => "Events", "Sự kiện";
+        ColEvent => "Event", "Sự kiện";
+        ColKind => "Kind", "Loại";
+        ColSeats => "Seats", "Số chỗ";
+        ColState => "State", "Trạng thái";
+        CreatedEvent => "Created event {id} with {seats} seats (not published yet).", "Đã tạo sự kiện {id} với {seats} chỗ (chưa công bố).";
+        SavingFailed => "Saving failed; try again.", "Lưu không thành công; vui lòng thử lại.";
+        NewEvent => "New event", "Sự kiện mới";
+        FieldName => "Name", "Tên";
+        FieldVenue => "Venue", "Địa điểm";
+        FieldTimeZone => "Time zone (e.g. Europe/Oslo, Asia/Ho_Chi_Minh)", "Múi giờ (ví dụ Europe/Oslo, Asia/Ho_Chi_Minh)";
+        FieldStarts => "Starts (local time there)", "Bắt đầu (giờ tại nơi diễn ra)";
+        FieldOnSale => "On sale from (UTC, empty: when published)", "Mở bán từ (UTC, để trống: khi công bố)";
+        FieldCurrency => "Currency", "Tiền tệ";
+        PriceCategoryLegend => "Price category", "Hạng giá";
+        FieldPrice => "Price", "Giá";
+        FieldColour => "Colour", "Màu";
+        SeatsLegend => "Seats", "Chỗ ngồi";
+        FieldDeck => "Deck (cruises)", "Boong (du thuyền)";
+        FieldRows => "Rows", "Số hàng";
+        FieldSeatsPerRow => "Seats per row", "Số ghế mỗi hàng";
+        StandingOptional => "Standing area (optional)", "Khu đứng (không bắt buộc)";
+        FieldCapacity => "Capacity", "Sức chứa";
+        CreateEvent => "Create event", "Tạo sự kiện";
+        AllEvents => "← All events", "← Tất cả sự kiện";
+        SignInOnThe => "Sign in on the ", "Hãy đăng nhập vào ";
+        ConsoleWord => "console", "bảng điều khiển";
+        FirstDot => " first.", " trước.";
+        EventFailed => "This event could not be loaded.", "Không tải được sự kiện này.";
+        ActionFailed => "The action failed; try again.", "Thao tác không thành công; vui lòng thử lại.";
+        InvariantViolated => "Invariant violated! ", "Vi phạm bất biến! ";
+        TileAvailable => " available", " còn trống";
+        TileHeld => " held", " đang giữ";
+        TileInPayment => " in payment", " đang thanh toán";
+        TileBooked => " booked", " đã đặt";
+        TileRevenue => " revenue", " doanh thu";
+        TileBacklog => " mails/refunds waiting", " thư và hoàn tiền đang chờ";
+        LiveHolds => "Live holds", "Các lượt giữ chỗ đang chạy";
+        ColBooking => "Booking", "Đơn";
+        ColBuyer => "Buyer", "Người mua";
+        ColStage => "Stage", "Giai đoạn";
+        ColEndsIn => "Ends in", "Còn lại";
+        RecentBookings => "Recent bookings, refunds and late payments", "Đơn, hoàn tiền và thanh toán muộn gần đây";
+        ColStatus => "Status", "Tình trạng";
+        ColAmount => "Amount", "Số tiền";
+        ColWhy => "Why", "Lý do";
+        ColAt => "At", "Lúc";
+        Refund => "Refund", "Hoàn tiền";
+        ResendEmail => "Resend email", "Gửi lại email";
+        WebhookInbox => "Webhook inbox", "Hộp webhook";
+        ColType => "Type", "Kiểu";
+        ColOutcome => "Outcome", "Kết quả";
+        ColReceived => "Received", "Nhận lúc";
+        MailHeading => "Mail", "Thư";
+        ColTo => "To", "Người nhận";
+        ColSubject => "Subject", "Tiêu đề";
+        ColChannel => "Channel", "Kênh";
+        AuditHeading => "Audit", "Nhật ký";
+        ColWho => "Who", "Ai";
+        ColWhat => "What", "Việc gì";
+        ColDetail => "Detail", "Chi tiết";
+        ColWhen => "When", "Khi nào";
+        Release => "Release", "Trả chỗ";
+        PlusMinute => "+1 min", "+1 phút";
+        HoldStanding => "{n} standing", "{n} chỗ đứng";
+        OnSaleDay => "On-sale day", "Ngày mở bán";
+        RoomFailed => "The waiting room could not be loaded.", "Không tải được phòng chờ.";
+        PromoCodesHeading => "Promo codes", "Các mã khuyến mãi";
+        PromosFailed => "Promo codes could not be loaded.", "Không tải được các mã khuyến mãi.";
+        RoomNotChanged => "The waiting room could not be changed; try again.", "Không thay đổi được phòng chờ; vui lòng thử lại.";
+        WaitingRoomLabel => "Waiting room: ", "Phòng chờ: ";
+        RoomOn => "on", "bật";
+        RoomOff => "off", "tắt";
+        TileJoined => " joined", " đã vào hàng";
+        TileAdmitted => " admitted", " đã được vào";
+        TileWaiting => " waiting", " đang chờ";
+        TilePlacesFree => " places free", " chỗ trống";
+        AdmitPerMinute => "Admit per minute ", "Số người vào mỗi phút ";
+        SaveRate => "Save rate", "Lưu tốc độ";
+        OpenRoom => "Open the waiting room", "Mở phòng chờ";
+        CloseRoom => "Close the waiting room", "Đóng phòng chờ";
+        NoCampaigns => "No promo campaigns yet.", "Chưa có chiến dịch khuyến mãi nào.";
+        ColDiscount => "Discount", "Giảm giá";
+        ColUsed => "Used", "Đã dùng";
+        ColCodes => "Codes", "Mã";
+        CampaignFailed => "The campaign could not be created; try again.", "Không tạo được chiến dịch; vui lòng thử lại.";
+        SingleUse => "single use", "dùng một lần";
+        CappedUses => "capped uses", "giới hạn số lần";
+        PoolOnePerBuyer => "pool, one per buyer", "kho mã, mỗi người một mã";
+        CodeOptional => "Code (optional) ", "Mã (không bắt buộc) ";
+        PercentOff => "% off ", "% giảm ";
+        AmountOff => "Amount off ", "Số tiền giảm ";
+        MaxUses => "Max uses ", "Số lần dùng tối đa ";
+        CodesInPool => "Codes in the pool ", "Số mã trong kho ";
+        CreatePromo => "Create promo", "Tạo khuyến mãi";
+        DoorHeading => "Door", "Cửa vào";
+        SignInConsoleFirst => "Sign in to the console first: ", "Hãy đăng nhập vào bảng điều khiển trước: ";
+        SignInLink => "sign in", "đăng nhập";
+        ScanNotReached => "The scan did not reach the server; scan again.", "Lượt quét chưa đến máy chủ; vui lòng quét lại.";
+        Gate => "Gate", "Cổng";
+        TicketLabel => "Ticket", "Vé";
+        ScanPlaceholder => "scan or paste the ticket", "quét hoặc dán mã vé";
+        CheckIn => "Check in", "Cho vào";
 
-    // Mail to the buyer, in the language they paid in.
-    MailConfirmedSubject => "Your booking is confirmed", "Đơn đặt chỗ của bạn đã được xác nhận";
-    MailPaid => "Booking {booking} is paid ({amount}). Your tickets are ready.", "Đơn đặt chỗ {booking} đã được thanh toán ({amount}). Vé của bạn đã sẵn sàng.";
-    MailShowQr => "Show the QR code of this booking (My bookings) at the door.", "Hãy xuất trình mã QR của đơn này (trong mục Vé của tôi) ở cửa vào.";
-    MailRefundedSubject => "Your payment was refunded", "Khoản thanh toán của bạn đã được hoàn lại";
-    MailRefundedInFull => "Your payment was refunded in full, so your booking is cancelled and its tickets are no longer valid.", "Khoản thanh toán của bạn đã được hoàn lại toàn bộ, vì vậy đơn đặt chỗ đã bị hủy và vé không còn hiệu lực.";
-    MailDisputedSubject => "Your booking is cancelled: the payment is disputed", "Đơn đặt chỗ của bạn đã bị hủy: khoản thanh toán đang bị khiếu nại";
-    MailDisputed => "Your bank disputed the payment for this booking, so its tickets are no longer valid. If this is a mistake, contact the organizer.", "Ngân hàng của bạn đã khiếu nại khoản thanh toán cho đơn này nên vé không còn hiệu lực. Nếu có nhầm lẫn, hãy liên hệ ban tổ chức.";
-    MailLatePaymentRefunded => "Your payment arrived after the hold had ended and the seats had gone to someone else, so we refunded it in full.", "Khoản thanh toán của bạn đến sau khi thời gian giữ chỗ đã hết và chỗ đã thuộc về người khác, nên chúng tôi đã hoàn lại toàn bộ.";
-    MailOrganizerRefunded => "The organizer cancelled your booking and refunded your payment in full.", "Ban tổ chức đã hủy đơn đặt chỗ của bạn và hoàn lại toàn bộ tiền.";
+        // Days of the week, for dates.
+        Monday => "Monday", "Thứ Hai";
+        Tuesday => "Tuesday", "Thứ Ba";
+        Wednesday => "Wednesday", "Thứ Tư";
+        Thursday => "Thursday", "Thứ Năm";
+        Friday => "Friday", "Thứ Sáu";
+        Saturday => "Saturday", "Thứ Bảy";
+        Sunday => "Sunday", "Chủ Nhật";
+    }
+    server {
+        // A ticket's name for a standing place (the booking's page and API).
+        StandingPlaceNumber => "Standing place {n}", "Chỗ đứng số {n}";
 
-    // The sandbox's hosted checkout (Stripe's page in production, which
-    // follows the browser's language by itself).
-    SandboxTitle => "Holdfast sandbox checkout", "Thanh toán thử nghiệm Holdfast";
-    SandboxTagline => "Sandbox payment provider — no real money moves", "Cổng thanh toán thử nghiệm — không có tiền thật được chuyển";
-    AmountDue => "Amount due: ", "Số tiền cần trả: ";
-    EmailForConfirmation => "Email for the confirmation", "Email nhận xác nhận";
-    WebhookDelivery => "Webhook delivery", "Cách gửi webhook";
-    DeliveryOnce => "once", "một lần";
-    DeliveryTwice => "twice", "hai lần";
-    DeliveryDelayed => "delayed", "gửi trễ";
-    PayAmount => "Pay {amount}", "Trả {amount}";
-    Decline => "Decline", "Từ chối";
-    CheckoutPaid => "This checkout is paid ({amount}).", "Phiên thanh toán này đã được trả ({amount}).";
-    CheckoutEnded => "This checkout has ended; nothing can be paid here any more.", "Phiên thanh toán này đã kết thúc; không thể thanh toán ở đây nữa.";
-    CheckoutEndedTitle => "Checkout ended", "Phiên thanh toán đã kết thúc";
-    CheckoutCannotComplete => "This checkout can no longer be completed.", "Không thể hoàn tất phiên thanh toán này nữa.";
-    UnknownCheckout => "Unknown checkout", "Không rõ phiên thanh toán";
-    CheckoutMissing => "This checkout does not exist.", "Phiên thanh toán này không tồn tại.";
-    Sorry => "Sorry", "Xin lỗi";
-    WentWrong => "Something went wrong.", "Đã có lỗi xảy ra.";
-    ChoosePayOrDecline => "Choose Pay or Decline.", "Hãy chọn Trả hoặc Từ chối.";
+        // What the server refused, as a buyer reads it (the API's own
+        // messages stay English for integrators).
+        RefusedSeatTaken => "Someone else has just taken a seat you chose.", "Một chỗ bạn chọn vừa có người khác lấy.";
+        RefusedHoldExpired => "The hold has expired.", "Thời gian giữ chỗ đã hết.";
+        RefusedNotNow => "This cannot be done for this booking any more.", "Không thể thực hiện việc này cho đơn đặt chỗ này nữa.";
+        RefusedInvalid => "Something in the request is not right; nothing changed.", "Yêu cầu có thông tin chưa đúng; không có gì thay đổi.";
+        RefusedLimit => "That is more than one buyer may hold at once.", "Số chỗ vượt quá giới hạn một người mua được giữ cùng lúc.";
+        RefusedNotFound => "It could not be found.", "Không tìm thấy.";
+        RefusedSoldOut => "Sold out: not enough places are left.", "Đã hết: không còn đủ chỗ.";
+        RefusedNoBlock => "Not that many seats side by side are left; the closest offers are below.", "Không còn đủ chỗ liền nhau như vậy; các lựa chọn gần nhất ở bên dưới.";
+        RefusedNothingFits => "Nothing that fits is left; the closest offers are below.", "Không còn chỗ phù hợp; các lựa chọn gần nhất ở bên dưới.";
+        RefusedNotOnSale => "This event is not on sale.", "Sự kiện này chưa mở bán.";
+        RefusedProvider => "The payment provider did not answer; your seats stay reserved while we find out.", "Bên thanh toán chưa phản hồi; chỗ của bạn vẫn được giữ trong lúc chúng tôi kiểm tra.";
+        RefusedRateLimited => "Too many requests; try again in {seconds} s.", "Quá nhiều yêu cầu; vui lòng thử lại sau {seconds} giây.";
+        RefusedAdmission => "The waiting room is open for this event: join the queue and wait to be admitted.", "Sự kiện này đang có hàng chờ: hãy vào hàng chờ và đợi đến lượt.";
+        RefusedPromoUnknown => "There is no such promo code.", "Không có mã khuyến mãi này.";
+        RefusedPromoExhausted => "This promo code has been used up.", "Mã khuyến mãi này đã hết lượt dùng.";
+        RefusedPromoApplied => "A promo code is already applied to this booking.", "Đơn đặt chỗ này đã được áp dụng một mã khuyến mãi.";
+        RefusedBusy => "We are very busy right now; nothing was done, please try again in a moment.", "Hệ thống đang rất bận; chưa có gì được thực hiện, vui lòng thử lại sau giây lát.";
+        RefusedOther => "This could not be done; nothing changed.", "Không thực hiện được; không có gì thay đổi.";
 
-    // Days of the week, for dates.
-    Monday => "Monday", "Thứ Hai";
-    Tuesday => "Tuesday", "Thứ Ba";
-    Wednesday => "Wednesday", "Thứ Tư";
-    Thursday => "Thursday", "Thứ Năm";
-    Friday => "Friday", "Thứ Sáu";
-    Saturday => "Saturday", "Thứ Bảy";
-    Sunday => "Sunday", "Chủ Nhật";
+        // Mail to the buyer, in the language they paid in.
+        MailConfirmedSubject => "Your booking is confirmed", "Đơn đặt chỗ của bạn đã được xác nhận";
+        MailPaid => "Booking {booking} is paid ({amount}). Your tickets are ready.", "Đơn đặt chỗ {booking} đã được thanh toán ({amount}). Vé của bạn đã sẵn sàng.";
+        MailShowQr => "Show the QR code of this booking (My bookings) at the door.", "Hãy xuất trình mã QR của đơn này (trong mục Vé của tôi) ở cửa vào.";
+        MailRefundedSubject => "Your payment was refunded", "Khoản thanh toán của bạn đã được hoàn lại";
+        MailRefundedInFull => "Your payment was refunded in full, so your booking is cancelled and its tickets are no longer valid.", "Khoản thanh toán của bạn đã được hoàn lại toàn bộ, vì vậy đơn đặt chỗ đã bị hủy và vé không còn hiệu lực.";
+        MailDisputedSubject => "Your booking is cancelled: the payment is disputed", "Đơn đặt chỗ của bạn đã bị hủy: khoản thanh toán đang bị khiếu nại";
+        MailDisputed => "Your bank disputed the payment for this booking, so its tickets are no longer valid. If this is a mistake, contact the organizer.", "Ngân hàng của bạn đã khiếu nại khoản thanh toán cho đơn này nên vé không còn hiệu lực. Nếu có nhầm lẫn, hãy liên hệ ban tổ chức.";
+        MailLatePaymentRefunded => "Your payment arrived after the hold had ended and the seats had gone to someone else, so we refunded it in full.", "Khoản thanh toán của bạn đến sau khi thời gian giữ chỗ đã hết và chỗ đã thuộc về người khác, nên chúng tôi đã hoàn lại toàn bộ.";
+        MailOrganizerRefunded => "The organizer cancelled your booking and refunded your payment in full.", "Ban tổ chức đã hủy đơn đặt chỗ của bạn và hoàn lại toàn bộ tiền.";
+
+        // The sandbox's hosted checkout (Stripe's page in production, which
+        // follows the browser's language by itself).
+        SandboxTitle => "Holdfast sandbox checkout", "Thanh toán thử nghiệm Holdfast";
+        SandboxTagline => "Sandbox payment provider — no real money moves", "Cổng thanh toán thử nghiệm — không có tiền thật được chuyển";
+        AmountDue => "Amount due: ", "Số tiền cần trả: ";
+        EmailForConfirmation => "Email for the confirmation", "Email nhận xác nhận";
+        WebhookDelivery => "Webhook delivery", "Cách gửi webhook";
+        DeliveryOnce => "once", "một lần";
+        DeliveryTwice => "twice", "hai lần";
+        DeliveryDelayed => "delayed", "gửi trễ";
+        PayAmount => "Pay {amount}", "Trả {amount}";
+        Decline => "Decline", "Từ chối";
+        CheckoutPaid => "This checkout is paid ({amount}).", "Phiên thanh toán này đã được trả ({amount}).";
+        CheckoutEnded => "This checkout has ended; nothing can be paid here any more.", "Phiên thanh toán này đã kết thúc; không thể thanh toán ở đây nữa.";
+        CheckoutEndedTitle => "Checkout ended", "Phiên thanh toán đã kết thúc";
+        CheckoutCannotComplete => "This checkout can no longer be completed.", "Không thể hoàn tất phiên thanh toán này nữa.";
+        UnknownCheckout => "Unknown checkout", "Không rõ phiên thanh toán";
+        CheckoutMissing => "This checkout does not exist.", "Phiên thanh toán này không tồn tại.";
+        Sorry => "Sorry", "Xin lỗi";
+        WentWrong => "Something went wrong.", "Đã có lỗi xảy ra.";
+        ChoosePayOrDecline => "Choose Pay or Decline.", "Hãy chọn Trả hoặc Từ chối.";
+    }
 }

@@ -4,11 +4,13 @@
 //! invariant canary fails — above the on-sale day panel.
 
 use leptos::prelude::*;
+
+use crate::i18n::{t, use_locale, Msg};
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_params_map;
 
 use crate::model::console::{Dashboard, LiveHold};
-use crate::model::{format_price, BookingStatus};
+use crate::model::BookingStatus;
 use crate::server_fns::console::{admin_act, admin_dashboard};
 use crate::ui::console::on_sale_panel::OnSalePanel;
 
@@ -37,16 +39,16 @@ pub fn AdminEventPage() -> impl IntoView {
     let data = Resource::new(id, admin_dashboard);
     view! {
         <section class="console">
-            <p><a href="/admin">"← All events"</a></p>
-            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+            <p><a href="/admin">{t(Msg::AllEvents)}</a></p>
+            <Transition fallback=|| view! { <p>{t(Msg::Loading)}</p> }>
                 {move || Suspend::new(async move {
                     match data.await {
                         Ok(Some(d)) => {
                             let event_id = d.event_id;
                             view! { <LiveDashboard first=d/> <OnSalePanel event_id/> }.into_any()
                         }
-                        Ok(None) => view! { <p class="notice">"Sign in on the " <a href="/admin">"console"</a> " first."</p> }.into_any(),
-                        Err(_) => view! { <p class="error" role="alert">"This event could not be loaded."</p> }.into_any(),
+                        Ok(None) => view! { <p class="notice">{t(Msg::SignInOnThe)} <a href="/admin">{t(Msg::ConsoleWord)}</a> {t(Msg::FirstDot)}</p> }.into_any(),
+                        Err(_) => view! { <p class="error" role="alert">{t(Msg::EventFailed)}</p> }.into_any(),
                     }
                 })}
             </Transition>
@@ -77,7 +79,7 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
             let words = match admin_act(booking.clone(), action.into(), seconds).await {
                 Ok(Ok(o)) => format!("{} {}: {}", o.action, short(&o.booking_id), o.detail),
                 Ok(Err(r)) => r.message,
-                Err(_) => "The action failed; try again.".into(),
+                Err(_) => t(Msg::ActionFailed).into(),
             };
             notice.set(Some(words));
         });
@@ -87,19 +89,19 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
         view! {
             {(!d.canary.ok).then(|| view! {
                 <div class="canary-alert" role="alert">
-                    <strong>"Invariant violated! "</strong>
+                    <strong>{t(Msg::InvariantViolated)}</strong>
                     {d.canary.violations.join("; ")}
                 </div>
             })}
             <h1>{d.event_name.clone()}</h1>
-            <p class="live-state">{move || if live.get() { "● live" } else { "○ connecting…" }}</p>
+            <p class="live-state">{move || t(if live.get() { Msg::Live } else { Msg::Connecting })}</p>
             <div class="tiles">
-                <div class="tile"><span class="n available">{d.counts.available}</span>" available"</div>
-                <div class="tile"><span class="n held">{d.counts.held}</span>" held"</div>
-                <div class="tile"><span class="n in-payment">{d.counts.in_payment}</span>" in payment"</div>
-                <div class="tile"><span class="n booked">{d.counts.booked}</span>" booked"</div>
-                <div class="tile"><span class="n revenue">{format_price(d.revenue_cents, &d.currency)}</span>" revenue"</div>
-                <div class="tile"><span class="n">{d.outbox_backlog}</span>" mails/refunds waiting"</div>
+                <div class="tile"><span class="n available">{d.counts.available}</span>{t(Msg::TileAvailable)}</div>
+                <div class="tile"><span class="n held">{d.counts.held}</span>{t(Msg::TileHeld)}</div>
+                <div class="tile"><span class="n in-payment">{d.counts.in_payment}</span>{t(Msg::TileInPayment)}</div>
+                <div class="tile"><span class="n booked">{d.counts.booked}</span>{t(Msg::TileBooked)}</div>
+                <div class="tile"><span class="n revenue">{use_locale().price(d.revenue_cents, &d.currency)}</span>{t(Msg::TileRevenue)}</div>
+                <div class="tile"><span class="n">{d.outbox_backlog}</span>{t(Msg::TileBacklog)}</div>
             </div>
         }
         .into_any()
@@ -112,9 +114,9 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
             .map(|h| hold_row(h, received, tick, act))
             .collect_view();
         view! {
-            <h2>"Live holds"</h2>
+            <h2>{t(Msg::LiveHolds)}</h2>
             <table class="holds">
-                <thead><tr><th>"Booking"</th><th>"Buyer"</th><th>"Seats"</th><th>"Stage"</th><th>"Ends in"</th><th></th></tr></thead>
+                <thead><tr><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColBuyer)}</th><th>{t(Msg::SeatsLegend)}</th><th>{t(Msg::ColStage)}</th><th>{t(Msg::ColEndsIn)}</th><th></th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
         }
@@ -123,9 +125,9 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
     let history = move || {
         let d = dash.get();
         view! {
-            <h2>"Recent bookings, refunds and late payments"</h2>
+            <h2>{t(Msg::RecentBookings)}</h2>
             <table class="recent">
-                <thead><tr><th>"Booking"</th><th>"Status"</th><th>"Amount"</th><th>"Why"</th><th>"At"</th><th></th></tr></thead>
+                <thead><tr><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColStatus)}</th><th>{t(Msg::ColAmount)}</th><th>{t(Msg::ColWhy)}</th><th>{t(Msg::ColAt)}</th><th></th></tr></thead>
                 <tbody>{d.recent.into_iter().map(|r| {
                     let (b1, b2) = (r.booking_id.clone(), r.booking_id.clone());
                     let booked = r.status == BookingStatus::Booked.as_str();
@@ -133,12 +135,12 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
                         <tr>
                             <td title=r.booking_id.clone()>{short(&r.booking_id)}</td>
                             <td>{r.status}</td>
-                            <td>{format_price(r.amount_cents, &r.currency)}</td>
+                            <td>{use_locale().price(r.amount_cents, &r.currency)}</td>
                             <td>{r.reason}</td>
                             <td>{r.at}</td>
                             <td>{booked.then(|| view! {
-                                <button class="refund" on:click=move |_| act(b1.clone(), "refund", 0)>"Refund"</button>
-                                <button class="resend" on:click=move |_| act(b2.clone(), "resend", 0)>"Resend email"</button>
+                                <button class="refund" on:click=move |_| act(b1.clone(), "refund", 0)>{t(Msg::Refund)}</button>
+                                <button class="resend" on:click=move |_| act(b2.clone(), "resend", 0)>{t(Msg::ResendEmail)}</button>
                             })}</td>
                         </tr>
                     }
@@ -150,23 +152,23 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
     let feeds = move || {
         let d = dash.get();
         view! {
-            <h2>"Webhook inbox"</h2>
+            <h2>{t(Msg::WebhookInbox)}</h2>
             <table class="webhooks">
-                <thead><tr><th>"Event"</th><th>"Type"</th><th>"Booking"</th><th>"Outcome"</th><th>"Received"</th></tr></thead>
+                <thead><tr><th>{t(Msg::ColEvent)}</th><th>{t(Msg::ColType)}</th><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColOutcome)}</th><th>{t(Msg::ColReceived)}</th></tr></thead>
                 <tbody>{d.webhooks.into_iter().map(|w| view! {
                     <tr><td>{w.event_id}</td><td>{w.kind}</td><td>{w.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{w.outcome}</td><td>{w.received_at}</td></tr>
                 }).collect_view()}</tbody>
             </table>
-            <h2>"Mail"</h2>
+            <h2>{t(Msg::MailHeading)}</h2>
             <table class="mail">
-                <thead><tr><th>"Booking"</th><th>"To"</th><th>"Subject"</th><th>"Channel"</th><th>"At"</th></tr></thead>
+                <thead><tr><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColTo)}</th><th>{t(Msg::ColSubject)}</th><th>{t(Msg::ColChannel)}</th><th>{t(Msg::ColAt)}</th></tr></thead>
                 <tbody>{d.mail.into_iter().map(|m| view! {
                     <tr><td>{short(&m.booking_id)}</td><td>{m.recipient}</td><td>{m.subject}</td><td>{m.channel}</td><td>{m.at}</td></tr>
                 }).collect_view()}</tbody>
             </table>
-            <h2>"Audit"</h2>
+            <h2>{t(Msg::AuditHeading)}</h2>
             <table class="audit">
-                <thead><tr><th>"Who"</th><th>"What"</th><th>"Booking"</th><th>"Detail"</th><th>"When"</th></tr></thead>
+                <thead><tr><th>{t(Msg::ColWho)}</th><th>{t(Msg::ColWhat)}</th><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColDetail)}</th><th>{t(Msg::ColWhen)}</th></tr></thead>
                 <tbody>{d.audit.into_iter().map(|a| view! {
                     <tr><td>{a.actor}</td><td>{a.action}</td><td>{a.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{a.detail}</td><td>{a.at}</td></tr>
                 }).collect_view()}</tbody>
@@ -196,7 +198,7 @@ fn hold_row(
         format!("{}:{:02}", ms / 60_000, (ms / 1000) % 60)
     };
     let seats = if h.seat_labels.is_empty() {
-        format!("{} standing", h.places)
+        t(Msg::HoldStanding).replace("{n}", &h.places.to_string())
     } else {
         h.seat_labels.join(", ")
     };
@@ -210,8 +212,8 @@ fn hold_row(
             <td>{h.stage.clone()}</td>
             <td class="countdown">{left}</td>
             <td>{held.then(|| view! {
-                <button class="release" on:click=move |_| act(b1.clone(), "release", 0)>"Release"</button>
-                <button class="extend" on:click=move |_| act(b2.clone(), "extend", 60)>"+1 min"</button>
+                <button class="release" on:click=move |_| act(b1.clone(), "release", 0)>{t(Msg::Release)}</button>
+                <button class="extend" on:click=move |_| act(b2.clone(), "extend", 60)>{t(Msg::PlusMinute)}</button>
             })}</td>
         </tr>
     }

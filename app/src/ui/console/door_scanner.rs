@@ -5,6 +5,8 @@
 //! focus for the next scan.
 
 use leptos::prelude::*;
+
+use crate::i18n::{t, Msg};
 use leptos::task::spawn_local;
 
 use crate::server_fns::console::{admin_check_in, admin_signed_in, ScanResult};
@@ -15,12 +17,12 @@ pub fn DoorScanner() -> impl IntoView {
     view! {
         <section class="door">
             <p><a href="/admin">"← Console"</a></p>
-            <h1>"Door"</h1>
-            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+            <h1>{t(Msg::DoorHeading)}</h1>
+            <Transition fallback=|| view! { <p>{t(Msg::Loading)}</p> }>
                 {move || Suspend::new(async move {
                     match signed_in.await {
                         Ok(true) => view! { <Scanner/> }.into_any(),
-                        _ => view! { <p class="notice">"Sign in to the console first: " <a href="/admin">"sign in"</a></p> }.into_any(),
+                        _ => view! { <p class="notice">{t(Msg::SignInConsoleFirst)} <a href="/admin">{t(Msg::SignInLink)}</a></p> }.into_any(),
                     }
                 })}
             </Transition>
@@ -45,7 +47,7 @@ fn Scanner() -> impl IntoView {
         spawn_local(async move {
             let answer = admin_check_in(scanned, at).await.unwrap_or(ScanResult {
                 admitted: false,
-                message: "The scan did not reach the server; scan again.".into(),
+                message: t(Msg::ScanNotReached).into(),
             });
             result.set(Some(answer));
             token.set(String::new());
@@ -54,14 +56,14 @@ fn Scanner() -> impl IntoView {
     };
     view! {
         <form class="scanner" on:submit=submit>
-            <label>"Gate"
+            <label>{t(Msg::Gate)}
                 <input name="gate" maxlength="40" prop:value=gate on:input=move |ev| gate.set(event_target_value(&ev))/>
             </label>
-            <label>"Ticket"
-                <input name="ticket" autofocus=true autocomplete="off" placeholder="scan or paste the ticket"
+            <label>{t(Msg::TicketLabel)}
+                <input name="ticket" autofocus=true autocomplete="off" placeholder=t(Msg::ScanPlaceholder)
                     prop:value=token on:input=move |ev| token.set(event_target_value(&ev))/>
             </label>
-            <button type="submit" disabled=move || busy.get()>"Check in"</button>
+            <button type="submit" disabled=move || busy.get()>{t(Msg::CheckIn)}</button>
         </form>
         {move || result.get().map(|r| {
             let class = if r.admitted { "scan-result admitted" } else { "scan-result refused" };

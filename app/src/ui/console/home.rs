@@ -3,6 +3,8 @@
 //! fields).
 
 use leptos::prelude::*;
+
+use crate::i18n::{t, Msg};
 use leptos::task::spawn_local;
 
 use crate::model::console::{CategorySpec, EventLayout, SectionSpec, StandingSpec};
@@ -19,13 +21,13 @@ pub fn AdminHome() -> impl IntoView {
     let signed_in = Resource::new(|| (), |_| admin_signed_in());
     view! {
         <section class="console">
-            <h1>"Admin console"</h1>
-            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+            <h1>{t(Msg::ConsoleTitle)}</h1>
+            <Transition fallback=|| view! { <p>{t(Msg::Loading)}</p> }>
                 {move || Suspend::new(async move {
                     match events.await {
                         Ok(Some(list)) => view! { <EventAdmin list events/> }.into_any(),
                         Ok(None) => view! { <SignIn/> }.into_any(),
-                        Err(_) => view! { <p class="error" role="alert">"The console could not load. Try again."</p> }.into_any(),
+                        Err(_) => view! { <p class="error" role="alert">{t(Msg::ConsoleFailed)}</p> }.into_any(),
                     }
                 })}
             </Transition>
@@ -53,7 +55,7 @@ fn SignIn() -> impl IntoView {
                     }
                 }
                 Ok(Err(message)) => error.set(Some(message)),
-                Err(_) => error.set(Some("Signing in failed; try again.".into())),
+                Err(_) => error.set(Some(t(Msg::SignInFailed).into())),
             }
         });
     };
@@ -61,11 +63,11 @@ fn SignIn() -> impl IntoView {
         // `post`: submitted before the page hydrates, the password must
         // never end up in a URL.
         <form class="signin" method="post" action="/api/admin/login" on:submit=submit>
-            <label>"Password"
+            <label>{t(Msg::Password)}
                 <input type="password" name="password" autocomplete="current-password" required
                     prop:value=password on:input=move |ev| password.set(event_target_value(&ev))/>
             </label>
-            <button type="submit">"Sign in"</button>
+            <button type="submit">{t(Msg::SignIn)}</button>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
         </form>
     }
@@ -98,19 +100,19 @@ fn EventAdmin(
             view! {
                 <tr>
                     <td><a href=format!("/admin/events/{id}")>{e.name}</a></td>
-                    <td>{e.kind}</td>
+                    <td>{crate::model::EventKind::parse(&e.kind).map_or(e.kind.clone(), |k| k.name(crate::i18n::use_locale()).to_string())}</td>
                     <td>{e.seat_count}</td>
-                    <td>{if published { "published" } else { "not published" }}</td>
-                    <td><button class="publish" on:click=toggle>{if published { "Withdraw" } else { "Publish" }}</button></td>
+                    <td>{t(if published { Msg::StatePublished } else { Msg::StateNotPublished })}</td>
+                    <td><button class="publish" on:click=toggle>{t(if published { Msg::Withdraw } else { Msg::Publish })}</button></td>
                 </tr>
             }
         })
         .collect_view();
     view! {
-        <p><button class="signout" on:click=sign_out>"Sign out"</button> " " <a class="door-link" href="/admin/scan">"Door scanner"</a></p>
-        <h2>"Events"</h2>
+        <p><button class="signout" on:click=sign_out>{t(Msg::SignOut)}</button> " " <a class="door-link" href="/admin/scan">{t(Msg::DoorScanner)}</a></p>
+        <h2>{t(Msg::EventsHeading)}</h2>
         <table class="events">
-            <thead><tr><th>"Event"</th><th>"Kind"</th><th>"Seats"</th><th>"State"</th><th></th></tr></thead>
+            <thead><tr><th>{t(Msg::ColEvent)}</th><th>{t(Msg::ColKind)}</th><th>{t(Msg::ColSeats)}</th><th>{t(Msg::ColState)}</th><th></th></tr></thead>
             <tbody>{rows}</tbody>
         </table>
     }
@@ -189,10 +191,11 @@ fn NewEvent(events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>) ->
             match admin_create_event(layout).await {
                 Ok(Ok(c)) => {
                     refusal.set(Refusal::default());
-                    created.set(Some(format!(
-                        "Created event {} with {} seats (not published yet).",
-                        c.event_id, c.seat_count
-                    )));
+                    created.set(Some(
+                        t(Msg::CreatedEvent)
+                            .replace("{id}", &c.event_id.to_string())
+                            .replace("{seats}", &c.seat_count.to_string()),
+                    ));
                     events.refetch();
                 }
                 Ok(Err(r)) => {
@@ -200,7 +203,7 @@ fn NewEvent(events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>) ->
                     refusal.set(r);
                 }
                 Err(_) => refusal.set(Refusal {
-                    message: "Saving failed; try again.".into(),
+                    message: t(Msg::SavingFailed).into(),
                     fields: Vec::new(),
                 }),
             }
@@ -218,39 +221,39 @@ fn NewEvent(events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>) ->
         }
     };
     view! {
-        <h2>"New event"</h2>
+        <h2>{t(Msg::NewEvent)}</h2>
         <form class="new-event" on:submit=submit>
-            <fieldset><legend>"Event"</legend>
-                {input("Name", "name", name, "text")}
-                <label>"Kind"
+            <fieldset><legend>{t(Msg::ColEvent)}</legend>
+                {input(t(Msg::FieldName), "name", name, "text")}
+                <label>{t(Msg::ColKind)}
                     <select name="kind" on:change=move |ev| kind.set(event_target_value(&ev))>
-                        <option value="concert">"Concert"</option>
-                        <option value="cruise">"Cruise"</option>
+                        <option value="concert">{t(Msg::KindConcert)}</option>
+                        <option value="cruise">{t(Msg::KindCruise)}</option>
                     </select>
                     {error_for("kind")}
                 </label>
-                {input("Venue", "venue", venue, "text")}
-                {input("Time zone (e.g. Europe/Oslo, Asia/Ho_Chi_Minh)", "timeZone", time_zone, "text")}
-                {input("Starts (local time there)", "startsAt", starts, "datetime-local")}
-                {input("On sale from (UTC, empty: when published)", "onSaleAt", on_sale, "datetime-local")}
-                {input("Currency", "currency", currency, "text")}
+                {input(t(Msg::FieldVenue), "venue", venue, "text")}
+                {input(t(Msg::FieldTimeZone), "timeZone", time_zone, "text")}
+                {input(t(Msg::FieldStarts), "startsAt", starts, "datetime-local")}
+                {input(t(Msg::FieldOnSale), "onSaleAt", on_sale, "datetime-local")}
+                {input(t(Msg::FieldCurrency), "currency", currency, "text")}
             </fieldset>
-            <fieldset><legend>"Price category"</legend>
-                {input("Name", "categories[0].name", cat_name, "text")}
-                {input("Price", "categories[0].priceCents", price, "text")}
-                {input("Colour", "categories[0].color", color, "text")}
+            <fieldset><legend>{t(Msg::PriceCategoryLegend)}</legend>
+                {input(t(Msg::FieldName), "categories[0].name", cat_name, "text")}
+                {input(t(Msg::FieldPrice), "categories[0].priceCents", price, "text")}
+                {input(t(Msg::FieldColour), "categories[0].color", color, "text")}
             </fieldset>
-            <fieldset><legend>"Seats"</legend>
-                {input("Section", "sections[0].name", section, "text")}
-                {input("Deck (cruises)", "sections[0].level", level, "text")}
-                {input("Rows", "sections[0].rows", rows, "number")}
-                {input("Seats per row", "sections[0].seatsPerRow", per_row, "number")}
+            <fieldset><legend>{t(Msg::SeatsLegend)}</legend>
+                {input(t(Msg::SectionWord), "sections[0].name", section, "text")}
+                {input(t(Msg::FieldDeck), "sections[0].level", level, "text")}
+                {input(t(Msg::FieldRows), "sections[0].rows", rows, "number")}
+                {input(t(Msg::FieldSeatsPerRow), "sections[0].seatsPerRow", per_row, "number")}
             </fieldset>
-            <fieldset><legend>"Standing area (optional)"</legend>
-                {input("Name", "generalAdmission[0].name", standing, "text")}
-                {input("Capacity", "generalAdmission[0].capacity", capacity, "number")}
+            <fieldset><legend>{t(Msg::StandingOptional)}</legend>
+                {input(t(Msg::FieldName), "generalAdmission[0].name", standing, "text")}
+                {input(t(Msg::FieldCapacity), "generalAdmission[0].capacity", capacity, "number")}
             </fieldset>
-            <button type="submit">"Create event"</button>
+            <button type="submit">{t(Msg::CreateEvent)}</button>
             {move || { let m = refusal.get().message; (!m.is_empty()).then(|| view! { <p class="error" role="alert">{m}</p> }) }}
             {move || created.get().map(|m| view! { <p class="notice created" role="status">{m}</p> })}
         </form>

@@ -5,6 +5,8 @@
 use std::time::Duration;
 
 use leptos::prelude::*;
+
+use crate::i18n::{t, Msg};
 use leptos::task::spawn_local;
 
 use crate::model::console::{NewPromo, PromoCampaign, RoomSummary};
@@ -28,21 +30,21 @@ pub fn OnSalePanel(event_id: i64) -> impl IntoView {
     });
     view! {
         <section class="on-sale" aria-labelledby="on-sale-title">
-            <h2 id="on-sale-title">"On-sale day"</h2>
-            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+            <h2 id="on-sale-title">{t(Msg::OnSaleDay)}</h2>
+            <Transition fallback=|| view! { <p>{t(Msg::Loading)}</p> }>
                 {move || Suspend::new(async move {
                     match room.await {
                         Ok(Some(r)) => view! { <RoomControls r room/> }.into_any(),
-                        _ => view! { <p class="notice">"The waiting room could not be loaded."</p> }.into_any(),
+                        _ => view! { <p class="notice">{t(Msg::RoomFailed)}</p> }.into_any(),
                     }
                 })}
             </Transition>
-            <h3>"Promo codes"</h3>
-            <Transition fallback=|| view! { <p>"Loading…"</p> }>
+            <h3>{t(Msg::PromoCodesHeading)}</h3>
+            <Transition fallback=|| view! { <p>{t(Msg::Loading)}</p> }>
                 {move || Suspend::new(async move {
                     match promos.await {
                         Ok(Some(list)) => view! { <PromoTable list/> }.into_any(),
-                        _ => view! { <p class="notice">"Promo codes could not be loaded."</p> }.into_any(),
+                        _ => view! { <p class="notice">{t(Msg::PromosFailed)}</p> }.into_any(),
                     }
                 })}
             </Transition>
@@ -68,16 +70,14 @@ fn RoomControls(
                     room.refetch();
                 }
                 Ok(Err(refusal)) => message.set(Some(refusal.message)),
-                Err(_) => message.set(Some(
-                    "The waiting room could not be changed; try again.".into(),
-                )),
+                Err(_) => message.set(Some(t(Msg::RoomNotChanged).into())),
             }
         });
     };
     view! {
         <div class="room" data-testid="waiting-room-admin" data-enabled=r.enabled.to_string()>
             <p>
-                "Waiting room: " <strong>{if r.enabled { "on" } else { "off" }}</strong>
+                {t(Msg::WaitingRoomLabel)} <strong>{t(if r.enabled { Msg::RoomOn } else { Msg::RoomOff })}</strong>
                 {match (r.enabled, r.admitting) {
                     (true, true) => " · letting buyers in, fewer as places run out".to_string(),
                     (true, false) => format!(" · buyers line up; admission starts at the on-sale time ({})", r.on_sale_at),
@@ -85,17 +85,17 @@ fn RoomControls(
                 }}
             </p>
             <div class="tiles">
-                <div class="tile"><span class="n" data-testid="room-joined">{r.joined}</span>" joined"</div>
-                <div class="tile"><span class="n" data-testid="room-admitted">{r.admitted}</span>" admitted"</div>
-                <div class="tile"><span class="n" data-testid="room-waiting">{r.waiting}</span>" waiting"</div>
-                <div class="tile"><span class="n">{r.free_places}</span>" places free"</div>
+                <div class="tile"><span class="n" data-testid="room-joined">{r.joined}</span>{t(Msg::TileJoined)}</div>
+                <div class="tile"><span class="n" data-testid="room-admitted">{r.admitted}</span>{t(Msg::TileAdmitted)}</div>
+                <div class="tile"><span class="n" data-testid="room-waiting">{r.waiting}</span>{t(Msg::TileWaiting)}</div>
+                <div class="tile"><span class="n">{r.free_places}</span>{t(Msg::TilePlacesFree)}</div>
             </div>
-            <label>"Admit per minute "
+            <label>{t(Msg::AdmitPerMinute)}
                 <input type="number" min="1" name="admitPerMinute" prop:value=move || rate.get()
                     on:input=move |ev| rate.set(event_target_value(&ev))/>
             </label>
-            <button on:click=move |_| set(true)>{if r.enabled { "Save rate" } else { "Open the waiting room" }}</button>
-            {r.enabled.then(|| view! { <button class="danger" on:click=move |_| set(false)>"Close the waiting room"</button> })}
+            <button on:click=move |_| set(true)>{t(if r.enabled { Msg::SaveRate } else { Msg::OpenRoom })}</button>
+            {r.enabled.then(|| view! { <button class="danger" on:click=move |_| set(false)>{t(Msg::CloseRoom)}</button> })}
             {move || message.get().map(|m| view! { <p class="error" role="alert">{m}</p> })}
         </div>
     }
@@ -104,11 +104,11 @@ fn RoomControls(
 #[component]
 fn PromoTable(list: Vec<PromoCampaign>) -> impl IntoView {
     if list.is_empty() {
-        return view! { <p class="notice">"No promo campaigns yet."</p> }.into_any();
+        return view! { <p class="notice">{t(Msg::NoCampaigns)}</p> }.into_any();
     }
     view! {
         <table class="promos">
-            <thead><tr><th>"Name"</th><th>"Kind"</th><th>"Discount"</th><th>"Used"</th><th>"Codes"</th></tr></thead>
+            <thead><tr><th>{t(Msg::FieldName)}</th><th>{t(Msg::ColKind)}</th><th>{t(Msg::ColDiscount)}</th><th>{t(Msg::ColUsed)}</th><th>{t(Msg::ColCodes)}</th></tr></thead>
             <tbody>{list.into_iter().map(|c| {
                 let discount = match (c.percent_off, c.amount_off_cents) {
                     (p, 0) => format!("{p}%"),
@@ -125,7 +125,7 @@ fn PromoTable(list: Vec<PromoCampaign>) -> impl IntoView {
                 } else {
                     c.codes.join(", ")
                 };
-                view! { <tr><td>{c.name}</td><td>{c.kind}</td><td>{discount}</td><td data-testid="promo-used">{used}</td><td><code>{codes}</code></td></tr> }
+                view! { <tr><td>{c.name}</td><td>{campaign_kind(&c.kind)}</td><td>{discount}</td><td data-testid="promo-used">{used}</td><td><code>{codes}</code></td></tr> }
             }).collect_view()}</tbody>
         </table>
     }
@@ -177,34 +177,41 @@ fn NewPromoForm(
                         format!("{} {}", r.message, detail.join("; ")),
                     )));
                 }
-                Err(_) => message.set(Some((
-                    false,
-                    "The campaign could not be created; try again.".into(),
-                ))),
+                Err(_) => message.set(Some((false, t(Msg::CampaignFailed).into()))),
             }
         });
     };
     view! {
         <form class="new-promo" on:submit=submit>
-            <label>"Name " <input name="promoName" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/></label>
-            <label>"Kind "
+            <label>{t(Msg::FieldName)} " " <input name="promoName" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/></label>
+            <label>{t(Msg::ColKind)} " "
                 <select name="promoKind" on:change=move |ev| kind.set(event_target_value(&ev))>
-                    <option value="single">"single use"</option>
-                    <option value="capped">"capped uses"</option>
-                    <option value="pooled">"pool, one per buyer"</option>
+                    <option value="single">{t(Msg::SingleUse)}</option>
+                    <option value="capped">{t(Msg::CappedUses)}</option>
+                    <option value="pooled">{t(Msg::PoolOnePerBuyer)}</option>
                 </select>
             </label>
-            <label>"Code (optional) " <input name="promoCode" prop:value=move || code.get() on:input=move |ev| code.set(event_target_value(&ev))/></label>
-            <label>"% off " <input type="number" min="0" max="100" name="percentOff" prop:value=move || percent.get() on:input=move |ev| percent.set(event_target_value(&ev))/></label>
-            <label>"Amount off " <input type="number" min="0" name="amountOff" prop:value=move || amount.get() on:input=move |ev| amount.set(event_target_value(&ev))/></label>
+            <label>{t(Msg::CodeOptional)} <input name="promoCode" prop:value=move || code.get() on:input=move |ev| code.set(event_target_value(&ev))/></label>
+            <label>{t(Msg::PercentOff)} <input type="number" min="0" max="100" name="percentOff" prop:value=move || percent.get() on:input=move |ev| percent.set(event_target_value(&ev))/></label>
+            <label>{t(Msg::AmountOff)} <input type="number" min="0" name="amountOff" prop:value=move || amount.get() on:input=move |ev| amount.set(event_target_value(&ev))/></label>
             <Show when=move || kind.get() == "capped">
-                <label>"Max uses " <input type="number" min="1" name="maxUses" prop:value=move || max_uses.get() on:input=move |ev| max_uses.set(event_target_value(&ev))/></label>
+                <label>{t(Msg::MaxUses)} <input type="number" min="1" name="maxUses" prop:value=move || max_uses.get() on:input=move |ev| max_uses.set(event_target_value(&ev))/></label>
             </Show>
             <Show when=move || kind.get() == "pooled">
-                <label>"Codes in the pool " <input type="number" min="1" max="10000" name="poolCount" prop:value=move || count.get() on:input=move |ev| count.set(event_target_value(&ev))/></label>
+                <label>{t(Msg::CodesInPool)} <input type="number" min="1" max="10000" name="poolCount" prop:value=move || count.get() on:input=move |ev| count.set(event_target_value(&ev))/></label>
             </Show>
-            <button type="submit">"Create promo"</button>
+            <button type="submit">{t(Msg::CreatePromo)}</button>
             {move || message.get().map(|(ok, m)| view! { <p class=if ok { "promo-ok" } else { "error" } role="status">{m}</p> })}
         </form>
+    }
+}
+
+/// A campaign's kind as the form names it.
+fn campaign_kind(kind: &str) -> String {
+    match kind {
+        "single" => t(Msg::SingleUse).to_string(),
+        "capped" => t(Msg::CappedUses).to_string(),
+        "pooled" => t(Msg::PoolOnePerBuyer).to_string(),
+        other => other.to_string(),
     }
 }
