@@ -300,6 +300,13 @@ messages! {
         ColWhen => "When", "Khi nào";
         Release => "Release", "Trả chỗ";
         PlusMinute => "+1 min", "+1 phút";
+        RoomAdmitting => " · letting buyers in, fewer as places run out", " · đang cho người mua vào, ít dần khi chỗ sắp hết";
+        RoomLiningUp => " · buyers line up; admission starts at the on-sale time ({at})", " · người mua xếp hàng; bắt đầu cho vào lúc mở bán ({at})";
+        RoomOffHint => " · buyers go straight to the seat map", " · người mua vào thẳng sơ đồ chỗ ngồi";
+        AmountOffShown => "{amount} off", "giảm {amount}";
+        UsedOf => "{used} of {of}", "{used} / {of}";
+        PoolUsed => "{redeemed} redeemed, {handed} handed out of {count}", "{redeemed} đã dùng, {handed} đã phát trên {count}";
+        PoolCodes => "{count} codes (first: {first})", "{count} mã (mã đầu: {first})";
         HoldStanding => "{n} standing", "{n} chỗ đứng";
         OnSaleDay => "On-sale day", "Ngày mở bán";
         RoomFailed => "The waiting room could not be loaded.", "Không tải được phòng chờ.";

@@ -33,6 +33,20 @@ super::state_names::state_names!(BookingStatus {
 });
 
 impl BookingStatus {
+    /// The status as words on a page ("PAYMENT PENDING", "ĐÃ ĐẶT").
+    pub fn words(self, l: crate::i18n::Locale) -> &'static str {
+        use crate::i18n::Msg;
+        l.t(match self {
+            BookingStatus::Held => Msg::StatusHeld,
+            BookingStatus::PaymentPending => Msg::StatusPaymentPending,
+            BookingStatus::Booked => Msg::StatusBooked,
+            BookingStatus::Expired => Msg::StatusExpired,
+            BookingStatus::Cancelled => Msg::StatusCancelled,
+            BookingStatus::Refunded => Msg::StatusRefunded,
+            BookingStatus::Disputed => Msg::StatusDisputed,
+        })
+    }
+
     /// Live bookings own their seats (invariant 1 counts these).
     pub fn is_live(self) -> bool {
         matches!(self, Held | PaymentPending | Booked)

@@ -62,19 +62,6 @@ fn outcome_open(b: &BookingView) -> bool {
     ) || money_in_flight && b.status != BookingStatus::Booked
 }
 
-/// A status as words on the page ("PAYMENT PENDING").
-fn status_words(l: Locale, status: BookingStatus) -> &'static str {
-    l.t(match status {
-        BookingStatus::Held => Msg::StatusHeld,
-        BookingStatus::PaymentPending => Msg::StatusPaymentPending,
-        BookingStatus::Booked => Msg::StatusBooked,
-        BookingStatus::Expired => Msg::StatusExpired,
-        BookingStatus::Cancelled => Msg::StatusCancelled,
-        BookingStatus::Refunded => Msg::StatusRefunded,
-        BookingStatus::Disputed => Msg::StatusDisputed,
-    })
-}
-
 #[component]
 pub fn BookingPage() -> impl IntoView {
     let l = use_locale();
@@ -146,7 +133,7 @@ fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
     view! {
         <article class="booking" data-status=b.status.as_str()>
             <h1>{l.t(Msg::BookingHeading)} <code>{b.id.chars().take(8).collect::<String>()}</code></h1>
-            <p class=format!("status status-{}", b.status.as_str().to_lowercase()) data-testid="booking-status">{status_words(l, b.status)}</p>
+            <p class=format!("status status-{}", b.status.as_str().to_lowercase()) data-testid="booking-status">{b.status.words(l)}</p>
             <p class="explain">{explanation}</p>
             {b.event.as_ref().map(|e| view! {
                 <p class="booking-event" data-testid="booking-event">
@@ -194,7 +181,7 @@ pub fn MyBookings() -> impl IntoView {
                                 };
                                 view! {
                                     <li class="event-card">
-                                        <span class="kind">{status_words(l, b.status)}</span>
+                                        <span class="kind">{b.status.words(l)}</span>
                                         <a href=format!("/bookings/{}", b.id)>{title}</a>
                                         <span class="availability">{l.price(b.amount_cents, &b.currency)}</span>
                                         {b.event.as_ref().map(|e| view! {

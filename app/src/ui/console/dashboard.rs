@@ -134,7 +134,7 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
                     view! {
                         <tr>
                             <td title=r.booking_id.clone()>{short(&r.booking_id)}</td>
-                            <td>{r.status}</td>
+                            <td>{BookingStatus::parse(&r.status).map_or(r.status.clone(), |st| st.words(use_locale()).to_string())}</td>
                             <td>{use_locale().price(r.amount_cents, &r.currency)}</td>
                             <td>{r.reason}</td>
                             <td>{r.at}</td>
@@ -209,7 +209,7 @@ fn hold_row(
             <td title=h.booking_id.clone()>{short(&h.booking_id)}</td>
             <td title=h.buyer_id.clone()>{short(&h.buyer_id)}</td>
             <td>{seats}</td>
-            <td>{h.stage.clone()}</td>
+            <td>{BookingStatus::parse(&h.stage).map_or(h.stage.clone(), |st| st.words(use_locale()).to_string())}</td>
             <td class="countdown">{left}</td>
             <td>{held.then(|| view! {
                 <button class="release" on:click=move |_| act(b1.clone(), "release", 0)>{t(Msg::Release)}</button>

@@ -79,9 +79,9 @@ fn RoomControls(
             <p>
                 {t(Msg::WaitingRoomLabel)} <strong>{t(if r.enabled { Msg::RoomOn } else { Msg::RoomOff })}</strong>
                 {match (r.enabled, r.admitting) {
-                    (true, true) => " · letting buyers in, fewer as places run out".to_string(),
-                    (true, false) => format!(" · buyers line up; admission starts at the on-sale time ({})", r.on_sale_at),
-                    _ => " · buyers go straight to the seat map".to_string(),
+                    (true, true) => t(Msg::RoomAdmitting).to_string(),
+                    (true, false) => t(Msg::RoomLiningUp).replace("{at}", &r.on_sale_at),
+                    _ => t(Msg::RoomOffHint).to_string(),
                 }}
             </p>
             <div class="tiles">
@@ -112,16 +112,21 @@ fn PromoTable(list: Vec<PromoCampaign>) -> impl IntoView {
             <tbody>{list.into_iter().map(|c| {
                 let discount = match (c.percent_off, c.amount_off_cents) {
                     (p, 0) => format!("{p}%"),
-                    (0, a) => format!("{}.{:02} off", a / 100, a % 100),
+                    (0, a) => t(Msg::AmountOffShown).replace("{amount}", &format!("{}.{:02}", a / 100, a % 100)),
                     (p, a) => format!("{p}% + {}.{:02}", a / 100, a % 100),
                 };
                 let used = match (c.kind.as_str(), c.max_uses) {
-                    ("capped", Some(m)) => format!("{} of {m}", c.redeemed),
-                    ("pooled", _) => format!("{} redeemed, {} handed out of {}", c.redeemed, c.handed_out, c.code_count),
-                    _ => format!("{} of {}", c.redeemed, c.code_count),
+                    ("capped", Some(m)) => t(Msg::UsedOf).replace("{used}", &c.redeemed.to_string()).replace("{of}", &m.to_string()),
+                    ("pooled", _) => t(Msg::PoolUsed)
+                        .replace("{redeemed}", &c.redeemed.to_string())
+                        .replace("{handed}", &c.handed_out.to_string())
+                        .replace("{count}", &c.code_count.to_string()),
+                    _ => t(Msg::UsedOf).replace("{used}", &c.redeemed.to_string()).replace("{of}", &c.code_count.to_string()),
                 };
                 let codes = if c.kind == "pooled" {
-                    format!("{} codes (first: {})", c.code_count, c.codes.first().cloned().unwrap_or_default())
+                    t(Msg::PoolCodes)
+                        .replace("{count}", &c.code_count.to_string())
+                        .replace("{first}", &c.codes.first().cloned().unwrap_or_default())
                 } else {
                     c.codes.join(", ")
                 };
