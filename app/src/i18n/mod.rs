@@ -69,6 +69,12 @@ pub fn t(m: Msg) -> &'static str {
     use_locale().t(m)
 }
 
+/// A message with its placeholders filled, in the language of the page
+/// being built.
+pub fn fill(m: Msg, values: &[(&str, &dyn std::fmt::Display)]) -> String {
+    use_locale().fill(m, values)
+}
+
 /// The language of the page being built (provided by `App`).
 pub fn use_locale() -> Locale {
     leptos::prelude::use_context::<Locale>().unwrap_or_else(Locale::of_page)

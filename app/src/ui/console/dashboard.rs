@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::i18n::{t, use_locale, Msg};
+use crate::i18n::{fill, t, use_locale, Msg};
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_params_map;
 
@@ -198,7 +198,7 @@ fn hold_row(
         format!("{}:{:02}", ms / 60_000, (ms / 1000) % 60)
     };
     let seats = if h.seat_labels.is_empty() {
-        t(Msg::HoldStanding).replace("{n}", &h.places.to_string())
+        fill(Msg::HoldStanding, &[("n", &h.places)])
     } else {
         h.seat_labels.join(", ")
     };

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::i18n::{t, Msg};
+use crate::i18n::{fill, t, Msg};
 use leptos::task::spawn_local;
 
 use crate::model::console::{CategorySpec, EventLayout, SectionSpec, StandingSpec};
@@ -191,11 +191,10 @@ fn NewEvent(events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>) ->
             match admin_create_event(layout).await {
                 Ok(Ok(c)) => {
                     refusal.set(Refusal::default());
-                    created.set(Some(
-                        t(Msg::CreatedEvent)
-                            .replace("{id}", &c.event_id.to_string())
-                            .replace("{seats}", &c.seat_count.to_string()),
-                    ));
+                    created.set(Some(fill(
+                        Msg::CreatedEvent,
+                        &[("id", &c.event_id), ("seats", &c.seat_count)],
+                    )));
                     events.refetch();
                 }
                 Ok(Err(r)) => {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use crate::i18n::{t, Msg};
+use crate::i18n::{fill, t, Msg};
 use leptos::task::spawn_local;
 
 use crate::model::console::{NewPromo, PromoCampaign, RoomSummary};
@@ -80,7 +80,7 @@ fn RoomControls(
                 {t(Msg::WaitingRoomLabel)} <strong>{t(if r.enabled { Msg::RoomOn } else { Msg::RoomOff })}</strong>
                 {match (r.enabled, r.admitting) {
                     (true, true) => t(Msg::RoomAdmitting).to_string(),
-                    (true, false) => t(Msg::RoomLiningUp).replace("{at}", &r.on_sale_at),
+                    (true, false) => fill(Msg::RoomLiningUp, &[("at", &r.on_sale_at)]),
                     _ => t(Msg::RoomOffHint).to_string(),
                 }}
             </p>
@@ -112,21 +112,16 @@ fn PromoTable(list: Vec<PromoCampaign>) -> impl IntoView {
             <tbody>{list.into_iter().map(|c| {
                 let discount = match (c.percent_off, c.amount_off_cents) {
                     (p, 0) => format!("{p}%"),
-                    (0, a) => t(Msg::AmountOffShown).replace("{amount}", &format!("{}.{:02}", a / 100, a % 100)),
+                    (0, a) => fill(Msg::AmountOffShown, &[("amount", &format!("{}.{:02}", a / 100, a % 100))]),
                     (p, a) => format!("{p}% + {}.{:02}", a / 100, a % 100),
                 };
                 let used = match (c.kind.as_str(), c.max_uses) {
-                    ("capped", Some(m)) => t(Msg::UsedOf).replace("{used}", &c.redeemed.to_string()).replace("{of}", &m.to_string()),
-                    ("pooled", _) => t(Msg::PoolUsed)
-                        .replace("{redeemed}", &c.redeemed.to_string())
-                        .replace("{handed}", &c.handed_out.to_string())
-                        .replace("{count}", &c.code_count.to_string()),
-                    _ => t(Msg::UsedOf).replace("{used}", &c.redeemed.to_string()).replace("{of}", &c.code_count.to_string()),
+                    ("capped", Some(m)) => fill(Msg::UsedOf, &[("used", &c.redeemed), ("of", &m)]),
+                    ("pooled", _) => fill(Msg::PoolUsed, &[("redeemed", &c.redeemed), ("handed", &c.handed_out), ("count", &c.code_count)]),
+                    _ => fill(Msg::UsedOf, &[("used", &c.redeemed), ("of", &c.code_count)]),
                 };
                 let codes = if c.kind == "pooled" {
-                    t(Msg::PoolCodes)
-                        .replace("{count}", &c.code_count.to_string())
-                        .replace("{first}", &c.codes.first().cloned().unwrap_or_default())
+                    fill(Msg::PoolCodes, &[("count", &c.code_count), ("first", &c.codes.first().cloned().unwrap_or_default())])
                 } else {
                     c.codes.join(", ")
                 };
