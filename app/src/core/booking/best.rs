@@ -2,10 +2,13 @@
 //! in one request. The best block is N adjacent seats in one row, closest
 //! to the stage (the top centre of the map), leaving no single orphan seat
 //! beside it when another block would not; with `together: false` the
-//! nearest seats are taken when no such block is left. Under contention
-//! the request moves on to the next-best block instead of failing: each
-//! try is an ordinary hold (`hold_seats`, the same transaction and rules),
-//! so the database still decides who gets a seat.
+//! nearest seats are taken when no such block is left. Requests asking at
+//! the same moment pick one after the other around the seats the others
+//! are claiming (`seat_map::claiming`), so they get different blocks; a
+//! race still lost (another instance, a map behind) moves the request on
+//! to the next-best block instead of failing. Each try is an ordinary hold
+//! (`hold_seats`, the same transaction and rules): the database decides
+//! who gets a seat.
 
 use std::collections::HashSet;
 
@@ -78,34 +81,22 @@ pub async fn hold_best(
     let mut tried: HashSet<SeatId> = HashSet::new();
     let mut last_refusal = None;
     for attempt in 0..MAX_TRIES {
-        let free = map.free_mask(state.clock.now_ms());
-        let eligible: Vec<bool> = (0..map.seats.len())
-            .map(|i| free[i] && !tried.contains(&map.seats[i].id) && wanted(&map, i, request))
-            .collect();
-        // The best first; after a lost race, one of the next best at random
-        // among more and more of them, so a crowd asking at once spreads
-        // over the good blocks instead of all queueing for the same one.
-        let spread = 4usize.pow(attempt.min(5) as u32);
-        let mut ranked = ranked_blocks(&map, &eligible, request.quantity, spread, toward);
-        let pick = if ranked.is_empty() {
-            match (!request.together)
-                .then(|| nearest(&map, &eligible, request.quantity, toward))
-                .flatten()
-            {
-                Some(seats) => seats,
-                None => break,
-            }
-        } else if attempt == 0 {
-            ranked.swap_remove(0)
-        } else {
-            use rand::Rng;
-            let i = rand::thread_rng().gen_range(0..ranked.len());
-            ranked.swap_remove(i)
-        };
-        match hold_seats(state, admitted, &pick, key).await {
-            // Somebody was faster: the next-best block, in this request.
+        // Picked among the seats free and not being claimed by another
+        // request right now, and marked as being claimed until this try
+        // has its answer: a crowd asking at once gets different blocks.
+        let picked = map.pick_to_claim(state.clock.now_ms(), |open| {
+            let eligible: Vec<bool> = (0..map.seats.len())
+                .map(|i| open[i] && !tried.contains(&map.seats[i].id) && wanted(&map, i, request))
+                .collect();
+            pick(&map, &eligible, request, attempt, toward)
+        });
+        let Some(picked) = picked else { break };
+        let seats = picked.seat_ids();
+        match hold_seats(state, admitted, &seats, key).await {
+            // Somebody was faster (on another instance, or before the map
+            // knew): the next-best block, in this request.
             Err(refusal @ ApiError::SeatTaken { .. }) => {
-                tried.extend(pick);
+                tried.extend(seats);
                 last_refusal = Some(refusal);
             }
             outcome => return outcome,
@@ -171,6 +162,36 @@ fn wanted(map: &EventSeatMap, i: usize, request: &BestRequest) -> bool {
             .is_none_or(|max| seat.price_cents <= max)
 }
 
+/// The block to try: the best one first; after a lost race, one of the
+/// next best at random among more and more of them, so crowds on several
+/// instances spread over the good blocks instead of queueing for the same
+/// one. With `together: false`, the nearest seats when no block is left.
+fn pick(
+    map: &EventSeatMap,
+    eligible: &[bool],
+    request: &BestRequest,
+    attempt: usize,
+    toward: Point,
+) -> Option<Vec<SeatId>> {
+    let n = request.quantity;
+    let block = if attempt == 0 {
+        best_block(map, eligible, n, toward)
+    } else {
+        use rand::Rng;
+        let spread = 4usize.pow(attempt.min(5) as u32);
+        let mut ranked = ranked_blocks(map, eligible, n, spread, toward);
+        (!ranked.is_empty()).then(|| {
+            let i = rand::thread_rng().gen_range(0..ranked.len());
+            ranked.swap_remove(i)
+        })
+    };
+    match block {
+        Some(block) => Some(block),
+        None if !request.together => nearest(map, eligible, n, toward),
+        None => None,
+    }
+}
+
 /// The best seats among the eligible ones: a block of `n` side by side,
 /// else (when allowed) the `n` nearest to the point `toward`.
 pub fn best_pick(
@@ -180,9 +201,8 @@ pub fn best_pick(
     together: bool,
     toward: Point,
 ) -> Option<Vec<SeatId>> {
-    let mut ranked = ranked_blocks(map, eligible, n, 1, toward);
-    if !ranked.is_empty() {
-        return Some(ranked.swap_remove(0));
+    if let Some(block) = best_block(map, eligible, n, toward) {
+        return Some(block);
     }
     if together {
         None
@@ -202,18 +222,40 @@ pub fn toward(map: &EventSeatMap, near: Option<SeatId>) -> Point {
         .unwrap_or_else(|| stage_point(map))
 }
 
-/// Up to `max` blocks of `n` eligible seats side by side in one row, that
-/// share no seat, best first: those that strand no single seat beside
-/// them, then by the distance of their centre to the point `toward`.
-pub fn ranked_blocks(
+/// A block that can be taken: whether it strands a single seat beside it,
+/// the squared distance of its centre to the point asked for, its row
+/// (index in `map.rows`) and its first place in that row.
+#[derive(Clone, Copy)]
+struct Candidate {
+    strands: bool,
+    distance: f64,
+    row: usize,
+    start: usize,
+}
+
+impl Candidate {
+    /// Better: strands nobody, then nearer. Equal ones keep the map's order.
+    fn beats(&self, other: &Candidate) -> bool {
+        (self.strands, self.distance) < (other.strands, other.distance)
+    }
+
+    fn seat_ids(&self, map: &EventSeatMap, n: usize) -> Vec<SeatId> {
+        map.rows[self.row][self.start..self.start + n]
+            .iter()
+            .map(|&i| map.seats[i].id)
+            .collect()
+    }
+}
+
+/// Every block of `n` eligible seats side by side in one row, in the map's
+/// order.
+fn each_block(
     map: &EventSeatMap,
     eligible: &[bool],
     n: usize,
-    max: usize,
     toward: Point,
-) -> Vec<Vec<SeatId>> {
-    // (strands a seat, distance of the block's centre, row, first place)
-    let mut candidates: Vec<(bool, f64, usize, usize)> = Vec::new();
+    mut visit: impl FnMut(Candidate),
+) {
     for (g, row) in map.rows.iter().enumerate() {
         let mut start = 0;
         while start < row.len() {
@@ -234,29 +276,67 @@ pub fn ranked_blocks(
                 start..start
             };
             for s in starts {
-                let orphan = s - start == 1 || end + 1 - (s + n) == 1;
                 let (x, y) = row[s..s + n].iter().fold((0.0, 0.0), |(x, y), &i| {
                     (x + map.seats[i].x, y + map.seats[i].y)
                 });
-                let d = (x / n as f64 - toward.0).powi(2) + (y / n as f64 - toward.1).powi(2);
-                candidates.push((orphan, d, g, s));
+                visit(Candidate {
+                    strands: s - start == 1 || end + 1 - (s + n) == 1,
+                    distance: (x / n as f64 - toward.0).powi(2) + (y / n as f64 - toward.1).powi(2),
+                    row: g,
+                    start: s,
+                });
             }
             start = end + 1;
         }
     }
-    candidates.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+}
+
+/// The best block of `n` (the first `ranked_blocks` would give), found in
+/// one pass without listing the others: what every request asks first.
+fn best_block(
+    map: &EventSeatMap,
+    eligible: &[bool],
+    n: usize,
+    toward: Point,
+) -> Option<Vec<SeatId>> {
+    let mut best: Option<Candidate> = None;
+    each_block(map, eligible, n, toward, |c| {
+        if best.as_ref().is_none_or(|b| c.beats(b)) {
+            best = Some(c);
+        }
+    });
+    best.map(|b| b.seat_ids(map, n))
+}
+
+/// Up to `max` blocks of `n` eligible seats side by side in one row, that
+/// share no seat, best first: those that strand no single seat beside
+/// them, then by the distance of their centre to the point `toward`.
+pub fn ranked_blocks(
+    map: &EventSeatMap,
+    eligible: &[bool],
+    n: usize,
+    max: usize,
+    toward: Point,
+) -> Vec<Vec<SeatId>> {
+    let mut candidates: Vec<Candidate> = Vec::new();
+    each_block(map, eligible, n, toward, |c| candidates.push(c));
+    candidates.sort_by(|a, b| {
+        a.strands
+            .cmp(&b.strands)
+            .then(a.distance.total_cmp(&b.distance))
+    });
     let mut used = vec![false; map.seats.len()];
     let mut out = Vec::new();
-    for (_, _, g, s) in candidates {
+    for c in candidates {
         if out.len() == max {
             break;
         }
-        let block = &map.rows[g][s..s + n];
+        let block = &map.rows[c.row][c.start..c.start + n];
         if block.iter().any(|&i| used[i]) {
             continue;
         }
         block.iter().for_each(|&i| used[i] = true);
-        out.push(block.iter().map(|&i| map.seats[i].id).collect());
+        out.push(c.seat_ids(map, n));
     }
     out
 }
@@ -343,6 +423,23 @@ mod tests {
         taken.extend(back_row);
         let pick = best_pick(&map, &free_but(&map, &taken), 3, true, stage_point(&map)).unwrap();
         assert_eq!(pick, vec![3, 4, 5]);
+    }
+
+    #[test]
+    fn the_one_pass_best_is_the_first_of_the_ranking() {
+        use rand::{Rng, SeedableRng};
+        let map = small_map();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for _ in 0..2_000 {
+            let free: Vec<bool> = (0..map.seats.len()).map(|_| rng.gen_bool(0.6)).collect();
+            let n = rng.gen_range(1..=4);
+            let toward = (rng.gen_range(0.0..70.0), rng.gen_range(90.0..120.0));
+            assert_eq!(
+                best_block(&map, &free, n, toward),
+                ranked_blocks(&map, &free, n, 1, toward).pop(),
+                "{free:?} n={n} toward={toward:?}"
+            );
+        }
     }
 
     #[test]

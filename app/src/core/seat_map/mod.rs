@@ -8,6 +8,7 @@
 //! Here: one event's map (seats, their index and rows, occupancy, the change
 //! log); `snapshot` serialises it (the full JSON, and one letter per seat)
 //! with an ETag; `drawing` is its SVG without statuses, built once;
+//! `claiming` marks seats a request picked and is claiming right now;
 //! `registry` keeps every event's map, loads them, and broadcasts changes.
 
 use std::collections::{HashMap, VecDeque};
@@ -19,10 +20,12 @@ use serde::Serialize;
 use crate::core::platform::compressed::Compressed;
 use crate::model::{EventDetail, EventId, SeatId, SeatStatus};
 
+mod claiming;
 mod drawing;
 mod registry;
 mod snapshot;
 
+pub use claiming::BeingClaimed;
 pub use drawing::Drawing;
 pub use registry::{ChangeSender, SeatMaps};
 
@@ -94,6 +97,8 @@ pub struct EventSeatMap {
     /// Seat indices grouped by (section, row), each group ordered by number.
     pub rows: Vec<Vec<usize>>,
     live: Mutex<Live>,
+    /// Per seat: picked by a request that is claiming it now (`claiming`).
+    claiming: Mutex<Vec<bool>>,
     drawing: OnceLock<Arc<Drawing>>,
     /// The event as its page last read it, and when (`catalog::event_for_page`).
     page_detail: Mutex<Option<(Instant, Arc<EventDetail>)>>,
@@ -127,6 +132,7 @@ impl EventSeatMap {
         occupancy: Vec<Occupancy>,
     ) -> Self {
         let index = seats.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
+        let seat_count = seats.len();
         let mut groups: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
         for (i, s) in seats.iter().enumerate() {
             groups.entry((&s.section, &s.row)).or_default().push(i);
@@ -151,6 +157,7 @@ impl EventSeatMap {
                 builds: 0,
                 recent: VecDeque::new(),
             }),
+            claiming: Mutex::new(vec![false; seat_count]),
             drawing: OnceLock::new(),
             page_detail: Mutex::new(None),
             page_refresh: tokio::sync::Mutex::new(()),
