@@ -3,7 +3,8 @@
 //! in random subsets, some of them still owned by holds whose time is up.
 //! Afterwards every acknowledged hold exists with exactly its seats, no seat
 //! is live twice, every refusal changed nothing, and a retry with the same
-//! key answers what the first request was told.
+//! key answers what the first request was told. Group commit is on (the
+//! crowd's claims share commits, each behind its own savepoint).
 
 mod common;
 
@@ -62,6 +63,11 @@ on_both_backends!(
             )
         }))
         .await;
+        // Group commit was at work: claims of the crowd shared commits.
+        assert!(
+            app.state.claims.largest_batch() > 1,
+            "every claim committed alone"
+        );
 
         let mut acknowledged: HashMap<String, HashSet<i64>> = HashMap::new();
         for (a, (seats, _)) in answers.iter().zip(&claims) {

@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use axum::Router;
 use holdfast_app::core::admin::auth::AdminAuth;
+use holdfast_app::core::booking::store::ClaimQueue;
 use holdfast_app::core::payments::mail::Mailer;
 use holdfast_app::core::payments::sandbox::Sandbox;
 use holdfast_app::core::payments::stripe::{self, Stripe};
@@ -120,6 +121,7 @@ pub async fn build(
         )),
         canary: Arc::default(),
         db: db.clone(),
+        claims: ClaimQueue::start(db.clone(), config.claim_batch_max),
         clock,
         seat_maps: Arc::new(SeatMaps::default()),
         rules: Arc::new(Rules {

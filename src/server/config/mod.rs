@@ -15,6 +15,9 @@ pub struct Config {
     pub hold_ttl: Duration,
     pub max_seats_per_booking: usize,
     pub max_places_per_buyer: i64,
+    /// The most claims one commit carries (`CLAIM_BATCH_MAX`; 1: a
+    /// transaction per hold).
+    pub claim_batch_max: usize,
     pub sweep_interval: Duration,
     pub db_max_connections: u32,
     /// Where the built site (wasm, JS, CSS, public files) is served from.
@@ -114,6 +117,7 @@ impl Config {
             hold_ttl: Duration::from_secs(s.number("HOLD_TTL_SECONDS", 300)?),
             max_seats_per_booking: s.number("MAX_SEATS_PER_BOOKING", 10)? as usize,
             max_places_per_buyer: s.number("MAX_PLACES_PER_BUYER", 10)? as i64,
+            claim_batch_max: s.number("CLAIM_BATCH_MAX", 64)?.clamp(1, 1_000) as usize,
             sweep_interval: Duration::from_secs(s.number("SWEEP_INTERVAL_SECONDS", 10)?.max(1)),
             db_max_connections: s.number("DATABASE_MAX_CONNECTIONS", 16)? as u32,
             site_root: s.text("LEPTOS_SITE_ROOT", "target/site"),
@@ -214,6 +218,7 @@ impl Config {
             hold_ttl: Duration::from_secs(300),
             max_seats_per_booking: 10,
             max_places_per_buyer: 10,
+            claim_batch_max: 64,
             sweep_interval: Duration::from_secs(3600),
             db_max_connections: 16,
             site_root: "target/site".into(),

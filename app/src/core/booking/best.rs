@@ -67,11 +67,6 @@ pub async fn hold_best(
             "categories",
         ));
     }
-    // A retry of an answered request replays it, even when no block is
-    // left now (the block it got is gone: it holds it).
-    if let Some(answer) = earlier_answer(state, admitted.buyer(), key).await? {
-        return Ok(answer);
-    }
     let map = state
         .seat_maps
         .get(&state.db, admitted.event_id())
@@ -101,6 +96,12 @@ pub async fn hold_best(
             }
             outcome => return outcome,
         }
+    }
+    // A retry of an answered request replays it, even when no block is
+    // left now (the block it got is gone: it holds it). While blocks are
+    // left, the claim itself finds the key's answer: no lookup up front.
+    if let Some(answer) = earlier_answer(state, admitted.buyer(), key).await? {
+        return Ok(answer);
     }
     // Lost every race, or nothing fits: say which, as the map now stands.
     let now = state.clock.now_ms();
@@ -138,7 +139,7 @@ fn nothing_left(
     }
     let filtered = !request.categories.is_empty() || request.max_price_cents.is_some();
     if filtered {
-        suggestions.extend(ranked_blocks(map, free, n, 1, toward));
+        suggestions.extend(best_block(map, free, n, toward));
     }
     let message = if sold_out {
         format!("fewer than {n} seats are left that match")
@@ -351,8 +352,14 @@ fn nearest(map: &EventSeatMap, eligible: &[bool], n: usize, toward: Point) -> Op
     if seats.len() < n {
         return None;
     }
-    seats.sort_by(|&a, &b| distance(a).total_cmp(&distance(b)));
-    Some(seats[..n].iter().map(|&i| map.seats[i].id).collect())
+    // The n nearest, without sorting all the others.
+    let by_distance = |a: &usize, b: &usize| distance(*a).total_cmp(&distance(*b));
+    if seats.len() > n {
+        seats.select_nth_unstable_by(n - 1, by_distance);
+        seats.truncate(n);
+    }
+    seats.sort_by(by_distance);
+    Some(seats.iter().map(|&i| map.seats[i].id).collect())
 }
 
 /// Where the stage is: the top centre of the seats.

@@ -63,20 +63,20 @@ async fn claim(
 
     let claim = Claim {
         booking: NewBooking {
-            id: &booking_id,
+            id: booking_id,
             event_id,
-            buyer_id: buyer,
+            buyer_id: buyer.to_string(),
             held_until,
             amount_cents: price * quantity,
-            currency: &currency,
+            currency,
             ga: Some((area_id, quantity)),
             now_ms: now,
         },
         what: Claiming::Places { area_id, quantity },
         limit: rules.max_places_per_buyer,
-        key: key.map(|k| (k, body.as_str())),
+        key: key.map(|k| (k.clone(), body)),
     };
-    let outcome = store::claim(&state.db, &claim).await?;
+    let outcome = state.claims.claim(claim).await?;
     if let Some(answer) = shared_answer(state, buyer, key, &outcome).await? {
         return Ok(answer);
     }

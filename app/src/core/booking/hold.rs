@@ -5,7 +5,8 @@
 //! 2. A seat the map already knows as taken is refused without touching the
 //!    booking tables (the fast path that keeps losers cheap during an
 //!    on-sale spike); only the Idempotency-Key is looked up, for replays.
-//! 3. The transaction (`store::claim`, four round trips on Postgres):
+//! 3. The transaction (`store::claim`, four round trips on Postgres),
+//!    shared with the claims queued beside it (`store::group_commit`):
 //!    the Idempotency-Key row, the buyer's lock and limit, stale holds on
 //!    these seats expired on the spot (invariant 4: nobody waits for the
 //!    sweeper), the booking, its seats in ascending order. The partial
@@ -120,20 +121,20 @@ async fn claim(
     let body = serde_json::to_string(&response).map_err(ApiError::internal)?;
     let claim = Claim {
         booking: NewBooking {
-            id: &booking_id,
+            id: booking_id,
             event_id,
-            buyer_id: buyer,
+            buyer_id: buyer.to_string(),
             held_until,
             amount_cents: amount,
-            currency: &response.currency,
+            currency: response.currency.clone(),
             ga: None,
             now_ms: now,
         },
-        what: Claiming::Seats(&priced),
+        what: Claiming::Seats(priced),
         limit: rules.max_places_per_buyer,
-        key: key.map(|k| (k, body.as_str())),
+        key: key.map(|k| (k.clone(), body)),
     };
-    let outcome = store::claim(&state.db, &claim).await?;
+    let outcome = state.claims.claim(claim).await?;
     if let Some(answer) = shared_answer(state, buyer, key, &outcome).await? {
         return Ok(answer);
     }

@@ -27,6 +27,10 @@ pub struct Db {
     /// writer at a time, and queueing here is cheaper and fairer than
     /// `SQLITE_BUSY` retries.
     write: AnyPool,
+    /// The claims' writer (`booking::store::group_commit`): on Postgres a
+    /// connection of its own, so a crowd's reads queueing for the pool
+    /// never hold up the commit their holds wait for; on SQLite the writer.
+    claims: AnyPool,
 }
 
 pub type Tx = sqlx::Transaction<'static, sqlx::Any>;
@@ -44,6 +48,7 @@ impl Db {
             Ok(Db {
                 backend: Backend::Sqlite,
                 read,
+                claims: write.clone(),
                 write,
             })
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
@@ -52,10 +57,16 @@ impl Db {
                 .acquire_timeout(Duration::from_secs(10))
                 .connect(url)
                 .await?;
+            let claims = AnyPoolOptions::new()
+                .max_connections(1)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect(url)
+                .await?;
             Ok(Db {
                 backend: Backend::Postgres,
                 read: pool.clone(),
                 write: pool,
+                claims,
             })
         } else {
             Err(sqlx::Error::Configuration(
@@ -87,6 +98,14 @@ impl Db {
         &self.write
     }
 
+    /// The same database, writing through the claims' own connection.
+    pub fn for_claims(&self) -> Db {
+        Db {
+            write: self.claims.clone(),
+            ..self.clone()
+        }
+    }
+
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
         self.write.begin().await
     }
@@ -112,6 +131,7 @@ impl Db {
     pub async fn close(&self) {
         self.read.close().await;
         self.write.close().await;
+        self.claims.close().await;
     }
 
     /// Readiness: have the migrations been applied? (`success` is a boolean

@@ -12,6 +12,7 @@ use super::rate_limit::RateLimits;
 use super::stream_slots::StreamSlots;
 use crate::core::admin::auth::AdminAuth;
 use crate::core::admin::canary::LastReport;
+use crate::core::booking::store::ClaimQueue;
 use crate::core::payments::mail::Mailer;
 use crate::core::payments::sandbox::Sandbox;
 use crate::core::payments::{PaymentProvider, PaymentSettings};
@@ -23,6 +24,8 @@ use crate::core::waiting_room::WaitingRooms;
 pub struct AppState {
     /// The database: the single authority on who holds what.
     pub db: Db,
+    /// Where holds queue to be committed together (group commit).
+    pub claims: ClaimQueue,
     /// Where every expiry decision reads the time.
     pub clock: SharedClock,
     /// The in-memory, versioned seat maps and their change stream.

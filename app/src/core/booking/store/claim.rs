@@ -30,15 +30,15 @@ use crate::core::platform::idempotency::{self, IdempotencyKey};
 use crate::model::SeatId;
 
 /// What a hold claims.
-#[derive(Debug, Clone, Copy)]
-pub enum Claiming<'a> {
+#[derive(Debug, Clone)]
+pub enum Claiming {
     /// Seats with their prices, in ascending seat order.
-    Seats(&'a [(SeatId, i64)]),
+    Seats(Vec<(SeatId, i64)>),
     /// Places of a standing area (the booking's `ga` names the same).
     Places { area_id: i64, quantity: i64 },
 }
 
-impl Claiming<'_> {
+impl Claiming {
     fn count(&self) -> i64 {
         match self {
             Claiming::Seats(seats) => seats.len() as i64,
@@ -48,13 +48,13 @@ impl Claiming<'_> {
 }
 
 /// A hold to claim.
-pub struct Claim<'a> {
-    pub booking: NewBooking<'a>,
-    pub what: Claiming<'a>,
+pub struct Claim {
+    pub booking: NewBooking,
+    pub what: Claiming,
     /// The most places the buyer may hold or own for the event.
     pub limit: i64,
     /// The request's key and the answer to store with it.
-    pub key: Option<(&'a IdempotencyKey, &'a str)>,
+    pub key: Option<(IdempotencyKey, String)>,
 }
 
 /// How a claim ended. Only `Held` committed anything.
@@ -77,47 +77,53 @@ pub enum Claimed {
     SoldOut,
 }
 
-/// Claims in one transaction (committed only when `Held`).
-pub async fn claim(db: &Db, claim: &Claim<'_>) -> Result<Claimed, sqlx::Error> {
+/// Claims in a transaction of its own (committed only when `Held`).
+pub async fn claim(db: &Db, claim: &Claim) -> Result<Claimed, sqlx::Error> {
     let mut tx = db.begin().await?;
-    let outcome = match db.backend {
-        Backend::Postgres => in_two_statements(&mut tx, claim).await,
-        Backend::Sqlite => step_by_step(&mut tx, claim, true).await,
+    let outcome = decide(db.backend, &mut tx, claim).await?;
+    if matches!(outcome, Claimed::Held { .. }) {
+        tx.commit().await?;
+    } else {
+        tx.rollback().await?;
+    }
+    Ok(outcome)
+}
+
+/// The claim's statements inside `tx` (a seat the partial unique index
+/// refuses is `SeatTaken`). Only `Held` leaves anything worth keeping: the
+/// caller rolls back whatever else was written.
+pub(super) async fn decide(
+    backend: Backend,
+    tx: &mut Tx,
+    claim: &Claim,
+) -> Result<Claimed, sqlx::Error> {
+    let outcome = match backend {
+        Backend::Postgres => in_two_statements(tx, claim).await,
+        Backend::Sqlite => step_by_step(tx, claim, true).await,
     };
     match outcome {
-        Ok(held @ Claimed::Held { .. }) => {
-            tx.commit().await?;
-            Ok(held)
-        }
-        Ok(refused) => {
-            tx.rollback().await?;
-            Ok(refused)
-        }
-        Err(e) if is_unique_violation(&e) => {
-            tx.rollback().await?;
-            Ok(Claimed::SeatTaken)
-        }
-        Err(e) => Err(e),
+        Err(e) if is_unique_violation(&e) => Ok(Claimed::SeatTaken),
+        other => other,
     }
 }
 
 /// The claim as separate statements; `take_key` is false when the key row
 /// is already this transaction's.
-async fn step_by_step(tx: &mut Tx, c: &Claim<'_>, take_key: bool) -> Result<Claimed, sqlx::Error> {
+async fn step_by_step(tx: &mut Tx, c: &Claim, take_key: bool) -> Result<Claimed, sqlx::Error> {
     let b = &c.booking;
-    if let (true, Some((key, _))) = (take_key, c.key) {
-        if !idempotency::claim(tx, b.buyer_id, key, b.now_ms).await? {
+    if let (true, Some((key, _))) = (take_key, &c.key) {
+        if !idempotency::claim(tx, &b.buyer_id, key, b.now_ms).await? {
             return Ok(Claimed::KeyTaken);
         }
     }
     if take_key {
-        super::lock_buyer(tx, b.buyer_id, b.event_id, b.now_ms).await?;
-        let owned = super::live_places_of_buyer(tx, b.buyer_id, b.event_id, b.now_ms).await?;
+        super::lock_buyer(tx, &b.buyer_id, b.event_id, b.now_ms).await?;
+        let owned = super::live_places_of_buyer(tx, &b.buyer_id, b.event_id, b.now_ms).await?;
         if owned + c.what.count() > c.limit {
             return Ok(Claimed::OverLimit { owned });
         }
     }
-    let freed = match c.what {
+    let freed = match &c.what {
         Claiming::Seats(seats) => {
             let ids: Vec<SeatId> = seats.iter().map(|s| s.0).collect();
             let stale = super::stale_holds_on(tx, &ids, b.now_ms).await?;
@@ -125,14 +131,14 @@ async fn step_by_step(tx: &mut Tx, c: &Claim<'_>, take_key: bool) -> Result<Clai
             if !super::insert_held(tx, b).await? {
                 return Ok(Claimed::NotOnSale);
             }
-            super::insert_seats(tx, b.id, b.event_id, seats).await?;
+            super::insert_seats(tx, &b.id, b.event_id, seats).await?;
             freed
         }
         Claiming::Places { area_id, quantity } => {
             // Places of expired holds come back before what is left counts.
-            let stale = stale_places(tx, area_id, b.now_ms).await?;
+            let stale = stale_places(tx, *area_id, b.now_ms).await?;
             let freed = expire_stale(tx, &stale, b.now_ms).await?;
-            if !super::claim_ga(tx, area_id, quantity).await? {
+            if !super::claim_ga(tx, *area_id, *quantity).await? {
                 return Ok(Claimed::SoldOut);
             }
             if !super::insert_held(tx, b).await? {
@@ -141,14 +147,14 @@ async fn step_by_step(tx: &mut Tx, c: &Claim<'_>, take_key: bool) -> Result<Clai
             freed
         }
     };
-    if let Some((key, body)) = c.key {
-        idempotency::complete(tx, b.buyer_id, key, 200, body).await?;
+    if let Some((key, body)) = &c.key {
+        idempotency::complete(tx, &b.buyer_id, key, 200, body).await?;
     }
     Ok(Claimed::Held { freed })
 }
 
 /// Postgres: the key and the buyer's lock, then everything else at once.
-async fn in_two_statements(tx: &mut Tx, c: &Claim<'_>) -> Result<Claimed, sqlx::Error> {
+async fn in_two_statements(tx: &mut Tx, c: &Claim) -> Result<Claimed, sqlx::Error> {
     let b = &c.booking;
     let (key_taken,): (i64,) = sqlx::query_as(
         "with new_key as (
@@ -162,10 +168,10 @@ async fn in_two_statements(tx: &mut Tx, c: &Claim<'_>) -> Result<Claimed, sqlx::
          select case when $3 is null or exists (select 1 from new_key) then 0 else 1 end
          from buyer_lock",
     )
-    .bind(b.buyer_id)
+    .bind(&b.buyer_id)
     .bind(b.event_id)
-    .bind(c.key.map(|k| k.0.key.as_str()))
-    .bind(c.key.map(|k| k.0.fingerprint.as_str()))
+    .bind(c.key.as_ref().map(|k| k.0.key.as_str()))
+    .bind(c.key.as_ref().map(|k| k.0.fingerprint.as_str()))
     .bind(b.now_ms)
     .fetch_one(&mut **tx)
     .await?;
@@ -173,29 +179,29 @@ async fn in_two_statements(tx: &mut Tx, c: &Claim<'_>) -> Result<Claimed, sqlx::
         return Ok(Claimed::KeyTaken);
     }
 
-    let sql = match c.what {
+    let sql = match &c.what {
         Claiming::Seats(seats) => claim_sql::seats(seats.len()),
         Claiming::Places { .. } => claim_sql::places(),
     };
     let mut q = sqlx::query_as(&sql)
-        .bind(b.buyer_id)
+        .bind(&b.buyer_id)
         .bind(b.event_id)
-        .bind(b.id)
+        .bind(&b.id)
         .bind(b.now_ms)
         .bind(b.held_until)
         .bind(b.amount_cents)
-        .bind(b.currency)
+        .bind(&b.currency)
         .bind(c.what.count())
         .bind(c.limit)
-        .bind(c.key.map(|k| k.0.key.as_str()))
-        .bind(c.key.map(|k| k.1));
-    match c.what {
+        .bind(c.key.as_ref().map(|k| k.0.key.as_str()))
+        .bind(c.key.as_ref().map(|k| k.1.as_str()));
+    match &c.what {
         Claiming::Seats(seats) => {
             for (seat, price) in seats {
                 q = q.bind(*seat).bind(*price);
             }
         }
-        Claiming::Places { area_id, .. } => q = q.bind(area_id),
+        Claiming::Places { area_id, .. } => q = q.bind(*area_id),
     }
     let (owned, stale, ready, inserted): (i64, i64, i64, i64) = q.fetch_one(&mut **tx).await?;
     if inserted == 1 {

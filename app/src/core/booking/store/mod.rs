@@ -3,17 +3,20 @@
 //! named by the state machine) and reports whether it won: when two actors
 //! race, the database decides and the loser sees `false`.
 //!
-//! Here: claiming (a new hold, its seats and places) and reading under lock.
+//! Here: claiming (a new hold, its seats and places) and reading under lock;
+//! `group_commit` carries the claims that arrive together in one commit.
 //! `ending` gives seats and places back; `settling` moves a booking through
 //! its payment (pay, book, re-take for a late payment, refunded).
 
 mod claim;
 mod claim_sql;
 mod ending;
+mod group_commit;
 mod settling;
 
 pub use claim::{claim, Claim, Claimed, Claiming};
 pub use ending::*;
+pub use group_commit::ClaimQueue;
 pub use settling::*;
 
 use super::status::BookingStatus::{self, *};
@@ -21,13 +24,13 @@ use crate::core::platform::db::{Db, Tx};
 use crate::core::seat_map::Occupancy;
 use crate::model::{EventId, SeatId};
 
-pub struct NewBooking<'a> {
-    pub id: &'a str,
+pub struct NewBooking {
+    pub id: String,
     pub event_id: EventId,
-    pub buyer_id: &'a str,
+    pub buyer_id: String,
     pub held_until: i64,
     pub amount_cents: i64,
-    pub currency: &'a str,
+    pub currency: String,
     pub ga: Option<(i64, i64)>,
     pub now_ms: i64,
 }
@@ -35,7 +38,7 @@ pub struct NewBooking<'a> {
 /// Inserts the HELD booking — only while its event is published and on
 /// sale (checked here, in the claim, so every instance agrees at once);
 /// `false` when it is not.
-pub async fn insert_held(tx: &mut Tx, b: &NewBooking<'_>) -> Result<bool, sqlx::Error> {
+pub async fn insert_held(tx: &mut Tx, b: &NewBooking) -> Result<bool, sqlx::Error> {
     let sql = format!(
         "insert into booking (id, event_id, buyer_id, status, held_until, amount_cents, currency,
                               ga_area_id, ga_quantity, created_at, updated_at)
@@ -44,12 +47,12 @@ pub async fn insert_held(tx: &mut Tx, b: &NewBooking<'_>) -> Result<bool, sqlx::
         Held.sql()
     );
     let inserted = sqlx::query(&sql)
-        .bind(b.id)
+        .bind(&b.id)
         .bind(b.event_id)
-        .bind(b.buyer_id)
+        .bind(&b.buyer_id)
         .bind(b.held_until)
         .bind(b.amount_cents)
-        .bind(b.currency)
+        .bind(&b.currency)
         .bind(b.ga.map(|g| g.0))
         .bind(b.ga.map(|g| g.1).unwrap_or(0))
         .bind(b.now_ms)

@@ -1,0 +1,126 @@
+//! Group commit of claims: the claims that arrive while one transaction
+//! commits wait for the next, and go in together — one transaction, one
+//! commit (one WAL flush on Postgres), however many holds it carries.
+//!
+//! - **Adaptive, no timer**: one writer task takes every claim queued
+//!   when it is free (up to `max_batch`). Alone, a claim goes at once, in a
+//!   transaction of its own; in a crowd, the claims that queued behind one
+//!   commit share the next.
+//! - **Each claim all or nothing**: every claim runs behind a savepoint;
+//!   one that is refused (seat taken by an earlier claim of the batch or
+//!   by anyone else, over the limit, not on sale, key taken) is rolled back
+//!   to its savepoint and answers as it would alone. The others go on.
+//! - **Answered after the commit**: no claim of a batch hears `Held` before
+//!   the commit that contains it returned, so nothing acknowledged can be
+//!   lost and nothing unacknowledged is half applied (a crash before the
+//!   commit loses the whole batch, unanswered).
+//! - **A batch that fails as a whole** (a lost connection, a deadlock with
+//!   another instance's batch) is rolled back, and its claims are run again
+//!   one by one, each in its own transaction: the same answers, slower.
+//!
+//! One writer per instance: two writers' batches could wait on each other's
+//! seats. Instances still race safely: the partial unique index decides.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::claim::{claim as claim_alone, decide, Claim, Claimed};
+use crate::core::platform::db::Db;
+
+/// Claims waiting for the writer at most (then `claim` waits to queue).
+const QUEUE: usize = 8_192;
+
+/// Where claims queue for the writer task.
+#[derive(Clone)]
+pub struct ClaimQueue {
+    orders: mpsc::Sender<Order>,
+    /// The most claims one batch has carried so far.
+    largest: Arc<AtomicUsize>,
+}
+
+struct Order {
+    claim: Claim,
+    answer: oneshot::Sender<Result<Claimed, sqlx::Error>>,
+}
+
+impl ClaimQueue {
+    /// Starts the writer task of this instance. `max_batch` is the most
+    /// claims one commit carries (1: every claim its own transaction).
+    pub fn start(db: Db, max_batch: usize) -> ClaimQueue {
+        let (orders, queued) = mpsc::channel(QUEUE);
+        let largest = Arc::new(AtomicUsize::new(0));
+        tokio::spawn(write(
+            db.for_claims(),
+            queued,
+            max_batch.max(1),
+            largest.clone(),
+        ));
+        ClaimQueue { orders, largest }
+    }
+
+    /// The most claims one batch has carried so far (1: none shared).
+    pub fn largest_batch(&self) -> usize {
+        self.largest.load(Ordering::Relaxed)
+    }
+
+    /// Claims, answered once the commit that carries the claim is done.
+    pub async fn claim(&self, claim: Claim) -> Result<Claimed, sqlx::Error> {
+        let (answer, answered) = oneshot::channel();
+        self.orders
+            .send(Order { claim, answer })
+            .await
+            .map_err(|_| sqlx::Error::PoolClosed)?;
+        answered.await.unwrap_or(Err(sqlx::Error::PoolClosed))
+    }
+}
+
+/// The writer: takes what is queued, commits it, answers, again.
+async fn write(
+    db: Db,
+    mut queued: mpsc::Receiver<Order>,
+    max_batch: usize,
+    largest: Arc<AtomicUsize>,
+) {
+    let mut batch: Vec<Order> = Vec::with_capacity(max_batch);
+    while queued.recv_many(&mut batch, max_batch).await > 0 {
+        metrics::histogram!("holdfast_claims_per_commit").record(batch.len() as f64);
+        largest.fetch_max(batch.len(), Ordering::Relaxed);
+        if batch.len() > 1 {
+            let claims: Vec<&Claim> = batch.iter().map(|o| &o.claim).collect();
+            if let Ok(outcomes) = together(&db, &claims).await {
+                for (order, outcome) in batch.drain(..).zip(outcomes) {
+                    let _ = order.answer.send(Ok(outcome));
+                }
+                continue;
+            }
+        }
+        // Alone, or the batch failed as a whole: one transaction each.
+        for order in batch.drain(..) {
+            let outcome = claim_alone(&db, &order.claim).await;
+            let _ = order.answer.send(outcome);
+        }
+    }
+}
+
+/// Every claim behind its own savepoint, one commit for all.
+async fn together(db: &Db, claims: &[&Claim]) -> Result<Vec<Claimed>, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let mut outcomes = Vec::with_capacity(claims.len());
+    for claim in claims {
+        sqlx::query("savepoint claim").execute(&mut *tx).await?;
+        let outcome = decide(db.backend, &mut tx, claim).await?;
+        if !matches!(outcome, Claimed::Held { .. }) {
+            sqlx::query("rollback to savepoint claim")
+                .execute(&mut *tx)
+                .await?;
+        }
+        sqlx::query("release savepoint claim")
+            .execute(&mut *tx)
+            .await?;
+        outcomes.push(outcome);
+    }
+    tx.commit().await?;
+    Ok(outcomes)
+}
