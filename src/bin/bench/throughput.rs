@@ -44,6 +44,13 @@ pub async fn start_with(
     if let Ok(root) = std::env::var("LEPTOS_SITE_ROOT") {
         config.site_root = root;
     }
+    // `CLAIM_BATCH_MAX=1` measures holds without group commit.
+    if let Some(n) = std::env::var("CLAIM_BATCH_MAX")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
+        config.claim_batch_max = n;
+    }
     adjust(&mut config);
     let (router, state) = build(&config, Arc::new(SystemClock))
         .await

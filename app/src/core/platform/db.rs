@@ -12,6 +12,9 @@ use std::time::Duration;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
+/// Connections of the claims' writers on Postgres.
+const POSTGRES_CLAIM_WRITERS: u32 = 4;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
     Sqlite,
@@ -27,8 +30,8 @@ pub struct Db {
     /// writer at a time, and queueing here is cheaper and fairer than
     /// `SQLITE_BUSY` retries.
     write: AnyPool,
-    /// The claims' writer (`booking::store::group_commit`): on Postgres a
-    /// connection of its own, so a crowd's reads queueing for the pool
+    /// The claims' writers (`booking::store::group_commit`): on Postgres
+    /// connections of their own, so a crowd's reads queueing for the pool
     /// never hold up the commit their holds wait for; on SQLite the writer.
     claims: AnyPool,
 }
@@ -58,7 +61,7 @@ impl Db {
                 .connect(url)
                 .await?;
             let claims = AnyPoolOptions::new()
-                .max_connections(1)
+                .max_connections(POSTGRES_CLAIM_WRITERS)
                 .acquire_timeout(Duration::from_secs(10))
                 .connect(url)
                 .await?;
@@ -98,7 +101,16 @@ impl Db {
         &self.write
     }
 
-    /// The same database, writing through the claims' own connection.
+    /// How many batches of claims may commit at once: one on SQLite (one
+    /// writer), a few on Postgres (the server runs them side by side).
+    pub fn claim_writers(&self) -> u32 {
+        match self.backend {
+            Backend::Sqlite => 1,
+            Backend::Postgres => POSTGRES_CLAIM_WRITERS,
+        }
+    }
+
+    /// The same database, writing through the claims' own connections.
     pub fn for_claims(&self) -> Db {
         Db {
             write: self.claims.clone(),

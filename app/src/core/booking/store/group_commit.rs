@@ -32,10 +32,12 @@ use crate::core::platform::db::Db;
 /// Claims waiting for the writer at most (then `claim` waits to queue).
 const QUEUE: usize = 8_192;
 
-/// Where claims queue for the writer task.
+/// Where claims queue for the writers.
 #[derive(Clone)]
 pub struct ClaimQueue {
-    orders: mpsc::Sender<Order>,
+    /// `None`: group commit is off, every claim its own transaction.
+    orders: Option<mpsc::Sender<Order>>,
+    db: Db,
     /// The most claims one batch has carried so far.
     largest: Arc<AtomicUsize>,
 }
@@ -45,55 +47,82 @@ struct Order {
     answer: oneshot::Sender<Result<Claimed, sqlx::Error>>,
 }
 
+type Queued = Arc<tokio::sync::Mutex<mpsc::Receiver<Order>>>;
+
 impl ClaimQueue {
-    /// Starts the writer task of this instance. `max_batch` is the most
-    /// claims one commit carries (1: every claim its own transaction).
+    /// Starts the writers of this instance. `max_batch` is the most claims
+    /// one commit carries (1: group commit off, each claim in a transaction
+    /// of its own from the pool, as many at once as the pool allows).
     pub fn start(db: Db, max_batch: usize) -> ClaimQueue {
-        let (orders, queued) = mpsc::channel(QUEUE);
         let largest = Arc::new(AtomicUsize::new(0));
-        tokio::spawn(write(
-            db.for_claims(),
-            queued,
-            max_batch.max(1),
-            largest.clone(),
-        ));
-        ClaimQueue { orders, largest }
+        if max_batch <= 1 {
+            return ClaimQueue {
+                orders: None,
+                db,
+                largest,
+            };
+        }
+        let (orders, queued) = mpsc::channel(QUEUE);
+        let queued: Queued = Arc::new(tokio::sync::Mutex::new(queued));
+        let claims_db = db.for_claims();
+        for _ in 0..db.claim_writers() {
+            tokio::spawn(write(
+                claims_db.clone(),
+                queued.clone(),
+                max_batch,
+                largest.clone(),
+            ));
+        }
+        ClaimQueue {
+            orders: Some(orders),
+            db,
+            largest,
+        }
+    }
+
+    /// Claims, answered once the commit that carries the claim is done.
+    pub async fn claim(&self, claim: Claim) -> Result<Claimed, sqlx::Error> {
+        let Some(orders) = &self.orders else {
+            return claim_alone(&self.db, &claim).await;
+        };
+        let (answer, answered) = oneshot::channel();
+        orders
+            .send(Order { claim, answer })
+            .await
+            .map_err(|_| sqlx::Error::PoolClosed)?;
+        answered.await.unwrap_or(Err(sqlx::Error::PoolClosed))
     }
 
     /// The most claims one batch has carried so far (1: none shared).
     pub fn largest_batch(&self) -> usize {
         self.largest.load(Ordering::Relaxed)
     }
-
-    /// Claims, answered once the commit that carries the claim is done.
-    pub async fn claim(&self, claim: Claim) -> Result<Claimed, sqlx::Error> {
-        let (answer, answered) = oneshot::channel();
-        self.orders
-            .send(Order { claim, answer })
-            .await
-            .map_err(|_| sqlx::Error::PoolClosed)?;
-        answered.await.unwrap_or(Err(sqlx::Error::PoolClosed))
-    }
 }
 
-/// The writer: takes what is queued, commits it, answers, again.
-async fn write(
-    db: Db,
-    mut queued: mpsc::Receiver<Order>,
-    max_batch: usize,
-    largest: Arc<AtomicUsize>,
-) {
+/// A writer: takes what is queued, commits it, answers, again.
+async fn write(db: Db, queued: Queued, max_batch: usize, largest: Arc<AtomicUsize>) {
     let mut batch: Vec<Order> = Vec::with_capacity(max_batch);
-    while queued.recv_many(&mut batch, max_batch).await > 0 {
+    loop {
+        let taken = queued.lock().await.recv_many(&mut batch, max_batch).await;
+        if taken == 0 {
+            return;
+        }
         metrics::histogram!("holdfast_claims_per_commit").record(batch.len() as f64);
         largest.fetch_max(batch.len(), Ordering::Relaxed);
         if batch.len() > 1 {
             let claims: Vec<&Claim> = batch.iter().map(|o| &o.claim).collect();
-            if let Ok(outcomes) = together(&db, &claims).await {
-                for (order, outcome) in batch.drain(..).zip(outcomes) {
-                    let _ = order.answer.send(Ok(outcome));
+            match together(&db, &claims).await {
+                Ok(outcomes) => {
+                    for (order, outcome) in batch.drain(..).zip(outcomes) {
+                        let _ = order.answer.send(Ok(outcome));
+                    }
+                    continue;
                 }
-                continue;
+                Err(e) => tracing::warn!(
+                    error = %e,
+                    claims = batch.len(),
+                    "a batch of claims failed as a whole; each is tried alone"
+                ),
             }
         }
         // Alone, or the batch failed as a whole: one transaction each.
