@@ -152,5 +152,13 @@ mod tests {
             "20:00 +07, Thứ Bảy 18/09/2027"
         );
         assert_eq!(when(Locale::Vi, "soon", "UTC"), None);
+        assert_eq!(
+            when(Locale::En, "2027-06-01T20:00:00.000Z", "UTC").unwrap(),
+            "Tue 1 June 2027, 20:00 UTC"
+        );
+        assert_eq!(
+            when(Locale::En, "2027-06-01T22:30:00+02:00", "CEST").unwrap(),
+            "Tue 1 June 2027, 22:30 CEST"
+        );
     }
 }

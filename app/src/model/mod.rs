@@ -467,11 +467,6 @@ pub struct PaymentView {
     pub refunded_cents: i64,
 }
 
-/// A moment in English (mail, the console): `i18n::format::when`.
-pub fn format_when(local: &str, zone: &str) -> Option<String> {
-    crate::i18n::format::when(Locale::En, local, zone)
-}
-
 /// A buyer's place in an event's waiting room (`/api/events/{id}/queue`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
@@ -525,18 +520,5 @@ mod tests {
         assert_eq!(EventKind::Cruise.places(en, 2), "2 cabins");
         assert_eq!(EventKind::Concert.places(en, 1), "1 seat");
         assert_eq!(EventKind::Concert.places(vi, 4), "4 ghế");
-    }
-
-    #[test]
-    fn a_start_time_reads_as_a_date_and_a_named_zone() {
-        assert_eq!(
-            format_when("2027-06-01T20:00:00.000Z", "UTC").unwrap(),
-            "Tue 1 June 2027, 20:00 UTC"
-        );
-        assert_eq!(
-            format_when("2027-06-01T22:30:00+02:00", "CEST").unwrap(),
-            "Tue 1 June 2027, 22:30 CEST"
-        );
-        assert_eq!(format_when("soon", "UTC"), None);
     }
 }

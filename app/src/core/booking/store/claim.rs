@@ -108,7 +108,9 @@ pub(super) async fn decide(
 }
 
 /// The claim as separate statements; `take_key` is false when the key row
-/// is already this transaction's.
+/// is already this transaction's, the buyer locked and counted (Postgres).
+/// On SQLite no buyer lock is taken: its single writer already runs one
+/// buyer's claims one after the other.
 async fn step_by_step(tx: &mut Tx, c: &Claim, take_key: bool) -> Result<Claimed, sqlx::Error> {
     let b = &c.booking;
     if let (true, Some((key, _))) = (take_key, &c.key) {
@@ -117,7 +119,6 @@ async fn step_by_step(tx: &mut Tx, c: &Claim, take_key: bool) -> Result<Claimed,
         }
     }
     if take_key {
-        super::lock_buyer(tx, &b.buyer_id, b.event_id, b.now_ms).await?;
         let owned = super::live_places_of_buyer(tx, &b.buyer_id, b.event_id, b.now_ms).await?;
         if owned + c.what.count() > c.limit {
             return Ok(Claimed::OverLimit { owned });

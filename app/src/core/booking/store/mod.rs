@@ -87,26 +87,6 @@ pub async fn insert_seats(
     Ok(())
 }
 
-/// Takes a row lock on (buyer, event) so one buyer's concurrent holds count
-/// their seats one after the other (SQLite has a single writer anyway).
-pub async fn lock_buyer(
-    tx: &mut Tx,
-    buyer: &str,
-    event_id: EventId,
-    now: i64,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "insert into buyer_event (buyer_id, event_id, touched_at) values ($1, $2, $3)
-         on conflict (buyer_id, event_id) do update set touched_at = excluded.touched_at",
-    )
-    .bind(buyer)
-    .bind(event_id)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
 /// Seats plus general-admission places this buyer holds or owns for the event.
 pub async fn live_places_of_buyer(
     tx: &mut Tx,
