@@ -1,6 +1,6 @@
 //! Background work that runs on every instance: the expiry sweeper, payment
 //! reconciliation, the outbox dispatcher, the sandbox's webhook deliveries,
-//! the invariant canary and the purges. Each is safe to run on many instances at once (conditional
+//! the invariant canary, the purges and fresh planner statistics. Each is safe to run on many instances at once (conditional
 //! updates; `skip locked` on Postgres) and only tidies: correctness never
 //! waits for it.
 
@@ -48,7 +48,21 @@ pub fn spawn_all(
         // holdfast_invariant_violations_total and turns the console red.
         every(Duration::from_secs(60), &state, &stop, run_canary),
         every(Duration::from_secs(3600), &state, &stop, purge),
+        every(STATISTICS_INTERVAL, &state, &stop, refresh_statistics),
     ]
+}
+
+/// How often the busy tables' statistics are looked at (Postgres).
+pub const STATISTICS_INTERVAL: Duration = Duration::from_secs(5);
+
+/// Fresh planner statistics while an on-sale fills the booking tables
+/// (`Db::refresh_statistics`).
+pub async fn refresh_statistics(state: AppState) {
+    match state.db.refresh_statistics().await {
+        Ok(tables) if !tables.is_empty() => tracing::debug!(?tables, "statistics refreshed"),
+        Ok(_) => {}
+        Err(e) => tracing::warn!(error = %e, "refreshing statistics failed"),
+    }
 }
 
 async fn sweep(state: AppState) {

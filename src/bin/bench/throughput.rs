@@ -62,6 +62,18 @@ pub async fn start_with(
     let base = format!("http://{}", listener.local_addr().expect("addr"));
     let listener = holdfast::server::no_delay(listener);
     tokio::spawn(async move { axum::serve(listener, router).await });
+    // As a server does (`workers`): fresh planner statistics while the
+    // holds pile up (`HOLDFAST_BENCH_STALE_STATISTICS=1` leaves them to
+    // autovacuum, to measure the difference).
+    if std::env::var("HOLDFAST_BENCH_STALE_STATISTICS").is_err() {
+        let state = state.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(holdfast::server::workers::STATISTICS_INTERVAL).await;
+                holdfast::server::workers::refresh_statistics(state.clone()).await;
+            }
+        });
+    }
     println!("backend: {:?}   server: {base}", state.db.backend);
     (base, state)
 }
