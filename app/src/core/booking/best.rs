@@ -235,9 +235,11 @@ struct Candidate {
 }
 
 impl Candidate {
-    /// Better: strands nobody, then nearer. Equal ones keep the map's order.
-    fn beats(&self, other: &Candidate) -> bool {
-        (self.strands, self.distance) < (other.strands, other.distance)
+    /// Better first: strands nobody, then nearer.
+    fn rank(&self, other: &Candidate) -> std::cmp::Ordering {
+        self.strands
+            .cmp(&other.strands)
+            .then(self.distance.total_cmp(&other.distance))
     }
 
     fn seat_ids(&self, map: &EventSeatMap, n: usize) -> Vec<SeatId> {
@@ -302,7 +304,8 @@ fn best_block(
 ) -> Option<Vec<SeatId>> {
     let mut best: Option<Candidate> = None;
     each_block(map, eligible, n, toward, |c| {
-        if best.as_ref().is_none_or(|b| c.beats(b)) {
+        // Strictly better only: equal ones keep the map's order.
+        if best.as_ref().is_none_or(|b| c.rank(b).is_lt()) {
             best = Some(c);
         }
     });
@@ -321,11 +324,7 @@ pub fn ranked_blocks(
 ) -> Vec<Vec<SeatId>> {
     let mut candidates: Vec<Candidate> = Vec::new();
     each_block(map, eligible, n, toward, |c| candidates.push(c));
-    candidates.sort_by(|a, b| {
-        a.strands
-            .cmp(&b.strands)
-            .then(a.distance.total_cmp(&b.distance))
-    });
+    candidates.sort_by(Candidate::rank);
     let mut used = vec![false; map.seats.len()];
     let mut out = Vec::new();
     for c in candidates {

@@ -2,8 +2,8 @@
 //! commits wait for the next, and go in together — one transaction, one
 //! commit (one WAL flush on Postgres), however many holds it carries.
 //!
-//! - **Adaptive, no timer**: one writer task takes every claim queued
-//!   when it is free (up to `max_batch`). Alone, a claim goes at once, in a
+//! - **Adaptive, no timer**: a writer task takes every claim queued when
+//!   it is free (up to `max_batch`). Alone, a claim goes at once, in a
 //!   transaction of its own; in a crowd, the claims that queued behind one
 //!   commit share the next.
 //! - **Each claim all or nothing**: every claim runs behind a savepoint;
@@ -18,8 +18,12 @@
 //!   another instance's batch) is rolled back, and its claims are run again
 //!   one by one, each in its own transaction: the same answers, slower.
 //!
-//! One writer per instance: two writers' batches could wait on each other's
-//! seats. Instances still race safely: the partial unique index decides.
+//! Writers per instance (`Db::claim_writers`): one on SQLite, its single
+//! writer; four on Postgres, on connections of their own (one writer
+//! running every statement in turn was slower than the pool). Two batches
+//! can wait on each other's seats; Postgres then aborts one as a deadlock
+//! and its claims are tried alone. Writers and instances race safely: the
+//! partial unique index decides.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
