@@ -131,10 +131,29 @@ async fn write(db: Db, queued: Queued, max_batch: usize, largest: Arc<AtomicUsiz
         }
         // Alone, or the batch failed as a whole: one transaction each.
         for order in batch.drain(..) {
-            let outcome = claim_alone(&db, &order.claim).await;
+            let outcome = alone(&db, &order.claim).await;
             let _ = order.answer.send(outcome);
         }
     }
+}
+
+/// One claim in its own transaction, tried again when Postgres chose it as
+/// a deadlock's victim (it waited on another writer's batch that waited on
+/// it): the other side has gone on, the retry finds its seats decided.
+async fn alone(db: &Db, claim: &Claim) -> Result<Claimed, sqlx::Error> {
+    const TRIES: usize = 3;
+    let mut tried = 1;
+    loop {
+        match claim_alone(db, claim).await {
+            Err(e) if is_deadlock(&e) && tried < TRIES => tried += 1,
+            outcome => return outcome,
+        }
+    }
+}
+
+/// Postgres's `deadlock_detected`.
+fn is_deadlock(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.code().as_deref() == Some("40P01"))
 }
 
 /// Every claim behind its own savepoint, one commit for all.
