@@ -39,7 +39,10 @@ impl Fetched {
 }
 
 async fn fetch(app: &TestApp, path: &str, encoding: &str, etag: Option<&str>) -> Fetched {
-    let mut req = reqwest::Client::new()
+    let mut req = reqwest::Client::builder()
+        .timeout(common::REQUEST_TIMEOUT)
+        .build()
+        .expect("client")
         .get(format!("{}{path}", app.base))
         .header(ACCEPT_ENCODING, encoding);
     if let Some(e) = etag {

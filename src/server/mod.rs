@@ -38,12 +38,22 @@ use holdfast_app::core::waiting_room::WaitingRooms;
 use holdfast_app::core::{seed, AppState};
 use holdfast_app::{shell, App};
 use leptos::config::LeptosOptions;
-use leptos_axum::{generate_route_list, LeptosRoutes};
+use leptos_axum::{generate_route_list, AxumRouteListing, LeptosRoutes};
 use tokio::sync::watch;
 use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, SessionManagerLayer};
 
 use config::Config;
+
+/// The pages' routes, generated once per process. Generating runs the app
+/// with every resource suppressed process-wide, and a resource first polled
+/// meanwhile (a page another instance of this process renders) never loads
+/// (leptos-rs/leptos#4773): a second `build` in one process (the tests, the
+/// bench) must not generate again. `tests/startup.rs`.
+fn page_routes() -> Vec<AxumRouteListing> {
+    static ROUTES: std::sync::OnceLock<Vec<AxumRouteListing>> = std::sync::OnceLock::new();
+    ROUTES.get_or_init(|| generate_route_list(App)).clone()
+}
 
 /// Connects, migrates, loads demo data and builds the state and the router.
 pub async fn build(
@@ -161,7 +171,7 @@ pub async fn build(
     let public = Some(config.public_base_url.clone());
     let hsts = config.production;
     let trusted = Arc::new(config.trusted_proxies.clone());
-    let routes = generate_route_list(App);
+    let routes = page_routes();
     let page_state = state.clone();
     let router = Router::new()
         .merge(api::routes())

@@ -12,6 +12,10 @@ use holdfast_app::core::AppState;
 use reqwest::StatusCode;
 use serde_json::Value;
 
+/// The longest any test request may take: a stalled answer fails its test
+/// with its output instead of stalling the whole test command.
+pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
 #[derive(Clone, Copy, Debug)]
 pub enum Backend {
     Sqlite,
@@ -137,6 +141,7 @@ impl TestApp {
             http: reqwest::Client::builder()
                 .cookie_store(true)
                 .pool_max_idle_per_host(64)
+                .timeout(REQUEST_TIMEOUT)
                 .build()
                 .expect("client"),
         }
@@ -152,6 +157,7 @@ impl TestApp {
             http: reqwest::Client::builder()
                 .cookie_store(true)
                 .default_headers(headers)
+                .timeout(REQUEST_TIMEOUT)
                 .build()
                 .expect("client"),
         }
@@ -184,6 +190,7 @@ impl TestApp {
             base: self.base.clone(),
             http: reqwest::Client::builder()
                 .default_headers(headers)
+                .timeout(REQUEST_TIMEOUT)
                 .build()
                 .expect("client"),
         }
