@@ -14,16 +14,22 @@
 //!   the commit that contains it returned, so nothing acknowledged can be
 //!   lost and nothing unacknowledged is half applied (a crash before the
 //!   commit loses the whole batch, unanswered).
-//! - **A batch that fails as a whole** (a lost connection, a deadlock with
-//!   another instance's batch) is rolled back, and its claims are run again
-//!   one by one, each in its own transaction: the same answers, slower.
+//! - **A batch never waits long on another** (Postgres): two batches that
+//!   insert the same seats in different orders would wait on each other
+//!   until Postgres broke the deadlock a second later, and that again when
+//!   their claims were retried. So a batch waits at most `BATCH_LOCK_WAIT`
+//!   for a row another transaction holds; a claim that would wait longer
+//!   is rolled back to its savepoint and run alone after the commit, when
+//!   the other side has decided (a claim alone inserts its seats in one
+//!   ordered statement, and batches give way, so no cycle is left).
+//! - **A batch that fails as a whole** (a lost connection) is rolled back,
+//!   and its claims are run again one by one, each in its own transaction:
+//!   the same answers, slower.
 //!
 //! Writers per instance (`Db::claim_writers`): one on SQLite, its single
 //! writer; four on Postgres, on connections of their own (one writer
-//! running every statement in turn was slower than the pool). Two batches
-//! can wait on each other's seats; Postgres then aborts one as a deadlock
-//! and its claims are tried alone. Writers and instances race safely: the
-//! partial unique index decides.
+//! running every statement in turn was slower than the pool). Writers and
+//! instances race safely: the partial unique index decides.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -31,10 +37,14 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
 use super::claim::{claim as claim_alone, decide, Claim, Claimed};
-use crate::core::platform::db::Db;
+use crate::core::platform::db::{Backend, Db};
 
 /// Claims waiting for the writer at most (then `claim` waits to queue).
 const QUEUE: usize = 8_192;
+
+/// The longest a batch waits for a row another transaction holds
+/// (Postgres `lock_timeout`) before the claim waiting is put aside.
+const BATCH_LOCK_WAIT: &str = "50ms";
 
 /// Where claims queue for the writers.
 #[derive(Clone)]
@@ -117,8 +127,20 @@ async fn write(db: Db, queued: Queued, max_batch: usize, largest: Arc<AtomicUsiz
             let claims: Vec<&Claim> = batch.iter().map(|o| &o.claim).collect();
             match together(&db, &claims).await {
                 Ok(outcomes) => {
+                    let mut aside = Vec::new();
                     for (order, outcome) in batch.drain(..).zip(outcomes) {
-                        let _ = order.answer.send(Ok(outcome));
+                        match outcome {
+                            Some(outcome) => {
+                                let _ = order.answer.send(Ok(outcome));
+                            }
+                            None => aside.push(order),
+                        }
+                    }
+                    // Those that would have waited on another transaction:
+                    // alone, now that it has decided.
+                    for order in aside {
+                        let outcome = alone(&db, &order.claim).await;
+                        let _ = order.answer.send(outcome);
                     }
                     continue;
                 }
@@ -156,14 +178,25 @@ fn is_deadlock(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.code().as_deref() == Some("40P01"))
 }
 
-/// Every claim behind its own savepoint, one commit for all.
-async fn together(db: &Db, claims: &[&Claim]) -> Result<Vec<Claimed>, sqlx::Error> {
+/// Every claim behind its own savepoint, one commit for all. `None`: the
+/// claim would have waited on another transaction's rows longer than
+/// `BATCH_LOCK_WAIT`; it was rolled back, to be run alone.
+async fn together(db: &Db, claims: &[&Claim]) -> Result<Vec<Option<Claimed>>, sqlx::Error> {
     let mut tx = db.begin().await?;
+    if db.backend == Backend::Postgres {
+        sqlx::query(&format!("set local lock_timeout = '{BATCH_LOCK_WAIT}'"))
+            .execute(&mut *tx)
+            .await?;
+    }
     let mut outcomes = Vec::with_capacity(claims.len());
     for claim in claims {
         sqlx::query("savepoint claim").execute(&mut *tx).await?;
-        let outcome = decide(db.backend, &mut tx, claim).await?;
-        if !matches!(outcome, Claimed::Held { .. }) {
+        let outcome = match decide(db.backend, &mut tx, claim).await {
+            Ok(outcome) => Some(outcome),
+            Err(e) if is_lock_wait(&e) => None,
+            Err(e) => return Err(e),
+        };
+        if !matches!(outcome, Some(Claimed::Held { .. })) {
             sqlx::query("rollback to savepoint claim")
                 .execute(&mut *tx)
                 .await?;
@@ -175,4 +208,9 @@ async fn together(db: &Db, claims: &[&Claim]) -> Result<Vec<Claimed>, sqlx::Erro
     }
     tx.commit().await?;
     Ok(outcomes)
+}
+
+/// Postgres's `lock_not_available`: `lock_timeout` ran out.
+fn is_lock_wait(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.code().as_deref() == Some("55P03"))
 }
