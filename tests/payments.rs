@@ -75,7 +75,7 @@ on_both_backends!(
         );
         let page = buyer.get(&format!("/sandbox/checkout/{session}")).await;
         assert_eq!(page.status, 200);
-        assert!(page.text.contains("170.00 EUR"), "{}", page.text);
+        assert!(page.text.contains("€170.00"), "{}", page.text);
         // The hosted page's form, through HTTP, as a browser posts it.
         let r = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())

@@ -23,12 +23,12 @@ const seatNumbers = (page) => page.locator('circle.seat.mine').evaluateAll((els)
   els.map((e) => ({ cls: e.getAttribute('class'), name: e.textContent })));
 
 for (const [name, viewport] of sizes) {
-  test(`4 best seats under 60 EUR in one tap (${name})`, async ({ page }) => {
+  test(`4 best seats under €60 in one tap (${name})`, async ({ page }) => {
     await page.setViewportSize(viewport);
     await page.goto('/events/1');
     await hydrated(page);
     await page.getByTestId('best-quantity').selectOption('4');
-    await page.getByTestId('best-price').selectOption({ label: 'up to 55.00 EUR' });
+    await page.getByTestId('best-price').selectOption({ label: 'up to €55.00' });
     await page.screenshot({ path: `test-results/buyer-best-asked-${name}.png`, fullPage: true });
     await page.getByTestId('find-best').click();
     await expect(page.getByTestId('countdown')).toBeVisible();
@@ -37,7 +37,7 @@ for (const [name, viewport] of sizes) {
     expect(mine).toHaveLength(4);
     // Categories C (55.00) or D (35.00) only, one row, numbers in a run.
     const parsed = mine.map(({ cls, name }) => {
-      const m = name.match(/Section (\S+), row (\S+), seat (\d+), ([\d.]+) EUR/);
+      const m = name.match(/Section (\S+), row (\S+), seat (\d+), €([\d.]+)/);
       return { cat: cls.match(/cat-(\w+)/)[1], section: m[1], row: m[2], seat: Number(m[3]), price: Number(m[4]) };
     });
     for (const s of parsed) {
@@ -115,7 +115,7 @@ test('hovering a seat shows its section, row, seat, category, price and status',
   const tip = page.getByTestId('seat-tip');
   await expect(tip).toBeVisible();
   await expect(tip).toContainText(/Section \S+ · row \S+ · seat \d+/);
-  await expect(tip).toContainText(/Category [A-D] · \d+\.\d\d EUR/);
+  await expect(tip).toContainText(/Category [A-D] · €\d+\.\d\d/);
   await expect(tip).toContainText('available');
   await page.screenshot({ path: 'test-results/buyer-tooltip.png' });
   await page.mouse.move(5, 5);
@@ -153,7 +153,7 @@ test.describe('on a phone', () => {
     await bar.getByRole('button', { name: 'Hold seats' }).click();
     const pay = page.getByTestId('pay-bar');
     await expect(pay).toHaveCSS('position', 'fixed');
-    await expect(pay).toContainText(/1 cabin · [\d.]+ EUR · Time left: \d+:\d\d/);
+    await expect(pay).toContainText(/1 cabin · €[\d,.]+ · Time left: \d+:\d\d/);
     await page.evaluate(() => window.scrollTo(0, 0));
     const b = await pay.getByRole('button', { name: 'Pay now' }).boundingBox();
     expect(b.y + b.height).toBeLessThanOrEqual(844);

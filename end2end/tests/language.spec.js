@@ -152,10 +152,30 @@ test.describe('in Vietnamese', () => {
     await expect(page.locator('table.events')).toContainText('Hòa nhạc');
     await expectNoEnglish(page, 'the console');
     await page.screenshot({ path: 'test-results/vi-console.png', fullPage: true });
+
+    // A refused form explains each field in Vietnamese.
+    await page.getByLabel('Số hàng').fill('0');
+    await page.getByRole('button', { name: 'Tạo sự kiện' }).click();
+    await expect(page.locator('label', { hasText: 'Số hàng' }).locator('.field-error')).toHaveText('từ 1 đến 200 hàng');
+    await expect(page.locator('form.new-event > .error')).toHaveText('Vui lòng sửa các trường được đánh dấu.');
+    await expectNoEnglish(page, 'the refused form');
+    await page.screenshot({ path: 'test-results/vi-console-refused.png', fullPage: true });
+
     await page.getByRole('link', { name: /Đêm nhạc Hà Nội/ }).click();
     await expect(page.getByRole('heading', { name: 'Các lượt giữ chỗ đang chạy' })).toBeVisible();
     await expect(page.locator('.tiles').first()).toContainText('doanh thu');
     await expect(page.locator('.tiles').first()).toContainText('₫');
+    await expect(page.locator('.time-zone')).toContainText('Asia/Ho_Chi_Minh');
+
+    // A promo of 50,000 đồng off, typed and shown in đồng (not cents).
+    const campaign = `Khách quen ${Date.now()}`;
+    await page.locator('input[name="promoName"]').fill(campaign);
+    await page.locator('input[name="percentOff"]').fill('0');
+    await page.locator('input[name="amountOff"]').fill('50000');
+    await page.getByRole('button', { name: 'Tạo khuyến mãi' }).click();
+    await expect(page.locator('.promo-ok')).toContainText(campaign);
+    await expect(page.locator('table.promos tr', { hasText: campaign })).toContainText('giảm 50.000 ₫');
+    await expectNoEnglish(page, 'the dashboard');
     await page.screenshot({ path: 'test-results/vi-dashboard.png', fullPage: true });
   });
 
@@ -166,7 +186,7 @@ test.describe('in Vietnamese', () => {
     await page.getByTestId('language-en').click();
     await expect(page).toHaveURL(/\/events\/3$/);
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
-    await expect(page.locator('.legend')).toContainText('2,500,000 VND');
+    await expect(page.locator('.legend')).toContainText('₫2,500,000');
     await expect(page.getByRole('heading', { name: 'Your selection' })).toBeVisible();
     await page.goto('/');
     await expect(page.getByRole('heading', { name: 'On sale' })).toBeVisible();
@@ -191,14 +211,14 @@ test.describe('in English', () => {
     await expectNoVietnamese('the home page');
     await page.getByRole('link', { name: /Hanoi Jazz Night/ }).click();
     await hydrated(page);
-    await expect(page.locator('.legend')).toContainText('2,500,000 VND');
+    await expect(page.locator('.legend')).toContainText('₫2,500,000');
     await pickTwo(page);
     await page.getByRole('button', { name: 'Hold seats' }).click();
-    await expect(page.locator('.held-note')).toContainText(/Held 2 seats for [\d,]+ VND\./);
+    await expect(page.locator('.held-note')).toContainText(/Held 2 seats for ₫[\d,]+\./);
     await expectNoVietnamese('the hold');
     await page.screenshot({ path: 'test-results/en-hanoi-hold.png', fullPage: true });
     await page.getByRole('button', { name: 'Pay now' }).click();
-    await expect(page.locator('.amount')).toContainText(/Amount due: [\d,]+ VND/);
+    await expect(page.locator('.amount')).toContainText(/Amount due: ₫[\d,]+/);
     await page.getByRole('button', { name: /^Pay / }).click();
     await expect(page.getByTestId('booking-status')).toHaveText('BOOKED', { timeout: 15_000 });
     await expect(page.locator('.explain')).toHaveText('Paid and confirmed. Enjoy the show!');

@@ -22,7 +22,7 @@ test('seats can be chosen from a list, and the list and the map agree', async ({
   const list = page.locator('.seat-list');
   await list.getByLabel('Section').selectOption({ index: 2 });
   const first = list.locator('li button').first();
-  await expect(first).toHaveText(/^Section .+, row .+, seat \d+, .+ EUR, available$/);
+  await expect(first).toHaveText(/^Section .+, row .+, seat \d+, €.+, available$/);
   const name = await first.textContent();
   await first.click();
   await expect(first).toHaveAttribute('aria-pressed', 'true');

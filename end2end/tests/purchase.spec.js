@@ -20,7 +20,7 @@ test('select two seats, hold, pay, and see the booking confirmed', async ({ page
 
   await page.getByRole('button', { name: 'Pay now' }).click();
   await expect(page).toHaveURL(/\/sandbox\/checkout\//);
-  await expect(page.locator('.amount')).toContainText('EUR');
+  await expect(page.locator('.amount')).toContainText('€');
   await page.getByRole('button', { name: /^Pay / }).click();
 
   await expect(page).toHaveURL(/\/bookings\//);

@@ -18,7 +18,7 @@ for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['pho
     await more.click();
     await standing.getByRole('button', { name: 'Hold 3 places' }).click();
     await expect(page.getByTestId('countdown')).toBeVisible();
-    await expect(page.locator('.held-note')).toContainText('Held 3 standing places for 195.00 EUR');
+    await expect(page.locator('.held-note')).toContainText('Held 3 standing places for €195.00');
     await page.screenshot({ path: `test-results/standing-held-${name}.png`, fullPage: true });
 
     await page.getByRole('button', { name: 'Pay now' }).click();

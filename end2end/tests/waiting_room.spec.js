@@ -69,14 +69,14 @@ test('a buyer waits in the room, sees the place fall, is admitted and buys with 
   await expect(seats.first()).toBeVisible({ timeout: 45_000 });
   await holdSeat(page, await seats.nth(3).getAttribute('data-id'));
 
-  // A wrong code, then the right one: 25% off 40.00 EUR.
+  // A wrong code, then the right one: 25% off €40.00.
   await page.getByLabel('Promo code').fill('NOT-A-CODE');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByTestId('promo-message')).toContainText('no such promo code');
   await page.getByLabel('Promo code').fill(`queue-${eventId}`);
   await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(page.getByTestId('promo-message')).toContainText('10.00 EUR off');
-  await expect(page.locator('.held-note')).toContainText('30.00 EUR');
+  await expect(page.getByTestId('promo-message')).toContainText('€10.00 off');
+  await expect(page.locator('.held-note')).toContainText('€30.00');
   await page.screenshot({ path: 'test-results/waiting-room-admitted-promo.png', fullPage: true });
 
   await page.getByRole('button', { name: 'Pay now' }).click();

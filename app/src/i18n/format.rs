@@ -1,9 +1,10 @@
-//! Numbers, money and times as each language writes them. English keeps
-//! the form the product and its integrators have always read ("85.00 EUR",
-//! the code after the amount: unambiguous between dollars), grouping
-//! thousands from five digits on ("850,000 VND"); Vietnamese writes "85,00 €"
-//! and "850.000 ₫". Amounts stay integers in the currency's minor unit
-//! (`model::money`); only their writing changes.
+//! Numbers, money and times as each language writes them. English puts
+//! the currency's sign before the amount ("€85.00", "₫850,000"; dollars
+//! named by country: "US$45.00", "CA$45.00"; a currency without a sign
+//! English readers know by its code: "BHD 12.500"), grouping thousands
+//! from five digits on; Vietnamese writes "85,00 €" and "850.000 ₫".
+//! Amounts stay integers in the currency's minor unit (`model::money`);
+//! only their writing changes.
 
 use super::{Locale, Msg};
 use crate::model::money::exponent;
@@ -53,20 +54,43 @@ pub fn count(locale: Locale, n: i64) -> String {
     format!("{sign}{}", grouped(n.unsigned_abs(), &digits(locale)))
 }
 
-/// The currency as a language names it after an amount: Vietnamese uses
-/// the signs of the currencies its buyers know, English always the code.
-fn currency_name(locale: Locale, code: &str) -> &str {
-    match (locale, code) {
-        (Locale::Vi, "VND") => "₫",
-        (Locale::Vi, "EUR") => "€",
-        (Locale::Vi, "USD") => "US$",
+/// The currency as Vietnamese names it after an amount: the signs of the
+/// currencies its buyers know, otherwise the code.
+fn vietnamese_name(code: &str) -> &str {
+    match code {
+        "VND" => "₫",
+        "EUR" => "€",
+        "USD" => "US$",
         _ => code,
     }
 }
 
+/// The sign English writes before an amount (CLDR's English symbols), if
+/// the currency has one English readers know.
+fn english_sign(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "EUR" => "€",
+        "GBP" => "£",
+        "USD" => "US$",
+        "JPY" => "¥",
+        "VND" => "₫",
+        "KRW" => "₩",
+        "INR" => "₹",
+        "PHP" => "₱",
+        "AUD" => "A$",
+        "CAD" => "CA$",
+        "NZD" => "NZ$",
+        "HKD" => "HK$",
+        "MXN" => "MX$",
+        "TWD" => "NT$",
+        "BRL" => "R$",
+        _ => return None,
+    })
+}
+
 /// An amount in minor units, written in the language: (4500, EUR) →
-/// "45.00 EUR" / "45,00 €"; (850000, VND) → "850,000 VND" / "850.000 ₫";
-/// (12500, BHD) → "12.500 BHD" / "12,500 BHD".
+/// "€45.00" / "45,00 €"; (850000, VND) → "₫850,000" / "850.000 ₫";
+/// (12500, BHD) → "BHD 12.500" / "12,500 BHD".
 pub fn price(locale: Locale, minor: i64, code: &str) -> String {
     let d = digits(locale);
     let e = exponent(code);
@@ -82,7 +106,11 @@ pub fn price(locale: Locale, minor: i64, code: &str) -> String {
             width = e as usize
         ),
     };
-    format!("{sign}{number} {}", currency_name(locale, code))
+    match (locale, english_sign(code)) {
+        (Locale::En, Some(sign_of_currency)) => format!("{sign}{sign_of_currency}{number}"),
+        (Locale::En, None) => format!("{sign}{code} {number}"),
+        (Locale::Vi, _) => format!("{sign}{number} {}", vietnamese_name(code)),
+    }
 }
 
 /// A moment for people, at the offset it is written with, the zone named:
@@ -114,6 +142,16 @@ pub fn when(locale: Locale, local: &str, zone: &str) -> Option<String> {
     })
 }
 
+/// A moment in a log, at the offset it is written with (the event's
+/// zone, named once above the logs): "2 Dec, 06:12:08" / "06:12:08 02/12".
+pub fn moment(locale: Locale, local: &str) -> Option<String> {
+    let t = chrono::DateTime::parse_from_rfc3339(local).ok()?;
+    Some(match locale {
+        Locale::En => t.format("%-d %b, %H:%M:%S").to_string(),
+        Locale::Vi => t.format("%H:%M:%S %d/%m").to_string(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,23 +159,34 @@ mod tests {
     #[test]
     fn amounts_are_written_as_each_language_writes_them() {
         let (en, vi) = (Locale::En, Locale::Vi);
-        assert_eq!(price(en, 4500, "EUR"), "45.00 EUR");
+        assert_eq!(price(en, 4500, "EUR"), "€45.00");
         assert_eq!(price(vi, 4500, "EUR"), "45,00 €");
-        assert_eq!(price(en, 850_000, "VND"), "850,000 VND");
+        assert_eq!(price(en, 850_000, "VND"), "₫850,000");
         assert_eq!(price(vi, 850_000, "VND"), "850.000 ₫");
         assert_eq!(price(vi, 4_500_000, "VND"), "4.500.000 ₫");
-        assert_eq!(price(en, 5_000, "JPY"), "5000 JPY");
-        assert_eq!(price(en, 125_000, "JPY"), "125,000 JPY");
+        assert_eq!(price(en, 5_000, "JPY"), "¥5000");
+        assert_eq!(price(en, 125_000, "JPY"), "¥125,000");
         assert_eq!(price(vi, 5_000, "JPY"), "5.000 JPY");
-        assert_eq!(price(en, 12_500, "BHD"), "12.500 BHD");
+        assert_eq!(price(en, 12_500, "BHD"), "BHD 12.500");
+        assert_eq!(price(en, 30_000, "NOK"), "NOK 300.00");
+        assert_eq!(price(en, 4_500, "USD"), "US$45.00");
+        assert_eq!(price(vi, 4_500, "USD"), "45,00 US$");
         assert_eq!(price(vi, 12_500, "BHD"), "12,500 BHD");
-        assert_eq!(price(en, 123_456_789, "EUR"), "1,234,567.89 EUR");
+        assert_eq!(price(en, 123_456_789, "EUR"), "€1,234,567.89");
         assert_eq!(price(vi, 123_456_789, "EUR"), "1.234.567,89 €");
-        assert_eq!(price(en, -250, "EUR"), "-2.50 EUR");
+        assert_eq!(price(en, -250, "EUR"), "-€2.50");
         assert_eq!(price(vi, 5, "EUR"), "0,05 €");
         assert_eq!(count(vi, 10_000), "10.000");
         assert_eq!(count(en, 10_000), "10,000");
         assert_eq!(count(en, 9_999), "9999");
+    }
+
+    #[test]
+    fn a_log_s_moment_reads_at_its_own_offset() {
+        let at = "2026-12-02T06:12:08+01:00";
+        assert_eq!(moment(Locale::En, at).unwrap(), "2 Dec, 06:12:08");
+        assert_eq!(moment(Locale::Vi, at).unwrap(), "06:12:08 02/12");
+        assert_eq!(moment(Locale::En, ""), None);
     }
 
     #[test]

@@ -243,12 +243,56 @@ messages! {
         ColState => "State", "Trạng thái";
         CreatedEvent => "Created event {id} with {seats} seats (not published yet).", "Đã tạo sự kiện {id} với {seats} chỗ (chưa công bố).";
         SavingFailed => "Saving failed; try again.", "Lưu không thành công; vui lòng thử lại.";
+        CampaignCreated => "Created \"{name}\" ({codes} codes).", "Đã tạo \"{name}\" ({codes} mã).";
+
+        // The dashboard's logs: times in the event's zone, codes in words.
+        TimesIn => "Times in {zone} ({abbreviation}).", "Giờ theo {zone} ({abbreviation}).";
+        ReasonPaid => "paid", "đã thanh toán";
+        ReasonPartlyRefundedOutside => "paid; {amount} refunded outside Holdfast, ticket kept", "đã thanh toán; {amount} được hoàn ngoài Holdfast, vé vẫn giữ";
+        ReasonLateRetaken => "late payment: the same seats were re-taken", "thanh toán muộn: đã giữ lại đúng các ghế cũ";
+        ReasonLateRefundUnderWay => "late payment: seats gone, refund under way", "thanh toán muộn: ghế đã hết, đang hoàn tiền";
+        ReasonLateRefunded => "late payment: seats gone, refunded", "thanh toán muộn: ghế đã hết, đã hoàn tiền";
+        ReasonRefundedByAdmin => "refunded by an admin", "quản trị viên đã hoàn tiền";
+        ReasonRefundedOutside => "refunded outside Holdfast: ticket void, seats released", "hoàn tiền ngoài Holdfast: vé bị hủy, ghế được trả lại";
+        ReasonDisputed => "disputed by the buyer's bank: ticket void, seats released", "ngân hàng của người mua khiếu nại: vé bị hủy, ghế được trả lại";
+        ReasonRefunded => "refunded", "đã hoàn tiền";
+        OutcomeReceived => "received", "đã nhận";
+        OutcomeBooked => "booked", "đã đặt";
+        OutcomeLateRetaken => "late payment, same seats re-taken", "thanh toán muộn, giữ lại ghế cũ";
+        OutcomeLateRefundQueued => "late payment, refund queued", "thanh toán muộn, chờ hoàn tiền";
+        OutcomeAlreadySettled => "already settled", "đã xử lý trước đó";
+        OutcomeUnknownBooking => "unknown booking", "không rõ đơn đặt";
+        OutcomeNoBooking => "no booking named", "không ghi đơn đặt";
+        OutcomeTicketVoided => "ticket void, seats released", "vé bị hủy, ghế được trả lại";
+        OutcomeRefundConfirmed => "refund confirmed", "đã xác nhận hoàn tiền";
+        OutcomePartialRefund => "part refunded, ticket kept", "hoàn một phần, vé vẫn giữ";
+        OutcomeDuplicate => "duplicate, ignored", "trùng lặp, bỏ qua";
+        OutcomeAwaitingPayment => "awaiting payment", "đang chờ thanh toán";
+        OutcomeCheckoutEnded => "checkout ended", "phiên thanh toán đã kết thúc";
+        OutcomeIgnored => "ignored", "bỏ qua";
+        ChannelMailbox => "mailbox", "hộp thư";
+        ChannelSmtp => "sent (SMTP)", "đã gửi (SMTP)";
+        ChannelPending => "waiting in the outbox", "đang chờ gửi";
+        ActionRelease => "release", "trả ghế";
+        ActionExtend => "extend", "gia hạn";
+        ActionRefund => "refund", "hoàn tiền";
+        ActionResend => "resend email", "gửi lại email";
+        ActionPublish => "publish", "công bố";
+        ActionUnpublish => "withdraw", "gỡ xuống";
+        ActionCreateEvent => "create event", "tạo sự kiện";
+        ActionCheckIn => "check-in", "soát vé";
+        ActionPromoCreate => "create promo", "tạo khuyến mãi";
+        ActionWaitingRoom => "waiting room", "phòng chờ";
+        ActionDoneRelease => "Released the seats of {booking}.", "Đã trả ghế của {booking}.";
+        ActionDoneExtend => "Extended the hold of {booking}.", "Đã gia hạn giữ chỗ của {booking}.";
+        ActionDoneRefund => "Refund queued for {booking}; its seats are released.", "Đã xếp lệnh hoàn tiền cho {booking}; ghế được trả lại.";
+        ActionDoneResend => "Confirmation queued again for {booking}.", "Đã xếp lại email xác nhận cho {booking}.";
         NewEvent => "New event", "Sự kiện mới";
         FieldName => "Name", "Tên";
         FieldVenue => "Venue", "Địa điểm";
         FieldTimeZone => "Time zone (e.g. Europe/Oslo, Asia/Ho_Chi_Minh)", "Múi giờ (ví dụ Europe/Oslo, Asia/Ho_Chi_Minh)";
         FieldStarts => "Starts (local time there)", "Bắt đầu (giờ tại nơi diễn ra)";
-        FieldOnSale => "On sale from (UTC, empty: when published)", "Mở bán từ (UTC, để trống: khi công bố)";
+        FieldOnSale => "On sale from (local time there; empty: when published)", "Mở bán từ (giờ tại nơi diễn ra; để trống: khi công bố)";
         FieldCurrency => "Currency", "Tiền tệ";
         PriceCategoryLegend => "Price category", "Hạng giá";
         FieldPrice => "Price", "Giá";
@@ -357,6 +401,43 @@ messages! {
         Sunday => "Sunday", "Chủ Nhật";
     }
     server {
+        FixMarkedFields => "Please correct the fields marked.", "Vui lòng sửa các trường được đánh dấu.";
+        RefusedAlreadyIn => "Already checked in.", "Vé này đã được soát.";
+        RefusedTicketVoid => "This ticket is void.", "Vé này không còn hiệu lực.";
+        DoorLetInOne => "Let in: 1 person at gate {gate}", "Cho vào: 1 người ở cổng {gate}";
+        DoorLetInMany => "Let in: {n} people at gate {gate}", "Cho vào: {n} người ở cổng {gate}";
+
+        // A console form's fields, as a refusal explains them (the
+        // console's server functions translate; the API stays English).
+        HintEventName => "a name of 1 to 120 characters", "một tên dài từ 1 đến 120 ký tự";
+        HintKind => "concert or cruise", "hòa nhạc hoặc du thuyền";
+        HintVenue => "a venue of 1 to 120 characters", "một địa điểm dài từ 1 đến 120 ký tự";
+        HintTimeZone => "a time zone such as Europe/Oslo or Asia/Ho_Chi_Minh (empty: UTC)", "một múi giờ như Europe/Oslo hoặc Asia/Ho_Chi_Minh (để trống: UTC)";
+        HintStartsAt => "a date and time in the event's time zone", "một ngày giờ theo múi giờ của sự kiện";
+        HintOnSaleAt => "empty, or a date and time", "để trống, hoặc một ngày giờ";
+        HintCurrency => "a currency Holdfast can charge in, such as EUR, USD, GBP, NOK, JPY or VND", "một loại tiền Holdfast có thể thu, như EUR, USD, GBP, NOK, JPY hoặc VND";
+        HintCategories => "at least one price category", "ít nhất một hạng giá";
+        HintCategoryCode => "a short code, unique in the event", "một mã ngắn, không trùng trong sự kiện";
+        HintAName => "a name", "một tên";
+        HintPrice => "a price from 0, in the currency's own digits and steps", "một giá từ 0, theo đúng số lẻ và bước giá của loại tiền";
+        HintColour => "a colour like #c0392b", "một màu như #c0392b";
+        HintSections => "at least one section or standing area, at most 50,000 seats in all", "ít nhất một khu ghế hoặc khu đứng, tổng cộng không quá 50.000 ghế";
+        HintSectionName => "a name, unique on its level", "một tên, không trùng trên cùng tầng";
+        HintDeck => "the deck this block is on", "boong của khu này";
+        HintCategoryOf => "one of the categories' codes", "một trong các mã hạng giá";
+        HintRows => "from 1 to 200 rows", "từ 1 đến 200 hàng";
+        HintSeatsPerRow => "from 1 to 200 seats per row", "từ 1 đến 200 ghế mỗi hàng";
+        HintCoordinates => "coordinates within ±100,000", "tọa độ trong khoảng ±100.000";
+        HintSpacing => "from 1 to 1,000", "từ 1 đến 1.000";
+        HintCapacity => "from 1 to 100,000 places", "từ 1 đến 100.000 chỗ";
+        HintPromoName => "a name of 1 to 100 characters", "một tên dài từ 1 đến 100 ký tự";
+        HintPercentOff => "a percentage from 0 to 100; a promo needs a percentage or an amount off", "một tỷ lệ từ 0 đến 100; khuyến mãi cần tỷ lệ hoặc số tiền giảm";
+        HintAmountOff => "an amount in the event's currency", "một số tiền theo loại tiền của sự kiện";
+        HintPromoCode => "3 to 64 letters, digits, '-' or '_' (none for a pool)", "3 đến 64 chữ cái, chữ số, '-' hoặc '_' (để trống với kho mã)";
+        HintMaxUses => "a capped code needs a limit of 1 or more", "mã giới hạn cần số lượt từ 1 trở lên";
+        HintPoolCount => "a pool of 1 to 10,000 codes", "một kho từ 1 đến 10.000 mã";
+        HintPromoKind => "single, capped or pooled", "dùng một lần, giới hạn lượt hoặc kho mã";
+
         // A ticket's name for a standing place (the booking's page and API).
         StandingPlaceNumber => "Standing place {n}", "Chỗ đứng số {n}";
 

@@ -25,6 +25,12 @@ pub struct Dashboard {
     pub outbox_backlog: i64,
     pub audit: Vec<AuditRow>,
     pub canary: CanaryReport,
+    /// The event's IANA time zone: every `atLocal` below is in it.
+    #[serde(default)]
+    pub time_zone: String,
+    /// The zone's short name now ("CET", "UTC+07").
+    #[serde(default)]
+    pub time_zone_abbreviation: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -76,8 +82,40 @@ pub struct BookingActivity {
     pub amount_cents: i64,
     pub currency: String,
     pub at: String,
+    /// `at` in the event's time zone (RFC 3339 with its offset).
+    #[serde(default)]
+    pub at_local: String,
     /// Why, in words ("paid", "late payment: seats re-taken", …).
     pub reason: String,
+    /// Why, as a kind (what the console translates).
+    #[serde(default)]
+    pub reason_kind: SettlementReason,
+    /// Money sent back outside Holdfast while the ticket stays.
+    #[serde(default)]
+    pub refunded_cents: i64,
+}
+
+/// Why a booking settled as it did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum SettlementReason {
+    #[default]
+    Paid,
+    /// Paid; part of the money went back outside Holdfast, ticket kept.
+    PartlyRefundedOutside,
+    /// A late payment took back the very same seats.
+    LatePaymentRetaken,
+    /// A late payment whose seats were gone: its refund is under way.
+    LatePaymentRefundUnderWay,
+    /// A late payment whose seats were gone: refunded.
+    LatePaymentRefunded,
+    RefundedByAdmin,
+    /// Refunded outside Holdfast: ticket void, seats released.
+    RefundedOutside,
+    /// Disputed by the buyer's bank: ticket void, seats released.
+    Disputed,
+    Refunded,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -89,6 +127,9 @@ pub struct WebhookRow {
     pub booking_id: Option<String>,
     pub outcome: String,
     pub received_at: String,
+    /// In the event's time zone (RFC 3339 with its offset).
+    #[serde(default)]
+    pub at_local: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -101,6 +142,9 @@ pub struct MailRow {
     /// `mailbox`, `smtp`, or `pending` while still in the outbox.
     pub channel: String,
     pub at: String,
+    /// In the event's time zone (RFC 3339 with its offset).
+    #[serde(default)]
+    pub at_local: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -112,6 +156,9 @@ pub struct AuditRow {
     pub booking_id: Option<String>,
     pub detail: String,
     pub at: String,
+    /// In the event's time zone (RFC 3339 with its offset).
+    #[serde(default)]
+    pub at_local: String,
 }
 
 /// `GET /api/admin/invariants`.
@@ -220,6 +267,9 @@ pub struct RoomSummary {
     pub free_places: i64,
     /// Admission starts at the on-sale time.
     pub on_sale_at: String,
+    /// `onSaleAt` in the event's time zone (RFC 3339 with its offset).
+    #[serde(default)]
+    pub on_sale_at_local: String,
     /// Whether the on-sale time has come (admission runs).
     #[serde(default)]
     pub admitting: bool,

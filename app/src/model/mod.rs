@@ -245,7 +245,7 @@ impl SeatStatus {
     }
 
     /// How the seat's accessible name ends ("Section A, row 1, seat 2,
-    /// 85.00 EUR, sold").
+    /// €85.00, sold").
     pub fn word(self, l: Locale) -> &'static str {
         l.t(match self {
             SeatStatus::Available => Msg::LookAvailable,

@@ -90,9 +90,102 @@ pub fn charge_step(code: &str) -> i64 {
     }
 }
 
-/// An amount for people in English: (4500, EUR) → "45.00 EUR", (850000,
-/// VND) → "850,000 VND", (12500, BHD) → "12.500 BHD" (mail, the console,
-/// the sandbox's page). Pages write it in the buyer's language:
+/// A currency Holdfast sells in: only the table's codes can be one, so a
+/// `Currency` always knows its exponent, Stripe's minimum and its steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Currency(&'static CurrencyInfo);
+
+impl Currency {
+    /// The currency of this code (upper case), if Holdfast sells in it.
+    pub fn of(code: &str) -> Option<Currency> {
+        currency(code).map(Currency)
+    }
+
+    pub fn code(self) -> &'static str {
+        self.0.code
+    }
+
+    /// Digits after the decimal point (ISO 4217).
+    pub fn exponent(self) -> u32 {
+        self.0.exponent
+    }
+
+    /// Stripe's smallest charge.
+    pub fn min_charge(self) -> Money {
+        Money::new(self.0.min_charge, self)
+    }
+
+    /// The steps Stripe charges in, in minor units (`charge_step`).
+    pub fn charge_step(self) -> i64 {
+        charge_step(self.0.code)
+    }
+}
+
+/// An amount of money: whole minor units of a currency Holdfast sells in
+/// (cents, whole đồng, fils). Stored and sent as the integer and the code;
+/// read, written, parsed and discounted as a `Money`, which knows its
+/// currency's digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Money {
+    minor: i64,
+    currency: Currency,
+}
+
+impl Money {
+    pub fn new(minor: i64, currency: Currency) -> Money {
+        Money { minor, currency }
+    }
+
+    /// An amount stored as minor units and a code; `None` for a code
+    /// Holdfast does not sell in.
+    pub fn of(minor: i64, code: &str) -> Option<Money> {
+        Currency::of(code).map(|c| Money::new(minor, c))
+    }
+
+    /// The amount in minor units (what is stored, and what Stripe is sent).
+    pub fn minor(self) -> i64 {
+        self.minor
+    }
+
+    pub fn currency(self) -> Currency {
+        self.currency
+    }
+
+    /// An amount typed by a person ("30", "30.5", "30,50", "850000") in
+    /// this currency; `None` when it has more decimals than the currency
+    /// or is not a number.
+    pub fn parse(text: &str, currency: Currency) -> Option<Money> {
+        parse_amount(text, currency.code()).map(|minor| Money::new(minor, currency))
+    }
+
+    /// The amount as a language writes it: "€85.00" / "85,00 €",
+    /// "₫850,000" / "850.000 ₫".
+    pub fn format(self, locale: crate::i18n::Locale) -> String {
+        crate::i18n::format::price(locale, self.minor, self.currency.code())
+    }
+
+    /// A promo's discount on this amount: a percentage and/or a fixed
+    /// amount off, never leaving less than Stripe's smallest charge in the
+    /// currency, in steps Stripe can charge (tens of fils for a
+    /// three-decimal currency).
+    pub fn discount(self, percent_off: i64, amount_off: i64) -> Money {
+        let wanted = (self.minor.saturating_mul(percent_off) / 100).saturating_add(amount_off);
+        let step = self.currency.charge_step();
+        let most = self.minor - self.currency.min_charge().minor;
+        Money::new((wanted.min(most).max(0) / step) * step, self.currency)
+    }
+}
+
+/// In English, for mail, the console's messages and the API's words.
+impl std::fmt::Display for Money {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.format(crate::i18n::Locale::En))
+    }
+}
+
+/// An amount for people in English: (4500, EUR) → "€45.00", (850000, VND)
+/// → "₫850,000", (12500, BHD) → "BHD 12.500" (mail, the console, the
+/// sandbox's page). Pages write it in the buyer's language:
 /// `i18n::format::price`.
 pub fn format_price(minor: i64, code: &str) -> String {
     crate::i18n::format::price(crate::i18n::Locale::En, minor, code)
@@ -131,12 +224,17 @@ mod tests {
 
     #[test]
     fn amounts_read_in_their_currency_s_own_digits() {
-        assert_eq!(format_price(4500, "EUR"), "45.00 EUR");
-        assert_eq!(format_price(850_000, "VND"), "850,000 VND");
-        assert_eq!(format_price(5_000, "JPY"), "5000 JPY");
-        assert_eq!(format_price(12_500, "BHD"), "12.500 BHD");
-        assert_eq!(format_price(-250, "EUR"), "-2.50 EUR");
-        assert_eq!(format_price(5, "EUR"), "0.05 EUR");
+        assert_eq!(format_price(4500, "EUR"), "€45.00");
+        assert_eq!(format_price(850_000, "VND"), "₫850,000");
+        assert_eq!(format_price(5_000, "JPY"), "¥5000");
+        assert_eq!(format_price(12_500, "BHD"), "BHD 12.500");
+        assert_eq!(format_price(-250, "EUR"), "-€2.50");
+        assert_eq!(format_price(5, "EUR"), "€0.05");
+        assert_eq!(format_price(4500, "USD"), "US$45.00");
+        let eur = Currency::of("EUR").unwrap();
+        assert_eq!(Money::new(17_000, eur).to_string(), "€170.00");
+        assert_eq!(Money::parse("30,5", eur), Some(Money::new(3050, eur)));
+        assert_eq!(Money::of(1, "XYZ"), None);
     }
 
     #[test]
@@ -163,5 +261,21 @@ mod tests {
         assert_eq!(charge_step("EUR"), 1);
         assert_eq!(charge_step("BHD"), 10);
         assert_eq!(charge_step("HUF"), 100);
+        assert_eq!(Currency::of("VND").unwrap().min_charge().minor(), 15_000);
+    }
+
+    #[test]
+    fn discounts_keep_stripe_s_minimum_and_steps() {
+        let m = |minor, code| Money::of(minor, code).unwrap();
+        let off = |price: Money, percent, amount| price.discount(percent, amount).minor();
+        assert_eq!(off(m(10_000, "EUR"), 10, 0), 1_000);
+        assert_eq!(off(m(10_000, "EUR"), 0, 2_500), 2_500);
+        assert_eq!(off(m(10_000, "EUR"), 100, 0), 10_000 - 50);
+        assert_eq!(off(m(40, "EUR"), 50, 0), 0);
+        // The floor is the currency's own: 15,000 đồng, 0.30 GBP.
+        assert_eq!(off(m(850_000, "VND"), 100, 0), 850_000 - 15_000);
+        assert_eq!(off(m(10_000, "GBP"), 100, 0), 10_000 - 30);
+        // Three decimals: whole tens of fils only.
+        assert_eq!(off(m(12_345, "BHD"), 10, 0), 1_230);
     }
 }

@@ -120,7 +120,7 @@ impl SeatDrawing {
 
     /// The map's SVG content: the row labels, then every seat as
     /// `<circle id="seat-{id}" class="seat cat-{code} available" role="button"
-    /// aria-pressed="false" …><title>Section …, row …, seat …, 85.00 EUR,
+    /// aria-pressed="false" …><title>Section …, row …, seat …, €85.00,
     /// available</title></circle>` in seat order (a ship's places are named
     /// "Deck 6, Inside port, cabin 6001, …": `EventKind::place_name`).
     pub fn markup(&self, kind: super::EventKind, l: crate::i18n::Locale) -> String {
@@ -243,10 +243,8 @@ mod tests {
         let third = svg.find("id=\"seat-150\"").unwrap();
         assert!(first < second && second < third);
         assert!(svg.contains("cx=\"108.5\" cy=\"-2.5\""));
-        assert!(svg.contains("<title>Section L1, row 1, seat 2, 85.00 EUR, available</title>"));
-        assert!(
-            svg.contains("Section Floor &lt;B&gt;, row 2 &amp; 3, seat 1, 40.00 EUR, available")
-        );
+        assert!(svg.contains("<title>Section L1, row 1, seat 2, €85.00, available</title>"));
+        assert!(svg.contains("Section Floor &lt;B&gt;, row 2 &amp; 3, seat 1, €40.00, available"));
         assert!(svg.contains(">2 &amp; 3</text>"));
         assert_eq!(svg.matches("<circle").count(), 3);
     }

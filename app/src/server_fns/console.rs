@@ -24,21 +24,7 @@ async fn admin() -> Result<crate::core::admin::auth::Admin, ServerFnError> {
 }
 
 #[cfg(feature = "ssr")]
-fn refusal(e: crate::core::ApiError) -> Refusal {
-    if let crate::core::ApiError::Internal(cause) = &e {
-        tracing::error!(error = %cause, "console action failed");
-    }
-    let body = e.body().error;
-    Refusal {
-        message: body.message,
-        fields: body
-            .field_errors
-            .unwrap_or_default()
-            .into_iter()
-            .map(|f| (f.field, f.message))
-            .collect(),
-    }
-}
+use super::console_refusal::{refusal, Form};
 
 /// Is this browser signed in to the console?
 #[server]
@@ -123,7 +109,7 @@ pub async fn admin_act(
         "resend" => actions::resend_confirmation(&state, &admin, &booking_id).await,
         _ => Err(crate::core::ApiError::NotFound("action")),
     };
-    Ok(done.map_err(refusal))
+    Ok(done.map_err(|e| refusal(Form::Action, e)))
 }
 
 #[server]
@@ -135,7 +121,7 @@ pub async fn admin_create_event(
     Ok(
         crate::core::admin::setup::create_event(&state, &admin, &layout)
             .await
-            .map_err(refusal),
+            .map_err(|e| refusal(Form::Event, e)),
     )
 }
 
@@ -149,7 +135,7 @@ pub async fn admin_set_published(
     Ok(
         crate::core::admin::setup::set_published(&state, &admin, event_id, published)
             .await
-            .map_err(refusal),
+            .map_err(|e| refusal(Form::Action, e)),
     )
 }
 
@@ -184,7 +170,7 @@ pub async fn admin_set_room(
         admit_per_minute,
     )
     .await
-    .map_err(refusal))
+    .map_err(|e| refusal(Form::Action, e)))
 }
 
 /// Promo campaigns of one event (and those valid for every event).
@@ -214,7 +200,7 @@ pub async fn admin_create_promo(
     let state = expect_context::<crate::core::AppState>();
     Ok(crate::core::promo::campaigns::create(&state, &admin, &form)
         .await
-        .map_err(refusal))
+        .map_err(|e| refusal(Form::Promo, e)))
 }
 
 /// What the door scanner shows: let in (green) or not (red), and why.
@@ -235,20 +221,20 @@ pub async fn admin_check_in(token: String, gate: String) -> Result<ScanResult, S
     Ok(match result {
         Ok(done) => ScanResult {
             admitted: true,
-            message: format!(
-                "Let in: {} {} at gate {}",
-                done.units.len(),
-                if done.units.len() == 1 {
-                    "person"
+            message: {
+                use crate::i18n::{Locale, Msg};
+                let n = done.units.len() as i64;
+                let said = if n == 1 {
+                    Msg::DoorLetInOne
                 } else {
-                    "people"
-                },
-                done.gate
-            ),
+                    Msg::DoorLetInMany
+                };
+                Locale::of_page().fill(said, &[("n", &n), ("gate", &done.gate)])
+            },
         },
         Err(e) => ScanResult {
             admitted: false,
-            message: refusal(e).message,
+            message: refusal(Form::Action, e).message,
         },
     })
 }

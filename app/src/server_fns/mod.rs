@@ -4,6 +4,8 @@
 pub mod best;
 pub mod buyer;
 pub mod console;
+#[cfg(feature = "ssr")]
+pub mod console_refusal;
 
 /// Counts one attempt against the caller's address (`RATE_LIMIT_IP_PER_MINUTE`),
 /// as the REST middleware does for the same steps.

@@ -35,9 +35,12 @@ pub async fn recent(
     event_id: Option<EventId>,
     limit: i64,
 ) -> Result<Vec<AuditRow>, sqlx::Error> {
-    let rows: Vec<(String, String, Option<String>, String, i64)> = sqlx::query_as(
-        "select actor, action, booking_id, detail, created_at from audit_log
-         where $1 is null or event_id = $1 order by id desc limit $2",
+    /// Actor, action, booking, detail, when, and the event's time zone.
+    type Row = (String, String, Option<String>, String, i64, Option<String>);
+    let rows: Vec<Row> = sqlx::query_as(
+        "select a.actor, a.action, a.booking_id, a.detail, a.created_at, e.time_zone
+         from audit_log a left join event e on e.id = a.event_id
+         where $1 is null or a.event_id = $1 order by a.id desc limit $2",
     )
     .bind(event_id)
     .bind(limit)
@@ -45,12 +48,14 @@ pub async fn recent(
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(actor, action, booking_id, detail, at)| AuditRow {
+        .map(|(actor, action, booking_id, detail, at, zone)| AuditRow {
             actor,
             action,
             booking_id,
             detail,
             at: rfc3339(at),
+            // In the event's zone; UTC for what concerns no event.
+            at_local: crate::core::event_time::local_start(at, zone.as_deref().unwrap_or("UTC")).at,
         })
         .collect())
 }

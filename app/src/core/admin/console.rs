@@ -3,12 +3,13 @@
 
 use std::collections::HashMap;
 
+use crate::core::event_time::local_start;
 use crate::core::payments::outbox;
 use crate::core::platform::clock::rfc3339;
 use crate::core::{ApiError, AppState};
 use crate::model::console::{
-    AdminEvent, BookingActivity, Dashboard, LiveHold, MailRow, SeatCounts, StandingCount,
-    WebhookRow,
+    AdminEvent, BookingActivity, Dashboard, LiveHold, MailRow, SeatCounts, SettlementReason,
+    StandingCount, WebhookRow,
 };
 use crate::model::{BookingStatus, EventId, PaymentStatus};
 
@@ -39,12 +40,13 @@ pub async fn all_events(state: &AppState) -> Result<Vec<AdminEvent>, ApiError> {
 pub async fn dashboard(state: &AppState, event_id: EventId) -> Result<Dashboard, ApiError> {
     let now = state.clock.now_ms();
     let db = state.db.reader();
-    let event: Option<(String, i64, i64, String)> =
-        sqlx::query_as("select name, published, on_sale_at, currency from event where id = $1")
-            .bind(event_id)
-            .fetch_optional(db)
-            .await?;
-    let Some((event_name, published, on_sale_at, currency)) = event else {
+    let event: Option<(String, i64, i64, String, String)> = sqlx::query_as(
+        "select name, published, on_sale_at, currency, time_zone from event where id = $1",
+    )
+    .bind(event_id)
+    .fetch_optional(db)
+    .await?;
+    let Some((event_name, published, on_sale_at, currency, time_zone)) = event else {
         return Err(ApiError::NotFound("event"));
     };
     let sql = format!(
@@ -63,7 +65,11 @@ pub async fn dashboard(state: &AppState, event_id: EventId) -> Result<Dashboard,
         Some(report) => report,
         None => canary::check(state).await?,
     };
+    let zone = time_zone.as_str();
+    let local = |ms: i64| local_start(ms, zone).at;
     Ok(Dashboard {
+        time_zone_abbreviation: local_start(now, zone).abbreviation,
+        time_zone: time_zone.clone(),
         event_id,
         event_name,
         published: published == 1,
@@ -81,9 +87,9 @@ pub async fn dashboard(state: &AppState, event_id: EventId) -> Result<Dashboard,
         revenue_cents: revenue,
         currency,
         holds: live_holds(state, Some(event_id)).await?,
-        recent: recent_settlements(state, event_id).await?,
-        webhooks: webhooks(state, event_id).await?,
-        mail: mail(state, event_id).await?,
+        recent: recent_settlements(state, event_id, &local).await?,
+        webhooks: webhooks(state, event_id, &local).await?,
+        mail: mail(state, event_id, &local).await?,
         outbox_backlog: outbox::backlog(state).await?,
         audit: audit::recent(&state.db, Some(event_id), RECENT).await?,
         canary,
@@ -194,6 +200,7 @@ type SettlementRow = (String, String, i64, String, i64, Option<String>, i64);
 async fn recent_settlements(
     state: &AppState,
     event_id: EventId,
+    local: &impl Fn(i64) -> String,
 ) -> Result<Vec<BookingActivity>, ApiError> {
     let sql = format!(
         "select b.id, b.status, b.amount_cents, b.currency, b.updated_at, p.status,
@@ -231,40 +238,40 @@ async fn recent_settlements(
         let booking = BookingStatus::parse(&status);
         let paid = payment.as_deref().and_then(PaymentStatus::parse);
         let reason = match (booking, paid) {
-            (Some(BookingStatus::Disputed), _) => {
-                "disputed by the buyer's bank: ticket void, seats released".into()
+            (Some(BookingStatus::Disputed), _) => SettlementReason::Disputed,
+            _ if by_admin.0 > 0 => SettlementReason::RefundedByAdmin,
+            (Some(BookingStatus::Booked), _) if refunded_cents > 0 => {
+                SettlementReason::PartlyRefundedOutside
             }
-            _ if by_admin.0 > 0 => "refunded by an admin".to_string(),
-            (Some(BookingStatus::Booked), _) if refunded_cents > 0 => format!(
-                "paid; {} refunded outside Holdfast, ticket kept",
-                crate::model::format_price(refunded_cents, &currency)
-            ),
             (Some(BookingStatus::Booked), _) if late("late_payment_retaken") => {
-                "late payment: the same seats were re-taken".into()
+                SettlementReason::LatePaymentRetaken
             }
-            (Some(BookingStatus::Booked), _) => "paid".into(),
-            (_, Some(PaymentStatus::RefundPending)) => {
-                "late payment: seats gone, refund under way".into()
-            }
-            _ if late("late_payment_refund_queued") => "late payment: seats gone, refunded".into(),
-            _ if late("ticket_voided") => {
-                "refunded outside Holdfast: ticket void, seats released".into()
-            }
-            _ => "refunded".into(),
+            (Some(BookingStatus::Booked), _) => SettlementReason::Paid,
+            (_, Some(PaymentStatus::RefundPending)) => SettlementReason::LatePaymentRefundUnderWay,
+            _ if late("late_payment_refund_queued") => SettlementReason::LatePaymentRefunded,
+            _ if late("ticket_voided") => SettlementReason::RefundedOutside,
+            _ => SettlementReason::Refunded,
         };
         out.push(BookingActivity {
             booking_id,
             status,
             amount_cents: amount,
+            reason: reason_words(reason, refunded_cents, &currency),
             currency,
             at: rfc3339(at),
-            reason,
+            at_local: local(at),
+            reason_kind: reason,
+            refunded_cents,
         });
     }
     Ok(out)
 }
 
-async fn webhooks(state: &AppState, event_id: EventId) -> Result<Vec<WebhookRow>, ApiError> {
+async fn webhooks(
+    state: &AppState,
+    event_id: EventId,
+    local: &impl Fn(i64) -> String,
+) -> Result<Vec<WebhookRow>, ApiError> {
     let rows: Vec<(String, String, Option<String>, String, i64)> = sqlx::query_as(
         "select w.event_id, w.type, w.booking_id, w.outcome, w.received_at from webhook_inbox w
          where w.booking_id is null
@@ -283,12 +290,17 @@ async fn webhooks(state: &AppState, event_id: EventId) -> Result<Vec<WebhookRow>
             booking_id,
             outcome,
             received_at: rfc3339(at),
+            at_local: local(at),
         })
         .collect())
 }
 
 /// Sent mail and mail still waiting in the outbox.
-async fn mail(state: &AppState, event_id: EventId) -> Result<Vec<MailRow>, ApiError> {
+async fn mail(
+    state: &AppState,
+    event_id: EventId,
+    local: &impl Fn(i64) -> String,
+) -> Result<Vec<MailRow>, ApiError> {
     let rows: Vec<(String, String, String, String, i64)> = sqlx::query_as(
         "select m.booking_id, m.recipient, m.subject, m.channel, m.created_at from mailbox m
          join booking b on b.id = m.booking_id where b.event_id = $1
@@ -310,6 +322,31 @@ async fn mail(state: &AppState, event_id: EventId) -> Result<Vec<MailRow>, ApiEr
             subject,
             channel,
             at: rfc3339(at),
+            at_local: local(at),
         })
         .collect())
+}
+
+/// A settlement's reason in English words (the API's `reason`).
+fn reason_words(reason: SettlementReason, refunded_cents: i64, currency: &str) -> String {
+    match reason {
+        SettlementReason::Disputed => {
+            "disputed by the buyer's bank: ticket void, seats released".into()
+        }
+        SettlementReason::RefundedByAdmin => "refunded by an admin".into(),
+        SettlementReason::PartlyRefundedOutside => format!(
+            "paid; {} refunded outside Holdfast, ticket kept",
+            crate::model::format_price(refunded_cents, currency)
+        ),
+        SettlementReason::LatePaymentRetaken => "late payment: the same seats were re-taken".into(),
+        SettlementReason::Paid => "paid".into(),
+        SettlementReason::LatePaymentRefundUnderWay => {
+            "late payment: seats gone, refund under way".into()
+        }
+        SettlementReason::LatePaymentRefunded => "late payment: seats gone, refunded".into(),
+        SettlementReason::RefundedOutside => {
+            "refunded outside Holdfast: ticket void, seats released".into()
+        }
+        SettlementReason::Refunded => "refunded".into(),
+    }
 }

@@ -12,12 +12,6 @@ use crate::model::console::EventLayout;
 pub const MAX_SEATS: i64 = 50_000;
 const DEFAULT_SPACING: f64 = 12.0;
 
-pub fn parse_time(value: &str) -> Option<i64> {
-    chrono::DateTime::parse_from_rfc3339(value)
-        .ok()
-        .map(|d| d.timestamp_millis())
-}
-
 impl EventLayout {
     /// The event's time zone (UTC when none is named).
     pub fn zone(&self) -> &str {
@@ -30,6 +24,12 @@ impl EventLayout {
     /// When it starts (UTC milliseconds), read in its zone.
     pub fn start(&self) -> Option<i64> {
         crate::core::event_time::parse_start(self.starts_at.trim(), self.zone())
+    }
+
+    /// When it goes on sale (UTC milliseconds), read in its zone like the
+    /// start; `None` when empty or unreadable.
+    pub fn on_sale(&self) -> Option<i64> {
+        crate::core::event_time::parse_start(self.on_sale_at.trim(), self.zone())
     }
 }
 
@@ -65,13 +65,14 @@ pub fn check(layout: &EventLayout) -> Vec<FieldError> {
             "a date and time like 2027-06-01T20:00:00Z, or 2027-06-01T20:00 in the event's time zone",
         );
     }
-    if !layout.on_sale_at.is_empty() && parse_time(&layout.on_sale_at).is_none() {
+    if !layout.on_sale_at.trim().is_empty() && layout.on_sale().is_none() {
         bad(
             "onSaleAt".into(),
-            "empty, or a date and time like 2027-05-01T10:00:00Z",
+            "empty, or a date and time like 2027-05-01T10:00:00Z, or 2027-05-01T10:00 in the event's time zone",
         );
     }
-    if crate::model::money::currency(&layout.currency).is_none() {
+    let currency = crate::model::money::Currency::of(&layout.currency);
+    if currency.is_none() {
         bad(
             "currency".into(),
             "a currency Holdfast can charge in, such as EUR, USD, GBP, NOK, JPY or VND",
@@ -93,7 +94,7 @@ pub fn check(layout: &EventLayout) -> Vec<FieldError> {
         }
         // Stripe's largest amount is eight digits of minor units; a
         // three-decimal currency is charged in tens of fils.
-        let step = crate::model::money::charge_step(&layout.currency);
+        let step = currency.map_or(1, |c| c.charge_step());
         if !(0..=MAX_PRICE).contains(&c.price_cents) || c.price_cents % step != 0 {
             let most = crate::model::format_price(MAX_PRICE, &layout.currency);
             let message = if step > 1 {

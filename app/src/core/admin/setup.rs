@@ -4,7 +4,7 @@
 
 use super::audit::{self, Entry};
 use super::auth::Admin;
-use super::layout::{check, parse_time, seats_of};
+use super::layout::{check, seats_of};
 use crate::core::seed::insert_layout;
 use crate::core::{ApiError, AppState};
 use crate::model::console::{CreatedEvent, EventLayout};
@@ -21,7 +21,7 @@ pub async fn create_event(
     }
     let now = state.clock.now_ms();
     let starts_at = layout.start().unwrap_or(now);
-    let on_sale_at = parse_time(&layout.on_sale_at).unwrap_or(0);
+    let on_sale_at = layout.on_sale().unwrap_or(0);
     let slug = format!("event-{}", uuid::Uuid::new_v4().simple());
     let mut tx = state.db.begin().await?;
     let (event_id,): (EventId,) = sqlx::query_as(

@@ -113,7 +113,7 @@ fn key(k: &str) -> Result<RequestStrategy, ProviderError> {
 /// fils in tens). A currency Stripe does not know is refused, never
 /// charged in another.
 pub fn checkout_params(req: &CheckoutRequest) -> Result<CreateCheckoutSession, ProviderError> {
-    let known = crate::model::money::currency(&req.currency).is_some();
+    let known = crate::model::money::Currency::of(&req.currency).is_some();
     let currency: Currency = req
         .currency
         .to_ascii_lowercase()

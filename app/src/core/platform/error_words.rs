@@ -1,4 +1,4 @@
-//! What a buyer's page says when the core refused: in English the API's
+//! What a buyer's page (or the console) says when the core refused: in English the API's
 //! own message (the words integrators see), in another language the
 //! catalogue's sentence for the refusal's kind. Details only the English
 //! message carries (which seat, what limit) are shown on the map and in
@@ -37,6 +37,8 @@ impl ApiError {
             ApiError::PromoExhausted => Msg::RefusedPromoExhausted,
             ApiError::PromoAlreadyApplied => Msg::RefusedPromoApplied,
             ApiError::Busy | ApiError::TooManyStreams => Msg::RefusedBusy,
+            ApiError::AlreadyCheckedIn { .. } => Msg::RefusedAlreadyIn,
+            ApiError::TicketVoid(_) => Msg::RefusedTicketVoid,
             _ => Msg::RefusedOther,
         };
         l.t(m).to_string()

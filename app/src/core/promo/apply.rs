@@ -1,8 +1,9 @@
 //! `apply_promo`: a code onto the buyer's HELD booking, all in one
 //! transaction under the booking's lock.
 
-use super::{discount, normalise};
+use super::normalise;
 use crate::core::{ApiError, AppState};
+use crate::model::money::Money;
 use crate::model::PromoApplied;
 
 pub async fn apply_promo(
@@ -84,7 +85,13 @@ async fn claim(
     {
         return Err(ApiError::PromoUnknown);
     }
-    let discount_cents = discount(amount, percent_off, amount_off, &currency);
+    // Events are set up only in currencies Holdfast sells in.
+    let price = Money::of(amount, &currency).ok_or_else(|| {
+        ApiError::InvalidState(format!(
+            "this event's currency {currency} cannot be charged"
+        ))
+    })?;
+    let discount_cents = price.discount(percent_off, amount_off).minor();
     if discount_cents == 0 {
         return Err(ApiError::InvalidState(
             "this booking already costs the least a payment can be; the code was not used".into(),

@@ -104,7 +104,10 @@ fn check(form: &NewPromo) -> Result<Vec<String>, ApiError> {
         wrong("percentOff", "a percentage from 0 to 100");
     }
     if !(0..=MAX_AMOUNT_OFF_CENTS).contains(&form.amount_off_cents) {
-        wrong("amountOffCents", "from 0 to 1,000,000.00");
+        wrong(
+            "amountOffCents",
+            "from 0 to 100,000,000 of the currency's smallest unit",
+        );
     }
     if form.percent_off <= 0 && form.amount_off_cents <= 0 {
         wrong("percentOff", "a promo needs a percentage or an amount off");

@@ -29,18 +29,6 @@ pub fn normalise(code: &str) -> Option<String> {
     ok.then_some(code)
 }
 
-/// The discount on `amount` (minor units of `currency`): a percentage
-/// and/or a fixed amount off, never leaving less than the provider's
-/// smallest charge in that currency, and in steps it can charge (tens of
-/// fils for a three-decimal currency).
-pub fn discount(amount: i64, percent_off: i64, amount_off_cents: i64, currency: &str) -> i64 {
-    use crate::model::money::{charge_step, min_charge};
-    let wanted = (amount.saturating_mul(percent_off) / 100).saturating_add(amount_off_cents);
-    let step = charge_step(currency);
-    let most = amount - min_charge(currency);
-    (wanted.min(most).max(0) / step) * step
-}
-
 /// A fresh random code with a readable prefix.
 pub fn new_code(prefix: &str) -> String {
     use rand::Rng;
@@ -57,19 +45,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn codes_are_normalised_and_discounts_bounded() {
+    fn codes_are_normalised() {
         assert_eq!(normalise("  summer-10 ").as_deref(), Some("SUMMER-10"));
         assert_eq!(normalise("a b"), None);
         assert_eq!(normalise("ab"), None);
-        assert_eq!(discount(10_000, 10, 0, "EUR"), 1_000);
-        assert_eq!(discount(10_000, 0, 2_500, "EUR"), 2_500);
-        assert_eq!(discount(10_000, 100, 0, "EUR"), 10_000 - 50);
-        assert_eq!(discount(40, 50, 0, "EUR"), 0);
-        // The floor is the currency's own: 15,000 đồng, 0.30 GBP.
-        assert_eq!(discount(850_000, 100, 0, "VND"), 850_000 - 15_000);
-        assert_eq!(discount(10_000, 100, 0, "GBP"), 10_000 - 30);
-        // Three decimals: whole tens of fils only.
-        assert_eq!(discount(12_345, 10, 0, "BHD"), 1_230);
         assert!(normalise(&new_code("POOL")).is_some());
     }
 }

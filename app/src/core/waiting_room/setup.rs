@@ -78,6 +78,10 @@ pub async fn summary(state: &AppState, event_id: EventId) -> Result<RoomSummary,
             .bind(event_id)
             .fetch_optional(state.db.reader())
             .await?;
+    let (zone,): (String,) = sqlx::query_as("select time_zone from event where id = $1")
+        .bind(event_id)
+        .fetch_one(state.db.reader())
+        .await?;
     Ok(RoomSummary {
         event_id,
         enabled: room.enabled,
@@ -87,6 +91,7 @@ pub async fn summary(state: &AppState, event_id: EventId) -> Result<RoomSummary,
         waiting: room.waiting(),
         free_places: room.free_places,
         on_sale_at: rfc3339(room.on_sale_at),
+        on_sale_at_local: crate::core::event_time::local_start(room.on_sale_at, &zone).at,
         admitting: room.enabled && room.on_sale_at <= now,
     })
 }

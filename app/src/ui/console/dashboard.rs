@@ -13,6 +13,7 @@ use crate::model::console::{Dashboard, LiveHold};
 use crate::model::BookingStatus;
 use crate::server_fns::console::{admin_act, admin_dashboard};
 use crate::ui::console::on_sale_panel::OnSalePanel;
+use crate::ui::console::words;
 
 /// Milliseconds on the browser's clock (0 on the server).
 fn now_ms() -> f64 {
@@ -44,8 +45,8 @@ pub fn AdminEventPage() -> impl IntoView {
                 {move || Suspend::new(async move {
                     match data.await {
                         Ok(Some(d)) => {
-                            let event_id = d.event_id;
-                            view! { <LiveDashboard first=d/> <OnSalePanel event_id/> }.into_any()
+                            let (event_id, currency) = (d.event_id, d.currency.clone());
+                            view! { <LiveDashboard first=d/> <OnSalePanel event_id currency/> }.into_any()
                         }
                         Ok(None) => view! { <p class="notice">{t(Msg::SignInOnThe)} <a href="/admin">{t(Msg::ConsoleWord)}</a> {t(Msg::FirstDot)}</p> }.into_any(),
                         Err(_) => view! { <p class="error" role="alert">{t(Msg::EventFailed)}</p> }.into_any(),
@@ -77,7 +78,9 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
     let act = move |booking: String, action: &'static str, seconds: i64| {
         spawn_local(async move {
             let words = match admin_act(booking.clone(), action.into(), seconds).await {
-                Ok(Ok(o)) => format!("{} {}: {}", o.action, short(&o.booking_id), o.detail),
+                Ok(Ok(o)) => {
+                    words::action_done(use_locale(), &o.action, &short(&o.booking_id), &o.detail)
+                }
                 Ok(Err(r)) => r.message,
                 Err(_) => t(Msg::ActionFailed).into(),
             };
@@ -94,6 +97,7 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
                 </div>
             })}
             <h1>{d.event_name.clone()}</h1>
+            <p class="time-zone">{fill(Msg::TimesIn, &[("zone", &d.time_zone), ("abbreviation", &d.time_zone_abbreviation)])}</p>
             <p class="live-state">{move || t(if live.get() { Msg::Live } else { Msg::Connecting })}</p>
             <div class="tiles">
                 <div class="tile"><span class="n available">{d.counts.available}</span>{t(Msg::TileAvailable)}</div>
@@ -136,8 +140,8 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
                             <td title=r.booking_id.clone()>{short(&r.booking_id)}</td>
                             <td>{BookingStatus::parse(&r.status).map_or(r.status.clone(), |st| st.words(use_locale()).to_string())}</td>
                             <td>{use_locale().price(r.amount_cents, &r.currency)}</td>
-                            <td>{r.reason}</td>
-                            <td>{r.at}</td>
+                            <td>{words::reason(use_locale(), r.reason_kind, r.refunded_cents, &r.currency)}</td>
+                            <td>{words::when(use_locale(), &r.at_local, &r.at)}</td>
                             <td>{booked.then(|| view! {
                                 <button class="refund" on:click=move |_| act(b1.clone(), "refund", 0)>{t(Msg::Refund)}</button>
                                 <button class="resend" on:click=move |_| act(b2.clone(), "resend", 0)>{t(Msg::ResendEmail)}</button>
@@ -156,21 +160,21 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
             <table class="webhooks">
                 <thead><tr><th>{t(Msg::ColEvent)}</th><th>{t(Msg::ColType)}</th><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColOutcome)}</th><th>{t(Msg::ColReceived)}</th></tr></thead>
                 <tbody>{d.webhooks.into_iter().map(|w| view! {
-                    <tr><td>{w.event_id}</td><td>{w.kind}</td><td>{w.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{w.outcome}</td><td>{w.received_at}</td></tr>
+                    <tr><td>{w.event_id}</td><td>{w.kind}</td><td>{w.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{words::outcome(use_locale(), &w.outcome)}</td><td>{words::when(use_locale(), &w.at_local, &w.received_at)}</td></tr>
                 }).collect_view()}</tbody>
             </table>
             <h2>{t(Msg::MailHeading)}</h2>
             <table class="mail">
                 <thead><tr><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColTo)}</th><th>{t(Msg::ColSubject)}</th><th>{t(Msg::ColChannel)}</th><th>{t(Msg::ColAt)}</th></tr></thead>
                 <tbody>{d.mail.into_iter().map(|m| view! {
-                    <tr><td>{short(&m.booking_id)}</td><td>{m.recipient}</td><td>{m.subject}</td><td>{m.channel}</td><td>{m.at}</td></tr>
+                    <tr><td>{short(&m.booking_id)}</td><td>{m.recipient}</td><td>{m.subject}</td><td>{words::channel(use_locale(), &m.channel)}</td><td>{words::when(use_locale(), &m.at_local, &m.at)}</td></tr>
                 }).collect_view()}</tbody>
             </table>
             <h2>{t(Msg::AuditHeading)}</h2>
             <table class="audit">
                 <thead><tr><th>{t(Msg::ColWho)}</th><th>{t(Msg::ColWhat)}</th><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColDetail)}</th><th>{t(Msg::ColWhen)}</th></tr></thead>
                 <tbody>{d.audit.into_iter().map(|a| view! {
-                    <tr><td>{a.actor}</td><td>{a.action}</td><td>{a.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{a.detail}</td><td>{a.at}</td></tr>
+                    <tr><td>{a.actor}</td><td>{words::action(use_locale(), &a.action)}</td><td>{a.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{a.detail}</td><td>{words::when(use_locale(), &a.at_local, &a.at)}</td></tr>
                 }).collect_view()}</tbody>
             </table>
         }

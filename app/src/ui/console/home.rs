@@ -148,7 +148,6 @@ fn NewEvent(events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>) ->
         };
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let local = |v: String| if v.is_empty() { v } else { format!("{v}:00Z") };
         // In the currency's own digits (no cents in đồng or yen); a price
         // that does not read is sent as -1, which the server refuses on its field.
         let code = currency.get_untracked().trim().to_uppercase();
@@ -160,7 +159,8 @@ fn NewEvent(events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>) ->
             venue: venue.get_untracked(),
             // The start as a wall clock in the event's zone (the server reads it there).
             starts_at: starts.get_untracked(),
-            on_sale_at: local(on_sale.get_untracked()),
+            // A wall clock in the event's zone too.
+            on_sale_at: on_sale.get_untracked(),
             currency: currency.get_untracked().to_uppercase(),
             time_zone: time_zone.get_untracked().trim().to_string(),
             categories: vec![CategorySpec {

@@ -6,14 +6,18 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use crate::i18n::{fill, t, Msg};
+use crate::i18n::{fill, t, use_locale, Msg};
 use leptos::task::spawn_local;
 
 use crate::model::console::{NewPromo, PromoCampaign, RoomSummary};
 use crate::server_fns::console::{admin_create_promo, admin_promos, admin_room, admin_set_room};
 
 #[component]
-pub fn OnSalePanel(event_id: i64) -> impl IntoView {
+pub fn OnSalePanel(
+    event_id: i64,
+    /// The event's currency: promo amounts are typed and shown in it.
+    currency: String,
+) -> impl IntoView {
     let room = Resource::new(move || event_id, admin_room);
     let promos = Resource::new(move || event_id, admin_promos);
     // Watching: both refresh every two seconds.
@@ -28,6 +32,7 @@ pub fn OnSalePanel(event_id: i64) -> impl IntoView {
             on_cleanup(move || h.clear());
         }
     });
+    let currency_for_form = currency.clone();
     view! {
         <section class="on-sale" aria-labelledby="on-sale-title">
             <h2 id="on-sale-title">{t(Msg::OnSaleDay)}</h2>
@@ -41,14 +46,16 @@ pub fn OnSalePanel(event_id: i64) -> impl IntoView {
             </Transition>
             <h3>{t(Msg::PromoCodesHeading)}</h3>
             <Transition fallback=|| view! { <p>{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
+                {move || {
+                    let currency = currency.clone();
+                    Suspend::new(async move {
                     match promos.await {
-                        Ok(Some(list)) => view! { <PromoTable list/> }.into_any(),
+                        Ok(Some(list)) => view! { <PromoTable list currency/> }.into_any(),
                         _ => view! { <p class="notice">{t(Msg::PromosFailed)}</p> }.into_any(),
                     }
-                })}
+                })}}
             </Transition>
-            <NewPromoForm event_id promos/>
+            <NewPromoForm event_id promos currency=currency_for_form/>
         </section>
     }
 }
@@ -80,7 +87,10 @@ fn RoomControls(
                 {t(Msg::WaitingRoomLabel)} <strong>{t(if r.enabled { Msg::RoomOn } else { Msg::RoomOff })}</strong>
                 {match (r.enabled, r.admitting) {
                     (true, true) => t(Msg::RoomAdmitting).to_string(),
-                    (true, false) => fill(Msg::RoomLiningUp, &[("at", &r.on_sale_at)]),
+                    (true, false) => fill(
+                        Msg::RoomLiningUp,
+                        &[("at", &crate::ui::console::words::when(use_locale(), &r.on_sale_at_local, &r.on_sale_at))],
+                    ),
                     _ => t(Msg::RoomOffHint).to_string(),
                 }}
             </p>
@@ -102,7 +112,7 @@ fn RoomControls(
 }
 
 #[component]
-fn PromoTable(list: Vec<PromoCampaign>) -> impl IntoView {
+fn PromoTable(list: Vec<PromoCampaign>, currency: String) -> impl IntoView {
     if list.is_empty() {
         return view! { <p class="notice">{t(Msg::NoCampaigns)}</p> }.into_any();
     }
@@ -110,10 +120,11 @@ fn PromoTable(list: Vec<PromoCampaign>) -> impl IntoView {
         <table class="promos">
             <thead><tr><th>{t(Msg::FieldName)}</th><th>{t(Msg::ColKind)}</th><th>{t(Msg::ColDiscount)}</th><th>{t(Msg::ColUsed)}</th><th>{t(Msg::ColCodes)}</th></tr></thead>
             <tbody>{list.into_iter().map(|c| {
+                let money = |minor: i64| use_locale().price(minor, &currency);
                 let discount = match (c.percent_off, c.amount_off_cents) {
                     (p, 0) => format!("{p}%"),
-                    (0, a) => fill(Msg::AmountOffShown, &[("amount", &format!("{}.{:02}", a / 100, a % 100))]),
-                    (p, a) => format!("{p}% + {}.{:02}", a / 100, a % 100),
+                    (0, a) => fill(Msg::AmountOffShown, &[("amount", &money(a))]),
+                    (p, a) => format!("{p}% + {}", money(a)),
                 };
                 let used = match (c.kind.as_str(), c.max_uses) {
                     ("capped", Some(m)) => fill(Msg::UsedOf, &[("used", &c.redeemed), ("of", &m)]),
@@ -136,6 +147,7 @@ fn PromoTable(list: Vec<PromoCampaign>) -> impl IntoView {
 fn NewPromoForm(
     event_id: i64,
     promos: Resource<Result<Option<Vec<PromoCampaign>>, ServerFnError>>,
+    currency: String,
 ) -> impl IntoView {
     let name = RwSignal::new(String::new());
     let kind = RwSignal::new("single".to_string());
@@ -146,15 +158,24 @@ fn NewPromoForm(
     let count = RwSignal::new("100".to_string());
     let message = RwSignal::new(None::<(bool, String)>);
     let number = |s: RwSignal<String>| s.get_untracked().trim().parse::<i64>().ok();
+    let form_currency = currency.clone();
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let kind_now = kind.get_untracked();
+        // In the currency's own digits (no cents in đồng or yen); an amount
+        // that does not read is sent as -1, which the server refuses.
+        let amount_text = amount.get_untracked();
+        let amount_off = if amount_text.trim().is_empty() {
+            0
+        } else {
+            crate::model::money::parse_amount(&amount_text, &form_currency).unwrap_or(-1)
+        };
         let typed_code = code.get_untracked().trim().to_string();
         let form = NewPromo {
             name: name.get_untracked(),
             event_id: Some(event_id),
             percent_off: number(percent).unwrap_or(0),
-            amount_off_cents: number(amount).map_or(0, |a| a * 100),
+            amount_off_cents: amount_off,
             code: (kind_now != "pooled" && !typed_code.is_empty()).then_some(typed_code),
             max_uses: (kind_now == "capped").then(|| number(max_uses).unwrap_or(0)),
             count: (kind_now == "pooled").then(|| number(count).unwrap_or(0)),
@@ -165,18 +186,14 @@ fn NewPromoForm(
                 Ok(Ok(c)) => {
                     message.set(Some((
                         true,
-                        format!("Created \"{}\" ({} code(s)).", c.name, c.code_count),
+                        fill(
+                            Msg::CampaignCreated,
+                            &[("name", &c.name), ("codes", &c.code_count)],
+                        ),
                     )));
                     promos.refetch();
                 }
-                Ok(Err(r)) => {
-                    let detail: Vec<String> =
-                        r.fields.iter().map(|(f, m)| format!("{f}: {m}")).collect();
-                    message.set(Some((
-                        false,
-                        format!("{} {}", r.message, detail.join("; ")),
-                    )));
-                }
+                Ok(Err(r)) => message.set(Some((false, refusal_words(&r)))),
                 Err(_) => message.set(Some((false, t(Msg::CampaignFailed).into()))),
             }
         });
@@ -193,7 +210,7 @@ fn NewPromoForm(
             </label>
             <label>{t(Msg::CodeOptional)} <input name="promoCode" prop:value=move || code.get() on:input=move |ev| code.set(event_target_value(&ev))/></label>
             <label>{t(Msg::PercentOff)} <input type="number" min="0" max="100" name="percentOff" prop:value=move || percent.get() on:input=move |ev| percent.set(event_target_value(&ev))/></label>
-            <label>{t(Msg::AmountOff)} <input type="number" min="0" name="amountOff" prop:value=move || amount.get() on:input=move |ev| amount.set(event_target_value(&ev))/></label>
+            <label>{t(Msg::AmountOff)} "(" {currency.clone()} ") " <input type="text" inputmode="decimal" name="amountOff" prop:value=move || amount.get() on:input=move |ev| amount.set(event_target_value(&ev))/></label>
             <Show when=move || kind.get() == "capped">
                 <label>{t(Msg::MaxUses)} <input type="number" min="1" name="maxUses" prop:value=move || max_uses.get() on:input=move |ev| max_uses.set(event_target_value(&ev))/></label>
             </Show>
@@ -214,4 +231,12 @@ fn campaign_kind(kind: &str) -> String {
         "pooled" => t(Msg::PoolOnePerBuyer).to_string(),
         other => other.to_string(),
     }
+}
+
+/// A refusal as one line (the server wrote it in the page's language).
+fn refusal_words(r: &crate::server_fns::console::Refusal) -> String {
+    let fields: Vec<String> = r.fields.iter().map(|(f, m)| format!("{f}: {m}")).collect();
+    format!("{} {}", r.message, fields.join("; "))
+        .trim()
+        .to_string()
 }

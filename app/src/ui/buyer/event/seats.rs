@@ -101,7 +101,7 @@ pub fn show(seat: &web_sys::Element, look: Look) {
     }
 }
 
-/// "Section A, row 1, seat 2, 85.00 EUR" from the whole accessible name
+/// "Section A, row 1, seat 2, €85.00" from the whole accessible name
 /// (which ends with the seat's state).
 fn name_of(full: &str) -> String {
     full.rsplit_once(", ")

@@ -90,8 +90,8 @@ pub fn tip_for(
     })
 }
 
-/// "Section L4, row 28, seat 1, 85.00 EUR, held by someone else" →
-/// ("Section L4 · row 28 · seat 1", "85.00 EUR", "held by someone else").
+/// "Section L4, row 28, seat 1, €85.00, held by someone else" →
+/// ("Section L4 · row 28 · seat 1", "€85.00", "held by someone else").
 pub fn parts(name: &str) -> Option<(String, String, String)> {
     let (rest, status) = name.rsplit_once(", ")?;
     let (place, price) = rest.rsplit_once(", ")?;
@@ -132,9 +132,9 @@ mod tests {
     #[test]
     fn a_seat_name_splits_into_place_price_and_status() {
         let (place, price, status) =
-            parts("Section L4, row 28, seat 1, 85.00 EUR, held by someone else").unwrap();
+            parts("Section L4, row 28, seat 1, €85.00, held by someone else").unwrap();
         assert_eq!(place, "Section L4 · row 28 · seat 1");
-        assert_eq!(price, "85.00 EUR");
+        assert_eq!(price, "€85.00");
         assert_eq!(status, "held by someone else");
         assert_eq!(parts("no commas"), None);
     }
