@@ -18,7 +18,11 @@ site=${1:-target/site}
 # Vietnamese catalogue, per-language money and dates; the console's words
 # are in the buyer's wasm too): 555.4 KB measured. To stay within the
 # first visit's 600 KB the icon is now sent compressed (4.3 KB → 0.1).
-declare -A budget=([wasm]=560000 [js]=12000 [css]=6000)
+# Raised to 561,000 with the console's remaining words (issue 23: log codes,
+# times in the event's zone, promo amounts in the event's currency): 560.0
+# KB measured, while the drawing, compressed at brotli 11, gave the first
+# visit 3.6 KB back (596,995 bytes measured by performance.spec.js).
+declare -A budget=([wasm]=561000 [js]=12000 [css]=6000)
 status=0
 while read -r kind hash; do
   kind=${kind%:}

@@ -175,8 +175,15 @@ test.describe('in Vietnamese', () => {
     await page.getByRole('button', { name: 'Tạo khuyến mãi' }).click();
     await expect(page.locator('.promo-ok')).toContainText(campaign);
     await expect(page.locator('table.promos tr', { hasText: campaign })).toContainText('giảm 50.000 ₫');
+    // The audit log in Vietnamese: the room opened from the panel.
+    await page.locator('input[name="admitPerMinute"]').fill('30');
+    // "Open" on a fresh server; "save the rate" if a run before left it open.
+    await page.locator('.on-sale button').first().click();
+    await expect(page.locator('table.audit')).toContainText('bật phòng chờ, 30 người mỗi phút');
+    await expect(page.locator('table.audit')).toContainText('phòng chờ');
     await expectNoEnglish(page, 'the dashboard');
     await page.screenshot({ path: 'test-results/vi-dashboard.png', fullPage: true });
+    await page.getByRole('button', { name: 'Đóng phòng chờ' }).click();
   });
 
   test('the switch in the header is remembered over the browser\'s language', async ({ page }) => {

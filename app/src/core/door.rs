@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::admin::audit::{self, Entry};
+use super::admin::audit_detail::Detail;
 use super::admin::auth::Admin;
 use super::booking::store;
 use super::platform::clock::rfc3339;
@@ -137,7 +138,10 @@ pub async fn check_in(
         .execute(&mut *tx)
         .await?;
     }
-    let detail = format!("checked in {} at gate {gate}", wanted.join(", "));
+    let detail = Detail::CheckedIn {
+        places: wanted.join(", "),
+        gate: gate.to_string(),
+    };
     let entry = Entry {
         actor: &admin.actor,
         action: "check_in",

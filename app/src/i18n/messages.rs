@@ -407,6 +407,19 @@ messages! {
         DoorLetInOne => "Let in: 1 person at gate {gate}", "Cho vào: 1 người ở cổng {gate}";
         DoorLetInMany => "Let in: {n} people at gate {gate}", "Cho vào: {n} người ở cổng {gate}";
 
+        // The audit log's entries (English: the API's words, unchanged).
+        AuditReleased => "released {n} seat(s)", "đã trả {n} ghế";
+        AuditExtended => "hold extended by {n} s", "đã gia hạn giữ chỗ thêm {n} giây";
+        AuditRefundQueued => "refund queued; {n} seat(s) released", "đã xếp lệnh hoàn tiền; trả lại {n} ghế";
+        AuditConfirmationQueued => "confirmation queued again", "đã xếp lại email xác nhận";
+        AuditEventCreated => "created \"{name}\" with {n} seats", "đã tạo \"{name}\" với {n} ghế";
+        AuditPublished => "publish", "đã công bố";
+        AuditUnpublished => "unpublish", "đã gỡ xuống";
+        AuditCheckedIn => "checked in {places} at gate {gate}", "đã soát vé {places} ở cổng {gate}";
+        AuditPromoCreated => "promo campaign {id} \"{name}\": {kind} ({n} codes)", "chiến dịch khuyến mãi {id} \"{name}\": {kind} ({n} mã)";
+        AuditRoomOn => "waiting room on, {n} a minute", "bật phòng chờ, {n} người mỗi phút";
+        AuditRoomOff => "waiting room off, {n} a minute", "tắt phòng chờ, {n} người mỗi phút";
+
         // A console form's fields, as a refusal explains them (the
         // console's server functions translate; the API stays English).
         HintEventName => "a name of 1 to 120 characters", "một tên dài từ 1 đến 120 ký tự";

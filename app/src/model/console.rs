@@ -155,6 +155,9 @@ pub struct AuditRow {
     pub action: String,
     pub booking_id: Option<String>,
     pub detail: String,
+    /// `detail` in the reader's language (the console's; English for the API).
+    #[serde(default)]
+    pub detail_words: String,
     pub at: String,
     /// In the event's time zone (RFC 3339 with its offset).
     #[serde(default)]

@@ -86,7 +86,7 @@ pub async fn admin_dashboard(event_id: i64) -> Result<Option<Dashboard>, ServerF
         return Ok(None);
     }
     let state = expect_context::<crate::core::AppState>();
-    crate::core::admin::console::dashboard(&state, event_id)
+    crate::core::admin::console::dashboard(&state, event_id, crate::i18n::Locale::of_page())
         .await
         .map(Some)
         .map_err(|e| ServerFnError::new(e.to_string()))

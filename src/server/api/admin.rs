@@ -16,6 +16,7 @@ use futures::stream::Stream;
 use holdfast_app::core::admin::auth::Admin;
 use holdfast_app::core::admin::{actions, audit, canary, console, setup};
 use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::i18n::Locale;
 use holdfast_app::model::console::{
     ActionOutcome, AdminEvent, AuditRow, CanaryReport, CreatedEvent, Dashboard, EventLayout,
     LiveHold,
@@ -87,7 +88,7 @@ pub async fn audit_log(
     Query(q): Query<EventQuery>,
 ) -> Result<Json<Vec<AuditRow>>, ApiError> {
     Ok(Json(
-        audit::recent(&state.db, event_filter(&q)?, 200).await?,
+        audit::recent(&state.db, event_filter(&q)?, 200, Locale::En).await?,
     ))
 }
 
@@ -184,7 +185,9 @@ pub async fn dashboard(
     Path(event_id): Path<String>,
 ) -> Result<Json<Dashboard>, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
-    Ok(Json(console::dashboard(&state, event_id).await?))
+    Ok(Json(
+        console::dashboard(&state, event_id, Locale::En).await?,
+    ))
 }
 
 /// `GET /api/admin/events/{eventId}/stream`: `event: dashboard` whenever
@@ -202,9 +205,12 @@ pub async fn dashboard_stream(
     State(state): State<AppState>,
     _admin: Admin,
     Path(event_id): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let event_id = extract::id(&event_id, "eventId")?;
-    let first = console::dashboard(&state, event_id).await?;
+    // The console's stream: the audit's details in its page's language.
+    let locale = Locale::of_headers(&headers);
+    let first = console::dashboard(&state, event_id, locale).await?;
     let rx = state.seat_maps.subscribe();
     let stream = futures::stream::unfold(
         (state, rx, None::<Dashboard>, Some(first)),
@@ -232,7 +238,7 @@ pub async fn dashboard_stream(
                     }
                 })
                 .await;
-                match console::dashboard(&state, event_id).await {
+                match console::dashboard(&state, event_id, locale).await {
                     Ok(mut d) => {
                         // Countdowns tick in the browser; only send when
                         // something else changed.

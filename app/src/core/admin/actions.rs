@@ -4,6 +4,7 @@
 //! transaction; seat-map changes are published after the commit.
 
 use super::audit::{self, Entry};
+use super::audit_detail::Detail;
 use super::auth::Admin;
 use crate::core::booking::store;
 use crate::core::payments::outbox::{self, RefundReason};
@@ -11,6 +12,7 @@ use crate::core::payments::store as payments;
 use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
+use crate::i18n::Locale;
 use crate::model::console::ActionOutcome;
 use crate::model::{BookingStatus, EventId, PaymentStatus};
 
@@ -38,7 +40,7 @@ async fn audited(
     action: &str,
     event_id: EventId,
     booking_id: &str,
-    detail: &str,
+    detail: &Detail,
     now: i64,
 ) -> Result<i64, sqlx::Error> {
     let entry = Entry {
@@ -74,11 +76,11 @@ pub async fn release(
             "only a running hold can be released; this booking is {status}"
         )));
     };
-    let detail = format!("released {} seat(s)", released.seats.len());
-    audited(
-        &mut tx, admin, "release", event_id, booking_id, &detail, now,
-    )
-    .await?;
+    let said = Detail::Released {
+        seats: released.seats.len(),
+    };
+    audited(&mut tx, admin, "release", event_id, booking_id, &said, now).await?;
+    let detail = said.say(Locale::En);
     tx.commit().await?;
     state
         .seat_maps
@@ -122,8 +124,11 @@ pub async fn extend(
             "this hold already runs as long as a hold may".into(),
         ));
     }
-    let detail = format!("hold extended by {} s", (until - held_until) / 1000);
-    audited(&mut tx, admin, "extend", event_id, booking_id, &detail, now).await?;
+    let said = Detail::Extended {
+        seconds: (until - held_until) / 1000,
+    };
+    audited(&mut tx, admin, "extend", event_id, booking_id, &said, now).await?;
+    let detail = said.say(Locale::En);
     let seats = store::seats_of(&mut tx, booking_id).await?;
     tx.commit().await?;
     let changes: Vec<_> = seats
@@ -174,8 +179,11 @@ pub async fn refund(
         ));
     }
     outbox::enqueue_refund(&mut tx, booking_id, RefundReason::Admin, now).await?;
-    let detail = format!("refund queued; {} seat(s) released", released.seats.len());
-    audited(&mut tx, admin, "refund", event_id, booking_id, &detail, now).await?;
+    let said = Detail::RefundQueued {
+        seats: released.seats.len(),
+    };
+    audited(&mut tx, admin, "refund", event_id, booking_id, &said, now).await?;
+    let detail = said.say(Locale::En);
     tx.commit().await?;
     state
         .seat_maps
@@ -207,8 +215,9 @@ pub async fn resend_confirmation(
             .bind(booking_id)
             .fetch_one(&mut *tx)
             .await?;
-    let detail = "confirmation queued again";
-    let audit_id = audited(&mut tx, admin, "resend", event_id, booking_id, detail, now).await?;
+    let said = Detail::ConfirmationQueued;
+    let audit_id = audited(&mut tx, admin, "resend", event_id, booking_id, &said, now).await?;
+    let detail = said.say(Locale::En);
     let (subject, text) =
         crate::core::payments::confirmation::confirmation(&mut tx, booking_id, amount, &currency)
             .await?;
@@ -223,5 +232,5 @@ pub async fn resend_confirmation(
     )
     .await?;
     tx.commit().await?;
-    Ok(outcome(booking_id, "resend", &status, detail.into()))
+    Ok(outcome(booking_id, "resend", &status, detail))
 }

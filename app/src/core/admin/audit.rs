@@ -1,7 +1,9 @@
 //! The audit log: every admin action, in the transaction of its effect.
 
+use super::audit_detail::Detail;
 use crate::core::platform::clock::rfc3339;
 use crate::core::platform::db::{Db, Tx};
+use crate::i18n::Locale;
 use crate::model::console::AuditRow;
 use crate::model::EventId;
 
@@ -10,35 +12,46 @@ pub struct Entry<'a> {
     pub action: &'a str,
     pub event_id: Option<EventId>,
     pub booking_id: Option<&'a str>,
-    pub detail: &'a str,
+    pub detail: &'a Detail,
 }
 
 pub async fn record(tx: &mut Tx, entry: &Entry<'_>, now: i64) -> Result<i64, sqlx::Error> {
     let (id,): (i64,) = sqlx::query_as(
-        "insert into audit_log (actor, action, event_id, booking_id, detail, created_at)
-         values ($1, $2, $3, $4, $5, $6) returning id",
+        "insert into audit_log (actor, action, event_id, booking_id, detail, words, created_at)
+         values ($1, $2, $3, $4, $5, $6, $7) returning id",
     )
     .bind(entry.actor)
     .bind(entry.action)
     .bind(entry.event_id)
     .bind(entry.booking_id)
-    .bind(entry.detail)
+    .bind(entry.detail.say(Locale::En))
+    .bind(entry.detail.json())
     .bind(now)
     .fetch_one(&mut **tx)
     .await?;
     Ok(id)
 }
 
-/// The latest entries, for one event or for all.
+/// The latest entries, for one event or for all, their details also in
+/// `locale` (`detailWords`).
 pub async fn recent(
     db: &Db,
     event_id: Option<EventId>,
     limit: i64,
+    locale: Locale,
 ) -> Result<Vec<AuditRow>, sqlx::Error> {
-    /// Actor, action, booking, detail, when, and the event's time zone.
-    type Row = (String, String, Option<String>, String, i64, Option<String>);
+    /// Actor, action, booking, detail, its kind, when, the event's zone.
+    type Row = (
+        String,
+        String,
+        Option<String>,
+        String,
+        Option<String>,
+        i64,
+        Option<String>,
+    );
     let rows: Vec<Row> = sqlx::query_as(
-        "select a.actor, a.action, a.booking_id, a.detail, a.created_at, e.time_zone
+        "select a.actor, a.action, a.booking_id, a.detail, a.words, a.created_at, e.time_zone
          from audit_log a left join event e on e.id = a.event_id
          where $1 is null or a.event_id = $1 order by a.id desc limit $2",
     )
@@ -48,14 +61,21 @@ pub async fn recent(
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(actor, action, booking_id, detail, at, zone)| AuditRow {
-            actor,
-            action,
-            booking_id,
-            detail,
-            at: rfc3339(at),
-            // In the event's zone; UTC for what concerns no event.
-            at_local: crate::core::event_time::local_start(at, zone.as_deref().unwrap_or("UTC")).at,
-        })
+        .map(
+            |(actor, action, booking_id, detail, words, at, zone)| AuditRow {
+                actor,
+                action,
+                booking_id,
+                detail_words: Detail::read(words.as_deref(), &detail, locale),
+                detail,
+                at: rfc3339(at),
+                // In the event's zone; UTC for what concerns no event.
+                at_local: crate::core::event_time::local_start(
+                    at,
+                    zone.as_deref().unwrap_or("UTC"),
+                )
+                .at,
+            },
+        )
         .collect())
 }

@@ -37,7 +37,13 @@ pub async fn all_events(state: &AppState) -> Result<Vec<AdminEvent>, ApiError> {
         .collect())
 }
 
-pub async fn dashboard(state: &AppState, event_id: EventId) -> Result<Dashboard, ApiError> {
+/// The dashboard, its audit details also in `locale` (the console's page;
+/// English for the API).
+pub async fn dashboard(
+    state: &AppState,
+    event_id: EventId,
+    locale: crate::i18n::Locale,
+) -> Result<Dashboard, ApiError> {
     let now = state.clock.now_ms();
     let db = state.db.reader();
     let event: Option<(String, i64, i64, String, String)> = sqlx::query_as(
@@ -91,7 +97,7 @@ pub async fn dashboard(state: &AppState, event_id: EventId) -> Result<Dashboard,
         webhooks: webhooks(state, event_id, &local).await?,
         mail: mail(state, event_id, &local).await?,
         outbox_backlog: outbox::backlog(state).await?,
-        audit: audit::recent(&state.db, Some(event_id), RECENT).await?,
+        audit: audit::recent(&state.db, Some(event_id), RECENT, locale).await?,
         canary,
     })
 }

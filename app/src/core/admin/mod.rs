@@ -5,6 +5,7 @@
 
 pub mod actions;
 pub mod audit;
+pub mod audit_detail;
 pub mod auth;
 pub mod canary;
 pub mod console;

@@ -3,6 +3,7 @@
 //! withdrawing.
 
 use super::audit::{self, Entry};
+use super::audit_detail::Detail;
 use super::auth::Admin;
 use super::layout::{check, seats_of};
 use crate::core::seed::insert_layout;
@@ -58,11 +59,10 @@ pub async fn create_event(
         .collect();
     let seats = seats_of(layout);
     insert_layout(&mut tx, event_id, &categories, &seats, &ga).await?;
-    let detail = format!(
-        "created \"{}\" with {} seats",
-        layout.name.trim(),
-        seats.len()
-    );
+    let detail = Detail::EventCreated {
+        name: layout.name.trim().to_string(),
+        seats: seats.len(),
+    };
     audit::record(
         &mut tx,
         &Entry {
@@ -110,7 +110,11 @@ pub async fn set_published(
             action,
             event_id: Some(event_id),
             booking_id: None,
-            detail: action,
+            detail: &if published {
+                Detail::Published
+            } else {
+                Detail::Unpublished
+            },
         },
         now,
     )

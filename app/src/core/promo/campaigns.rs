@@ -3,6 +3,7 @@
 
 use super::{new_code, normalise};
 use crate::core::admin::audit::{self, Entry};
+use crate::core::admin::audit_detail::Detail;
 use crate::core::admin::auth::Admin;
 use crate::core::platform::db::is_unique_violation;
 use crate::core::platform::error::FieldError;
@@ -65,12 +66,12 @@ pub async fn create(
             });
         }
     }
-    let detail = format!(
-        "promo campaign {id} \"{}\": {} ({} codes)",
-        form.name.trim(),
-        form.kind,
-        codes.len()
-    );
+    let detail = Detail::PromoCreated {
+        id,
+        name: form.name.trim().to_string(),
+        kind: form.kind.clone(),
+        codes: codes.len(),
+    };
     audit::record(
         &mut tx,
         &Entry {

@@ -2,6 +2,7 @@
 //! the console watches how many joined, were let in, still wait.
 
 use crate::core::admin::audit::{self, Entry};
+use crate::core::admin::audit_detail::Detail;
 use crate::core::admin::auth::Admin;
 use crate::core::platform::clock::rfc3339;
 use crate::core::{ApiError, AppState};
@@ -44,10 +45,10 @@ pub async fn configure(
     .bind(now)
     .execute(&mut *tx)
     .await?;
-    let detail = format!(
-        "waiting room {}, {admit_per_minute} a minute",
-        if enabled { "on" } else { "off" }
-    );
+    let detail = Detail::WaitingRoom {
+        open: enabled,
+        per_minute: admit_per_minute,
+    };
     audit::record(
         &mut tx,
         &Entry {

@@ -174,7 +174,7 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
             <table class="audit">
                 <thead><tr><th>{t(Msg::ColWho)}</th><th>{t(Msg::ColWhat)}</th><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColDetail)}</th><th>{t(Msg::ColWhen)}</th></tr></thead>
                 <tbody>{d.audit.into_iter().map(|a| view! {
-                    <tr><td>{a.actor}</td><td>{words::action(use_locale(), &a.action)}</td><td>{a.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{a.detail}</td><td>{words::when(use_locale(), &a.at_local, &a.at)}</td></tr>
+                    <tr><td>{words::actor(use_locale(), &a.actor)}</td><td>{words::action(use_locale(), &a.action)}</td><td>{a.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{if a.detail_words.is_empty() { a.detail } else { a.detail_words }}</td><td>{words::when(use_locale(), &a.at_local, &a.at)}</td></tr>
                 }).collect_view()}</tbody>
             </table>
         }

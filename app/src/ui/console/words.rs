@@ -58,6 +58,15 @@ pub fn channel(locale: Locale, code: &str) -> String {
     locale.t(m).to_string()
 }
 
+/// Who acted: the console's sign-in by its name in the language, an API
+/// token as it is named.
+pub fn actor(locale: Locale, code: &str) -> String {
+    match code {
+        "console" => locale.t(Msg::ConsoleWord).to_string(),
+        other => other.to_string(),
+    }
+}
+
 /// What an admin did.
 pub fn action(locale: Locale, code: &str) -> String {
     let m = match code {
@@ -105,6 +114,8 @@ mod tests {
         assert_eq!(outcome(Locale::Vi, "duplicate"), "trùng lặp, bỏ qua");
         assert_eq!(outcome(Locale::En, "something_new"), "something_new");
         assert_eq!(channel(Locale::Vi, "pending"), "đang chờ gửi");
+        assert_eq!(actor(Locale::Vi, "console"), "bảng điều khiển");
+        assert_eq!(actor(Locale::Vi, "api-token"), "api-token");
         assert_eq!(action(Locale::En, "unpublish"), "withdraw");
         assert_eq!(
             reason(
