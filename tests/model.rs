@@ -11,6 +11,7 @@ use holdfast_app::core::booking::hold::hold_seats;
 use holdfast_app::core::booking::release::{cancel_hold, expire_due_holds};
 use holdfast_app::core::platform::clock::Clock;
 use holdfast_app::core::waiting_room::admit;
+use holdfast_app::model::{BookingId, BuyerId, EventId, SeatId};
 use proptest::prelude::*;
 
 const TTL: i64 = 300_000;
@@ -113,15 +114,16 @@ async fn run(backend: common::Backend, ops: Vec<Op>) -> Result<(), TestCaseError
     let state = &app.state;
     let start = app.clock.now_ms();
     let mut model = Model::default();
-    let mut ids: Vec<(String, usize)> = Vec::new();
+    let mut ids: Vec<(BookingId, usize)> = Vec::new();
     for op in ops {
         model.now = app.clock.now_ms() - start;
         match op {
             Op::Hold { buyer, seats } => {
-                let admitted = admit(state, &format!("buyer-{buyer}"), 1, None)
+                let admitted = admit(state, &BuyerId(format!("buyer-{buyer}")), EventId(1), None)
                     .await
                     .unwrap();
-                let got = hold_seats(state, &admitted, &seats, None).await;
+                let ids_of: Vec<SeatId> = seats.iter().copied().map(SeatId).collect();
+                let got = hold_seats(state, &admitted, &ids_of, None).await;
                 let want = model.hold(buyer, &seats);
                 prop_assert_eq!(
                     got.is_ok(),
@@ -138,7 +140,8 @@ async fn run(backend: common::Backend, ops: Vec<Op>) -> Result<(), TestCaseError
             Op::Cancel { buyer, nth } => {
                 let mine: Vec<usize> = (0..ids.len()).filter(|i| ids[*i].1 == buyer).collect();
                 if let Some(&i) = mine.get(nth) {
-                    let got = cancel_hold(state, &format!("buyer-{buyer}"), &ids[i].0).await;
+                    let got =
+                        cancel_hold(state, &BuyerId(format!("buyer-{buyer}")), &ids[i].0).await;
                     prop_assert_eq!(got.is_ok(), model.cancel(i));
                 }
             }
@@ -148,11 +151,11 @@ async fn run(backend: common::Backend, ops: Vec<Op>) -> Result<(), TestCaseError
                 prop_assert_eq!(got, model.sweep());
             }
         }
-        let rows: Vec<(String, String)> = sqlx::query_as("select id, status from booking")
+        let rows: Vec<(BookingId, String)> = sqlx::query_as("select id, status from booking")
             .fetch_all(state.db.reader())
             .await
             .expect("bookings");
-        let statuses: HashMap<String, String> = rows.into_iter().collect();
+        let statuses: HashMap<BookingId, String> = rows.into_iter().collect();
         for (i, (id, _)) in ids.iter().enumerate() {
             prop_assert_eq!(
                 statuses.get(id).map(String::as_str),

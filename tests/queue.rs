@@ -12,6 +12,7 @@ use common::{Buyer, TestApp};
 use futures::future::join_all;
 use holdfast_app::core::waiting_room::admit::{admit_due, MAX_STEP_MS};
 use holdfast_app::core::waiting_room::join::join;
+use holdfast_app::model::{BuyerId, EventId};
 use reqwest::Method;
 use serde_json::{json, Value};
 
@@ -44,7 +45,7 @@ async fn admitted_through(app: &TestApp, event: i64) -> i64 {
 /// other, once per simulated second.
 async fn step(app: &TestApp, event: i64, instances: usize) -> i64 {
     app.clock.advance_ms(1_000);
-    let steps = join_all((0..instances).map(|_| admit_due(&app.state, event))).await;
+    let steps = join_all((0..instances).map(|_| admit_due(&app.state, EventId(event)))).await;
     steps.into_iter().map(|s| s.expect("admission step")).sum()
 }
 
@@ -68,7 +69,7 @@ on_both_backends!(
             let joined = join_all((0..WAVE).map(|i| {
                 let state = app.state.clone();
                 let buyer = format!("sim-{}", wave * WAVE + i);
-                async move { join(&state, &buyer, 1).await }
+                async move { join(&state, &BuyerId(buyer), EventId(1)).await }
             }))
             .await;
             for (i, status) in joined.into_iter().enumerate() {
@@ -97,10 +98,12 @@ on_both_backends!(
         }
         // Joining again keeps the place, also many times at once.
         let first = place_of.iter().find(|p| p.0 == 123).unwrap().1;
-        let again = join_all((0..100).map(|_| join(&app.state, "sim-123", 1))).await;
+        let again_buyer = BuyerId::from("sim-123");
+        let again = join_all((0..100).map(|_| join(&app.state, &again_buyer, EventId(1)))).await;
         assert!(again.iter().all(|s| s.as_ref().unwrap().position == first));
         // A newcomer joining many times at once gets one place.
-        let eager = join_all((0..100).map(|_| join(&app.state, "eager", 1))).await;
+        let eager_buyer = BuyerId::from("eager");
+        let eager = join_all((0..100).map(|_| join(&app.state, &eager_buyer, EventId(1)))).await;
         let eager: HashSet<i64> = eager.into_iter().map(|s| s.unwrap().position).collect();
         assert_eq!(eager, HashSet::from([ARRIVALS as i64 + 1]));
         assert_eq!(
@@ -128,17 +131,17 @@ on_both_backends!(
         // An instance whose clock reads earlier than the last step (it
         // waited for the lock meanwhile) lets nobody in, and never out.
         app.clock.advance_ms(-1_500);
-        assert_eq!(admit_due(&app.state, 1).await.unwrap(), 0);
+        assert_eq!(admit_due(&app.state, EventId(1)).await.unwrap(), 0);
         assert_eq!(admitted_through(&app, 1).await, total);
         app.clock.advance_ms(1_500);
         // Admitted are exactly the first places.
         let rooms = &app.state.waiting_rooms;
-        rooms.forget(1);
+        rooms.forget(EventId(1));
         for (buyer, place) in place_of.iter().step_by(7) {
             let s = holdfast_app::core::waiting_room::current_status(
                 &app.state,
-                &format!("sim-{buyer}"),
-                1,
+                &BuyerId(format!("sim-{buyer}")),
+                EventId(1),
                 None,
             )
             .await
@@ -310,7 +313,7 @@ on_both_backends!(
 
         // Past its expiry it does not, and joining again queues at the back.
         app.clock.advance_ms(900_000);
-        app.state.waiting_rooms.forget(1);
+        app.state.waiting_rooms.forget(EventId(1));
         let a = try_with(&alice, 1, 301, token.clone()).await;
         assert_eq!(a.status, 403, "expired: {}", a.text);
         let status = alice.get("/api/events/1/queue").await.json();
@@ -375,7 +378,7 @@ on_both_backends!(
             let a = b.hold(event, *seat).await;
             assert_eq!(a.status, 200, "{}", a.text);
         }
-        app.state.waiting_rooms.forget(event);
+        app.state.waiting_rooms.forget(EventId(event));
         let waiting = buyers[10]
             .get(&format!("/api/events/{event}/queue"))
             .await
@@ -389,7 +392,7 @@ on_both_backends!(
         app.clock.advance_ms(301_000);
         holdfast::server::workers::sweep_expired_holds(&app.state).await;
         assert!(step(&app, event, 1).await > 0, "the queue moves again");
-        app.state.waiting_rooms.forget(event);
+        app.state.waiting_rooms.forget(EventId(event));
         let waiting = buyers[10]
             .get(&format!("/api/events/{event}/queue"))
             .await
@@ -474,10 +477,10 @@ on_both_backends!(two_instances_share_one_queue, |app: TestApp| async move {
     let s = join_http(&late, 1).await;
     assert_eq!(s["position"], 7, "{s}");
     other.clock.advance_ms(1_000);
-    let admitted = admit_due(&other.state, 1).await.unwrap();
+    let admitted = admit_due(&other.state, EventId(1)).await.unwrap();
     assert_eq!(admitted, 7, "all seven: the allowance is 20");
     // The first server learns it within its picture's age.
-    app.state.waiting_rooms.forget(1);
+    app.state.waiting_rooms.forget(EventId(1));
     let seen = buyers[0].get("/api/events/1/queue").await.json();
     assert_eq!(seen["admitted"], true, "{seen}");
     // A token minted by one instance opens the other (one secret).
@@ -516,7 +519,7 @@ on_both_backends!(
             open_automatic_rooms(&app.state, 600, 600_000)
                 .await
                 .unwrap(),
-            vec![2]
+            vec![EventId(2)]
         );
         assert!(open_automatic_rooms(&app.state, 600, 600_000)
             .await

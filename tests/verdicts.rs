@@ -370,10 +370,10 @@ impl Case<'_> {
                 retry("expire", || expire_due_holds(&app.state, 1000)).await;
             }
             AdminRelease => {
-                let _ = actions::release(&app.state, &admin, &self.booking).await;
+                let _ = actions::release(&app.state, &admin, &self.booking.as_str().into()).await;
             }
             AdminRefund => {
-                let _ = actions::refund(&app.state, &admin, &self.booking).await;
+                let _ = actions::refund(&app.state, &admin, &self.booking.as_str().into()).await;
             }
             OtherBuyer => {
                 let other = app.buyer();

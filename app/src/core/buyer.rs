@@ -7,11 +7,12 @@ use axum::http::request::Parts;
 use tower_sessions::Session;
 
 use super::ApiError;
+use crate::model::BuyerId;
 
 const BUYER_KEY: &str = "buyer_id";
 
 #[derive(Debug, Clone)]
-pub struct Buyer(pub String);
+pub struct Buyer(pub BuyerId);
 
 impl<S: Send + Sync> FromRequestParts<S> for Buyer {
     type Rejection = ApiError;
@@ -21,13 +22,13 @@ impl<S: Send + Sync> FromRequestParts<S> for Buyer {
             .await
             .map_err(|(_, msg)| ApiError::Internal(msg.into()))?;
         if let Some(id) = session
-            .get::<String>(BUYER_KEY)
+            .get::<BuyerId>(BUYER_KEY)
             .await
             .map_err(session_error)?
         {
             return Ok(Buyer(id));
         }
-        let id = uuid::Uuid::new_v4().to_string();
+        let id = BuyerId::random();
         session
             .insert(BUYER_KEY, &id)
             .await
@@ -45,7 +46,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Buyer {
 /// The session's buyer if there is one, without making one up (reads that
 /// must not create sessions, like the seat map).
 #[derive(Debug, Clone)]
-pub struct MaybeBuyer(pub Option<String>);
+pub struct MaybeBuyer(pub Option<BuyerId>);
 
 impl<S: Send + Sync> FromRequestParts<S> for MaybeBuyer {
     type Rejection = ApiError;
@@ -56,7 +57,7 @@ impl<S: Send + Sync> FromRequestParts<S> for MaybeBuyer {
             .map_err(|(_, msg)| ApiError::Internal(msg.into()))?;
         Ok(MaybeBuyer(
             session
-                .get::<String>(BUYER_KEY)
+                .get::<BuyerId>(BUYER_KEY)
                 .await
                 .map_err(session_error)?,
         ))

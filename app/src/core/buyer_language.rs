@@ -6,9 +6,10 @@
 use crate::core::platform::db::Tx;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
+use crate::model::{BookingId, BuyerId};
 
 /// Remembers `l` for this buyer (a write only when it changed).
-pub async fn remember(state: &AppState, buyer: &str, l: Locale) -> Result<(), ApiError> {
+pub async fn remember(state: &AppState, buyer: &BuyerId, l: Locale) -> Result<(), ApiError> {
     sqlx::query(
         "insert into buyer_language (buyer_id, language, updated_at) values ($1, $2, $3)
          on conflict (buyer_id) do update set language = excluded.language, updated_at = excluded.updated_at
@@ -23,7 +24,7 @@ pub async fn remember(state: &AppState, buyer: &str, l: Locale) -> Result<(), Ap
 }
 
 /// The language of the buyer of this booking.
-pub async fn of_booking(tx: &mut Tx, booking_id: &str) -> Result<Locale, sqlx::Error> {
+pub async fn of_booking(tx: &mut Tx, booking_id: &BookingId) -> Result<Locale, sqlx::Error> {
     let row: Option<(String,)> = sqlx::query_as(
         "select l.language from booking b join buyer_language l on l.buyer_id = b.buyer_id
          where b.id = $1",

@@ -2,12 +2,23 @@
 //! Seat counts come from the in-memory seat maps.
 
 use super::platform::clock::rfc3339;
+use super::platform::db::Db;
 use super::{ApiError, AppState};
 use crate::model::{
     EventBrief, EventDetail, EventId, EventKind, EventSummary, GeneralAdmissionArea, PriceCategory,
 };
 
-type EventRow = (i64, String, String, String, i64, String, String);
+/// An event as the `event` table keeps it.
+#[derive(sqlx::FromRow)]
+struct EventRow {
+    id: EventId,
+    name: String,
+    kind: String,
+    venue: String,
+    starts_at: i64,
+    currency: String,
+    time_zone: String,
+}
 
 pub async fn list_events(state: &AppState) -> Result<Vec<EventSummary>, ApiError> {
     let rows: Vec<EventRow> = sqlx::query_as(
@@ -99,7 +110,15 @@ pub async fn event_detail(state: &AppState, event_id: EventId) -> Result<EventDe
 }
 
 async fn summary(state: &AppState, row: EventRow) -> Result<EventSummary, ApiError> {
-    let (id, name, kind, venue, starts_at, currency, time_zone) = row;
+    let EventRow {
+        id,
+        name,
+        kind,
+        venue,
+        starts_at,
+        currency,
+        time_zone,
+    } = row;
     let map = state
         .seat_maps
         .get(&state.db, id)
@@ -122,27 +141,58 @@ async fn summary(state: &AppState, row: EventRow) -> Result<EventSummary, ApiErr
     })
 }
 
+/// When the event goes on sale (ms).
+pub async fn on_sale_at(state: &AppState, event_id: EventId) -> Result<i64, ApiError> {
+    let row: Option<(i64,)> = sqlx::query_as("select on_sale_at from event where id = $1")
+        .bind(event_id)
+        .fetch_optional(state.db.reader())
+        .await?;
+    row.map(|r| r.0).ok_or(ApiError::NotFound("event"))
+}
+
+/// Seats' and standing places' counts aside, the standing areas' places
+/// left and in all.
+pub async fn standing_places(db: &Db, event_id: EventId) -> Result<(i64, i64), sqlx::Error> {
+    sqlx::query_as(
+        "select cast(coalesce(sum(remaining), 0) as bigint), cast(coalesce(sum(capacity), 0) as bigint)
+         from ga_area where event_id = $1",
+    )
+    .bind(event_id)
+    .fetch_one(db.reader())
+    .await
+}
+
+/// Whether an event of this id exists, published or not.
+pub async fn exists(state: &AppState, event_id: EventId) -> Result<bool, ApiError> {
+    let found: Option<(EventId,)> = sqlx::query_as("select id from event where id = $1")
+        .bind(event_id)
+        .fetch_optional(state.db.reader())
+        .await?;
+    Ok(found.is_some())
+}
+
 /// What a booking is for: the event's name, place and time, published or
 /// not (a booking outlives its event's withdrawal).
 pub async fn event_brief(
     state: &AppState,
     event_id: EventId,
 ) -> Result<Option<EventBrief>, ApiError> {
-    let row: Option<(String, String, String, i64, String)> =
-        sqlx::query_as("select name, kind, venue, starts_at, time_zone from event where id = $1")
-            .bind(event_id)
-            .fetch_optional(state.db.reader())
-            .await?;
-    Ok(row.map(|(name, kind, venue, starts_at, time_zone)| {
-        let local = super::event_time::local_start(starts_at, &time_zone);
+    let row: Option<EventRow> = sqlx::query_as(
+        "select id, name, kind, venue, starts_at, currency, time_zone from event where id = $1",
+    )
+    .bind(event_id)
+    .fetch_optional(state.db.reader())
+    .await?;
+    Ok(row.map(|e| {
+        let local = super::event_time::local_start(e.starts_at, &e.time_zone);
         EventBrief {
-            name,
-            kind: EventKind::parse(&kind).unwrap_or(EventKind::Concert),
-            venue,
-            starts_at: rfc3339(starts_at),
+            name: e.name,
+            kind: EventKind::parse(&e.kind).unwrap_or(EventKind::Concert),
+            venue: e.venue,
+            starts_at: rfc3339(e.starts_at),
             local_starts_at: local.at,
             time_zone_abbreviation: local.abbreviation,
-            time_zone,
+            time_zone: e.time_zone,
         }
     }))
 }

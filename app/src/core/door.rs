@@ -14,17 +14,19 @@ use super::admin::auth::Admin;
 use super::booking::store;
 use super::platform::clock::rfc3339;
 use super::{ApiError, AppState};
+use crate::model::BookingId;
 use crate::model::BookingStatus;
+use crate::model::{EventId, SeatId};
 
 /// What a door scanner reads of a ticket without checking it in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TicketStatus {
-    pub booking_id: String,
-    pub event_id: i64,
+    pub booking_id: BookingId,
+    pub event_id: EventId,
     /// Its booking is BOOKED.
     pub valid: bool,
-    pub status: String,
+    pub status: BookingStatus,
 }
 
 /// Is this a genuine ticket, and is its booking BOOKED? (404 when forged.)
@@ -33,16 +35,18 @@ pub async fn ticket_status(state: &AppState, token: &str) -> Result<TicketStatus
         .tickets
         .verify(token)
         .ok_or(ApiError::NotFound("ticket"))?;
-    let row: Option<(String, i64)> =
+    let row: Option<(String, EventId)> =
         sqlx::query_as("select status, event_id from booking where id = $1")
             .bind(&booking_id)
             .fetch_optional(state.db.reader())
             .await?;
     let (status, event_id) = row.ok_or(ApiError::NotFound("ticket"))?;
+    // The CHECK constraint keeps the column to the machine's states.
+    let status = BookingStatus::parse(&status).unwrap_or(BookingStatus::Expired);
     Ok(TicketStatus {
         booking_id,
         event_id,
-        valid: status == BookingStatus::Booked.as_str(),
+        valid: status == BookingStatus::Booked,
         status,
     })
 }
@@ -52,7 +56,7 @@ pub async fn ticket_status(state: &AppState, token: &str) -> Result<TicketStatus
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CheckedIn {
-    pub booking_id: String,
+    pub booking_id: BookingId,
     /// The seats (ids) or standing places (`p1`, …) let in by this scan.
     pub units: Vec<String>,
     pub checked_in_at: String,
@@ -61,10 +65,10 @@ pub struct CheckedIn {
 
 /// The units of a booking's tickets: its seat ids, then `p1`…`pN` for its
 /// standing places.
-pub fn units(seats: &[i64], standing_places: i64) -> Vec<String> {
+pub fn units(seats: &[SeatId], standing_places: i64) -> Vec<String> {
     seats
         .iter()
-        .map(i64::to_string)
+        .map(SeatId::to_string)
         .chain((1..=standing_places).map(|i| format!("p{i}")))
         .collect()
 }

@@ -7,6 +7,7 @@
 //! and its seats only when that insert happened, all in one transaction.
 
 use super::platform::db::{Db, Tx};
+use crate::model::EventId;
 
 /// Exactly this many seats in the arena (the last upper row is trimmed).
 pub const ARENA_SEATS: usize = 10_000;
@@ -51,7 +52,7 @@ async fn insert_event(tx: &mut Tx, spec: &EventSpec, now_ms: i64) -> Result<(), 
     let starts_at = chrono::DateTime::parse_from_rfc3339(spec.starts_at)
         .map(|d| d.timestamp_millis())
         .unwrap_or(now_ms);
-    let inserted: Option<(i64,)> = sqlx::query_as(
+    let inserted: Option<(EventId,)> = sqlx::query_as(
         "insert into event (slug, name, kind, venue, starts_at, currency, published, created_at, time_zone)
          values ($1, $2, $3, $4, $5, $6, 1, $7, $8)
          on conflict (slug) do nothing returning id",
@@ -76,7 +77,7 @@ async fn insert_event(tx: &mut Tx, spec: &EventSpec, now_ms: i64) -> Result<(), 
 /// used by the admin's event setup.
 pub async fn insert_layout(
     tx: &mut Tx,
-    event_id: i64,
+    event_id: EventId,
     categories: &[(&str, &str, i64, &str)],
     seats: &[SeatSpec],
     ga: &[(&str, &str, i64)],

@@ -6,6 +6,7 @@
 //! unit is the seat id or `p{n}` — so a party can enter one by one; the
 //! booking's own token admits the whole party at once.
 
+use crate::model::BookingId;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
@@ -13,7 +14,7 @@ use sha2::Sha256;
 /// booking.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TicketRef {
-    pub booking_id: String,
+    pub booking_id: BookingId,
     pub unit: Option<String>,
 }
 
@@ -39,32 +40,36 @@ impl TicketSigner {
         self
     }
 
-    fn mac(&self, booking_id: &str) -> Hmac<Sha256> {
-        Self::mac_with(&self.key, booking_id)
+    fn mac(&self, signed: &str) -> Hmac<Sha256> {
+        Self::mac_with(&self.key, signed)
     }
 
-    fn mac_with(key: &[u8], booking_id: &str) -> Hmac<Sha256> {
+    fn mac_with(key: &[u8], signed: &str) -> Hmac<Sha256> {
         let mut m = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes any key length");
         m.update(b"ticket:");
-        m.update(booking_id.as_bytes());
+        m.update(signed.as_bytes());
         m
     }
 
-    pub fn token(&self, booking_id: &str) -> String {
+    pub fn token(&self, booking_id: &BookingId) -> String {
+        self.sign(booking_id)
+    }
+
+    fn sign(&self, signed: &str) -> String {
         format!(
-            "{booking_id}.{}",
-            hex::encode(self.mac(booking_id).finalize().into_bytes())
+            "{signed}.{}",
+            hex::encode(self.mac(signed).finalize().into_bytes())
         )
     }
 
     /// The booking id of a genuine token (a booking's or one unit's).
-    pub fn verify(&self, token: &str) -> Option<String> {
+    pub fn verify(&self, token: &str) -> Option<BookingId> {
         self.verify_unit(token).map(|t| t.booking_id)
     }
 
     /// One seat's or standing place's ticket.
-    pub fn unit_token(&self, booking_id: &str, unit: &str) -> String {
-        self.token(&format!("{booking_id}.{unit}"))
+    pub fn unit_token(&self, booking_id: &BookingId, unit: &str) -> String {
+        self.sign(&format!("{booking_id}.{unit}"))
     }
 
     /// What a genuine token admits: a whole booking, or one unit of it.
@@ -80,14 +85,14 @@ impl TicketSigner {
             return None;
         }
         let (booking_id, unit) = match signed.split_once('.') {
-            Some((b, u)) => (b.to_string(), Some(u.to_string())),
-            None => (signed.to_string(), None),
+            Some((b, u)) => (BookingId::from(b), Some(u.to_string())),
+            None => (BookingId::from(signed), None),
         };
         Some(TicketRef { booking_id, unit })
     }
 
     /// The token as a QR code (SVG).
-    pub fn qr_svg(&self, booking_id: &str) -> Option<String> {
+    pub fn qr_svg(&self, booking_id: &BookingId) -> Option<String> {
         let code = qrcode::QrCode::new(self.token(booking_id).as_bytes()).ok()?;
         Some(
             code.render::<qrcode::render::svg::Color>()
@@ -105,19 +110,20 @@ mod tests {
     #[test]
     fn a_token_verifies_and_a_forged_one_does_not() {
         let t = TicketSigner::new(b"s3cret");
-        let token = t.token("b-1");
-        assert_eq!(t.verify(&token).as_deref(), Some("b-1"));
+        let (b1, b9) = (BookingId::from("b-1"), BookingId::from("b-9"));
+        let token = t.token(&b1);
+        assert_eq!(t.verify(&token), Some(b1.clone()));
         assert_eq!(t.verify(&token.replace("b-1", "b-2")), None);
         assert_eq!(TicketSigner::new(b"other").verify(&token), None);
         assert_eq!(t.verify("nonsense"), None);
         // A ticket from before the keys were derived, signed with the
         // operator's secret itself, still scans where that secret is given.
-        let old = TicketSigner::new(b"old-root").token("b-9");
+        let old = TicketSigner::new(b"old-root").token(&b9);
         let upgraded = TicketSigner::new(b"derived").reading_legacy(Some("old-root"));
-        assert_eq!(upgraded.verify(&old).as_deref(), Some("b-9"));
+        assert_eq!(upgraded.verify(&old), Some(b9));
         assert_eq!(TicketSigner::new(b"derived").verify(&old), None);
-        assert!(t.qr_svg("b-1").unwrap().starts_with("<?xml"));
-        let seat = t.unit_token("b-1", "42");
+        assert!(t.qr_svg(&b1).unwrap().starts_with("<?xml"));
+        let seat = t.unit_token(&b1, "42");
         assert_eq!(
             t.verify_unit(&seat),
             Some(TicketRef {

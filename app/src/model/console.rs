@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{EventId, SeatId};
+use crate::i18n::{Locale, Msg};
+use crate::model::{BookingId, BookingStatus, BuyerId, EventId, EventKind, SeatId};
 
 /// One event's live picture: counts, money, holds and what happened lately.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -44,7 +45,7 @@ pub struct SeatCounts {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema, sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct StandingCount {
     pub area_id: i64,
@@ -58,15 +59,15 @@ pub struct StandingCount {
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LiveHold {
-    pub booking_id: String,
+    pub booking_id: BookingId,
     pub event_id: EventId,
     /// The buyer's (session) id.
-    pub buyer_id: String,
+    pub buyer_id: BuyerId,
     pub seat_ids: Vec<SeatId>,
     pub seat_labels: Vec<String>,
     pub places: i64,
     /// `HELD` or `PAYMENT_PENDING`.
-    pub stage: String,
+    pub stage: BookingStatus,
     pub expires_in_ms: i64,
     pub amount_cents: i64,
     pub currency: String,
@@ -77,8 +78,8 @@ pub struct LiveHold {
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BookingActivity {
-    pub booking_id: String,
-    pub status: String,
+    pub booking_id: BookingId,
+    pub status: BookingStatus,
     pub amount_cents: i64,
     pub currency: String,
     pub at: String,
@@ -118,13 +119,35 @@ pub enum SettlementReason {
     Refunded,
 }
 
+impl SettlementReason {
+    /// Why, in words: the console's in the organizer's language, the
+    /// API's `reason` in English.
+    pub fn words(self, locale: Locale, refunded_cents: i64, currency: &str) -> String {
+        let m = match self {
+            SettlementReason::Paid => Msg::ReasonPaid,
+            SettlementReason::PartlyRefundedOutside => {
+                let amount = locale.price(refunded_cents, currency);
+                return locale.fill(Msg::ReasonPartlyRefundedOutside, &[("amount", &amount)]);
+            }
+            SettlementReason::LatePaymentRetaken => Msg::ReasonLateRetaken,
+            SettlementReason::LatePaymentRefundUnderWay => Msg::ReasonLateRefundUnderWay,
+            SettlementReason::LatePaymentRefunded => Msg::ReasonLateRefunded,
+            SettlementReason::RefundedByAdmin => Msg::ReasonRefundedByAdmin,
+            SettlementReason::RefundedOutside => Msg::ReasonRefundedOutside,
+            SettlementReason::Disputed => Msg::ReasonDisputed,
+            SettlementReason::Refunded => Msg::ReasonRefunded,
+        };
+        locale.t(m).to_string()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookRow {
     pub event_id: String,
     pub kind: String,
-    pub booking_id: Option<String>,
+    pub booking_id: Option<BookingId>,
     pub outcome: String,
     pub received_at: String,
     /// In the event's time zone (RFC 3339 with its offset).
@@ -136,7 +159,7 @@ pub struct WebhookRow {
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct MailRow {
-    pub booking_id: String,
+    pub booking_id: BookingId,
     pub recipient: String,
     pub subject: String,
     /// `mailbox`, `smtp`, or `pending` while still in the outbox.
@@ -153,7 +176,7 @@ pub struct MailRow {
 pub struct AuditRow {
     pub actor: String,
     pub action: String,
-    pub booking_id: Option<String>,
+    pub booking_id: Option<BookingId>,
     pub detail: String,
     /// `detail` in the reader's language (the console's; English for the API).
     #[serde(default)]
@@ -179,10 +202,10 @@ pub struct CanaryReport {
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ActionOutcome {
-    pub booking_id: String,
+    pub booking_id: BookingId,
     pub action: String,
     /// The booking's status afterwards.
-    pub status: String,
+    pub status: BookingStatus,
     pub detail: String,
 }
 
@@ -328,9 +351,27 @@ pub struct PromoCampaign {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AdminEvent {
-    pub id: i64,
+    pub id: EventId,
     pub name: String,
-    pub kind: String,
+    pub kind: EventKind,
     pub published: bool,
     pub seat_count: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_settlement_reads_in_the_language_with_the_money_in_its_currency() {
+        let partly = SettlementReason::PartlyRefundedOutside;
+        assert_eq!(
+            partly.words(Locale::En, 1_000, "EUR"),
+            "paid; €10.00 refunded outside Holdfast, ticket kept"
+        );
+        assert_eq!(
+            SettlementReason::Paid.words(Locale::Vi, 0, "EUR"),
+            "đã thanh toán"
+        );
+    }
 }

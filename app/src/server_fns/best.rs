@@ -6,17 +6,18 @@ use leptos::prelude::*;
 use super::buyer::HoldOutcome;
 #[cfg(feature = "ssr")]
 use super::{admit_to_hold, server_error};
+use crate::model::{EventId, SeatId};
 
 #[server]
 pub async fn hold_best_seats(
-    event_id: i64,
+    event_id: EventId,
     quantity: usize,
     // A form's fields (the page posts them url-encoded): category codes
     // joined by commas ("" for any); a negative cap for none (a cap of 0
     // is a real one: free seats only); 0 or less for no seat to be near.
     categories: String,
     max_price_cents: i64,
-    near_seat_id: i64,
+    near_seat_id: SeatId,
     idempotency_key: String,
 ) -> Result<HoldOutcome, ServerFnError> {
     use crate::core::booking::best::{hold_best, BestRequest};
@@ -48,7 +49,7 @@ pub async fn hold_best_seats(
             .collect(),
         max_price_cents: (max_price_cents >= 0).then_some(max_price_cents),
         together: true,
-        near: (near_seat_id > 0).then_some(near_seat_id),
+        near: (near_seat_id.0 > 0).then_some(near_seat_id),
     };
     HoldOutcome::from_hold(hold_best(&state, &admitted, &request, Some(&key)).await)
 }

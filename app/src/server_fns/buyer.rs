@@ -9,6 +9,8 @@ use super::{admit_to_hold, count_client_attempt, server_error};
 #[cfg(feature = "ssr")]
 use crate::i18n::Locale;
 use crate::model::geometry::MapLayout;
+use crate::model::BookingId;
+use crate::model::EventId;
 use crate::model::{EventDetail, EventSummary, HoldResponse, SeatId};
 
 #[server]
@@ -37,7 +39,7 @@ pub struct EventPageData {
 }
 
 #[server]
-pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFnError> {
+pub async fn event_page(event_id: EventId) -> Result<Option<EventPageData>, ServerFnError> {
     use crate::core::ApiError;
     let state = expect_context::<crate::core::AppState>();
     let detail = match crate::core::catalog::event_for_page(&state, event_id).await {
@@ -76,7 +78,7 @@ pub async fn event_page(event_id: i64) -> Result<Option<EventPageData>, ServerFn
 #[cfg(feature = "ssr")]
 async fn waiting_status(
     state: &crate::core::AppState,
-    event_id: i64,
+    event_id: EventId,
 ) -> Result<Option<crate::model::QueueStatus>, crate::core::ApiError> {
     use crate::core::buyer::MaybeBuyer;
     use crate::core::waiting_room::{current_status, gate};
@@ -110,7 +112,7 @@ async fn waiting_status(
 /// Joins the event's waiting room (again: the place is kept) and sets the
 /// queue and admission cookies on the answer.
 #[server]
-pub async fn join_queue(event_id: i64) -> Result<crate::model::QueueStatus, ServerFnError> {
+pub async fn join_queue(event_id: EventId) -> Result<crate::model::QueueStatus, ServerFnError> {
     use crate::core::buyer::Buyer;
     use crate::core::waiting_room::{gate, join};
     let state = expect_context::<crate::core::AppState>();
@@ -137,7 +139,10 @@ pub enum PromoOutcome {
 }
 
 #[server]
-pub async fn apply_promo(booking_id: String, code: String) -> Result<PromoOutcome, ServerFnError> {
+pub async fn apply_promo(
+    booking_id: BookingId,
+    code: String,
+) -> Result<PromoOutcome, ServerFnError> {
     use crate::core::buyer::Buyer;
     use crate::core::ApiError;
     let state = expect_context::<crate::core::AppState>();
@@ -197,7 +202,7 @@ impl HoldOutcome {
 
 #[server]
 pub async fn hold_seats(
-    event_id: i64,
+    event_id: EventId,
     seat_ids: Vec<SeatId>,
     idempotency_key: String,
 ) -> Result<HoldOutcome, ServerFnError> {
@@ -222,7 +227,7 @@ pub async fn hold_seats(
 /// as `POST /api/events/{eventId}/general-admission/{areaId}/hold`.
 #[server]
 pub async fn hold_standing(
-    event_id: i64,
+    event_id: EventId,
     area_id: i64,
     quantity: i64,
     idempotency_key: String,
@@ -260,7 +265,7 @@ pub enum PayOutcome {
 
 #[server]
 pub async fn pay_booking(
-    booking_id: String,
+    booking_id: BookingId,
     idempotency_key: String,
 ) -> Result<PayOutcome, ServerFnError> {
     use crate::core::booking::Idempotent;
@@ -300,7 +305,7 @@ pub async fn pay_booking(
 
 #[server]
 pub async fn booking(
-    booking_id: String,
+    booking_id: BookingId,
 ) -> Result<Option<crate::model::BookingView>, ServerFnError> {
     use crate::core::buyer::Buyer;
     use crate::core::ApiError;
@@ -332,7 +337,7 @@ pub async fn my_bookings() -> Result<Vec<crate::model::BookingView>, ServerFnErr
 
 /// The ticket's QR code (SVG) of the buyer's own BOOKED booking.
 #[server]
-pub async fn ticket_qr(booking_id: String) -> Result<Option<String>, ServerFnError> {
+pub async fn ticket_qr(booking_id: BookingId) -> Result<Option<String>, ServerFnError> {
     use crate::core::buyer::Buyer;
     let state = expect_context::<crate::core::AppState>();
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;

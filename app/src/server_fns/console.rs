@@ -25,6 +25,8 @@ async fn admin() -> Result<crate::core::admin::auth::Admin, ServerFnError> {
 
 #[cfg(feature = "ssr")]
 use super::console_refusal::{refusal, Form};
+use crate::model::BookingId;
+use crate::model::EventId;
 
 /// Is this browser signed in to the console?
 #[server]
@@ -81,7 +83,7 @@ pub async fn admin_events() -> Result<Option<Vec<AdminEvent>>, ServerFnError> {
 
 /// One event's live picture; `None` when not signed in.
 #[server]
-pub async fn admin_dashboard(event_id: i64) -> Result<Option<Dashboard>, ServerFnError> {
+pub async fn admin_dashboard(event_id: EventId) -> Result<Option<Dashboard>, ServerFnError> {
     if admin().await.is_err() {
         return Ok(None);
     }
@@ -95,7 +97,7 @@ pub async fn admin_dashboard(event_id: i64) -> Result<Option<Dashboard>, ServerF
 /// release | extend (`seconds`) | refund | resend.
 #[server]
 pub async fn admin_act(
-    booking_id: String,
+    booking_id: BookingId,
     action: String,
     seconds: i64,
 ) -> Result<Result<ActionOutcome, Refusal>, ServerFnError> {
@@ -127,7 +129,7 @@ pub async fn admin_create_event(
 
 #[server]
 pub async fn admin_set_published(
-    event_id: i64,
+    event_id: EventId,
     published: bool,
 ) -> Result<Result<CreatedEvent, Refusal>, ServerFnError> {
     let admin = admin().await?;
@@ -142,7 +144,7 @@ pub async fn admin_set_published(
 /// The event's waiting room; `None` when not signed in.
 #[server]
 pub async fn admin_room(
-    event_id: i64,
+    event_id: EventId,
 ) -> Result<Option<crate::model::console::RoomSummary>, ServerFnError> {
     if admin().await.is_err() {
         return Ok(None);
@@ -156,7 +158,7 @@ pub async fn admin_room(
 
 #[server]
 pub async fn admin_set_room(
-    event_id: i64,
+    event_id: EventId,
     enabled: bool,
     admit_per_minute: i64,
 ) -> Result<Result<crate::model::console::RoomSummary, Refusal>, ServerFnError> {
@@ -176,7 +178,7 @@ pub async fn admin_set_room(
 /// Promo campaigns of one event (and those valid for every event).
 #[server]
 pub async fn admin_promos(
-    event_id: i64,
+    event_id: EventId,
 ) -> Result<Option<Vec<crate::model::console::PromoCampaign>>, ServerFnError> {
     if admin().await.is_err() {
         return Ok(None);

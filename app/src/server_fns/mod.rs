@@ -29,7 +29,7 @@ pub(crate) async fn count_client_attempt(
 #[cfg(feature = "ssr")]
 pub(crate) async fn admit_to_hold(
     state: &crate::core::AppState,
-    event_id: i64,
+    event_id: crate::model::EventId,
 ) -> Result<
     Result<crate::core::waiting_room::Admitted, crate::core::ApiError>,
     leptos::prelude::ServerFnError,

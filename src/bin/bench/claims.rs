@@ -11,6 +11,7 @@ use std::time::Duration;
 use crate::throughput::{holds, start_with, Run, Until, PER_BUYER};
 use holdfast_app::core::platform::db::Db;
 use holdfast_app::core::seed::{insert_layout, SeatSpec};
+use holdfast_app::model::EventId;
 
 const SEATS: i64 = 44_000;
 const SEATS_PER_ROW: i64 = 50;
@@ -187,7 +188,14 @@ async fn big_event(db: &Db) -> Result<i64, sqlx::Error> {
             }
         })
         .collect();
-    insert_layout(&mut tx, id, &[("A", "Seat", 5_000, "#336699")], &seats, &[]).await?;
+    insert_layout(
+        &mut tx,
+        EventId(id),
+        &[("A", "Seat", 5_000, "#336699")],
+        &seats,
+        &[],
+    )
+    .await?;
     tx.commit().await?;
     Ok(id)
 }

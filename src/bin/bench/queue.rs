@@ -12,6 +12,7 @@ use holdfast_app::core::admin::auth::Admin;
 use holdfast_app::core::waiting_room::join::join;
 use holdfast_app::core::waiting_room::setup;
 use holdfast_app::core::AppState;
+use holdfast_app::model::{BuyerId, EventId};
 
 use super::throughput::{loop_gets, spread};
 
@@ -19,6 +20,7 @@ const ARRIVALS: usize = 10_000;
 const CONNS: usize = 64;
 
 pub async fn run(base: &str, state: &AppState, event: i64) {
+    let event = EventId(event);
     let admin = Admin {
         actor: "bench".into(),
     };
@@ -62,7 +64,7 @@ pub async fn run(base: &str, state: &AppState, event: i64) {
         spread(ARRIVALS, CONNS, move |i| {
             let state = state.clone();
             async move {
-                join(&state, &format!("bench-buyer-{i}"), event)
+                join(&state, &BuyerId(format!("bench-buyer-{i}")), event)
                     .await
                     .is_ok()
             }

@@ -21,6 +21,7 @@ use holdfast_app::core::platform::clock::{Clock, SystemClock};
 use holdfast_app::core::platform::idempotency::IdempotencyKey;
 use holdfast_app::core::waiting_room::admit;
 use holdfast_app::core::AppState;
+use holdfast_app::model::{BuyerId, EventId, SeatId};
 
 /// A server in this process on a fresh database (SQLite in a temp dir
 /// unless a URL is given), with a bare `/hello` route beside the app's.
@@ -284,7 +285,7 @@ async fn bare_holds(state: &AppState, seats: Vec<i64>, tasks: usize) -> Run {
             tokio::spawn(async move {
                 let mut answers = Vec::new();
                 for buyer_seats in line.chunks(PER_BUYER) {
-                    let buyer = uuid::Uuid::new_v4().to_string();
+                    let buyer = BuyerId::random();
                     for seat in buyer_seats {
                         let path = format!("/api/events/1/seats/{seat}/hold");
                         let key = IdempotencyKey::parse(
@@ -294,10 +295,12 @@ async fn bare_holds(state: &AppState, seats: Vec<i64>, tasks: usize) -> Run {
                         .expect("key");
                         let t = Instant::now();
                         // The gate, as every hold path asks it (no room on).
-                        let ok = match admit(&state, &buyer, 1, None).await {
-                            Ok(admitted) => hold_seats(&state, &admitted, &[*seat], Some(&key))
-                                .await
-                                .is_ok(),
+                        let ok = match admit(&state, &buyer, EventId(1), None).await {
+                            Ok(admitted) => {
+                                hold_seats(&state, &admitted, &[SeatId(*seat)], Some(&key))
+                                    .await
+                                    .is_ok()
+                            }
                             Err(_) => false,
                         };
                         answers.push((ok, t.elapsed()));

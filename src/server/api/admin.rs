@@ -24,6 +24,7 @@ use holdfast_app::model::console::{
 use serde::Deserialize;
 
 use super::extract::{self, RawBody};
+use holdfast_app::model::EventId;
 
 #[derive(Deserialize)]
 pub struct EventQuery {
@@ -31,11 +32,8 @@ pub struct EventQuery {
     event_id: Option<String>,
 }
 
-fn event_filter(q: &EventQuery) -> Result<Option<i64>, ApiError> {
-    q.event_id
-        .as_deref()
-        .map(|raw| extract::id(raw, "eventId"))
-        .transpose()
+fn event_filter(q: &EventQuery) -> Result<Option<EventId>, ApiError> {
+    q.event_id.as_deref().map(extract::event_id).transpose()
 }
 
 /// `GET /api/admin/holds?eventId=`.
@@ -143,7 +141,7 @@ pub async fn publish(
     admin: Admin,
     Path(event_id): Path<String>,
 ) -> Result<Json<CreatedEvent>, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     Ok(Json(
         setup::set_published(&state, &admin, event_id, true).await?,
     ))
@@ -163,7 +161,7 @@ pub async fn unpublish(
     admin: Admin,
     Path(event_id): Path<String>,
 ) -> Result<Json<CreatedEvent>, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     Ok(Json(
         setup::set_published(&state, &admin, event_id, false).await?,
     ))
@@ -184,7 +182,7 @@ pub async fn dashboard(
     _admin: Admin,
     Path(event_id): Path<String>,
 ) -> Result<Json<Dashboard>, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     Ok(Json(
         console::dashboard(&state, event_id, Locale::En).await?,
     ))
@@ -207,7 +205,7 @@ pub async fn dashboard_stream(
     Path(event_id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     // The console's stream: the audit's details in its page's language.
     let locale = Locale::of_headers(&headers);
     let first = console::dashboard(&state, event_id, locale).await?;

@@ -13,6 +13,7 @@ use holdfast_app::model::HoldResponse;
 use serde::Deserialize;
 
 use super::extract::{self, RawBody};
+use holdfast_app::model::SeatId;
 
 /// How many seats, and which may do.
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -33,7 +34,7 @@ pub struct BestAvailableRequest {
     /// lost a seat and wants others nearby); a seat of another event is
     /// ignored.
     #[schema(example = json!(null))]
-    near_seat_id: Option<i64>,
+    near_seat_id: Option<SeatId>,
 }
 
 #[utoipa::path(
@@ -53,7 +54,7 @@ pub async fn best_available(
     headers: HeaderMap,
     RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     let admitted = extract::admit_to_hold(&state, &buyer.0, event_id, &headers).await?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
     let req: BestAvailableRequest = extract::json(&headers, &body)?;

@@ -31,6 +31,6 @@ pub async fn detail(
     State(state): State<AppState>,
     Path(event_id): Path<String>,
 ) -> Result<Json<EventDetail>, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     Ok(Json(catalog::event_detail(&state, event_id).await?))
 }

@@ -7,6 +7,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use holdfast_app::core::booking::Idempotent;
 use holdfast_app::core::ApiError;
+use holdfast_app::model::{BookingId, BuyerId, EventId, SeatId};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -17,10 +18,20 @@ pub fn id(raw: &str, field: &str) -> Result<i64, ApiError> {
     })
 }
 
+/// An event's id from the path.
+pub fn event_id(raw: &str) -> Result<EventId, ApiError> {
+    id(raw, "eventId").map(EventId)
+}
+
+/// A seat's id from the path.
+pub fn seat_id(raw: &str) -> Result<SeatId, ApiError> {
+    id(raw, "seatId").map(SeatId)
+}
+
 /// A booking id: a UUID.
-pub fn booking_id(raw: &str) -> Result<String, ApiError> {
+pub fn booking_id(raw: &str) -> Result<BookingId, ApiError> {
     uuid::Uuid::parse_str(raw)
-        .map(|u| u.to_string())
+        .map(|u| BookingId(u.to_string()))
         .map_err(|_| ApiError::validation("bookingId must be a UUID", "bookingId"))
 }
 
@@ -80,8 +91,8 @@ pub fn idempotent_json<T: Serialize>(outcome: Idempotent<T>) -> Response {
 /// The gate for holds: the proof the hold use cases take.
 pub async fn admit_to_hold(
     state: &holdfast_app::core::AppState,
-    buyer: &str,
-    event_id: i64,
+    buyer: &BuyerId,
+    event_id: EventId,
     headers: &HeaderMap,
 ) -> Result<holdfast_app::core::waiting_room::Admitted, ApiError> {
     use holdfast_app::core::waiting_room::gate;
@@ -92,7 +103,7 @@ pub async fn admit_to_hold(
 pub async fn admitted(
     state: &holdfast_app::core::AppState,
     buyer: Option<&str>,
-    event_id: i64,
+    event_id: EventId,
     headers: &HeaderMap,
 ) -> Result<(), ApiError> {
     use holdfast_app::core::waiting_room::gate;

@@ -14,6 +14,7 @@ use holdfast_app::model::HoldResponse;
 use serde::Deserialize;
 
 use super::extract::{self, RawBody};
+use holdfast_app::model::SeatId;
 
 #[utoipa::path(
     post,
@@ -31,8 +32,8 @@ pub async fn hold_one(
     headers: HeaderMap,
     RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
-    let seat_id = extract::id(&seat_id, "seatId")?;
+    let event_id = extract::event_id(&event_id)?;
+    let seat_id = extract::seat_id(&seat_id)?;
     let admitted = extract::admit_to_hold(&state, &buyer.0, event_id, &headers).await?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
     let outcome = hold::hold_seats(&state, &admitted, &[seat_id], Some(&key)).await?;
@@ -62,15 +63,15 @@ pub async fn hold_many(
     headers: HeaderMap,
     RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     let admitted = extract::admit_to_hold(&state, &buyer.0, event_id, &headers).await?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
     let req: HoldMany = extract::json(&headers, &body)?;
     let seat_ids = req
         .seat_ids
         .iter()
-        .map(|v| v.as_i64().filter(|id| *id > 0))
-        .collect::<Option<Vec<i64>>>()
+        .map(|v| v.as_i64().filter(|id| *id > 0).map(SeatId))
+        .collect::<Option<Vec<SeatId>>>()
         .ok_or_else(|| {
             ApiError::unprocessable("seatIds must be positive whole numbers", "seatIds")
         })?;
@@ -101,7 +102,7 @@ pub async fn hold_general_admission(
     headers: HeaderMap,
     RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     let area_id = extract::id(&area_id, "areaId")?;
     let admitted = extract::admit_to_hold(&state, &buyer.0, event_id, &headers).await?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;

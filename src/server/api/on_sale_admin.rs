@@ -40,7 +40,7 @@ pub async fn set_queue(
     headers: HeaderMap,
     RawBody(body): RawBody,
 ) -> Result<Json<RoomSummary>, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     let form: RoomSettings = extract::json(&headers, &body)?;
     Ok(Json(
         setup::configure(
@@ -68,7 +68,7 @@ pub async fn queue_summary(
     _admin: Admin,
     Path(event_id): Path<String>,
 ) -> Result<Json<RoomSummary>, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     Ok(Json(setup::summary(&state, event_id).await?))
 }
 

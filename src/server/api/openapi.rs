@@ -25,6 +25,7 @@ use super::{
     admin, admin_session, best, bookings, door, events, holds, on_sale_admin, payments, promos,
     queue, seat_map, stream,
 };
+use holdfast_app::model::SeatId;
 
 /// `POST /api/events/{eventId}/holds`.
 #[derive(Deserialize, ToSchema)]
@@ -32,7 +33,7 @@ use super::{
 #[allow(dead_code)]
 pub struct HoldSeatsRequest {
     /// 1 to `MAX_SEATS_PER_BOOKING` distinct seats of the event.
-    seat_ids: Vec<i64>,
+    seat_ids: Vec<SeatId>,
 }
 
 /// `POST /api/events/{eventId}/general-admission/{areaId}/hold`.

@@ -24,6 +24,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::broadcast::Receiver;
 
 use super::extract;
+use holdfast_app::model::EventId;
 
 const QUEUE_TOKEN_HEADER: &str = "queue-token";
 
@@ -40,7 +41,7 @@ pub async fn join_queue(
     buyer: Buyer,
     Path(event_id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     let status = join::join(&state, &buyer.0, event_id).await?;
     Ok(with_cookies(&state, event_id, status))
 }
@@ -59,7 +60,7 @@ pub async fn queue_status(
     Path(event_id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     let token = queue_token_in(&headers, event_id);
     let status = current_status(&state, &buyer.0, event_id, token.as_deref())
         .await?
@@ -82,7 +83,7 @@ pub async fn queue_stream(
     Path(event_id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     let slot = state.streams.take(client.map(|c| c.limit_key()))?;
     let token = queue_token_in(&headers, event_id);
     let first = current_status(&state, &buyer.0, event_id, token.as_deref())
@@ -129,7 +130,7 @@ pub async fn queue_stream(
 }
 
 /// Waits for a seat change of this event (or for having fallen behind).
-async fn change_of(changes: &mut Receiver<Arc<SeatChanges>>, event_id: i64) {
+async fn change_of(changes: &mut Receiver<Arc<SeatChanges>>, event_id: EventId) {
     loop {
         match changes.recv().await {
             Ok(batch) if batch.event_id != event_id => continue,
@@ -139,7 +140,7 @@ async fn change_of(changes: &mut Receiver<Arc<SeatChanges>>, event_id: i64) {
     }
 }
 
-fn queue_token_in(headers: &HeaderMap, event_id: i64) -> Option<String> {
+fn queue_token_in(headers: &HeaderMap, event_id: EventId) -> Option<String> {
     headers
         .get(QUEUE_TOKEN_HEADER)
         .and_then(|v| v.to_str().ok())
@@ -148,7 +149,7 @@ fn queue_token_in(headers: &HeaderMap, event_id: i64) -> Option<String> {
 }
 
 /// The status as JSON, with the signed place and admission as cookies.
-fn with_cookies(state: &AppState, event_id: i64, status: QueueStatus) -> Response {
+fn with_cookies(state: &AppState, event_id: EventId, status: QueueStatus) -> Response {
     let cookies = status_cookies(state, event_id, &status);
     let mut response = Json(status).into_response();
     for c in cookies {
@@ -175,12 +176,14 @@ mod tests {
                 changes: Vec::new(),
             })
         };
-        tx.send(batch(2)).unwrap();
-        tx.send(batch(3)).unwrap();
-        let woke = tokio::time::timeout(Duration::from_millis(50), change_of(&mut rx, 1)).await;
+        tx.send(batch(EventId(2))).unwrap();
+        tx.send(batch(EventId(3))).unwrap();
+        let woke =
+            tokio::time::timeout(Duration::from_millis(50), change_of(&mut rx, EventId(1))).await;
         assert!(woke.is_err(), "woken by other events' changes");
-        tx.send(batch(1)).unwrap();
-        let woke = tokio::time::timeout(Duration::from_millis(50), change_of(&mut rx, 1)).await;
+        tx.send(batch(EventId(1))).unwrap();
+        let woke =
+            tokio::time::timeout(Duration::from_millis(50), change_of(&mut rx, EventId(1))).await;
         assert!(woke.is_ok());
     }
 }

@@ -92,7 +92,7 @@ pub async fn drawing(
     Query(version): Query<DrawingVersion>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     let map = state
         .seat_maps
         .get(&state.db, event_id)
@@ -131,7 +131,7 @@ async fn admitted_snapshot(
     event_id: &str,
     headers: &HeaderMap,
 ) -> Result<Arc<Rendered>, ApiError> {
-    let event_id = extract::id(event_id, "eventId")?;
+    let event_id = extract::event_id(event_id)?;
     if !extract::is_staff(state, client.as_deref(), headers) {
         extract::admitted(state, buyer, event_id, headers).await?;
     }

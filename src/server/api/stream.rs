@@ -46,7 +46,7 @@ pub async fn seats(
     Query(q): Query<Since>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let event_id = extract::id(&event_id, "eventId")?;
+    let event_id = extract::event_id(&event_id)?;
     if !extract::is_staff(&state, client.as_deref(), &headers) {
         extract::admitted(&state, buyer.as_deref(), event_id, &headers).await?;
     }

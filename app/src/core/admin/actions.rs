@@ -14,6 +14,8 @@ use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
 use crate::model::console::ActionOutcome;
+use crate::model::BookingId;
+use crate::model::BuyerId;
 use crate::model::{BookingStatus, EventId, PaymentStatus};
 
 /// One extension adds at most this much.
@@ -23,14 +25,17 @@ pub const MAX_HOLD_AHEAD_MS: i64 = 30 * 60 * 1000;
 
 async fn status_and_event(
     tx: &mut Tx,
-    booking_id: &str,
-) -> Result<(String, EventId, i64), ApiError> {
+    booking_id: &BookingId,
+) -> Result<(BookingStatus, EventId, i64), ApiError> {
     let row: Option<(String, EventId, i64)> =
         sqlx::query_as("select status, event_id, held_until from booking where id = $1")
             .bind(booking_id)
             .fetch_optional(&mut **tx)
             .await?;
-    row.ok_or(ApiError::NotFound("booking"))
+    let (status, event_id, held_until) = row.ok_or(ApiError::NotFound("booking"))?;
+    // The CHECK constraint keeps the column to the machine's states.
+    let status = BookingStatus::parse(&status).unwrap_or(BookingStatus::Expired);
+    Ok((status, event_id, held_until))
 }
 
 /// The audit row of an action on a booking, in the action's transaction.
@@ -39,7 +44,7 @@ async fn audited(
     admin: &Admin,
     action: &str,
     event_id: EventId,
-    booking_id: &str,
+    booking_id: &BookingId,
     detail: &Detail,
     now: i64,
 ) -> Result<i64, sqlx::Error> {
@@ -53,11 +58,16 @@ async fn audited(
     audit::record(tx, &entry, now).await
 }
 
-fn outcome(booking_id: &str, action: &str, status: &str, detail: String) -> ActionOutcome {
+fn outcome(
+    booking_id: &BookingId,
+    action: &str,
+    status: BookingStatus,
+    detail: String,
+) -> ActionOutcome {
     ActionOutcome {
-        booking_id: booking_id.into(),
+        booking_id: booking_id.clone(),
         action: action.into(),
-        status: status.into(),
+        status,
         detail,
     }
 }
@@ -66,7 +76,7 @@ fn outcome(booking_id: &str, action: &str, status: &str, detail: String) -> Acti
 pub async fn release(
     state: &AppState,
     admin: &Admin,
-    booking_id: &str,
+    booking_id: &BookingId,
 ) -> Result<ActionOutcome, ApiError> {
     let now = state.clock.now_ms();
     let mut tx = state.db.begin().await?;
@@ -88,7 +98,7 @@ pub async fn release(
     Ok(outcome(
         booking_id,
         "release",
-        BookingStatus::Cancelled.as_str(),
+        BookingStatus::Cancelled,
         detail,
     ))
 }
@@ -98,7 +108,7 @@ pub async fn release(
 pub async fn extend(
     state: &AppState,
     admin: &Admin,
-    booking_id: &str,
+    booking_id: &BookingId,
     seconds: i64,
 ) -> Result<ActionOutcome, ApiError> {
     if !(1..=MAX_EXTENSION_SECS).contains(&seconds) {
@@ -110,7 +120,7 @@ pub async fn extend(
     let now = state.clock.now_ms();
     let mut tx = state.db.begin().await?;
     let (status, event_id, held_until) = status_and_event(&mut tx, booking_id).await?;
-    if status != BookingStatus::Held.as_str() || held_until <= now {
+    if status != BookingStatus::Held || held_until <= now {
         return Err(ApiError::InvalidState(format!(
             "only a running hold can be extended; this booking is {status}"
         )));
@@ -136,12 +146,7 @@ pub async fn extend(
         .map(|s| (s, Occupancy::Held(until)))
         .collect();
     state.seat_maps.publish(event_id, &changes, now);
-    Ok(outcome(
-        booking_id,
-        "extend",
-        BookingStatus::Held.as_str(),
-        detail,
-    ))
+    Ok(outcome(booking_id, "extend", BookingStatus::Held, detail))
 }
 
 /// BOOKED → CANCELLED with the refund queued (the provider call leaves
@@ -150,7 +155,7 @@ pub async fn extend(
 pub async fn refund(
     state: &AppState,
     admin: &Admin,
-    booking_id: &str,
+    booking_id: &BookingId,
 ) -> Result<ActionOutcome, ApiError> {
     let now = state.clock.now_ms();
     let mut tx = state.db.begin().await?;
@@ -164,7 +169,7 @@ pub async fn refund(
             ) => Ok(outcome(
                 booking_id,
                 "refund",
-                &status,
+                status,
                 format!("already refunded (payment {p})"),
             )),
             _ => Err(ApiError::InvalidState(format!(
@@ -191,7 +196,7 @@ pub async fn refund(
     Ok(outcome(
         booking_id,
         "refund",
-        BookingStatus::Cancelled.as_str(),
+        BookingStatus::Cancelled,
         detail,
     ))
 }
@@ -200,17 +205,17 @@ pub async fn refund(
 pub async fn resend_confirmation(
     state: &AppState,
     admin: &Admin,
-    booking_id: &str,
+    booking_id: &BookingId,
 ) -> Result<ActionOutcome, ApiError> {
     let now = state.clock.now_ms();
     let mut tx = state.db.begin().await?;
     let (status, event_id, _) = status_and_event(&mut tx, booking_id).await?;
-    if status != BookingStatus::Booked.as_str() {
+    if status != BookingStatus::Booked {
         return Err(ApiError::InvalidState(format!(
             "only a booked booking has a confirmation; this one is {status}"
         )));
     }
-    let (buyer, amount, currency): (String, i64, String) =
+    let (buyer, amount, currency): (BuyerId, i64, String) =
         sqlx::query_as("select buyer_id, amount_cents, currency from booking where id = $1")
             .bind(booking_id)
             .fetch_one(&mut *tx)
@@ -232,5 +237,5 @@ pub async fn resend_confirmation(
     )
     .await?;
     tx.commit().await?;
-    Ok(outcome(booking_id, "resend", &status, detail))
+    Ok(outcome(booking_id, "resend", status, detail))
 }

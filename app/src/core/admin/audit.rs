@@ -5,7 +5,7 @@ use crate::core::platform::clock::rfc3339;
 use crate::core::platform::db::{Db, Tx};
 use crate::i18n::Locale;
 use crate::model::console::AuditRow;
-use crate::model::EventId;
+use crate::model::{BookingId, EventId};
 
 pub struct Entry<'a> {
     pub actor: &'a str,
@@ -40,18 +40,9 @@ pub async fn recent(
     limit: i64,
     locale: Locale,
 ) -> Result<Vec<AuditRow>, sqlx::Error> {
-    /// Actor, action, booking, detail, its kind, when, the event's zone.
-    type Row = (
-        String,
-        String,
-        Option<String>,
-        String,
-        Option<String>,
-        i64,
-        Option<String>,
-    );
     let rows: Vec<Row> = sqlx::query_as(
-        "select a.actor, a.action, a.booking_id, a.detail, a.words, a.created_at, e.time_zone
+        "select a.actor, a.action, a.booking_id, a.detail, a.words, a.created_at,
+                e.time_zone as event_time_zone
          from audit_log a left join event e on e.id = a.event_id
          where $1 is null or a.event_id = $1 order by a.id desc limit $2",
     )
@@ -61,21 +52,32 @@ pub async fn recent(
     .await?;
     Ok(rows
         .into_iter()
-        .map(
-            |(actor, action, booking_id, detail, words, at, zone)| AuditRow {
-                actor,
-                action,
-                booking_id,
-                detail_words: Detail::read(words.as_deref(), &detail, locale),
-                detail,
-                at: rfc3339(at),
-                // In the event's zone; UTC for what concerns no event.
-                at_local: crate::core::event_time::local_start(
-                    at,
-                    zone.as_deref().unwrap_or("UTC"),
-                )
-                .at,
-            },
-        )
+        .map(|r| AuditRow {
+            detail_words: Detail::read(r.words.as_deref(), &r.detail, locale),
+            at: rfc3339(r.created_at),
+            // In the event's zone; UTC for what concerns no event.
+            at_local: crate::core::event_time::local_start(
+                r.created_at,
+                r.event_time_zone.as_deref().unwrap_or("UTC"),
+            )
+            .at,
+            actor: r.actor,
+            action: r.action,
+            booking_id: r.booking_id,
+            detail: r.detail,
+        })
         .collect())
+}
+
+/// An entry as the log keeps it, with its event's time zone.
+#[derive(sqlx::FromRow)]
+struct Row {
+    actor: String,
+    action: String,
+    booking_id: Option<BookingId>,
+    detail: String,
+    /// What the detail says, as a kind and values (`Detail`).
+    words: Option<String>,
+    created_at: i64,
+    event_time_zone: Option<String>,
 }

@@ -376,6 +376,7 @@ fn stage_point(map: &EventSeatMap) -> Point {
 mod tests {
     use super::*;
     use crate::core::seat_map::{Occupancy, Seat};
+    use crate::model::EventId;
 
     /// Two rows of six seats; row A nearer the stage.
     fn small_map() -> EventSeatMap {
@@ -383,7 +384,7 @@ mod tests {
         for (r, row) in ["A", "B"].iter().enumerate() {
             for n in 1..=6 {
                 seats.push(Seat {
-                    id: (r * 10 + n) as i64,
+                    id: SeatId((r * 10 + n) as i64),
                     label: format!("S-{row}-{n}"),
                     level: None,
                     section: "S".into(),
@@ -397,18 +398,22 @@ mod tests {
             }
         }
         let free = vec![Occupancy::Free; seats.len()];
-        EventSeatMap::new(1, "EUR".into(), seats, free)
+        EventSeatMap::new(EventId(1), "EUR".into(), seats, free)
     }
 
-    fn free_but(map: &EventSeatMap, taken: &[SeatId]) -> Vec<bool> {
-        map.seats.iter().map(|s| !taken.contains(&s.id)).collect()
+    fn free_but(map: &EventSeatMap, taken: &[i64]) -> Vec<bool> {
+        map.seats.iter().map(|s| !taken.contains(&s.id.0)).collect()
+    }
+
+    fn ids(numbers: &[i64]) -> Vec<SeatId> {
+        numbers.iter().copied().map(SeatId).collect()
     }
 
     #[test]
     fn the_best_block_is_central_in_the_front_row() {
         let map = small_map();
         let pick = best_pick(&map, &free_but(&map, &[]), 2, true, stage_point(&map)).unwrap();
-        assert_eq!(pick, vec![3, 4]);
+        assert_eq!(pick, ids(&[3, 4]));
     }
 
     #[test]
@@ -417,18 +422,18 @@ mod tests {
         // Row A with seat 2 taken: 3-4 and 5-6 strand nobody, 4-5 would
         // strand 3 and 6; 3-4 is nearer the stage's centre (x = 35).
         let pick = best_pick(&map, &free_but(&map, &[2]), 2, true, stage_point(&map)).unwrap();
-        assert_eq!(pick, vec![3, 4]);
+        assert_eq!(pick, ids(&[3, 4]));
         // With seat 4 taken too, the front row has only 5-6 at its edge:
         // the centre of the row behind is nearer.
         let pick = best_pick(&map, &free_but(&map, &[2, 4]), 2, true, stage_point(&map)).unwrap();
-        assert_eq!(pick, vec![13, 14]);
+        assert_eq!(pick, ids(&[13, 14]));
         // Three seats where only 3-6 are free together: 3-5 strands 6 and
         // 4-6 strands 3 — both do; the nearer one is still taken.
         let back_row = [11, 12, 13, 14, 15, 16];
         let mut taken = vec![2];
         taken.extend(back_row);
         let pick = best_pick(&map, &free_but(&map, &taken), 3, true, stage_point(&map)).unwrap();
-        assert_eq!(pick, vec![3, 4, 5]);
+        assert_eq!(pick, ids(&[3, 4, 5]));
     }
 
     #[test]
@@ -458,17 +463,17 @@ mod tests {
         );
         let apart = best_pick(&map, &free_but(&map, &taken), 2, false, stage_point(&map)).unwrap();
         assert_eq!(apart.len(), 2);
-        assert!(apart.iter().all(|id| !taken.contains(id)));
+        assert!(apart.iter().all(|id| !taken.contains(&id.0)));
     }
 
     #[test]
     fn near_a_seat_means_around_that_seat_not_the_stage() {
         let map = small_map();
-        let at = toward(&map, Some(16));
+        let at = toward(&map, Some(SeatId(16)));
         assert_eq!(at, (60.0, 110.0));
         // Seat 16 lost; the front row's near end taken too.
         let pick = best_pick(&map, &free_but(&map, &[16, 5, 6]), 2, true, at).unwrap();
-        assert_eq!(pick, vec![14, 15], "beside the lost seat, in its row");
+        assert_eq!(pick, ids(&[14, 15]), "beside the lost seat, in its row");
         let from_stage = best_pick(
             &map,
             &free_but(&map, &[16, 5, 6]),
@@ -476,8 +481,8 @@ mod tests {
             true,
             stage_point(&map),
         );
-        assert_eq!(from_stage.unwrap(), vec![3, 4]);
+        assert_eq!(from_stage.unwrap(), ids(&[3, 4]));
         // A seat of another map: the stage, as if none was named.
-        assert_eq!(toward(&map, Some(999)), stage_point(&map));
+        assert_eq!(toward(&map, Some(SeatId(999))), stage_point(&map));
     }
 }

@@ -10,6 +10,8 @@ use crate::core::platform::clock::rfc3339;
 use crate::core::platform::idempotency::IdempotencyKey;
 use crate::core::waiting_room::Admitted;
 use crate::core::{ApiError, AppState};
+use crate::model::BookingId;
+use crate::model::BuyerId;
 use crate::model::{BookingStatus, EventId, GeneralAdmissionLine, HoldResponse};
 
 pub async fn hold_general_admission(
@@ -28,7 +30,7 @@ pub async fn hold_general_admission(
 
 async fn claim(
     state: &AppState,
-    buyer: &str,
+    buyer: &BuyerId,
     event_id: EventId,
     area_id: i64,
     quantity: i64,
@@ -48,10 +50,10 @@ async fn claim(
     let (price, currency) = area.ok_or(ApiError::NotFound("general-admission area"))?;
     let now = state.clock.now_ms();
     let held_until = now + rules.hold_ttl_ms;
-    let booking_id = uuid::Uuid::new_v4().to_string();
+    let booking_id = BookingId::random();
     let response = HoldResponse {
         booking_id: booking_id.clone(),
-        status: BookingStatus::Held.as_str().into(),
+        status: BookingStatus::Held,
         seat_ids: vec![],
         held_until: rfc3339(held_until),
         expires_in_ms: held_until - now,
@@ -65,7 +67,7 @@ async fn claim(
         booking: NewBooking {
             id: booking_id,
             event_id,
-            buyer_id: buyer.to_string(),
+            buyer_id: buyer.clone(),
             held_until,
             amount_cents: price * quantity,
             currency,

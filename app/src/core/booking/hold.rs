@@ -22,6 +22,8 @@ use crate::core::platform::idempotency::IdempotencyKey;
 use crate::core::seat_map::{EventSeatMap, Occupancy};
 use crate::core::waiting_room::Admitted;
 use crate::core::{ApiError, AppState};
+use crate::model::BookingId;
+use crate::model::BuyerId;
 use crate::model::{BookingStatus, EventId, HoldResponse, SeatId};
 
 /// Holds seats for the buyer the gate admitted, on its event.
@@ -40,7 +42,7 @@ pub async fn hold_seats(
 
 async fn claim(
     state: &AppState,
-    buyer: &str,
+    buyer: &BuyerId,
     event_id: EventId,
     seat_ids: &[SeatId],
     key: Option<&IdempotencyKey>,
@@ -107,10 +109,10 @@ async fn claim(
         .map(|id| (*id, map.seat(*id).map_or(0, |s| s.price_cents)))
         .collect();
     let amount: i64 = priced.iter().map(|p| p.1).sum();
-    let booking_id = uuid::Uuid::new_v4().to_string();
+    let booking_id = BookingId::random();
     let response = HoldResponse {
         booking_id: booking_id.clone(),
-        status: BookingStatus::Held.as_str().into(),
+        status: BookingStatus::Held,
         seat_ids: ids.clone(),
         held_until: rfc3339(held_until),
         expires_in_ms: held_until - now,
@@ -123,7 +125,7 @@ async fn claim(
         booking: NewBooking {
             id: booking_id,
             event_id,
-            buyer_id: buyer.to_string(),
+            buyer_id: buyer.clone(),
             held_until,
             amount_cents: amount,
             currency: response.currency.clone(),

@@ -24,6 +24,7 @@ pub enum Idempotent<T> {
 use crate::core::platform::db::Tx;
 use crate::core::platform::idempotency::{self, IdempotencyKey, Stored};
 use crate::core::{ApiError, AppState};
+use crate::model::BuyerId;
 
 impl<T> From<Stored> for Idempotent<T> {
     fn from(stored: Stored) -> Self {
@@ -38,7 +39,7 @@ impl<T> From<Stored> for Idempotent<T> {
 /// work, outside a transaction).
 pub(crate) async fn earlier_answer<T>(
     state: &AppState,
-    buyer: &str,
+    buyer: &BuyerId,
     key: Option<&IdempotencyKey>,
 ) -> Result<Option<Idempotent<T>>, ApiError> {
     match key {
@@ -56,7 +57,7 @@ pub(crate) async fn earlier_answer<T>(
 /// dropped, which rolls it back).
 pub(crate) async fn begin_with_key<T>(
     state: &AppState,
-    buyer: &str,
+    buyer: &BuyerId,
     key: Option<&IdempotencyKey>,
     now: i64,
 ) -> Result<Result<Tx, Idempotent<T>>, ApiError> {
@@ -80,7 +81,7 @@ pub(crate) async fn begin_with_key<T>(
 /// taken, places sold out) and for `Held`.
 pub(crate) async fn shared_answer<T>(
     state: &AppState,
-    buyer: &str,
+    buyer: &BuyerId,
     key: Option<&IdempotencyKey>,
     outcome: &store::Claimed,
 ) -> Result<Option<Idempotent<T>>, ApiError> {

@@ -5,41 +5,52 @@ use super::BookingStatus;
 use crate::core::platform::clock::rfc3339;
 use crate::core::{ApiError, AppState};
 use crate::i18n::{Locale, Msg};
+use crate::model::BuyerId;
 use crate::model::{
-    BookingSeat, BookingView, EventBrief, EventKind, GeneralAdmissionLine, PaymentStatus,
-    PaymentView, TicketView,
+    BookingId, BookingSeat, BookingView, EventBrief, EventId, EventKind, GeneralAdmissionLine,
+    PaymentStatus, PaymentView, SeatId, TicketView,
 };
 
-/// A booked seat as read: id, label, price, section, row, number.
-type SeatRow = (i64, String, i64, String, String, i64);
+/// A booked seat as read.
+#[derive(sqlx::FromRow)]
+struct SeatRow {
+    id: SeatId,
+    label: String,
+    price_cents: i64,
+    section: String,
+    row_label: String,
+    number: i64,
+}
 
 const SEATS: &str =
     "select s.id, s.label, bs.price_cents, s.section, s.row_label, s.number from booking_seat bs join seat s on s.id = bs.seat_id
      where bs.booking_id = $1 order by s.id";
 
-type BookingRow = (
-    String,
-    i64,
-    String,
-    i64,
-    i64,
-    String,
-    Option<i64>,
-    i64,
-    i64,
-    i64,
-    Option<i64>,
-);
+/// A booking as read, with its promo discount if any.
+#[derive(sqlx::FromRow)]
+struct BookingRow {
+    id: BookingId,
+    event_id: EventId,
+    status: String,
+    held_until: i64,
+    amount_cents: i64,
+    currency: String,
+    ga_area_id: Option<i64>,
+    ga_quantity: i64,
+    created_at: i64,
+    updated_at: i64,
+    discount_cents: Option<i64>,
+}
 
 const COLUMNS: &str = "id, event_id, status, held_until, amount_cents, currency, ga_area_id, ga_quantity, created_at, updated_at,
-     (select p.discount_cents from booking_promo p where p.booking_id = booking.id)";
+     (select p.discount_cents from booking_promo p where p.booking_id = booking.id) as discount_cents";
 
 /// One booking of this buyer, its places named in `l` (the REST API
 /// names them in English).
 pub async fn booking_of_buyer(
     state: &AppState,
-    buyer: &str,
-    booking_id: &str,
+    buyer: &BuyerId,
+    booking_id: &BookingId,
     l: Locale,
 ) -> Result<BookingView, ApiError> {
     let row: Option<BookingRow> = sqlx::query_as(&format!(
@@ -55,14 +66,14 @@ pub async fn booking_of_buyer(
         .fetch_all(state.db.reader())
         .await?;
     let payment = payment_of(state, booking_id).await?;
-    let event = crate::core::catalog::event_brief(state, row.1).await?;
+    let event = crate::core::catalog::event_brief(state, row.event_id).await?;
     Ok(view(state, l, row, seats, payment, event))
 }
 
 /// The buyer's bookings, newest first (without seat details beyond labels).
 pub async fn bookings_of_buyer(
     state: &AppState,
-    buyer: &str,
+    buyer: &BuyerId,
     l: Locale,
 ) -> Result<Vec<BookingView>, ApiError> {
     let rows: Vec<BookingRow> = sqlx::query_as(&format!(
@@ -74,11 +85,11 @@ pub async fn bookings_of_buyer(
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
         let seats: Vec<SeatRow> = sqlx::query_as(SEATS)
-            .bind(&row.0)
+            .bind(&row.id)
             .fetch_all(state.db.reader())
             .await?;
-        let payment = payment_of(state, &row.0).await?;
-        let event = crate::core::catalog::event_brief(state, row.1).await?;
+        let payment = payment_of(state, &row.id).await?;
+        let event = crate::core::catalog::event_brief(state, row.event_id).await?;
         out.push(view(state, l, row, seats, payment, event));
     }
     Ok(out)
@@ -92,41 +103,33 @@ fn view(
     payment: Option<PaymentView>,
     event: Option<EventBrief>,
 ) -> BookingView {
-    let (
-        id,
-        event_id,
-        status,
-        held_until,
-        amount,
-        currency,
-        ga_area,
-        ga_qty,
-        created,
-        updated,
-        discount,
-    ) = row;
     let now = state.clock.now_ms();
     // The CHECK constraint keeps the column to the machine's states.
-    let status = BookingStatus::parse(&status).unwrap_or(BookingStatus::Expired);
+    let status = BookingStatus::parse(&row.status).unwrap_or(BookingStatus::Expired);
     let running = matches!(status, BookingStatus::Held | BookingStatus::PaymentPending);
-    let ticket = (status == BookingStatus::Booked).then(|| state.tickets.token(&id));
+    let ticket = (status == BookingStatus::Booked).then(|| state.tickets.token(&row.id));
     let kind = event.as_ref().map_or(EventKind::Concert, |e| e.kind);
     let tickets = if status == BookingStatus::Booked {
-        let seat_ids: Vec<i64> = seats.iter().map(|s| s.0).collect();
+        let seat_ids: Vec<SeatId> = seats.iter().map(|s| s.id).collect();
         // The label stays the seat's short label (part of the contract);
         // the name is the place as a buyer reads it.
         let places = seats
             .iter()
-            .map(|s| (s.1.clone(), kind.place_name(l, &s.3, &s.4, s.5)))
-            .chain((1..=ga_qty).map(|i| {
+            .map(|s| {
+                (
+                    s.label.clone(),
+                    kind.place_name(l, &s.section, &s.row_label, s.number),
+                )
+            })
+            .chain((1..=row.ga_quantity).map(|i| {
                 let name = l.fill(Msg::StandingPlaceNumber, &[("n", &i)]);
                 (name.clone(), name)
             }));
-        crate::core::door::units(&seat_ids, ga_qty)
+        crate::core::door::units(&seat_ids, row.ga_quantity)
             .into_iter()
             .zip(places)
             .map(|(unit, (label, name))| TicketView {
-                token: state.tickets.unit_token(&id, &unit),
+                token: state.tickets.unit_token(&row.id, &unit),
                 unit,
                 label,
                 name,
@@ -136,49 +139,43 @@ fn view(
         Vec::new()
     };
     BookingView {
-        id,
-        event_id,
+        id: row.id,
+        event_id: row.event_id,
         event,
         status,
         seats: seats
             .into_iter()
-            .map(
-                |(id, label, price_cents, section, row, number)| BookingSeat {
-                    id,
-                    label,
-                    price_cents,
-                    name: kind.place_name(l, &section, &row, number),
-                },
-            )
+            .map(|s| BookingSeat {
+                name: kind.place_name(l, &s.section, &s.row_label, s.number),
+                id: s.id,
+                label: s.label,
+                price_cents: s.price_cents,
+            })
             .collect(),
-        general_admission: ga_area
-            .filter(|_| ga_qty > 0)
+        general_admission: row
+            .ga_area_id
+            .filter(|_| row.ga_quantity > 0)
             .map(|area_id| GeneralAdmissionLine {
                 area_id,
-                quantity: ga_qty,
+                quantity: row.ga_quantity,
             }),
-        amount_cents: amount,
-        discount_cents: discount.unwrap_or(0),
-        currency,
-        held_until: Some(rfc3339(held_until)),
-        expires_in_ms: running.then(|| (held_until - now).max(0)),
+        amount_cents: row.amount_cents,
+        discount_cents: row.discount_cents.unwrap_or(0),
+        currency: row.currency,
+        held_until: Some(rfc3339(row.held_until)),
+        expires_in_ms: running.then(|| (row.held_until - now).max(0)),
         ticket,
         tickets,
         payment,
-        created_at: rfc3339(created),
-        updated_at: rfc3339(updated),
+        created_at: rfc3339(row.created_at),
+        updated_at: rfc3339(row.updated_at),
     }
 }
 
-async fn payment_of(state: &AppState, booking_id: &str) -> Result<Option<PaymentView>, ApiError> {
-    type PaymentRow = (
-        String,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        String,
-        i64,
-    );
+async fn payment_of(
+    state: &AppState,
+    booking_id: &BookingId,
+) -> Result<Option<PaymentView>, ApiError> {
     let row: Option<PaymentRow> = sqlx::query_as(
         "select provider, checkout_session_id, payment_intent_id, refund_id, status, refunded_cents
          from payment where booking_id = $1",
@@ -186,16 +183,23 @@ async fn payment_of(state: &AppState, booking_id: &str) -> Result<Option<Payment
     .bind(booking_id)
     .fetch_optional(state.db.reader())
     .await?;
-    Ok(row.map(
-        |(provider, checkout_session_id, payment_intent_id, refund_id, status, refunded_cents)| {
-            PaymentView {
-                provider,
-                checkout_session_id,
-                payment_intent_id,
-                refund_id,
-                status: PaymentStatus::parse(&status).unwrap_or(PaymentStatus::Creating),
-                refunded_cents,
-            }
-        },
-    ))
+    Ok(row.map(|p| PaymentView {
+        provider: p.provider,
+        checkout_session_id: p.checkout_session_id,
+        payment_intent_id: p.payment_intent_id,
+        refund_id: p.refund_id,
+        status: PaymentStatus::parse(&p.status).unwrap_or(PaymentStatus::Creating),
+        refunded_cents: p.refunded_cents,
+    }))
+}
+
+/// A booking's payment as read.
+#[derive(sqlx::FromRow)]
+struct PaymentRow {
+    provider: String,
+    checkout_session_id: Option<String>,
+    payment_intent_id: Option<String>,
+    refund_id: Option<String>,
+    status: String,
+    refunded_cents: i64,
 }

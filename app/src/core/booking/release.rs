@@ -5,12 +5,13 @@
 use super::store;
 use super::BookingStatus;
 use crate::core::{ApiError, AppState};
+use crate::model::{BookingId, BuyerId};
 
 /// HELD → CANCELLED by the buyer who holds it.
 pub async fn cancel_hold(
     state: &AppState,
-    buyer: &str,
-    booking_id: &str,
+    buyer: &BuyerId,
+    booking_id: &BookingId,
 ) -> Result<BookingStatus, ApiError> {
     let now = state.clock.now_ms();
     let mut tx = state.db.begin().await?;

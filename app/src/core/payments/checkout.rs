@@ -14,7 +14,9 @@ use crate::core::platform::idempotency::{self, IdempotencyKey};
 use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
+use crate::model::{BookingId, BuyerId};
 use crate::model::{BookingStatus, PayResponse};
+use crate::model::{EventId, SeatId};
 
 /// How long the pay step waits for the provider.
 pub const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -23,8 +25,8 @@ pub const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
 /// is written in it).
 pub async fn start_checkout(
     state: &AppState,
-    buyer: &str,
-    booking_id: &str,
+    buyer: &BuyerId,
+    booking_id: &BookingId,
     key: Option<&IdempotencyKey>,
     language: Option<Locale>,
 ) -> Result<Idempotent<PayResponse>, ApiError> {
@@ -77,7 +79,7 @@ pub async fn start_checkout(
                 _ => "timeout".to_string(),
             };
             tracing::warn!(
-                booking_id,
+                %booking_id,
                 why,
                 "checkout session not created; booking stays PAYMENT_PENDING"
             );
@@ -89,8 +91,8 @@ pub async fn start_checkout(
     };
     let now = state.clock.now_ms();
     let response = PayResponse {
-        booking_id: booking_id.to_string(),
-        status: BookingStatus::PaymentPending.as_str().into(),
+        booking_id: booking_id.clone(),
+        status: BookingStatus::PaymentPending,
         checkout_url: session.url.clone(),
         checkout_session_id: session.id.clone(),
         expires_in_ms: (request.deadline_ms.min(session.expires_at_ms) - now).max(0),
@@ -119,11 +121,11 @@ pub fn can_still_create(state: &AppState, request: &CheckoutRequest, now: i64) -
 /// refused by the conditional move anyway.
 async fn payment_deadline(
     state: &AppState,
-    buyer: &str,
-    booking_id: &str,
+    buyer: &BuyerId,
+    booking_id: &BookingId,
     now: i64,
 ) -> Result<i64, ApiError> {
-    let hold: Option<(i64, i64)> =
+    let hold: Option<(EventId, i64)> =
         sqlx::query_as("select event_id, held_until from booking where id = $1 and buyer_id = $2")
             .bind(booking_id)
             .bind(buyer)
@@ -140,7 +142,7 @@ async fn payment_deadline(
 /// Ends a booking whose checkout can no longer be created (the pay step's
 /// retry, or reconciliation): nobody can have paid a session that never
 /// reached the buyer. Answers whether it ended it.
-pub async fn give_up(state: &AppState, booking_id: &str) -> Result<bool, ApiError> {
+pub async fn give_up(state: &AppState, booking_id: &BookingId) -> Result<bool, ApiError> {
     let mut tx = state.db.begin().await?;
     let (ended, changes) =
         effects::apply_checkout_ended(&mut tx, booking_id, state.clock.now_ms()).await?;
@@ -153,8 +155,8 @@ pub async fn give_up(state: &AppState, booking_id: &str) -> Result<bool, ApiErro
 /// session was never confirmed may try again.
 async fn refuse_unless_retry(
     tx: &mut Tx,
-    booking_id: &str,
-    buyer: &str,
+    booking_id: &BookingId,
+    buyer: &BuyerId,
     now: i64,
 ) -> Result<(), ApiError> {
     let row: Option<(String, i64, Option<String>)> = sqlx::query_as(
@@ -181,7 +183,7 @@ async fn refuse_unless_retry(
 pub async fn checkout_request(
     tx: &mut Tx,
     state: &AppState,
-    booking_id: &str,
+    booking_id: &BookingId,
 ) -> Result<CheckoutRequest, ApiError> {
     let (amount, currency, held_until, ga_qty, began): (i64, String, i64, i64, Option<i64>) =
         sqlx::query_as(
@@ -214,7 +216,7 @@ pub async fn checkout_request(
     }
     let base = &state.payments.settings.public_base_url;
     Ok(CheckoutRequest {
-        booking_id: booking_id.to_string(),
+        booking_id: booking_id.clone(),
         amount_cents: amount,
         currency,
         lines,
@@ -232,7 +234,7 @@ pub async fn checkout_request(
 /// latest.
 pub async fn record_session(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     session: &CheckoutSession,
     now: i64,
 ) -> Result<(), sqlx::Error> {
@@ -242,9 +244,9 @@ pub async fn record_session(
 
 async fn seats_in_checkout(
     state: &AppState,
-    booking_id: &str,
-) -> Result<Vec<(i64, Occupancy)>, ApiError> {
-    let rows: Vec<(i64,)> =
+    booking_id: &BookingId,
+) -> Result<Vec<(SeatId, Occupancy)>, ApiError> {
+    let rows: Vec<(SeatId,)> =
         sqlx::query_as("select seat_id from booking_seat where booking_id = $1 and live = 1")
             .bind(booking_id)
             .fetch_all(state.db.reader())

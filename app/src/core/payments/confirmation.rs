@@ -7,13 +7,14 @@
 use crate::core::event_time::local_start;
 use crate::core::platform::db::Tx;
 use crate::i18n::{format, Msg};
+use crate::model::BookingId;
 use crate::model::EventKind;
 
 /// The confirmation of a paid booking, in its buyer's language: (subject,
 /// text).
 pub async fn confirmation(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     amount_cents: i64,
     currency: &str,
 ) -> Result<(String, String), sqlx::Error> {

@@ -13,6 +13,7 @@
 
 use crate::core::waiting_room::view::places;
 use crate::core::{ApiError, AppState};
+use crate::model::BuyerId;
 use crate::model::{BookingStatus, EventId};
 
 const HOUR_MS: i64 = 3_600_000;
@@ -56,7 +57,7 @@ pub async fn selling_fast(state: &AppState, event_id: EventId, now: i64) -> Resu
 /// the provider never opened, in an outage, do not count).
 pub async fn refuse_serial_abandoner(
     state: &AppState,
-    buyer: &str,
+    buyer: &BuyerId,
     now: i64,
 ) -> Result<(), ApiError> {
     let allowed = state.payments.settings.abandoned_checkouts_per_hour;

@@ -8,6 +8,7 @@ use super::store as payments;
 use crate::core::booking::store::{self, Locked};
 use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
+use crate::model::BookingId;
 use crate::model::{BookingStatus, EventId, PaymentStatus, SeatId};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,7 +65,7 @@ pub struct Paid<'a> {
 /// The provider says the booking's checkout is paid.
 pub async fn apply_paid(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     paid: Paid<'_>,
     now: i64,
 ) -> Result<(PaidOutcome, MapChanges), sqlx::Error> {
@@ -80,7 +81,7 @@ pub async fn apply_paid(
 
 async fn settle_paid(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     paid: Paid<'_>,
     now: i64,
 ) -> Result<(PaidOutcome, MapChanges), sqlx::Error> {
@@ -105,7 +106,7 @@ async fn settle_paid(
         && booking.currency.eq_ignore_ascii_case(paid.currency);
     if !right_amount {
         tracing::error!(
-            booking_id,
+            %booking_id,
             paid.amount_cents,
             paid.currency,
             "paid amount does not match the booking"
@@ -136,7 +137,7 @@ async fn settle_paid(
                     PaidOutcome::Retaken
                 }
                 Err(why) => {
-                    tracing::info!(booking_id, ?why, "late payment cannot re-take its seats");
+                    tracing::info!(%booking_id, ?why, "late payment cannot re-take its seats");
                     queue_refund(tx, booking_id, now).await?
                 }
             }
@@ -151,7 +152,7 @@ async fn settle_paid(
 /// (unless a paid verdict already won).
 pub async fn apply_checkout_ended(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     now: i64,
 ) -> Result<(bool, MapChanges), sqlx::Error> {
     let Some(booking) = store::lock(tx, booking_id).await? else {
@@ -179,7 +180,11 @@ pub async fn apply_checkout_ended(
 }
 
 /// paid → refund_pending exactly once, with the refund in the outbox.
-async fn queue_refund(tx: &mut Tx, booking_id: &str, now: i64) -> Result<PaidOutcome, sqlx::Error> {
+async fn queue_refund(
+    tx: &mut Tx,
+    booking_id: &BookingId,
+    now: i64,
+) -> Result<PaidOutcome, sqlx::Error> {
     if !payments::begin_refund(tx, booking_id, now).await? {
         return Ok(PaidOutcome::AlreadySettled);
     }
@@ -189,7 +194,7 @@ async fn queue_refund(tx: &mut Tx, booking_id: &str, now: i64) -> Result<PaidOut
 
 async fn confirmed(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     booking: &Locked,
     now: i64,
 ) -> Result<(), sqlx::Error> {
@@ -210,7 +215,7 @@ async fn confirmed(
 
 async fn booked_seats(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     changes: &mut MapChanges,
 ) -> Result<(), sqlx::Error> {
     changes.changes = store::seats_of(tx, booking_id)

@@ -21,12 +21,13 @@ pub mod store;
 pub mod stripe;
 pub mod webhook;
 
+use crate::model::BookingId;
 use async_trait::async_trait;
 
 /// What the pay step asks the provider for.
 #[derive(Debug, Clone)]
 pub struct CheckoutRequest {
-    pub booking_id: String,
+    pub booking_id: BookingId,
     pub amount_cents: i64,
     pub currency: String,
     /// One line per seat (label, price).

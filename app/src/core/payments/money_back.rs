@@ -11,6 +11,7 @@ use super::store as payments;
 use crate::core::booking::store;
 use crate::core::platform::db::Tx;
 use crate::i18n::Msg;
+use crate::model::BookingId;
 use crate::model::{BookingStatus, PaymentStatus};
 
 /// What the provider says happened to the money after it arrived, outside
@@ -53,7 +54,7 @@ impl MoneyBackOutcome {
 
 pub async fn apply_money_back(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     what: MoneyBack<'_>,
     now: i64,
 ) -> Result<(MoneyBackOutcome, MapChanges), sqlx::Error> {

@@ -12,6 +12,8 @@ use crate::core::booking::store;
 use crate::core::platform::db::Tx;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Msg;
+use crate::model::BookingId;
+use crate::model::BuyerId;
 use crate::model::PaymentStatus;
 
 const LEASE_MS: i64 = 60_000;
@@ -25,7 +27,7 @@ struct Email {
 
 pub async fn enqueue_email(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     dedupe_key: &str,
     to: &str,
     subject: &str,
@@ -58,7 +60,7 @@ struct Refund {
 
 pub async fn enqueue_refund(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     reason: RefundReason,
     now: i64,
 ) -> Result<(), sqlx::Error> {
@@ -75,14 +77,14 @@ pub async fn enqueue_refund(
 }
 
 /// The refund's idempotency key at the provider: one per booking, ever.
-pub fn refund_key(booking_id: &str) -> String {
+pub fn refund_key(booking_id: &BookingId) -> String {
     format!("refund-{booking_id}")
 }
 
 async fn enqueue(
     tx: &mut Tx,
     kind: &str,
-    booking_id: &str,
+    booking_id: &BookingId,
     key: &str,
     payload: &str,
     now: i64,
@@ -114,7 +116,7 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
          order by id limit {BATCH}{}",
         state.db.skip_locked()
     );
-    let due: Vec<(i64, String, String, String, String, i64)> =
+    let due: Vec<(i64, String, BookingId, String, String, i64)> =
         sqlx::query_as(&sql).bind(now).fetch_all(&mut *tx).await?;
     let mut claimed = Vec::new();
     for row in due {
@@ -148,7 +150,7 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
                 delivered += 1;
             }
             Err(e) => {
-                tracing::warn!(error = %e, kind, booking_id, "outbox delivery failed; will retry");
+                tracing::warn!(error = %e, kind, %booking_id, "outbox delivery failed; will retry");
                 let backoff = 1000 * 2i64.pow(attempts.clamp(0, 10) as u32);
                 sqlx::query("update outbox set attempts = attempts + 1, next_attempt_at = $2, lease_until = 0 where id = $1")
                     .bind(id)
@@ -167,7 +169,7 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
 /// recorded in the mailbox.
 async fn deliver_email(
     state: &AppState,
-    booking_id: &str,
+    booking_id: &BookingId,
     key: &str,
     payload: &str,
 ) -> Result<(), ApiError> {
@@ -209,7 +211,7 @@ async fn deliver_email(
 /// longer `refund_pending` needs nothing more: refunded already (our refund's
 /// echo came first, or it was refunded in Stripe's dashboard) or disputed
 /// (the bank took the money back; a refund would be refused).
-async fn refund(state: &AppState, booking_id: &str, payload: &str) -> Result<(), ApiError> {
+async fn refund(state: &AppState, booking_id: &BookingId, payload: &str) -> Result<(), ApiError> {
     // Rows queued before reasons were recorded are late payments.
     let reason = serde_json::from_str::<Refund>(payload)
         .map(|r| r.reason)
@@ -246,7 +248,7 @@ async fn refund(state: &AppState, booking_id: &str, payload: &str) -> Result<(),
     // Only a refunded payment ends its booking as REFUNDED.
     if payments::status(&mut tx, booking_id).await? == Some(PaymentStatus::Refunded) {
         store::mark_refunded(&mut tx, booking_id, now).await?;
-        let buyer: (String,) = sqlx::query_as("select buyer_id from booking where id = $1")
+        let buyer: (BuyerId,) = sqlx::query_as("select buyer_id from booking where id = $1")
             .bind(booking_id)
             .fetch_one(&mut *tx)
             .await?;

@@ -10,6 +10,7 @@ use super::outbox;
 use super::store as payments;
 use super::SessionState;
 use crate::core::{ApiError, AppState};
+use crate::model::BookingId;
 
 const LEASE_MS: i64 = 60_000;
 
@@ -28,14 +29,14 @@ pub async fn reconcile_due(state: &AppState) -> Result<usize, ApiError> {
             Ok(true) => settled += 1,
             Ok(false) => {}
             Err(e) => {
-                tracing::warn!(booking_id, error = %e, "reconciliation failed; will retry after the lease")
+                tracing::warn!(%booking_id, error = %e, "reconciliation failed; will retry after the lease")
             }
         }
     }
     Ok(settled)
 }
 
-async fn settle(state: &AppState, booking_id: &str) -> Result<bool, ApiError> {
+async fn settle(state: &AppState, booking_id: &BookingId) -> Result<bool, ApiError> {
     let provider = &state.payments.provider;
     let session = match payments::session_of(&state.db, booking_id).await? {
         Some(id) => provider.lookup_checkout(&id).await,

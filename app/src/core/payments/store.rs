@@ -8,12 +8,13 @@ use crate::core::platform::db::{Db, Tx};
 use crate::model::PaymentStatus::{self, *};
 
 use super::CheckoutSession;
+use crate::model::BookingId;
 
 /// `from → to` for one booking's payment, only from a listed state. Panics
 /// on a step the machine forbids: that is a bug, not a runtime condition.
 async fn transition(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     from: &[PaymentStatus],
     to: PaymentStatus,
     now: i64,
@@ -39,7 +40,7 @@ async fn transition(
 /// The pay step: a payment in `creating`, before the provider is asked.
 pub async fn insert_creating(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     provider: &str,
     now: i64,
 ) -> Result<(), sqlx::Error> {
@@ -59,7 +60,10 @@ pub async fn insert_creating(
 
 /// The payment's state (in the caller's transaction, after the booking's
 /// row lock, so it cannot change under the caller).
-pub async fn status(tx: &mut Tx, booking_id: &str) -> Result<Option<PaymentStatus>, sqlx::Error> {
+pub async fn status(
+    tx: &mut Tx,
+    booking_id: &BookingId,
+) -> Result<Option<PaymentStatus>, sqlx::Error> {
     let row: Option<(String,)> = sqlx::query_as("select status from payment where booking_id = $1")
         .bind(booking_id)
         .fetch_optional(&mut **tx)
@@ -71,7 +75,7 @@ pub async fn status(tx: &mut Tx, booking_id: &str) -> Result<Option<PaymentStatu
 /// still `creating` becomes `open`.
 pub async fn record_session(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     session: &CheckoutSession,
     now: i64,
 ) -> Result<(), sqlx::Error> {
@@ -95,7 +99,7 @@ pub async fn record_session(
 /// wins this may book or re-take; a payment already past it is a duplicate.
 pub async fn mark_paid(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     payment_intent: Option<&str>,
     customer_email: Option<&str>,
     now: i64,
@@ -117,19 +121,27 @@ pub async fn mark_paid(
 }
 
 /// The checkout ended without money: `creating | open → expired`.
-pub async fn mark_expired(tx: &mut Tx, booking_id: &str, now: i64) -> Result<bool, sqlx::Error> {
+pub async fn mark_expired(
+    tx: &mut Tx,
+    booking_id: &BookingId,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
     transition(tx, booking_id, &[Creating, Open], Expired, now).await
 }
 
 /// Money goes back through the outbox: `paid → refund_pending`.
-pub async fn begin_refund(tx: &mut Tx, booking_id: &str, now: i64) -> Result<bool, sqlx::Error> {
+pub async fn begin_refund(
+    tx: &mut Tx,
+    booking_id: &BookingId,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
     transition(tx, booking_id, &[Paid], RefundPending, now).await
 }
 
 /// The provider confirmed our refund: `refund_pending → refunded`.
 pub async fn complete_refund(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     refund_id: &str,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
@@ -142,7 +154,7 @@ pub async fn complete_refund(
 /// Answers the state it left, when it moved.
 pub async fn refunded_in_full(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     refund_id: Option<&str>,
     now: i64,
 ) -> Result<Option<PaymentStatus>, sqlx::Error> {
@@ -159,7 +171,7 @@ pub async fn refunded_in_full(
 /// The bank disputes the charge. Answers the state it left, when it moved.
 pub async fn disputed(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     now: i64,
 ) -> Result<Option<PaymentStatus>, sqlx::Error> {
     let Some(from) = status(tx, booking_id).await? else {
@@ -175,7 +187,7 @@ pub async fn disputed(
 /// the ticket stays.
 pub async fn record_partial_refund(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     refunded_cents: i64,
     refund_id: Option<&str>,
     now: i64,
@@ -195,7 +207,7 @@ pub async fn record_partial_refund(
 
 async fn set_refund_id(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     refund_id: Option<&str>,
 ) -> Result<(), sqlx::Error> {
     if refund_id.is_some() {
@@ -216,7 +228,10 @@ pub struct RefundTarget {
     pub status: Option<PaymentStatus>,
 }
 
-pub async fn refund_target(db: &Db, booking_id: &str) -> Result<Option<RefundTarget>, sqlx::Error> {
+pub async fn refund_target(
+    db: &Db,
+    booking_id: &BookingId,
+) -> Result<Option<RefundTarget>, sqlx::Error> {
     let row: Option<(Option<String>, i64, String)> = sqlx::query_as(
         "select payment_intent_id, amount_cents - refunded_cents, status from payment where booking_id = $1",
     )
@@ -231,8 +246,8 @@ pub async fn refund_target(db: &Db, booking_id: &str) -> Result<Option<RefundTar
 }
 
 /// The booking a provider's payment intent paid for.
-pub async fn booking_of_intent(db: &Db, intent: &str) -> Result<Option<String>, sqlx::Error> {
-    let row: Option<(String,)> =
+pub async fn booking_of_intent(db: &Db, intent: &str) -> Result<Option<BookingId>, sqlx::Error> {
+    let row: Option<(BookingId,)> =
         sqlx::query_as("select booking_id from payment where payment_intent_id = $1")
             .bind(intent)
             .fetch_optional(db.reader())
@@ -241,7 +256,7 @@ pub async fn booking_of_intent(db: &Db, intent: &str) -> Result<Option<String>, 
 }
 
 /// The provider's session of a booking, once one was recorded.
-pub async fn session_of(db: &Db, booking_id: &str) -> Result<Option<String>, sqlx::Error> {
+pub async fn session_of(db: &Db, booking_id: &BookingId) -> Result<Option<String>, sqlx::Error> {
     let row: Option<(Option<String>,)> =
         sqlx::query_as("select checkout_session_id from payment where booking_id = $1")
             .bind(booking_id)
@@ -251,7 +266,10 @@ pub async fn session_of(db: &Db, booking_id: &str) -> Result<Option<String>, sql
 }
 
 /// The address the checkout collected.
-pub async fn customer_email(db: &Db, booking_id: &str) -> Result<Option<String>, sqlx::Error> {
+pub async fn customer_email(
+    db: &Db,
+    booking_id: &BookingId,
+) -> Result<Option<String>, sqlx::Error> {
     let row: Option<(Option<String>,)> =
         sqlx::query_as("select customer_email from payment where booking_id = $1")
             .bind(booking_id)
@@ -268,7 +286,7 @@ pub async fn due_for_reconciliation(
     now: i64,
     min_ahead_ms: i64,
     checkout_ttl_ms: i64,
-) -> Result<Vec<String>, sqlx::Error> {
+) -> Result<Vec<BookingId>, sqlx::Error> {
     // Past its deadline; or never created, and its session (ending at the
     // later of the deadline and the checkout's full time) could no longer be.
     let sql = format!(
@@ -280,7 +298,7 @@ pub async fn due_for_reconciliation(
         crate::model::BookingStatus::PaymentPending.sql(),
         Creating.sql()
     );
-    let rows: Vec<(String,)> = sqlx::query_as(&sql)
+    let rows: Vec<(BookingId,)> = sqlx::query_as(&sql)
         .bind(now)
         .bind(now.saturating_add(min_ahead_ms))
         .bind(checkout_ttl_ms)
@@ -290,7 +308,12 @@ pub async fn due_for_reconciliation(
 }
 
 /// Claims a payment for one reconciliation (a lease, not a status).
-pub async fn lease(db: &Db, booking_id: &str, until: i64, now: i64) -> Result<bool, sqlx::Error> {
+pub async fn lease(
+    db: &Db,
+    booking_id: &BookingId,
+    until: i64,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
     Ok(sqlx::query(
         "update payment set lease_until = $2 where booking_id = $1 and lease_until <= $3",
     )

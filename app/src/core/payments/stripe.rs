@@ -142,7 +142,7 @@ pub fn checkout_params(req: &CheckoutRequest) -> Result<CreateCheckoutSession, P
         .client_reference_id(req.booking_id.as_str())
         .metadata(HashMap::from([(
             "booking_id".to_string(),
-            req.booking_id.clone(),
+            req.booking_id.to_string(),
         )]))
         .success_url(req.success_url.as_str())
         .cancel_url(req.cancel_url.as_str())

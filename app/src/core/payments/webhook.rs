@@ -11,6 +11,7 @@ use super::outbox;
 use super::signature;
 use crate::core::platform::metrics;
 use crate::core::{ApiError, AppState};
+use crate::model::BookingId;
 
 /// Verifies and applies one delivery; returns the outcome recorded.
 pub async fn receive(
@@ -50,7 +51,7 @@ pub async fn receive(
         _ => object["client_reference_id"]
             .as_str()
             .or(object["metadata"]["booking_id"].as_str())
-            .map(str::to_string),
+            .map(BookingId::from),
     };
 
     let mut tx = state.db.begin().await?;
@@ -60,7 +61,7 @@ pub async fn receive(
     )
     .bind(event_id)
     .bind(kind)
-    .bind(booking_id.as_deref())
+    .bind(booking_id.as_ref())
     .bind(now)
     .execute(&mut *tx)
     .await?
@@ -71,7 +72,7 @@ pub async fn receive(
         return Ok("duplicate".into());
     }
     let mut changes = MapChanges::default();
-    let outcome = match (kind, booking_id.as_deref()) {
+    let outcome = match (kind, booking_id.as_ref()) {
         (_, None) => "no_booking".to_string(),
         ("checkout.session.completed", Some(_)) if object["payment_status"] != "paid" => {
             "awaiting_payment".into()
@@ -133,7 +134,7 @@ pub async fn receive(
 async fn booking_of_intent(
     state: &AppState,
     intent: Option<&str>,
-) -> Result<Option<String>, ApiError> {
+) -> Result<Option<BookingId>, ApiError> {
     match intent {
         Some(intent) => Ok(super::store::booking_of_intent(&state.db, intent).await?),
         None => Ok(None),

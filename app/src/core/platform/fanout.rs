@@ -150,11 +150,11 @@ mod tests {
 
     #[test]
     fn consecutive_batches_of_an_event_travel_together_in_order() {
-        let b = |e: EventId, s: SeatId| (e, vec![(s, Occupancy::Held(9))]);
+        let b = |e: i64, s: i64| (EventId(e), vec![(SeatId(s), Occupancy::Held(9))]);
         let out = coalesce(vec![b(1, 10), b(1, 11), b(2, 20), b(1, 12), b(1, 13)]);
-        let seats: Vec<(EventId, Vec<SeatId>)> = out
+        let seats: Vec<(i64, Vec<i64>)> = out
             .into_iter()
-            .map(|(e, c)| (e, c.into_iter().map(|x| x.0).collect()))
+            .map(|(e, c)| (e.0, c.into_iter().map(|x| x.0 .0).collect()))
             .collect();
         assert_eq!(
             seats,

@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 
 use super::db::{Db, Tx};
 use crate::core::ApiError;
+use crate::model::BuyerId;
 
 pub const HEADER: &str = "idempotency-key";
 /// Keys are kept at least this long, then purged by a worker.
@@ -80,7 +81,7 @@ pub const IN_FLIGHT_LEASE_MS: i64 = 15_000;
 /// errors are 422 (other request) or 409 (in flight).
 pub async fn lookup(
     db: &Db,
-    buyer: &str,
+    buyer: &BuyerId,
     key: &IdempotencyKey,
     now: i64,
 ) -> Result<Option<Stored>, ApiError> {
@@ -119,7 +120,7 @@ pub async fn lookup(
 /// caller rolls back and answers with `lookup`.
 pub async fn claim(
     tx: &mut Tx,
-    buyer: &str,
+    buyer: &BuyerId,
     key: &IdempotencyKey,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
@@ -140,7 +141,7 @@ pub async fn claim(
 /// Stores the answer, in the transaction of the effect.
 pub async fn complete(
     tx: &mut Tx,
-    buyer: &str,
+    buyer: &BuyerId,
     key: &IdempotencyKey,
     status: u16,
     body: &str,
@@ -158,7 +159,7 @@ pub async fn complete(
 /// After losing `claim`: the winner's answer, or the reason there is none.
 pub async fn answer_for_loser(
     db: &Db,
-    buyer: &str,
+    buyer: &BuyerId,
     key: &IdempotencyKey,
     now: i64,
 ) -> Result<Stored, ApiError> {
@@ -169,7 +170,7 @@ pub async fn answer_for_loser(
 
 /// Forgets a key whose request ended without a stored answer (the provider
 /// did not answer), so the client may retry with it.
-pub async fn release(db: &Db, buyer: &str, key: &IdempotencyKey) -> Result<(), sqlx::Error> {
+pub async fn release(db: &Db, buyer: &BuyerId, key: &IdempotencyKey) -> Result<(), sqlx::Error> {
     sqlx::query(
         "delete from idempotency_key where buyer_id = $1 and key = $2 and status_code is null",
     )

@@ -12,6 +12,7 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::core::ApiError;
+use crate::model::BuyerId;
 
 pub struct RateLimits {
     per_buyer: Option<DefaultKeyedRateLimiter<String>>,
@@ -43,7 +44,7 @@ impl RateLimits {
     }
 
     /// One attempt by this buyer (a hold or a pay step).
-    pub fn buyer_attempt(&self, buyer: &str) -> Result<(), ApiError> {
+    pub fn buyer_attempt(&self, buyer: &BuyerId) -> Result<(), ApiError> {
         match &self.per_buyer {
             Some(l) => l.check_key(&buyer.to_string()).map_err(refused),
             None => Ok(()),

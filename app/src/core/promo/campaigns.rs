@@ -1,6 +1,7 @@
 //! The admin's side of promo codes: create a campaign (with its codes) and
 //! watch how it is used.
 
+use super::store::{self, CampaignRow};
 use super::{new_code, normalise};
 use crate::core::admin::audit::{self, Entry};
 use crate::core::admin::audit_detail::Detail;
@@ -23,48 +24,19 @@ pub async fn create(
 ) -> Result<PromoCampaign, ApiError> {
     let codes = check(form)?;
     let now = state.clock.now_ms();
-    let mut tx = state.db.begin().await?;
     if let Some(event_id) = form.event_id {
-        let found: Option<(i64,)> = sqlx::query_as("select id from event where id = $1")
-            .bind(event_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if found.is_none() {
+        if !crate::core::catalog::exists(state, event_id).await? {
             return Err(ApiError::unprocessable("no such event", "eventId"));
         }
     }
-    let (id,): (i64,) = sqlx::query_as(
-        "insert into promo_campaign (event_id, name, kind, percent_off, amount_off_cents, max_uses, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7) returning id",
-    )
-    .bind(form.event_id)
-    .bind(form.name.trim())
-    .bind(&form.kind)
-    .bind(form.percent_off)
-    .bind(form.amount_off_cents)
-    .bind(if form.kind == "capped" { form.max_uses } else { None })
-    .bind(now)
-    .fetch_one(&mut *tx)
-    .await?;
-    for chunk in codes.chunks(500) {
-        let mut sql = String::from("insert into promo_code (code, campaign_id) values ");
-        for i in 0..chunk.len() {
-            if i > 0 {
-                sql.push(',');
-            }
-            sql.push_str(&format!("(${}, $1)", i + 2));
-        }
-        let mut q = sqlx::query(&sql).bind(id);
-        for code in chunk {
-            q = q.bind(code);
-        }
-        if let Err(e) = q.execute(&mut *tx).await {
-            return Err(if is_unique_violation(&e) {
-                ApiError::unprocessable("this code already exists", "code")
-            } else {
-                e.into()
-            });
-        }
+    let mut tx = state.db.begin().await?;
+    let id = store::insert_campaign(&mut tx, form, now).await?;
+    if let Err(e) = store::insert_codes(&mut tx, id, &codes).await {
+        return Err(if is_unique_violation(&e) {
+            ApiError::unprocessable("this code already exists", "code")
+        } else {
+            e.into()
+        });
     }
     let detail = Detail::PromoCreated {
         id,
@@ -155,18 +127,9 @@ fn check(form: &NewPromo) -> Result<Vec<String>, ApiError> {
     }
 }
 
-type CampaignRow = (i64, String, String, Option<i64>, i64, i64, Option<i64>, i64);
-
-const CAMPAIGN_COLUMNS: &str =
-    "id, name, kind, event_id, percent_off, amount_off_cents, max_uses, uses";
-
 /// Every campaign, newest first.
 pub async fn list(state: &AppState) -> Result<Vec<PromoCampaign>, ApiError> {
-    let rows: Vec<CampaignRow> = sqlx::query_as(&format!(
-        "select {CAMPAIGN_COLUMNS} from promo_campaign order by id desc limit 200"
-    ))
-    .fetch_all(state.db.reader())
-    .await?;
+    let rows = store::campaigns(&state.db, 200).await?;
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
         out.push(with_usage(state, row).await?);
@@ -175,43 +138,27 @@ pub async fn list(state: &AppState) -> Result<Vec<PromoCampaign>, ApiError> {
 }
 
 pub async fn one(state: &AppState, id: i64) -> Result<PromoCampaign, ApiError> {
-    let row: Option<CampaignRow> = sqlx::query_as(&format!(
-        "select {CAMPAIGN_COLUMNS} from promo_campaign where id = $1"
-    ))
-    .bind(id)
-    .fetch_optional(state.db.reader())
-    .await?;
+    let row = store::campaign(&state.db, id).await?;
     with_usage(state, row.ok_or(ApiError::NotFound("promo campaign"))?).await
 }
 
 async fn with_usage(state: &AppState, row: CampaignRow) -> Result<PromoCampaign, ApiError> {
-    let (id, name, kind, event_id, percent_off, amount_off_cents, max_uses, uses) = row;
-    let (count, redeemed, handed): (i64, i64, i64) = sqlx::query_as(
-        "select count(*),
-                cast(coalesce(sum(case when redeemed_at is not null then 1 else 0 end), 0) as bigint),
-                cast(coalesce(sum(case when holder is not null then 1 else 0 end), 0) as bigint)
-         from promo_code where campaign_id = $1",
-    )
-    .bind(id)
-    .fetch_one(state.db.reader())
-    .await?;
-    let codes: Vec<(String,)> = sqlx::query_as(
-        "select code from promo_code where campaign_id = $1 order by code limit 100",
-    )
-    .bind(id)
-    .fetch_all(state.db.reader())
-    .await?;
+    let usage = store::usage(&state.db, row.id).await?;
     Ok(PromoCampaign {
-        id,
-        name,
-        redeemed: if kind == "capped" { uses } else { redeemed },
-        kind,
-        event_id,
-        percent_off,
-        amount_off_cents,
-        max_uses,
-        handed_out: handed,
-        code_count: count,
-        codes: codes.into_iter().map(|c| c.0).collect(),
+        id: row.id,
+        redeemed: if row.kind == "capped" {
+            row.uses
+        } else {
+            usage.redeemed
+        },
+        name: row.name,
+        kind: row.kind,
+        event_id: row.event_id,
+        percent_off: row.percent_off,
+        amount_off_cents: row.amount_off_cents,
+        max_uses: row.max_uses,
+        handed_out: usage.handed_out,
+        code_count: usage.code_count,
+        codes: store::codes(&state.db, row.id, 100).await?,
     })
 }

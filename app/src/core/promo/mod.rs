@@ -11,11 +11,13 @@
 //!   on Postgres; a unique (campaign, holder) constraint everywhere).
 //! - `campaigns`: the admin creates and watches campaigns.
 //! - `give_back`: a hold that ends unpaid returns its use.
+//! - `store`: the only SQL on campaigns, codes and uses.
 
 pub mod apply;
 pub mod campaigns;
 pub mod give_back;
 pub mod pool;
+pub mod store;
 
 pub use give_back::give_back;
 

@@ -69,11 +69,12 @@ impl EventSeatMap {
 mod tests {
     use super::*;
     use crate::core::seat_map::{Occupancy, Seat};
+    use crate::model::EventId;
 
     fn row_of(n: i64) -> Arc<EventSeatMap> {
         let seats = (1..=n)
             .map(|i| Seat {
-                id: i,
+                id: SeatId(i),
                 label: format!("S-A-{i}"),
                 level: None,
                 section: "S".into(),
@@ -86,7 +87,7 @@ mod tests {
             })
             .collect();
         Arc::new(EventSeatMap::new(
-            1,
+            EventId(1),
             "EUR".into(),
             seats,
             vec![Occupancy::Free; n as usize],
@@ -94,7 +95,9 @@ mod tests {
     }
 
     fn first_open(open: &[bool]) -> Option<Vec<SeatId>> {
-        open.iter().position(|o| *o).map(|i| vec![i as SeatId + 1])
+        open.iter()
+            .position(|o| *o)
+            .map(|i| vec![SeatId(i as i64 + 1)])
     }
 
     #[test]
@@ -102,26 +105,26 @@ mod tests {
         let map = row_of(3);
         let first = map.pick_to_claim(0, first_open).unwrap();
         let second = map.pick_to_claim(0, first_open).unwrap();
-        assert_eq!(first.seat_ids(), vec![1]);
-        assert_eq!(second.seat_ids(), vec![2]);
+        assert_eq!(first.seat_ids(), vec![SeatId(1)]);
+        assert_eq!(second.seat_ids(), vec![SeatId(2)]);
         drop(first);
         // Answered (won or lost): the seat is the map's to tell again.
         assert_eq!(
             map.pick_to_claim(0, first_open).unwrap().seat_ids(),
-            vec![1]
+            vec![SeatId(1)]
         );
     }
 
     #[test]
     fn seats_held_or_being_claimed_are_not_offered() {
         let map = row_of(2);
-        map.apply(&[(1, Occupancy::Held(1_000))], 0);
+        map.apply(&[(SeatId(1), Occupancy::Held(1_000))], 0);
         let _second = map.pick_to_claim(0, first_open).unwrap();
         assert!(map.pick_to_claim(0, first_open).is_none());
         // The hold ran out: its seat is open again.
         assert_eq!(
             map.pick_to_claim(1_000, first_open).unwrap().seat_ids(),
-            vec![1]
+            vec![SeatId(1)]
         );
     }
 }

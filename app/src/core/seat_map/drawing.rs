@@ -63,7 +63,7 @@ fn draw(map: &EventSeatMap) -> Drawing {
             rows.index(&s.row),
             category_of(&s.category, s.price_cents),
         ];
-        let seat = [s.id, s.number, tenths(s.x), tenths(s.y)];
+        let seat = [s.id.0, s.number, tenths(s.x), tenths(s.y)];
         columns.push(seat, previous, indices);
         previous = seat;
     }
@@ -150,10 +150,11 @@ fn row_label_at((x, y): (f64, f64), second: Option<(f64, f64)>, radius: f64) -> 
 mod tests {
     use super::*;
     use crate::core::seat_map::{Occupancy, Seat};
+    use crate::model::{EventId, SeatId};
 
     fn seat(id: i64, section: &str, row: &str, number: i64, x: f64, y: f64) -> Seat {
         Seat {
-            id,
+            id: SeatId(id),
             label: format!("{section}-{row}-{number}"),
             level: None,
             section: section.into(),
@@ -178,7 +179,12 @@ mod tests {
             seat(9, "B", "1", 1, 100.0, 90.0),
             seat(12, "B", "2", 5, 100.0, 100.0),
         ];
-        let map = EventSeatMap::new(1, "EUR".into(), seats.clone(), vec![Occupancy::Free; 4]);
+        let map = EventSeatMap::new(
+            EventId(1),
+            "EUR".into(),
+            seats.clone(),
+            vec![Occupancy::Free; 4],
+        );
         let drawing = map.drawing();
         let back: SeatDrawing = serde_json::from_slice(drawing.json.raw()).unwrap();
         let read = back.seats();
@@ -186,7 +192,7 @@ mod tests {
         for (s, r) in seats.iter().zip(&read) {
             assert_eq!(
                 (r.id, r.number, r.section, r.row),
-                (s.id, s.number, &*s.section, &*s.row)
+                (s.id.0, s.number, &*s.section, &*s.row)
             );
             assert_eq!((r.x, r.y), (tenths(s.x), tenths(s.y)));
             assert_eq!(r.category.price_cents, s.price_cents);
@@ -194,7 +200,7 @@ mod tests {
         assert_eq!(back.row_labels.len(), 3, "one label per row");
         assert_eq!(back.sections, vec!["A", "B"]);
         assert_eq!(drawing.hash.len(), 16);
-        let again = EventSeatMap::new(2, "EUR".into(), seats, vec![Occupancy::Booked; 4]);
+        let again = EventSeatMap::new(EventId(2), "EUR".into(), seats, vec![Occupancy::Booked; 4]);
         assert_eq!(
             again.drawing().hash,
             drawing.hash,

@@ -61,7 +61,7 @@ impl Occupancy {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
 #[serde(rename_all = "camelCase")]
 pub struct Seat {
     pub id: SeatId,

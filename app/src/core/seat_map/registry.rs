@@ -133,44 +133,16 @@ async fn load(db: &Db, event_id: EventId) -> Result<Option<EventSeatMap>, ApiErr
     let Some((currency,)) = event else {
         return Ok(None);
     };
-    type SeatRow = (
-        i64,
-        String,
-        Option<String>,
-        String,
-        String,
-        i64,
-        f64,
-        f64,
-        String,
-        i64,
-    );
-    let rows: Vec<SeatRow> = sqlx::query_as(
-        "select s.id, s.label, s.level, s.section, s.row_label, s.number, s.x, s.y, c.code, c.price_cents
+    let seats: Vec<Seat> = sqlx::query_as(
+        "select s.id, s.label, s.level, s.section, s.row_label as row, s.number, s.x, s.y,
+                c.code as category, c.price_cents
          from seat s join price_category c on c.id = s.category_id
          where s.event_id = $1 order by s.id",
     )
     .bind(event_id)
     .fetch_all(db.reader())
     .await?;
-    let seats: Vec<Seat> = rows
-        .into_iter()
-        .map(
-            |(id, label, level, section, row, number, x, y, category, price_cents)| Seat {
-                id,
-                label,
-                level,
-                section,
-                row,
-                number,
-                x,
-                y,
-                category,
-                price_cents,
-            },
-        )
-        .collect();
-    let held: Vec<(i64, String, i64)> = sqlx::query_as(
+    let held: Vec<(SeatId, String, i64)> = sqlx::query_as(
         "select bs.seat_id, b.status, b.held_until
          from booking_seat bs join booking b on b.id = bs.booking_id
          where bs.event_id = $1 and bs.live = 1",
@@ -179,7 +151,8 @@ async fn load(db: &Db, event_id: EventId) -> Result<Option<EventSeatMap>, ApiErr
     .fetch_all(db.reader())
     .await?;
     let mut occupancy = vec![Occupancy::Free; seats.len()];
-    let position: HashMap<i64, usize> = seats.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
+    let position: HashMap<SeatId, usize> =
+        seats.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
     for (seat_id, status, held_until) in held {
         if let Some(&i) = position.get(&seat_id) {
             occupancy[i] = Occupancy::from_booking(&status, held_until);

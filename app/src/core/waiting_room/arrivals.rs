@@ -12,14 +12,17 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::core::platform::db::Db;
 use crate::core::ApiError;
+use crate::model::BuyerId;
 use crate::model::EventId;
+
+use super::store;
 
 /// At most this many arrivals in one transaction.
 const BATCH: usize = 500;
 
 struct Arrival {
     event_id: EventId,
-    buyer: String,
+    buyer: BuyerId,
     now: i64,
     /// The place, or `None` when the room is off.
     reply: oneshot::Sender<Result<Option<i64>, String>>,
@@ -62,13 +65,13 @@ impl Arrivals {
     pub async fn place(
         &self,
         event_id: EventId,
-        buyer: &str,
+        buyer: &BuyerId,
         now: i64,
     ) -> Result<Option<i64>, ApiError> {
         let (reply, answer) = oneshot::channel();
         let arrival = Arrival {
             event_id,
-            buyer: buyer.to_string(),
+            buyer: buyer.clone(),
             now,
             reply,
         };
@@ -84,7 +87,7 @@ impl Arrivals {
 }
 
 async fn place_all(db: &Db, event_id: EventId, arrivals: Vec<Arrival>, admission_ttl_ms: i64) {
-    let buyers: Vec<(String, i64)> = arrivals.iter().map(|a| (a.buyer.clone(), a.now)).collect();
+    let buyers: Vec<(BuyerId, i64)> = arrivals.iter().map(|a| (a.buyer.clone(), a.now)).collect();
     let outcome = write_places(db, event_id, &buyers, admission_ttl_ms).await;
     for a in arrivals {
         let answer = match &outcome {
@@ -101,28 +104,18 @@ async fn place_all(db: &Db, event_id: EventId, arrivals: Vec<Arrival>, admission
 async fn write_places(
     db: &Db,
     event_id: EventId,
-    arrivals: &[(String, i64)],
+    arrivals: &[(BuyerId, i64)],
     admission_ttl_ms: i64,
-) -> Result<HashMap<String, Option<i64>>, sqlx::Error> {
+) -> Result<HashMap<BuyerId, Option<i64>>, sqlx::Error> {
     let mut tx = db.begin().await?;
-    let mut places: HashMap<String, Option<i64>> = HashMap::new();
-    let mut kept: HashMap<String, i64> = HashMap::new();
-    for chunk in arrivals.chunks(200) {
-        let sql = format!(
-            "select buyer_id, position from queue_entry where event_id = $1 and buyer_id in ({})",
-            (0..chunk.len())
-                .map(|i| format!("${}", i + 2))
-                .collect::<Vec<_>>()
-                .join(",")
-        );
-        let mut q = sqlx::query_as::<_, (String, i64)>(&sql).bind(event_id);
-        for (buyer, _) in chunk {
-            q = q.bind(buyer);
-        }
-        kept.extend(q.fetch_all(&mut *tx).await?);
-    }
+    let mut places: HashMap<BuyerId, Option<i64>> = HashMap::new();
+    let buyers: Vec<&BuyerId> = arrivals.iter().map(|(b, _)| b).collect();
+    let kept: HashMap<BuyerId, i64> = store::places_of(&mut tx, event_id, &buyers)
+        .await?
+        .into_iter()
+        .collect();
     // Who needs a new number, in arrival order, once each.
-    let mut newcomers: Vec<(&str, i64, Option<i64>)> = Vec::new();
+    let mut newcomers: Vec<(&BuyerId, i64, Option<i64>)> = Vec::new();
     for (buyer, now) in arrivals {
         if places.contains_key(buyer) || newcomers.iter().any(|n| n.0 == buyer) {
             continue;
@@ -138,14 +131,7 @@ async fn write_places(
         tx.commit().await?;
         return Ok(places);
     }
-    let issued: Option<(i64,)> = sqlx::query_as(
-        "update waiting_room set issued = issued + $2 where event_id = $1 and enabled = 1 returning issued",
-    )
-    .bind(event_id)
-    .bind(newcomers.len() as i64)
-    .fetch_optional(&mut *tx)
-    .await?;
-    let Some((last,)) = issued else {
+    let Some(last) = store::issue_numbers(&mut tx, event_id, newcomers.len() as i64).await? else {
         // The room was switched off: everyone goes straight in.
         tx.rollback().await?;
         return Ok(arrivals.iter().map(|(b, _)| (b.clone(), None)).collect());
@@ -157,86 +143,32 @@ async fn write_places(
         match old {
             // Back of the queue after a lapsed admission.
             Some(old) => {
-                let moved = sqlx::query(
-                    "update queue_entry set position = $3, joined_at = $4
-                     where event_id = $1 and buyer_id = $2 and position = $5",
-                )
-                .bind(event_id)
-                .bind(*buyer)
-                .bind(place)
-                .bind(now)
-                .bind(old)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-                if moved == 1 {
-                    places.insert(buyer.to_string(), Some(place));
+                let theirs = if store::move_to(&mut tx, event_id, buyer, *old, place, *now).await? {
+                    Some(place)
                 } else {
                     // Another instance moved them first: theirs stands.
-                    let theirs = position_of(&mut *tx, event_id, buyer).await?;
-                    places.insert(buyer.to_string(), theirs);
-                }
+                    store::position_of(&mut *tx, event_id, buyer).await?
+                };
+                places.insert((*buyer).clone(), theirs);
             }
             None => fresh.push((*buyer, place, *now)),
         }
     }
-    for chunk in fresh.chunks(200) {
-        let mut sql = String::from(
-            "insert into queue_entry (event_id, buyer_id, position, joined_at) values ",
-        );
-        for i in 0..chunk.len() {
-            if i > 0 {
-                sql.push(',');
-            }
-            sql.push_str(&format!(
-                "($1, ${}, ${}, ${})",
-                3 * i + 2,
-                3 * i + 3,
-                3 * i + 4
-            ));
-        }
-        // The same buyer joining on another instance at the same moment
-        // keeps the place written first; the number given here stays
-        // unused (a gap the admission steps over).
-        sql.push_str(" on conflict (event_id, buyer_id) do nothing returning buyer_id");
-        let mut q = sqlx::query_as::<_, (String,)>(&sql).bind(event_id);
-        for (buyer, place, now) in chunk {
-            q = q.bind(*buyer).bind(*place).bind(*now);
-        }
-        let written: Vec<(String,)> = q.fetch_all(&mut *tx).await?;
-        for (buyer, place, _) in chunk {
-            if written.iter().any(|w| w.0 == *buyer) {
-                places.insert(buyer.to_string(), Some(*place));
-            }
+    let written = store::insert_places(&mut tx, event_id, &fresh).await?;
+    for (buyer, place, _) in &fresh {
+        if written.contains(*buyer) {
+            places.insert((*buyer).clone(), Some(*place));
         }
     }
     tx.commit().await?;
     // Those who lost the race to another instance: their place from there.
     for (buyer, _, _) in &fresh {
         if !places.contains_key(*buyer) {
-            let theirs = position_of(db.writer(), event_id, buyer).await?;
-            places.insert(buyer.to_string(), theirs);
+            let theirs = store::position_of(db.writer(), event_id, buyer).await?;
+            places.insert((*buyer).clone(), theirs);
         }
     }
     Ok(places)
-}
-
-/// The buyer's place in the event's queue, if they have one.
-pub async fn position_of<'e, E>(
-    executor: E,
-    event_id: EventId,
-    buyer: &str,
-) -> Result<Option<i64>, sqlx::Error>
-where
-    E: sqlx::Executor<'e, Database = sqlx::Any>,
-{
-    let row: Option<(i64,)> =
-        sqlx::query_as("select position from queue_entry where event_id = $1 and buyer_id = $2")
-            .bind(event_id)
-            .bind(buyer)
-            .fetch_optional(executor)
-            .await?;
-    Ok(row.map(|r| r.0))
 }
 
 /// Whether the admission that let `place` in has lapsed.
@@ -246,14 +178,6 @@ async fn lapsed(
     place: i64,
     lapsed_before: i64,
 ) -> Result<bool, sqlx::Error> {
-    // The step that let a place in is the first one through it.
-    let step: Option<(i64,)> = sqlx::query_as(
-        "select admitted_at from admission_step where event_id = $1 and through_position >= $2
-         order by through_position limit 1",
-    )
-    .bind(event_id)
-    .bind(place)
-    .fetch_optional(&mut **tx)
-    .await?;
-    Ok(step.is_some_and(|(at,)| at <= lapsed_before))
+    let at = store::admitted_at(tx, event_id, place).await?;
+    Ok(at.is_some_and(|at| at <= lapsed_before))
 }

@@ -6,6 +6,7 @@
 use axum::http::HeaderMap;
 
 use crate::core::{ApiError, AppState};
+use crate::model::BuyerId;
 use crate::model::{EventId, QueueStatus};
 
 pub const ADMISSION_HEADER: &str = "admission-token";
@@ -75,12 +76,12 @@ pub async fn require_admission(
 /// hold use cases take one: no caller can forget the gate.
 #[derive(Debug)]
 pub struct Admitted {
-    buyer: String,
+    buyer: BuyerId,
     event_id: EventId,
 }
 
 impl Admitted {
-    pub fn buyer(&self) -> &str {
+    pub fn buyer(&self) -> &BuyerId {
         &self.buyer
     }
 
@@ -94,13 +95,13 @@ impl Admitted {
 /// event has no waiting room on.
 pub async fn admit(
     state: &AppState,
-    buyer: &str,
+    buyer: &BuyerId,
     event_id: EventId,
     token: Option<&str>,
 ) -> Result<Admitted, ApiError> {
     require_admission(state, Some(buyer), event_id, token).await?;
     Ok(Admitted {
-        buyer: buyer.to_string(),
+        buyer: buyer.clone(),
         event_id,
     })
 }

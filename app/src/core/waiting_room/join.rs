@@ -4,11 +4,12 @@
 
 use super::status_of;
 use crate::core::{ApiError, AppState};
+use crate::model::BuyerId;
 use crate::model::{EventId, QueueStatus};
 
 pub async fn join(
     state: &AppState,
-    buyer: &str,
+    buyer: &BuyerId,
     event_id: EventId,
 ) -> Result<QueueStatus, ApiError> {
     state.limits.buyer_attempt(buyer)?;
@@ -33,8 +34,8 @@ pub async fn join(
 /// The buyer's place without joining (a status read without a queue token).
 pub async fn place_of(
     state: &AppState,
-    buyer: &str,
+    buyer: &BuyerId,
     event_id: EventId,
 ) -> Result<Option<i64>, ApiError> {
-    Ok(super::arrivals::position_of(state.db.reader(), event_id, buyer).await?)
+    Ok(super::store::position_of(state.db.reader(), event_id, buyer).await?)
 }

@@ -8,19 +8,22 @@
 //! - `token` signs queue places and admissions (HMAC, bound to the buyer);
 //! - `gate` is what the seat-map and hold endpoints ask;
 //! - `view` is each instance's cached picture of a room, so status polls,
-//!   streams and the gate cost no database read.
+//!   streams and the gate cost no database read;
+//! - `store` holds the only SQL on rooms, admission steps and queue places.
 
 pub mod admit;
 pub mod arrivals;
 pub mod gate;
 pub mod join;
 pub mod setup;
+pub mod store;
 pub mod token;
 pub mod view;
 
 pub use gate::{admit, require_admission, Admitted};
 pub use view::{RoomView, WaitingRooms};
 
+use crate::model::BuyerId;
 use crate::model::{EventId, QueueStatus};
 
 /// A buyer's status from their place and the room's picture, minting the
@@ -29,7 +32,7 @@ pub fn status_of(
     room: &RoomView,
     signer: &token::AdmissionSigner,
     event_id: EventId,
-    buyer: &str,
+    buyer: &BuyerId,
     place: Option<i64>,
     now: i64,
 ) -> QueueStatus {
@@ -74,7 +77,7 @@ pub fn status_of(
 /// joined.
 pub async fn current_status(
     state: &crate::core::AppState,
-    buyer: &str,
+    buyer: &BuyerId,
     event_id: EventId,
     queue_token: Option<&str>,
 ) -> Result<Option<QueueStatus>, crate::core::ApiError> {
@@ -96,7 +99,7 @@ pub async fn current_status(
     }
     let signed = queue_token
         .and_then(|t| rooms.signer.read_queue_token(t))
-        .filter(|t| t.event_id == event_id && t.buyer == buyer)
+        .filter(|t| t.event_id == event_id && &t.buyer == buyer)
         .map(|t| t.number);
     let place = match signed {
         Some(p) => Some(p),

@@ -9,6 +9,8 @@ use crate::core::{ApiError, AppState};
 use crate::model::console::RoomSummary;
 use crate::model::EventId;
 
+use super::store;
+
 /// The highest rate one room takes.
 pub const MAX_ADMIT_PER_MINUTE: i64 = 1_000_000;
 
@@ -26,25 +28,11 @@ pub async fn configure(
         ));
     }
     let now = state.clock.now_ms();
-    let mut tx = state.db.begin().await?;
-    let found: Option<(i64,)> = sqlx::query_as("select id from event where id = $1")
-        .bind(event_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-    if found.is_none() {
+    if !crate::core::catalog::exists(state, event_id).await? {
         return Err(ApiError::NotFound("event"));
     }
-    sqlx::query(
-        "insert into waiting_room (event_id, enabled, admit_per_minute, updated_at) values ($1, $2, $3, $4)
-         on conflict (event_id) do update set enabled = excluded.enabled,
-             admit_per_minute = excluded.admit_per_minute, updated_at = excluded.updated_at",
-    )
-    .bind(event_id)
-    .bind(i64::from(enabled))
-    .bind(admit_per_minute)
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
+    let mut tx = state.db.begin().await?;
+    store::set_room(&mut tx, event_id, enabled, admit_per_minute, now).await?;
     let detail = Detail::WaitingRoom {
         open: enabled,
         per_minute: admit_per_minute,
@@ -74,25 +62,20 @@ pub async fn summary(state: &AppState, event_id: EventId) -> Result<RoomSummary,
         .view(&state.db, &state.seat_maps, event_id, now)
         .await?
         .ok_or(ApiError::NotFound("event"))?;
-    let per_minute: Option<(i64,)> =
-        sqlx::query_as("select admit_per_minute from waiting_room where event_id = $1")
-            .bind(event_id)
-            .fetch_optional(state.db.reader())
-            .await?;
-    let (zone,): (String,) = sqlx::query_as("select time_zone from event where id = $1")
-        .bind(event_id)
-        .fetch_one(state.db.reader())
-        .await?;
     Ok(RoomSummary {
         event_id,
         enabled: room.enabled,
-        admit_per_minute: per_minute.map_or(0, |p| p.0),
+        admit_per_minute: if room.configured {
+            room.admit_per_minute
+        } else {
+            0
+        },
         joined: room.issued,
         admitted: room.admitted_through,
         waiting: room.waiting(),
         free_places: room.free_places,
         on_sale_at: rfc3339(room.on_sale_at),
-        on_sale_at_local: crate::core::event_time::local_start(room.on_sale_at, &zone).at,
+        on_sale_at_local: crate::core::event_time::local_start(room.on_sale_at, &room.time_zone).at,
         admitting: room.enabled && room.on_sale_at <= now,
     })
 }
@@ -108,22 +91,11 @@ pub async fn open_automatic_rooms(
     lead_ms: i64,
 ) -> Result<Vec<EventId>, ApiError> {
     let now = state.clock.now_ms();
-    let opened: Vec<(i64,)> = sqlx::query_as(
-        "insert into waiting_room (event_id, enabled, admit_per_minute, updated_at)
-         select id, 1, $1, $2 from event
-         where published = 1 and on_sale_at > $2 - 60000 and on_sale_at <= $2 + $3
-         on conflict (event_id) do nothing
-         returning event_id",
-    )
-    .bind(per_minute.clamp(1, MAX_ADMIT_PER_MINUTE))
-    .bind(now)
-    .bind(lead_ms)
-    .fetch_all(state.db.writer())
-    .await?;
-    let opened: Vec<EventId> = opened.into_iter().map(|r| r.0).collect();
+    let per_minute = per_minute.clamp(1, MAX_ADMIT_PER_MINUTE);
+    let opened = store::open_rooms_before_on_sale(&state.db, per_minute, now, lead_ms).await?;
     for event_id in &opened {
         state.waiting_rooms.forget(*event_id);
-        tracing::info!(event_id, per_minute, "waiting room opened for the on-sale");
+        tracing::info!(%event_id, per_minute, "waiting room opened for the on-sale");
     }
     Ok(opened)
 }

@@ -6,6 +6,7 @@
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use crate::model::BuyerId;
 use crate::model::EventId;
 
 /// Queue places and admissions are signed under different keys, both
@@ -19,7 +20,7 @@ pub struct AdmissionSigner {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signed {
     pub event_id: EventId,
-    pub buyer: String,
+    pub buyer: BuyerId,
     pub number: i64,
 }
 
@@ -31,11 +32,11 @@ impl AdmissionSigner {
         }
     }
 
-    pub fn queue_token(&self, event_id: EventId, buyer: &str, position: i64) -> String {
+    pub fn queue_token(&self, event_id: EventId, buyer: &BuyerId, position: i64) -> String {
         self.sign("queue", event_id, buyer, position)
     }
 
-    pub fn admission_token(&self, event_id: EventId, buyer: &str, expires_at: i64) -> String {
+    pub fn admission_token(&self, event_id: EventId, buyer: &BuyerId, expires_at: i64) -> String {
         self.sign("admission", event_id, buyer, expires_at)
     }
 
@@ -58,7 +59,7 @@ impl AdmissionSigner {
         m
     }
 
-    fn sign(&self, purpose: &str, event_id: EventId, buyer: &str, number: i64) -> String {
+    fn sign(&self, purpose: &str, event_id: EventId, buyer: &BuyerId, number: i64) -> String {
         let sig = self.mac(purpose, event_id, buyer, number).finalize();
         format!(
             "{event_id}.{buyer}.{number}.{}",
@@ -80,7 +81,7 @@ impl AdmissionSigner {
             .ok()?;
         Some(Signed {
             event_id,
-            buyer: buyer.to_string(),
+            buyer: BuyerId::from(buyer),
             number,
         })
     }
@@ -93,11 +94,11 @@ mod tests {
     #[test]
     fn tokens_verify_only_unchanged_under_their_own_secret_and_purpose() {
         let s = AdmissionSigner::new(b"q1", b"a1");
-        let t = s.admission_token(3, "b-1", 99);
+        let t = s.admission_token(EventId(3), &BuyerId::from("b-1"), 99);
         let read = s.read_admission_token(&t).unwrap();
         assert_eq!(
             (read.event_id, read.buyer.as_str(), read.number),
-            (3, "b-1", 99)
+            (EventId(3), "b-1", 99)
         );
         assert!(s
             .read_admission_token(&t.replace(".99.", ".990."))
@@ -108,7 +109,7 @@ mod tests {
             .is_none());
         // A queue token is not an admission.
         assert!(s
-            .read_admission_token(&s.queue_token(3, "b-1", 99))
+            .read_admission_token(&s.queue_token(EventId(3), &BuyerId::from("b-1"), 99))
             .is_none());
         assert!(s.read_admission_token("nonsense").is_none());
         assert!(s.read_admission_token(&format!("{t}.extra")).is_none());

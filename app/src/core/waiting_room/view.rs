@@ -8,6 +8,7 @@ use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use super::arrivals::Arrivals;
+use super::store;
 use super::token::AdmissionSigner;
 use crate::core::platform::db::Db;
 use crate::core::platform::secrets::{Purpose, Secrets};
@@ -20,9 +21,13 @@ const MAX_AGE: Duration = Duration::from_millis(500);
 /// One event's waiting room as last read.
 #[derive(Debug, Clone, Default)]
 pub struct RoomView {
+    /// The event has a room, on or off.
+    pub configured: bool,
     pub enabled: bool,
     pub admit_per_minute: i64,
     pub on_sale_at: i64,
+    /// The event's time zone (IANA name).
+    pub time_zone: String,
     pub issued: i64,
     pub admitted_through: i64,
     /// Places up to here were admitted longer ago than an admission lasts.
@@ -120,48 +125,27 @@ async fn load(
     now: i64,
     admission_ttl_ms: i64,
 ) -> Result<Option<RoomView>, ApiError> {
-    type Row = (i64, Option<i64>, Option<i64>, Option<i64>, Option<i64>);
-    let row: Option<Row> = sqlx::query_as(
-        "select e.on_sale_at, w.enabled, w.admit_per_minute, w.issued, w.admitted_through
-         from event e left join waiting_room w on w.event_id = e.id
-         where e.id = $1",
-    )
-    .bind(event_id)
-    .fetch_optional(db.reader())
-    .await?;
-    let Some((on_sale_at, enabled, per_minute, issued, through)) = row else {
+    let Some(room) = store::room(db, event_id).await? else {
         return Ok(None);
     };
     let places = places(db, maps, event_id, now).await?;
     let mut view = RoomView {
-        enabled: enabled == Some(1),
-        admit_per_minute: per_minute.unwrap_or(1),
-        on_sale_at,
-        issued: issued.unwrap_or(0),
-        admitted_through: through.unwrap_or(0),
+        configured: room.enabled.is_some(),
+        enabled: room.enabled == Some(1),
+        admit_per_minute: room.admit_per_minute.unwrap_or(1),
+        on_sale_at: room.on_sale_at,
+        time_zone: room.time_zone,
+        issued: room.issued.unwrap_or(0),
+        admitted_through: room.admitted_through.unwrap_or(0),
         admission_ttl_ms,
         free_places: places.free,
         ..RoomView::default()
     };
-    if enabled.is_some() {
+    if view.configured {
         let window_start = now - admission_ttl_ms;
-        let (expired,): (i64,) = sqlx::query_as(
-            "select cast(coalesce(max(through_position), 0) as bigint) from admission_step
-             where event_id = $1 and admitted_at <= $2",
-        )
-        .bind(event_id)
-        .bind(window_start)
-        .fetch_one(db.reader())
-        .await?;
-        view.expired_through = expired;
-        view.steps = sqlx::query_as(
-            "select through_position, admitted_at from admission_step
-             where event_id = $1 and admitted_at > $2 order by through_position",
-        )
-        .bind(event_id)
-        .bind(window_start)
-        .fetch_all(db.reader())
-        .await?;
+        view.expired_through =
+            store::admitted_through_at(db.reader(), event_id, window_start).await?;
+        view.steps = store::steps_since(db, event_id, window_start).await?;
     }
     Ok(Some(view))
 }
@@ -186,13 +170,7 @@ pub async fn places(
             free.len() as i64,
         )
     });
-    let (free_standing, standing): (i64, i64) = sqlx::query_as(
-        "select cast(coalesce(sum(remaining), 0) as bigint), cast(coalesce(sum(capacity), 0) as bigint)
-         from ga_area where event_id = $1",
-    )
-    .bind(event_id)
-    .fetch_one(db.reader())
-    .await?;
+    let (free_standing, standing) = crate::core::catalog::standing_places(db, event_id).await?;
     Ok(Places {
         free: free_seats + free_standing,
         total: seats + standing,

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
 use crate::i18n::{use_locale, Locale, Msg};
+use crate::model::BookingId;
 use crate::model::{BookingStatus, BookingView, EventKind, PaymentStatus};
 use crate::server_fns::buyer::{booking, my_bookings, ticket_qr};
 
@@ -67,7 +68,7 @@ pub fn BookingPage() -> impl IntoView {
     let l = use_locale();
     let params = use_params_map();
     let query = leptos_router::hooks::use_query_map();
-    let id = move || params.read().get("id").unwrap_or_default();
+    let id = move || BookingId::from(params.read().get("id").unwrap_or_default());
     let data = Resource::new(id, booking);
     // Back from a checkout: a payment may still be on its way even for a
     // booking that ended meanwhile, so watch for a minute whatever it says.
@@ -201,7 +202,7 @@ pub fn MyBookings() -> impl IntoView {
 
 /// The QR code to show at the door.
 #[component]
-fn Ticket(id: String) -> impl IntoView {
+fn Ticket(id: BookingId) -> impl IntoView {
     let l = use_locale();
     let qr = Resource::new(move || id.clone(), ticket_qr);
     view! {

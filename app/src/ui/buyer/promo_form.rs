@@ -4,10 +4,11 @@
 use leptos::prelude::*;
 
 use crate::i18n::{use_locale, Msg};
+use crate::model::BookingId;
 use crate::server_fns::buyer::{apply_promo, PromoOutcome};
 
 #[component]
-pub fn PromoForm(booking_id: String, amount: RwSignal<i64>, currency: String) -> impl IntoView {
+pub fn PromoForm(booking_id: BookingId, amount: RwSignal<i64>, currency: String) -> impl IntoView {
     let l = use_locale();
     let code = RwSignal::new(String::new());
     let message: RwSignal<Option<(bool, String)>> = RwSignal::new(None);

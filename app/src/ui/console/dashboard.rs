@@ -10,7 +10,9 @@ use leptos::task::spawn_local;
 use leptos_router::hooks::use_params_map;
 
 use crate::model::console::{Dashboard, LiveHold};
+use crate::model::BookingId;
 use crate::model::BookingStatus;
+use crate::model::EventId;
 use crate::server_fns::console::{admin_act, admin_dashboard};
 use crate::ui::console::on_sale_panel::OnSalePanel;
 use crate::ui::console::words;
@@ -34,8 +36,8 @@ pub fn AdminEventPage() -> impl IntoView {
         params
             .read()
             .get("id")
-            .and_then(|v| v.parse::<i64>().ok())
-            .unwrap_or(0)
+            .and_then(|v| v.parse::<EventId>().ok())
+            .unwrap_or_default()
     };
     let data = Resource::new(id, admin_dashboard);
     view! {
@@ -75,7 +77,7 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
             on_cleanup(move || h.clear());
         }
     });
-    let act = move |booking: String, action: &'static str, seconds: i64| {
+    let act = move |booking: BookingId, action: &'static str, seconds: i64| {
         spawn_local(async move {
             let words = match admin_act(booking.clone(), action.into(), seconds).await {
                 Ok(Ok(o)) => {
@@ -134,13 +136,13 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
                 <thead><tr><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColStatus)}</th><th>{t(Msg::ColAmount)}</th><th>{t(Msg::ColWhy)}</th><th>{t(Msg::ColAt)}</th><th></th></tr></thead>
                 <tbody>{d.recent.into_iter().map(|r| {
                     let (b1, b2) = (r.booking_id.clone(), r.booking_id.clone());
-                    let booked = r.status == BookingStatus::Booked.as_str();
+                    let booked = r.status == BookingStatus::Booked;
                     view! {
                         <tr>
-                            <td title=r.booking_id.clone()>{short(&r.booking_id)}</td>
-                            <td>{BookingStatus::parse(&r.status).map_or(r.status.clone(), |st| st.words(use_locale()).to_string())}</td>
+                            <td title=r.booking_id.to_string()>{short(&r.booking_id)}</td>
+                            <td>{r.status.words(use_locale())}</td>
                             <td>{use_locale().price(r.amount_cents, &r.currency)}</td>
-                            <td>{words::reason(use_locale(), r.reason_kind, r.refunded_cents, &r.currency)}</td>
+                            <td>{r.reason_kind.words(use_locale(), r.refunded_cents, &r.currency)}</td>
                             <td>{words::when(use_locale(), &r.at_local, &r.at)}</td>
                             <td>{booked.then(|| view! {
                                 <button class="refund" on:click=move |_| act(b1.clone(), "refund", 0)>{t(Msg::Refund)}</button>
@@ -194,7 +196,7 @@ fn hold_row(
     h: LiveHold,
     received: RwSignal<f64>,
     tick: RwSignal<f64>,
-    act: impl Fn(String, &'static str, i64) + Copy + 'static,
+    act: impl Fn(BookingId, &'static str, i64) + Copy + 'static,
 ) -> impl IntoView {
     let expires = h.expires_in_ms as f64;
     let left = move || {
@@ -206,14 +208,14 @@ fn hold_row(
     } else {
         h.seat_labels.join(", ")
     };
-    let held = h.stage == BookingStatus::Held.as_str();
+    let held = h.stage == BookingStatus::Held;
     let (b1, b2) = (h.booking_id.clone(), h.booking_id.clone());
     view! {
-        <tr class="hold" data-booking=h.booking_id.clone()>
-            <td title=h.booking_id.clone()>{short(&h.booking_id)}</td>
-            <td title=h.buyer_id.clone()>{short(&h.buyer_id)}</td>
+        <tr class="hold" data-booking=h.booking_id.to_string()>
+            <td title=h.booking_id.to_string()>{short(&h.booking_id)}</td>
+            <td title=h.buyer_id.to_string()>{short(&h.buyer_id)}</td>
             <td>{seats}</td>
-            <td>{BookingStatus::parse(&h.stage).map_or(h.stage.clone(), |st| st.words(use_locale()).to_string())}</td>
+            <td>{h.stage.words(use_locale())}</td>
             <td class="countdown">{left}</td>
             <td>{held.then(|| view! {
                 <button class="release" on:click=move |_| act(b1.clone(), "release", 0)>{t(Msg::Release)}</button>
@@ -229,7 +231,7 @@ fn short(id: &str) -> String {
 
 /// Follows the event's dashboard stream (closed when the page goes away).
 fn connect_dashboard(
-    event_id: i64,
+    event_id: EventId,
     dash: RwSignal<Dashboard>,
     received: RwSignal<f64>,
     live: RwSignal<bool>,

@@ -100,7 +100,7 @@ fn EventAdmin(
             view! {
                 <tr>
                     <td><a href=format!("/admin/events/{id}")>{e.name}</a></td>
-                    <td>{crate::model::EventKind::parse(&e.kind).map_or(e.kind.clone(), |k| k.name(crate::i18n::use_locale()).to_string())}</td>
+                    <td>{e.kind.name(crate::i18n::use_locale())}</td>
                     <td>{e.seat_count}</td>
                     <td>{t(if published { Msg::StatePublished } else { Msg::StateNotPublished })}</td>
                     <td><button class="publish" on:click=toggle>{t(if published { Msg::Withdraw } else { Msg::Publish })}</button></td>

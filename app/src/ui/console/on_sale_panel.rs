@@ -10,11 +10,12 @@ use crate::i18n::{fill, t, use_locale, Msg};
 use leptos::task::spawn_local;
 
 use crate::model::console::{NewPromo, PromoCampaign, RoomSummary};
+use crate::model::EventId;
 use crate::server_fns::console::{admin_create_promo, admin_promos, admin_room, admin_set_room};
 
 #[component]
 pub fn OnSalePanel(
-    event_id: i64,
+    event_id: EventId,
     /// The event's currency: promo amounts are typed and shown in it.
     currency: String,
 ) -> impl IntoView {
@@ -145,7 +146,7 @@ fn PromoTable(list: Vec<PromoCampaign>, currency: String) -> impl IntoView {
 
 #[component]
 fn NewPromoForm(
-    event_id: i64,
+    event_id: EventId,
     promos: Resource<Result<Option<Vec<PromoCampaign>>, ServerFnError>>,
     currency: String,
 ) -> impl IntoView {

@@ -4,26 +4,6 @@
 //! as it came.
 
 use crate::i18n::{format, Locale, Msg};
-use crate::model::console::SettlementReason;
-
-/// Why a booking settled as it did.
-pub fn reason(locale: Locale, why: SettlementReason, refunded: i64, currency: &str) -> String {
-    let m = match why {
-        SettlementReason::Paid => Msg::ReasonPaid,
-        SettlementReason::PartlyRefundedOutside => {
-            let amount = locale.price(refunded, currency);
-            return locale.fill(Msg::ReasonPartlyRefundedOutside, &[("amount", &amount)]);
-        }
-        SettlementReason::LatePaymentRetaken => Msg::ReasonLateRetaken,
-        SettlementReason::LatePaymentRefundUnderWay => Msg::ReasonLateRefundUnderWay,
-        SettlementReason::LatePaymentRefunded => Msg::ReasonLateRefunded,
-        SettlementReason::RefundedByAdmin => Msg::ReasonRefundedByAdmin,
-        SettlementReason::RefundedOutside => Msg::ReasonRefundedOutside,
-        SettlementReason::Disputed => Msg::ReasonDisputed,
-        SettlementReason::Refunded => Msg::ReasonRefunded,
-    };
-    locale.t(m).to_string()
-}
 
 /// What a payment webhook did.
 pub fn outcome(locale: Locale, code: &str) -> String {
@@ -117,15 +97,6 @@ mod tests {
         assert_eq!(actor(Locale::Vi, "console"), "bảng điều khiển");
         assert_eq!(actor(Locale::Vi, "api-token"), "api-token");
         assert_eq!(action(Locale::En, "unpublish"), "withdraw");
-        assert_eq!(
-            reason(
-                Locale::En,
-                SettlementReason::PartlyRefundedOutside,
-                1_000,
-                "EUR"
-            ),
-            "paid; €10.00 refunded outside Holdfast, ticket kept"
-        );
         assert_eq!(
             when(Locale::En, "", "2026-12-02T05:12:08.000Z"),
             "2 Dec, 05:12:08"

@@ -27,6 +27,7 @@ use super::BookingStatus::*;
 use super::{claim_sql, NewBooking};
 use crate::core::platform::db::{is_unique_violation, Backend, Db, Tx};
 use crate::core::platform::idempotency::{self, IdempotencyKey};
+use crate::model::BookingId;
 use crate::model::SeatId;
 
 /// What a hold claims.
@@ -221,12 +222,12 @@ async fn in_two_statements(tx: &mut Tx, c: &Claim) -> Result<Claimed, sqlx::Erro
 }
 
 /// HELD bookings of a standing area whose time is up (a batch of them).
-async fn stale_places(tx: &mut Tx, area_id: i64, now: i64) -> Result<Vec<String>, sqlx::Error> {
+async fn stale_places(tx: &mut Tx, area_id: i64, now: i64) -> Result<Vec<BookingId>, sqlx::Error> {
     let sql = format!(
         "select id from booking where ga_area_id = $1 and status = {} and held_until <= $2 limit 100",
         Held.sql()
     );
-    let rows: Vec<(String,)> = sqlx::query_as(&sql)
+    let rows: Vec<(BookingId,)> = sqlx::query_as(&sql)
         .bind(area_id)
         .bind(now)
         .fetch_all(&mut **tx)

@@ -5,6 +5,8 @@
 use super::BookingStatus::{self, *};
 use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
+use crate::model::BookingId;
+use crate::model::BuyerId;
 use crate::model::{EventId, SeatId};
 
 /// What ending a booking freed, for the seat map.
@@ -35,7 +37,7 @@ enum HoldEnd<'a> {
 /// its promo use, seats and places — all only when this update won.
 async fn end_hold(
     tx: &mut Tx,
-    id: &str,
+    id: &BookingId,
     how: HoldEnd<'_>,
     now: i64,
 ) -> Result<Option<Released>, sqlx::Error> {
@@ -65,16 +67,16 @@ async fn end_hold(
 
 /// Expires the holds among `ids` whose time is up, in one transaction: the
 /// capped promo campaigns they would give uses back to are locked first, in
-/// id order (`promo::give_back::lock_campaigns_of`), so transactions ending
+/// id order (`promo::store::lock_campaigns_of`), so transactions ending
 /// several holds never wait on each other in a circle. Every path that ends
 /// stale holds in bulk — a claim over them, the sweeper, a late payment's
 /// re-take — comes through here.
 pub async fn expire_stale(
     tx: &mut Tx,
-    ids: &[String],
+    ids: &[BookingId],
     now: i64,
 ) -> Result<Vec<Released>, sqlx::Error> {
-    crate::core::promo::give_back::lock_campaigns_of(tx, ids).await?;
+    crate::core::promo::store::lock_campaigns_of(tx, ids).await?;
     let mut released = Vec::new();
     for id in ids {
         if let Some(r) = expire_hold(tx, id, now).await? {
@@ -85,15 +87,19 @@ pub async fn expire_stale(
 }
 
 /// HELD → EXPIRED, only once `held_until` has passed.
-pub async fn expire_hold(tx: &mut Tx, id: &str, now: i64) -> Result<Option<Released>, sqlx::Error> {
+pub async fn expire_hold(
+    tx: &mut Tx,
+    id: &BookingId,
+    now: i64,
+) -> Result<Option<Released>, sqlx::Error> {
     end_hold(tx, id, HoldEnd::Expiry, now).await
 }
 
 /// HELD → CANCELLED by its owner, while the hold still runs.
 pub async fn cancel_hold(
     tx: &mut Tx,
-    id: &str,
-    buyer: &str,
+    id: &BookingId,
+    buyer: &BuyerId,
     now: i64,
 ) -> Result<Option<Released>, sqlx::Error> {
     end_hold(tx, id, HoldEnd::Owner(buyer), now).await
@@ -102,7 +108,7 @@ pub async fn cancel_hold(
 /// HELD → CANCELLED by an admin, whoever holds it.
 pub async fn cancel_hold_by_admin(
     tx: &mut Tx,
-    id: &str,
+    id: &BookingId,
     now: i64,
 ) -> Result<Option<Released>, sqlx::Error> {
     end_hold(tx, id, HoldEnd::Admin, now).await
@@ -112,7 +118,7 @@ pub async fn cancel_hold_by_admin(
 /// refund itself leaves through the outbox.
 pub async fn cancel_booked(
     tx: &mut Tx,
-    id: &str,
+    id: &BookingId,
     now: i64,
 ) -> Result<Option<Released>, sqlx::Error> {
     let ended = end_from(tx, id, &[Booked], Cancelled, now).await?;
@@ -124,7 +130,7 @@ pub async fn cancel_booked(
 /// gives that back if the booking was live).
 async fn end_from(
     tx: &mut Tx,
-    id: &str,
+    id: &BookingId,
     from: &[BookingStatus],
     to: BookingStatus,
     now: i64,
@@ -150,7 +156,7 @@ async fn end_from(
 /// event when it won.
 pub async fn extend_hold(
     tx: &mut Tx,
-    id: &str,
+    id: &BookingId,
     held_until: i64,
     now: i64,
 ) -> Result<Option<EventId>, sqlx::Error> {
@@ -160,7 +166,7 @@ pub async fn extend_hold(
          returning event_id",
         Held.sql()
     );
-    let row: Option<(i64,)> = sqlx::query_as(&sql)
+    let row: Option<(EventId,)> = sqlx::query_as(&sql)
         .bind(id)
         .bind(held_until)
         .bind(now)
@@ -170,20 +176,20 @@ pub async fn extend_hold(
 }
 
 /// What a winning end-of-booking update returns: (event, standing area, places).
-type Ended = (i64, Option<i64>, i64);
+type Ended = (EventId, Option<i64>, i64);
 
 /// Gives back what an ended booking owned: its seats (live → 0) and its
 /// general-admission places. Runs only when the transition that ended the
 /// booking won (`ended` is its returned row), so it happens exactly once.
 async fn release(
     tx: &mut Tx,
-    id: &str,
+    id: &BookingId,
     ended: Option<Ended>,
 ) -> Result<Option<Released>, sqlx::Error> {
     let Some((event_id, ga_area, qty)) = ended else {
         return Ok(None);
     };
-    let seats: Vec<(i64,)> = sqlx::query_as(
+    let seats: Vec<(SeatId,)> = sqlx::query_as(
         "update booking_seat set live = 0 where booking_id = $1 and live = 1 returning seat_id",
     )
     .bind(id)
@@ -207,7 +213,7 @@ async fn release(
 /// PAYMENT_PENDING → EXPIRED: the checkout ended unpaid; the seats go back.
 pub async fn end_unpaid_checkout(
     tx: &mut Tx,
-    id: &str,
+    id: &BookingId,
     now: i64,
 ) -> Result<Option<Released>, sqlx::Error> {
     let ended = end_from(tx, id, &[PaymentPending], Expired, now).await?;
@@ -220,7 +226,7 @@ pub async fn end_unpaid_checkout(
 /// booking cannot become `to` (already there, or final).
 pub async fn void(
     tx: &mut Tx,
-    id: &str,
+    id: &BookingId,
     to: BookingStatus,
     now: i64,
 ) -> Result<Option<Released>, sqlx::Error> {

@@ -22,12 +22,13 @@ pub use settling::*;
 use super::status::BookingStatus::{self, *};
 use crate::core::platform::db::{Db, Tx};
 use crate::core::seat_map::Occupancy;
+use crate::model::{BookingId, BuyerId};
 use crate::model::{EventId, SeatId};
 
 pub struct NewBooking {
-    pub id: String,
+    pub id: BookingId,
     pub event_id: EventId,
-    pub buyer_id: String,
+    pub buyer_id: BuyerId,
     pub held_until: i64,
     pub amount_cents: i64,
     pub currency: String,
@@ -66,7 +67,7 @@ pub async fn insert_held(tx: &mut Tx, b: &NewBooking) -> Result<bool, sqlx::Erro
 /// the partial unique index refuses a seat that is already live elsewhere.
 pub async fn insert_seats(
     tx: &mut Tx,
-    booking_id: &str,
+    booking_id: &BookingId,
     event_id: EventId,
     seats: &[(SeatId, i64)],
 ) -> Result<(), sqlx::Error> {
@@ -90,7 +91,7 @@ pub async fn insert_seats(
 /// Seats plus general-admission places this buyer holds or owns for the event.
 pub async fn live_places_of_buyer(
     tx: &mut Tx,
-    buyer: &str,
+    buyer: &BuyerId,
     event_id: EventId,
     now: i64,
 ) -> Result<i64, sqlx::Error> {
@@ -125,14 +126,14 @@ pub async fn stale_holds_on(
     tx: &mut Tx,
     seats: &[SeatId],
     now: i64,
-) -> Result<Vec<String>, sqlx::Error> {
+) -> Result<Vec<BookingId>, sqlx::Error> {
     let sql = format!(
         "select distinct b.id from booking_seat bs join booking b on b.id = bs.booking_id
          where bs.live = 1 and bs.seat_id in ({}) and b.status = {} and b.held_until <= $1",
         placeholders(2, seats.len()),
         Held.sql()
     );
-    let mut q = sqlx::query_as::<_, (String,)>(&sql).bind(now);
+    let mut q = sqlx::query_as::<_, (BookingId,)>(&sql).bind(now);
     for s in seats {
         q = q.bind(*s);
     }
@@ -156,7 +157,7 @@ pub async fn taken_seats(
         placeholders(2, seats.len()),
         Held.sql()
     );
-    let mut q = sqlx::query_as::<_, (i64, String, i64)>(&sql).bind(now);
+    let mut q = sqlx::query_as::<_, (SeatId, String, i64)>(&sql).bind(now);
     for s in seats {
         q = q.bind(*s);
     }
@@ -174,14 +175,14 @@ pub async fn due_holds(
     db: &Db,
     now: i64,
     limit: i64,
-) -> Result<Vec<String>, sqlx::Error> {
+) -> Result<Vec<BookingId>, sqlx::Error> {
     let sql = format!(
         "select id from booking where status = {} and held_until <= $1
          order by held_until limit $2{}",
         Held.sql(),
         db.skip_locked()
     );
-    let rows: Vec<(String,)> = sqlx::query_as(&sql)
+    let rows: Vec<(BookingId,)> = sqlx::query_as(&sql)
         .bind(now)
         .bind(limit)
         .fetch_all(&mut **tx)
@@ -224,8 +225,8 @@ pub async fn claim_ga(tx: &mut Tx, area_id: i64, n: i64) -> Result<bool, sqlx::E
 /// The status of a booking if it belongs to this buyer.
 pub async fn status_of(
     db: &Db,
-    id: &str,
-    buyer: &str,
+    id: &BookingId,
+    buyer: &BuyerId,
 ) -> Result<Option<(BookingStatus, i64)>, sqlx::Error> {
     let row: Option<(String, i64)> =
         sqlx::query_as("select status, held_until from booking where id = $1 and buyer_id = $2")
@@ -236,13 +237,15 @@ pub async fn status_of(
     Ok(row.and_then(|(s, h)| BookingStatus::parse(&s).map(|s| (s, h))))
 }
 
-/// A booking as a provider's verdict sees it, read under its row lock.
+/// A booking as a provider's verdict (or a promo code) sees it, read
+/// under its row lock.
 #[derive(Debug, Clone)]
 pub struct Locked {
     pub status: BookingStatus,
+    pub held_until: i64,
     pub amount_cents: i64,
     pub currency: String,
-    pub buyer_id: String,
+    pub buyer_id: BuyerId,
     pub event_id: EventId,
     /// Standing places (0 for a seated booking).
     pub ga_quantity: i64,
@@ -251,31 +254,42 @@ pub struct Locked {
 /// Reads the booking and locks its row until the transaction ends, so two
 /// verdicts for one booking decide one after the other (a no-op update takes
 /// the row lock on Postgres, and SQLite has one writer).
-pub async fn lock(tx: &mut Tx, id: &str) -> Result<Option<Locked>, sqlx::Error> {
-    let row: Option<(String, i64, String, String, i64, i64)> = sqlx::query_as(
+pub async fn lock(tx: &mut Tx, id: &BookingId) -> Result<Option<Locked>, sqlx::Error> {
+    let row: Option<LockedRow> = sqlx::query_as(
         "update booking set updated_at = updated_at where id = $1
-         returning status, amount_cents, currency, buyer_id, event_id, ga_quantity",
+         returning status, held_until, amount_cents, currency, buyer_id, event_id, ga_quantity",
     )
     .bind(id)
     .fetch_optional(&mut **tx)
     .await?;
-    Ok(row.and_then(
-        |(status, amount_cents, currency, buyer_id, event_id, ga_quantity)| {
-            Some(Locked {
-                status: BookingStatus::parse(&status)?,
-                amount_cents,
-                currency,
-                buyer_id,
-                event_id,
-                ga_quantity,
-            })
-        },
-    ))
+    Ok(row.and_then(|r| {
+        Some(Locked {
+            status: BookingStatus::parse(&r.status)?,
+            held_until: r.held_until,
+            amount_cents: r.amount_cents,
+            currency: r.currency,
+            buyer_id: r.buyer_id,
+            event_id: r.event_id,
+            ga_quantity: r.ga_quantity,
+        })
+    }))
+}
+
+/// `Locked` as the row comes back.
+#[derive(sqlx::FromRow)]
+struct LockedRow {
+    status: String,
+    held_until: i64,
+    amount_cents: i64,
+    currency: String,
+    buyer_id: BuyerId,
+    event_id: EventId,
+    ga_quantity: i64,
 }
 
 /// The seats of a booking, in order.
-pub async fn seats_of(tx: &mut Tx, id: &str) -> Result<Vec<SeatId>, sqlx::Error> {
-    let rows: Vec<(i64,)> =
+pub async fn seats_of(tx: &mut Tx, id: &BookingId) -> Result<Vec<SeatId>, sqlx::Error> {
+    let rows: Vec<(SeatId,)> =
         sqlx::query_as("select seat_id from booking_seat where booking_id = $1 order by seat_id")
             .bind(id)
             .fetch_all(&mut **tx)

@@ -5,14 +5,16 @@
 use super::BookingStatus::{self, *};
 use super::{ending::expire_stale, placeholders, seats_of, stale_holds_on};
 use crate::core::platform::db::Tx;
+use crate::model::BookingId;
+use crate::model::BuyerId;
 use crate::model::EventId;
 
 /// HELD → PAYMENT_PENDING by its owner while the hold runs; the deadline
 /// becomes the checkout's.
 pub async fn begin_payment(
     tx: &mut Tx,
-    id: &str,
-    buyer: &str,
+    id: &BookingId,
+    buyer: &BuyerId,
     now: i64,
     deadline: i64,
 ) -> Result<Option<EventId>, sqlx::Error> {
@@ -24,7 +26,7 @@ pub async fn begin_payment(
         PaymentPending.sql(),
         Held.sql()
     );
-    let row: Option<(i64,)> = sqlx::query_as(&sql)
+    let row: Option<(EventId,)> = sqlx::query_as(&sql)
         .bind(id)
         .bind(buyer)
         .bind(now)
@@ -38,7 +40,7 @@ pub async fn begin_payment(
 /// latest (never later than the pay step set it).
 pub async fn move_payment_deadline(
     tx: &mut Tx,
-    id: &str,
+    id: &BookingId,
     deadline: i64,
 ) -> Result<(), sqlx::Error> {
     let sql = format!(
@@ -55,7 +57,7 @@ pub async fn move_payment_deadline(
 }
 
 /// PAYMENT_PENDING → BOOKED: the provider says it is paid.
-pub async fn book(tx: &mut Tx, id: &str, now: i64) -> Result<bool, sqlx::Error> {
+pub async fn book(tx: &mut Tx, id: &BookingId, now: i64) -> Result<bool, sqlx::Error> {
     move_status(tx, id, &[PaymentPending], Booked, now).await
 }
 
@@ -63,7 +65,7 @@ pub async fn book(tx: &mut Tx, id: &str, now: i64) -> Result<bool, sqlx::Error> 
 /// live, or were given back when it ended); checked against the machine.
 async fn move_status(
     tx: &mut Tx,
-    id: &str,
+    id: &BookingId,
     from: &[BookingStatus],
     to: BookingStatus,
     now: i64,
@@ -103,7 +105,7 @@ pub enum RetakeRefused {
 /// back in the caller's transaction, which goes on (to queue the refund).
 pub async fn retake(
     tx: &mut Tx,
-    id: &str,
+    id: &BookingId,
     now: i64,
 ) -> Result<Result<(), RetakeRefused>, sqlx::Error> {
     debug_assert!(Expired.can_become(Booked) && Cancelled.can_become(Booked));
@@ -134,7 +136,7 @@ pub async fn retake(
 
 async fn retake_within(
     sp: &mut sqlx::Transaction<'_, sqlx::Any>,
-    id: &str,
+    id: &BookingId,
     now: i64,
 ) -> Result<Option<RetakeRefused>, sqlx::Error> {
     let sql = format!(
@@ -180,13 +182,13 @@ async fn retake_within(
 }
 
 /// EXPIRED / CANCELLED → REFUNDED once the provider confirmed the refund.
-pub async fn mark_refunded(tx: &mut Tx, id: &str, now: i64) -> Result<bool, sqlx::Error> {
+pub async fn mark_refunded(tx: &mut Tx, id: &BookingId, now: i64) -> Result<bool, sqlx::Error> {
     move_status(tx, id, &[Expired, Cancelled], Refunded, now).await
 }
 
 /// Moves a booking's amount by `delta` cents (a promo code applied, or
 /// given back when its hold ends unpaid).
-pub async fn add_to_amount(tx: &mut Tx, id: &str, delta: i64) -> Result<(), sqlx::Error> {
+pub async fn add_to_amount(tx: &mut Tx, id: &BookingId, delta: i64) -> Result<(), sqlx::Error> {
     sqlx::query("update booking set amount_cents = amount_cents + $2 where id = $1")
         .bind(id)
         .bind(delta)

@@ -6,7 +6,9 @@
 use leptos::prelude::*;
 
 use crate::i18n::{use_locale, Locale, Msg};
+use crate::model::EventId;
 use crate::model::PriceCategory;
+use crate::model::SeatId;
 use crate::server_fns::best::hold_best_seats;
 use crate::server_fns::buyer::HoldOutcome;
 use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key};
@@ -21,19 +23,19 @@ pub struct Ask {
     pub categories: Vec<String>,
     pub max_price_cents: Option<i64>,
     /// Around this seat instead of nearest the stage.
-    pub near: Option<i64>,
+    pub near: Option<SeatId>,
 }
 
 /// Asks the server for the best block and holds it; the selection is
 /// replaced by the hold (or kept, with the reason, when nothing was held).
-pub fn ask_best(event_id: i64, ask: Ask, panel: SeatPanel) {
+pub fn ask_best(event_id: EventId, ask: Ask, panel: SeatPanel) {
     panel.message.set(None);
     panel.lost.set(None);
     panel.offers.set(Vec::new());
     let key = new_idempotency_key();
     // The server may well choose seats of the selection: the stream then
     // reports them held before the answer, and they are not lost.
-    let selected: Vec<i64> = panel
+    let selected: Vec<SeatId> = panel
         .picked
         .with_untracked(|p| p.iter().map(|s| s.id).collect());
     panel.holding.set(selected);
@@ -43,7 +45,7 @@ pub fn ask_best(event_id: i64, ask: Ask, panel: SeatPanel) {
             ask.quantity,
             ask.categories.join(","),
             ask.max_price_cents.unwrap_or(-1),
-            ask.near.unwrap_or(0),
+            ask.near.unwrap_or(SeatId(0)),
             key,
         )
         .await;
@@ -89,7 +91,7 @@ pub fn price_caps(categories: &[PriceCategory]) -> Vec<i64> {
 
 #[component]
 pub fn BestSeats(
-    event_id: i64,
+    event_id: EventId,
     categories: Vec<PriceCategory>,
     currency: String,
     /// "Side by side, nearest the stage" or the ship's words.

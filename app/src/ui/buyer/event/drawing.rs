@@ -8,6 +8,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::model::seat_drawing::SeatDrawing;
+use crate::model::EventId;
+use crate::model::SeatId;
 use crate::model::SeatStatuses;
 use crate::ui::buyer::event::seats::apply_statuses;
 
@@ -15,9 +17,9 @@ use crate::ui::buyer::event::seats::apply_statuses;
 /// they show (the live stream continues from it).
 pub async fn draw_seats(
     target: &web_sys::Element,
-    event_id: i64,
+    event_id: EventId,
     drawing_url: &str,
-    yours: &[i64],
+    yours: &[SeatId],
     kind: crate::model::EventKind,
     l: crate::i18n::Locale,
 ) -> Result<u64, String> {

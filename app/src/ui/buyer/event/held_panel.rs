@@ -6,6 +6,7 @@
 use leptos::prelude::*;
 
 use crate::i18n::{use_locale, Locale, Msg};
+use crate::model::SeatId;
 use crate::model::{EventKind, HoldResponse};
 use crate::server_fns::buyer::{pay_booking, PayOutcome};
 use crate::ui::buyer::event::seats::{mark_seats, seat_name, Look};
@@ -30,7 +31,7 @@ const WARN_MS: i64 = 60_000;
 pub fn HeldPanel(
     h: HoldResponse,
     kind: EventKind,
-    again: Callback<Vec<i64>>,
+    again: Callback<Vec<SeatId>>,
     done: Callback<()>,
 ) -> impl IntoView {
     let l = use_locale();

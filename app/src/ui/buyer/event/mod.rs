@@ -10,6 +10,7 @@
 use leptos::prelude::*;
 
 use crate::model::HoldResponse;
+use crate::model::SeatId;
 use seats::Picked;
 
 pub mod best;
@@ -38,10 +39,10 @@ pub struct SeatPanel {
     /// A selected seat someone else just took: offered "nearby" in one tap.
     pub lost: RwSignal<Option<Lost>>,
     /// Seats offered instead after a refusal, each list taken in one tap.
-    pub offers: RwSignal<Vec<Vec<i64>>>,
+    pub offers: RwSignal<Vec<Vec<SeatId>>>,
     /// Seats a request of this buyer's is about to hold: the stream may
     /// report them held before the answer arrives, and they are not lost.
-    pub holding: RwSignal<Vec<i64>>,
+    pub holding: RwSignal<Vec<SeatId>>,
     /// The most seats one booking may have.
     pub limit: usize,
 }
@@ -50,6 +51,6 @@ pub struct SeatPanel {
 /// many seats the selection had with it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Lost {
-    pub seat: i64,
+    pub seat: SeatId,
     pub quantity: usize,
 }

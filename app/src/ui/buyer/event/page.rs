@@ -12,6 +12,8 @@ use wasm_bindgen::JsCast;
 
 use crate::i18n::{use_locale, Locale, Msg};
 use crate::model::geometry::{BUTTON_ZOOM_IN, BUTTON_ZOOM_OUT, WHEEL_ZOOM_IN, WHEEL_ZOOM_OUT};
+use crate::model::EventId;
+use crate::model::SeatId;
 use crate::model::{AreaLeft, SeatChange, SeatStreamMessage};
 use crate::server_fns::buyer::{event_page, hold_seats, EventPageData, HoldOutcome};
 use crate::ui::buyer::event::best::{ask_best, seated, Ask, BestSeats};
@@ -34,7 +36,12 @@ use crate::ui::live::use_event_stream;
 pub fn EventPage() -> impl IntoView {
     let l = use_locale();
     let params = use_params_map();
-    let event_id = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok());
+    let event_id = move || {
+        params
+            .read()
+            .get("id")
+            .and_then(|s| s.parse::<EventId>().ok())
+    };
     let page = Resource::new(event_id, |id| async move {
         match id {
             Some(id) => event_page(id).await,
@@ -69,10 +76,10 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let message: RwSignal<Option<String>> = RwSignal::new(None);
     let hold: RwSignal<Option<crate::model::HoldResponse>> = RwSignal::new(None);
     let live = RwSignal::new(false);
-    let holding: RwSignal<Vec<i64>> = RwSignal::new(Vec::new());
+    let holding: RwSignal<Vec<SeatId>> = RwSignal::new(Vec::new());
     let max_per_booking = data.max_per_booking.max(1);
     let lost: RwSignal<Option<Lost>> = RwSignal::new(None);
-    let suggestions: RwSignal<Vec<Vec<i64>>> = RwSignal::new(Vec::new());
+    let suggestions: RwSignal<Vec<Vec<SeatId>>> = RwSignal::new(Vec::new());
     let standing_left: RwSignal<Vec<AreaLeft>> = RwSignal::new(
         detail
             .general_admission
@@ -191,7 +198,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let currency_total = currency.clone();
     let offer_currency = StoredValue::new(currency.clone());
     let total = move || l.price(picked.read().iter().map(|p| p.cents).sum(), &currency_total);
-    let hold_ids = move |ids: Vec<i64>| {
+    let hold_ids = move |ids: Vec<SeatId>| {
         if ids.is_empty() {
             return;
         }
@@ -246,7 +253,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let standing_codes: Vec<String> = standing_areas.iter().map(|a| a.category.clone()).collect();
     let best_categories = seated(&detail.categories, &standing_codes);
     // One click on an alternative: select exactly those seats and hold them.
-    let take = move |ids: Vec<i64>| {
+    let take = move |ids: Vec<SeatId>| {
         select_only(&ids, picked, max_per_booking);
         hold_ids(ids);
     };
@@ -256,7 +263,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         }
     };
     // After a hold ran out: the same seats again, or back to choosing.
-    let hold_again = Callback::new(move |ids: Vec<i64>| {
+    let hold_again = Callback::new(move |ids: Vec<SeatId>| {
         hold.set(None);
         take(ids);
     });
@@ -527,7 +534,7 @@ struct Watched {
 /// new look (this buyer's own hold shows as theirs); a seat in the selection
 /// that someone else took leaves the selection, and the buyer is told which;
 /// a `reset` (too much missed) reloads the page.
-fn connect_live(event_id: i64, since: u64, w: Watched) {
+fn connect_live(event_id: EventId, since: u64, w: Watched) {
     let url = format!("/api/events/{event_id}/seats/stream?since={since}");
     let on_message = move |message: SeatStreamMessage| match message {
         SeatStreamMessage::Seats(batch) => {

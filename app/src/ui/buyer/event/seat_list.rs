@@ -10,11 +10,12 @@ use wasm_bindgen::JsCast;
 
 use crate::i18n::{use_locale, Locale, Msg};
 use crate::model::EventKind;
+use crate::model::SeatId;
 use crate::ui::buyer::event::seats::{toggle_seat, Picked};
 
 #[derive(Clone, PartialEq)]
 struct Listed {
-    id: i64,
+    id: SeatId,
     name: String,
 }
 
@@ -45,7 +46,7 @@ pub fn SeatList(
         section.set(event_target_value(&ev));
         refresh();
     };
-    let toggle = move |id: i64| {
+    let toggle = move |id: SeatId| {
         let seat = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.get_element_by_id(&format!("seat-{id}")));

@@ -9,11 +9,12 @@ use leptos::prelude::*;
 use leptos::web_sys;
 
 use crate::i18n::{Locale, Msg};
+use crate::model::SeatId;
 use crate::model::SeatStatus;
 
 #[derive(Clone, PartialEq)]
 pub struct Picked {
-    pub id: i64,
+    pub id: SeatId,
     pub name: String,
     pub cents: i64,
 }
@@ -110,7 +111,7 @@ fn name_of(full: &str) -> String {
 }
 
 /// The map's element of a seat.
-pub fn seat_element(id: i64) -> Option<web_sys::Element> {
+pub fn seat_element(id: SeatId) -> Option<web_sys::Element> {
     web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id(&format!("seat-{id}")))
@@ -140,7 +141,7 @@ pub fn toggle_seat(
     }
     let Some(id) = seat
         .get_attribute("data-id")
-        .and_then(|v| v.parse::<i64>().ok())
+        .and_then(|v| v.parse::<SeatId>().ok())
     else {
         return Toggled::Unavailable;
     };
@@ -163,7 +164,7 @@ pub fn toggle_seat(
 }
 
 /// Gives seats of the map one look (after a hold, a refusal, a change).
-pub fn mark_seats(ids: &[i64], look: Look) {
+pub fn mark_seats(ids: &[SeatId], look: Look) {
     for id in ids {
         if let Some(el) = seat_element(*id) {
             show(&el, look);
@@ -173,7 +174,7 @@ pub fn mark_seats(ids: &[i64], look: Look) {
 
 /// Applies the status letters (`SeatStatuses`) to the drawn seats, which
 /// are in the same order; the drawing starts every seat available.
-pub fn apply_statuses(seats: &web_sys::Element, letters: &str, yours: &[i64]) {
+pub fn apply_statuses(seats: &web_sys::Element, letters: &str, yours: &[SeatId]) {
     let all = seats.children();
     for (i, letter) in letters.chars().enumerate() {
         let status = SeatStatus::from_code(letter).unwrap_or(SeatStatus::Held);
@@ -183,14 +184,14 @@ pub fn apply_statuses(seats: &web_sys::Element, letters: &str, yours: &[i64]) {
         let Some(el) = all.item(i as u32) else { break };
         let mine = el
             .get_attribute("data-id")
-            .and_then(|v| v.parse::<i64>().ok())
+            .and_then(|v| v.parse::<SeatId>().ok())
             .is_some_and(|id| yours.contains(&id));
         show(&el, Look::of(status, mine));
     }
 }
 
 /// A drawn seat's price in minor units (0 when it is not drawn).
-pub fn seat_price(id: i64) -> i64 {
+pub fn seat_price(id: SeatId) -> i64 {
     seat_element(id)
         .and_then(|el| el.get_attribute("data-price"))
         .and_then(|v| v.parse().ok())
@@ -198,7 +199,7 @@ pub fn seat_price(id: i64) -> i64 {
 }
 
 /// "Section L1, row 3, seat 7" from the seat's accessible name.
-pub fn seat_name(id: i64) -> String {
+pub fn seat_name(id: SeatId) -> String {
     seat_element(id)
         .and_then(|el| el.text_content())
         .map(|t| t.splitn(4, ", ").take(3).collect::<Vec<_>>().join(", "))
@@ -206,7 +207,7 @@ pub fn seat_name(id: i64) -> String {
 }
 
 /// Takes one seat out of the selection (its ×).
-pub fn unselect(id: i64, picked: RwSignal<Vec<Picked>>) {
+pub fn unselect(id: SeatId, picked: RwSignal<Vec<Picked>>) {
     if let Some(el) = seat_element(id) {
         if el.class_list().contains("selected") {
             show(&el, Look::Available);
@@ -216,7 +217,7 @@ pub fn unselect(id: i64, picked: RwSignal<Vec<Picked>>) {
 }
 
 /// Replaces the selection with exactly these seats.
-pub fn select_only(ids: &[i64], picked: RwSignal<Vec<Picked>>, limit: usize) {
+pub fn select_only(ids: &[SeatId], picked: RwSignal<Vec<Picked>>, limit: usize) {
     for p in picked.get_untracked() {
         unselect(p.id, picked);
     }
@@ -228,7 +229,7 @@ pub fn select_only(ids: &[i64], picked: RwSignal<Vec<Picked>>, limit: usize) {
 }
 
 /// Briefly highlights seats that were just lost to someone else.
-pub fn flash(ids: &[i64]) {
+pub fn flash(ids: &[SeatId]) {
     for id in ids {
         if let Some(el) = seat_element(*id) {
             let _ = el.class_list().add_1("flash");

@@ -6,13 +6,14 @@
 use leptos::prelude::*;
 
 use crate::i18n::{use_locale, Msg};
+use crate::model::EventId;
 use crate::model::{AreaLeft, GeneralAdmissionArea, HoldResponse};
 use crate::server_fns::buyer::{hold_standing, HoldOutcome};
 use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key};
 
 #[component]
 pub fn Standing(
-    event_id: i64,
+    event_id: EventId,
     areas: Vec<GeneralAdmissionArea>,
     left: RwSignal<Vec<AreaLeft>>,
     currency: String,
@@ -35,7 +36,7 @@ pub fn Standing(
 
 #[component]
 fn StandingArea(
-    event_id: i64,
+    event_id: EventId,
     area: GeneralAdmissionArea,
     left: RwSignal<Vec<AreaLeft>>,
     currency: String,

@@ -7,6 +7,7 @@
 use leptos::prelude::*;
 
 use crate::i18n::{use_locale, Locale, Msg};
+use crate::model::EventId;
 use crate::model::{EventDetail, QueueStatus};
 use crate::server_fns::buyer::join_queue;
 
@@ -89,7 +90,7 @@ fn enter() {
 
 /// Follows the place over SSE; when admitted, joins once more (that answer
 /// carries the admission cookie) and enters.
-fn follow(event_id: i64, status: RwSignal<QueueStatus>, live: RwSignal<bool>) {
+fn follow(event_id: EventId, status: RwSignal<QueueStatus>, live: RwSignal<bool>) {
     let url = format!("/api/events/{event_id}/queue/stream");
     let on_place = move |s: QueueStatus| {
         let rejoin = s.admitted || s.admission_expired;

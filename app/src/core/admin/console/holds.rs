@@ -1,0 +1,82 @@
+//! The holds and pending payments running now, soonest to end first.
+
+use std::collections::HashMap;
+
+use crate::core::{ApiError, AppState};
+use crate::model::console::LiveHold;
+use crate::model::{BookingId, BookingStatus, BuyerId, EventId, SeatId};
+
+/// A running booking as read.
+#[derive(sqlx::FromRow)]
+struct HoldRow {
+    id: BookingId,
+    event_id: EventId,
+    buyer_id: BuyerId,
+    status: String,
+    held_until: i64,
+    amount_cents: i64,
+    currency: String,
+    /// Standing places.
+    ga_quantity: i64,
+}
+
+/// Live holds and pending payments (all events when `event_id` is `None`),
+/// soonest to end first.
+pub async fn live_holds(
+    state: &AppState,
+    event_id: Option<EventId>,
+) -> Result<Vec<LiveHold>, ApiError> {
+    let now = state.clock.now_ms();
+    let running = format!(
+        "(b.status = {} or (b.status = {} and b.held_until > $1))",
+        BookingStatus::PaymentPending.sql(),
+        BookingStatus::Held.sql()
+    );
+    let sql = format!(
+        "select id, event_id, buyer_id, status, held_until, amount_cents, currency, ga_quantity
+         from booking b
+         where {running} and ($2 is null or event_id = $2)
+         order by held_until, id limit 500"
+    );
+    let rows: Vec<HoldRow> = sqlx::query_as(&sql)
+        .bind(now)
+        .bind(event_id)
+        .fetch_all(state.db.reader())
+        .await?;
+    // The seats of all of them in one query (the dashboard asks every
+    // second), grouped by booking.
+    let sql = format!(
+        "select bs.booking_id, s.id, s.label
+         from booking_seat bs join seat s on s.id = bs.seat_id join booking b on b.id = bs.booking_id
+         where {running} and ($2 is null or b.event_id = $2)
+         order by s.id"
+    );
+    let seat_rows: Vec<(BookingId, SeatId, String)> = sqlx::query_as(&sql)
+        .bind(now)
+        .bind(event_id)
+        .fetch_all(state.db.reader())
+        .await?;
+    let mut seats_of: HashMap<BookingId, Vec<(SeatId, String)>> = HashMap::new();
+    for (booking, id, label) in seat_rows {
+        seats_of.entry(booking).or_default().push((id, label));
+    }
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let seats = seats_of.remove(&row.id).unwrap_or_default();
+            LiveHold {
+                booking_id: row.id,
+                event_id: row.event_id,
+                buyer_id: row.buyer_id,
+                seat_ids: seats.iter().map(|s| s.0).collect(),
+                seat_labels: seats.into_iter().map(|s| s.1).collect(),
+                places: row.ga_quantity,
+                // The query keeps to the two running states.
+                stage: BookingStatus::parse(&row.status).unwrap_or(BookingStatus::Held),
+                expires_in_ms: (row.held_until - now).max(0),
+                amount_cents: row.amount_cents,
+                currency: row.currency,
+            }
+        })
+        .collect())
+}

@@ -1,0 +1,140 @@
+//! What the console shows: one event's counts, money, live holds, recent
+//! settlements, webhook inbox, mail and audit — read-only queries.
+
+use crate::core::event_time::local_start;
+use crate::core::payments::outbox;
+use crate::core::platform::clock::rfc3339;
+use crate::core::{ApiError, AppState};
+use crate::model::console::{AdminEvent, Dashboard, SeatCounts, StandingCount};
+use crate::model::{BookingStatus, EventId, EventKind};
+
+use super::{audit, canary};
+
+mod holds;
+mod logs;
+mod settled;
+
+pub use holds::live_holds;
+
+const RECENT: i64 = 25;
+
+/// Every event, published or not, with its seat count.
+pub async fn all_events(state: &AppState) -> Result<Vec<AdminEvent>, ApiError> {
+    let rows: Vec<(EventId, String, String, i64, i64)> = sqlx::query_as(
+        "select e.id, e.name, e.kind, e.published, (select count(*) from seat s where s.event_id = e.id)
+         from event e order by e.id",
+    )
+    .fetch_all(state.db.reader())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, name, kind, published, seat_count)| AdminEvent {
+            id,
+            name,
+            kind: EventKind::parse(&kind).unwrap_or(EventKind::Concert),
+            published: published == 1,
+            seat_count,
+        })
+        .collect())
+}
+
+/// The dashboard, its audit details also in `locale` (the console's page;
+/// English for the API).
+pub async fn dashboard(
+    state: &AppState,
+    event_id: EventId,
+    locale: crate::i18n::Locale,
+) -> Result<Dashboard, ApiError> {
+    let now = state.clock.now_ms();
+    let db = state.db.reader();
+    let event: Option<EventRow> = sqlx::query_as(
+        "select name, published, on_sale_at, currency, time_zone from event where id = $1",
+    )
+    .bind(event_id)
+    .fetch_optional(db)
+    .await?;
+    let Some(event) = event else {
+        return Err(ApiError::NotFound("event"));
+    };
+    let sql = format!(
+        "select cast(coalesce(sum(amount_cents), 0) as bigint) from booking
+         where event_id = $1 and status = {}",
+        BookingStatus::Booked.sql()
+    );
+    let (revenue,): (i64,) = sqlx::query_as(&sql).bind(event_id).fetch_one(db).await?;
+    let standing: Vec<StandingCount> = sqlx::query_as(
+        "select id as area_id, name, capacity, remaining from ga_area where event_id = $1 order by id",
+    )
+    .bind(event_id)
+    .fetch_all(db)
+    .await?;
+    let canary = match state.canary.get() {
+        Some(report) => report,
+        None => canary::check(state).await?,
+    };
+    let zone = event.time_zone.as_str();
+    let local = |ms: i64| local_start(ms, zone).at;
+    Ok(Dashboard {
+        time_zone_abbreviation: local_start(now, zone).abbreviation,
+        time_zone: event.time_zone.clone(),
+        event_id,
+        event_name: event.name,
+        published: event.published == 1,
+        on_sale_at: rfc3339(event.on_sale_at),
+        counts: seat_counts(state, event_id, now).await?,
+        standing,
+        revenue_cents: revenue,
+        currency: event.currency,
+        holds: live_holds(state, Some(event_id)).await?,
+        recent: settled::recent(state, event_id, &local).await?,
+        webhooks: logs::webhooks(state, event_id, &local).await?,
+        mail: logs::mail(state, event_id, &local).await?,
+        outbox_backlog: outbox::backlog(state).await?,
+        audit: audit::recent(&state.db, Some(event_id), RECENT, locale).await?,
+        canary,
+    })
+}
+
+/// The event's row as the dashboard reads it.
+#[derive(sqlx::FromRow)]
+struct EventRow {
+    name: String,
+    published: i64,
+    on_sale_at: i64,
+    currency: String,
+    time_zone: String,
+}
+
+async fn seat_counts(
+    state: &AppState,
+    event_id: EventId,
+    now: i64,
+) -> Result<SeatCounts, ApiError> {
+    let sql = format!(
+        "select b.status, count(*) from booking_seat bs join booking b on b.id = bs.booking_id
+         where bs.event_id = $1 and bs.live = 1
+           and (b.status <> {} or b.held_until > $2)
+         group by b.status",
+        BookingStatus::Held.sql()
+    );
+    let rows: Vec<(String, i64)> = sqlx::query_as(&sql)
+        .bind(event_id)
+        .bind(now)
+        .fetch_all(state.db.reader())
+        .await?;
+    let (total,): (i64,) = sqlx::query_as("select count(*) from seat where event_id = $1")
+        .bind(event_id)
+        .fetch_one(state.db.reader())
+        .await?;
+    let mut counts = SeatCounts::default();
+    for (status, n) in rows {
+        match BookingStatus::parse(&status) {
+            Some(BookingStatus::Held) => counts.held = n,
+            Some(BookingStatus::PaymentPending) => counts.in_payment = n,
+            Some(BookingStatus::Booked) => counts.booked = n,
+            _ => {}
+        }
+    }
+    counts.available = total - counts.held - counts.in_payment - counts.booked;
+    Ok(counts)
+}

@@ -1,0 +1,99 @@
+//! Bookings settled lately, with why: paid, re-taken late, refunded.
+
+use crate::core::platform::clock::rfc3339;
+use crate::core::{ApiError, AppState};
+use crate::i18n::Locale;
+use crate::model::console::{BookingActivity, SettlementReason};
+use crate::model::{BookingId, BookingStatus, EventId, PaymentStatus};
+
+use super::RECENT;
+
+/// A settled booking and its payment as read.
+#[derive(sqlx::FromRow)]
+struct SettlementRow {
+    id: BookingId,
+    status: String,
+    amount_cents: i64,
+    currency: String,
+    updated_at: i64,
+    payment_status: Option<String>,
+    /// Refunded in part outside Holdfast.
+    refunded_cents: i64,
+}
+
+pub(super) async fn recent(
+    state: &AppState,
+    event_id: EventId,
+    local: &impl Fn(i64) -> String,
+) -> Result<Vec<BookingActivity>, ApiError> {
+    let sql = format!(
+        "select b.id, b.status, b.amount_cents, b.currency, b.updated_at,
+                p.status as payment_status, coalesce(p.refunded_cents, 0) as refunded_cents
+         from booking b left join payment p on p.booking_id = b.id
+         where b.event_id = $1
+           and (b.status in {} or p.status = {} or p.refunded_cents > 0)
+         order by b.updated_at desc limit $2",
+        BookingStatus::sql_list(&[
+            BookingStatus::Booked,
+            BookingStatus::Refunded,
+            BookingStatus::Disputed
+        ]),
+        PaymentStatus::RefundPending.sql()
+    );
+    let rows: Vec<SettlementRow> = sqlx::query_as(&sql)
+        .bind(event_id)
+        .bind(RECENT)
+        .fetch_all(state.db.reader())
+        .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        let reason = reason(state, &row).await?;
+        // The query keeps to settled states.
+        let status = BookingStatus::parse(&row.status).unwrap_or(BookingStatus::Booked);
+        out.push(BookingActivity {
+            status,
+            amount_cents: row.amount_cents,
+            reason: reason.words(Locale::En, row.refunded_cents, &row.currency),
+            currency: row.currency,
+            at: rfc3339(row.updated_at),
+            at_local: local(row.updated_at),
+            reason_kind: reason,
+            refunded_cents: row.refunded_cents,
+            booking_id: row.id,
+        });
+    }
+    Ok(out)
+}
+
+/// Why it settled so, from its webhooks' outcomes and the audit log.
+async fn reason(state: &AppState, row: &SettlementRow) -> Result<SettlementReason, ApiError> {
+    let outcomes: Vec<(String,)> =
+        sqlx::query_as("select outcome from webhook_inbox where booking_id = $1")
+            .bind(&row.id)
+            .fetch_all(state.db.reader())
+            .await?;
+    let (by_admin,): (i64,) = sqlx::query_as(
+        "select count(*) from audit_log where booking_id = $1 and action = 'refund'",
+    )
+    .bind(&row.id)
+    .fetch_one(state.db.reader())
+    .await?;
+    let late = |o: &str| outcomes.iter().any(|r| r.0 == o);
+    let booking = BookingStatus::parse(&row.status);
+    let paid = row.payment_status.as_deref().and_then(PaymentStatus::parse);
+    Ok(match (booking, paid) {
+        (Some(BookingStatus::Disputed), _) => SettlementReason::Disputed,
+        _ if by_admin > 0 => SettlementReason::RefundedByAdmin,
+        (Some(BookingStatus::Booked), _) if row.refunded_cents > 0 => {
+            SettlementReason::PartlyRefundedOutside
+        }
+        (Some(BookingStatus::Booked), _) if late("late_payment_retaken") => {
+            SettlementReason::LatePaymentRetaken
+        }
+        (Some(BookingStatus::Booked), _) => SettlementReason::Paid,
+        (_, Some(PaymentStatus::RefundPending)) => SettlementReason::LatePaymentRefundUnderWay,
+        _ if late("late_payment_refund_queued") => SettlementReason::LatePaymentRefunded,
+        _ if late("ticket_voided") => SettlementReason::RefundedOutside,
+        _ => SettlementReason::Refunded,
+    })
+}
