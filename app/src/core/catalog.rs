@@ -69,14 +69,14 @@ pub async fn event_detail(state: &AppState, event_id: EventId) -> Result<EventDe
     .fetch_optional(state.db.reader())
     .await?;
     let row = row.ok_or(ApiError::NotFound("event"))?;
-    let categories: Vec<(String, String, i64, String)> = sqlx::query_as(
+    let categories: Vec<PriceCategory> = sqlx::query_as(
         "select code, name, price_cents, color from price_category where event_id = $1 order by price_cents desc",
     )
     .bind(event_id)
     .fetch_all(state.db.reader())
     .await?;
-    let areas: Vec<(i64, String, String, i64, i64, i64)> = sqlx::query_as(
-        "select a.id, a.name, c.code, c.price_cents, a.capacity, a.remaining
+    let areas: Vec<GeneralAdmissionArea> = sqlx::query_as(
+        "select a.id, a.name, c.code as category, c.price_cents, a.capacity, a.remaining
          from ga_area a join price_category c on c.id = a.category_id where a.event_id = $1 order by a.id",
     )
     .bind(event_id)
@@ -84,28 +84,8 @@ pub async fn event_detail(state: &AppState, event_id: EventId) -> Result<EventDe
     .await?;
     Ok(EventDetail {
         summary: summary(state, row).await?,
-        categories: categories
-            .into_iter()
-            .map(|(code, name, price_cents, color)| PriceCategory {
-                code,
-                name,
-                price_cents,
-                color,
-            })
-            .collect(),
-        general_admission: areas
-            .into_iter()
-            .map(
-                |(id, name, category, price_cents, capacity, remaining)| GeneralAdmissionArea {
-                    id,
-                    name,
-                    category,
-                    price_cents,
-                    capacity,
-                    remaining,
-                },
-            )
-            .collect(),
+        categories,
+        general_admission: areas,
     })
 }
 

@@ -179,7 +179,7 @@ impl EventSummary {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema, sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct PriceCategory {
     pub code: String,
@@ -190,7 +190,7 @@ pub struct PriceCategory {
 
 /// A standing area sold by count, not by seat (additive to API.md).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema, sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct GeneralAdmissionArea {
     pub id: i64,

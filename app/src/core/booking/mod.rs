@@ -3,6 +3,7 @@
 //! called alike by REST handlers, server functions and workers.
 
 pub mod best;
+pub mod blocks;
 pub mod ga;
 pub mod hold;
 pub mod query;

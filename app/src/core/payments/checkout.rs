@@ -185,14 +185,28 @@ pub async fn checkout_request(
     state: &AppState,
     booking_id: &BookingId,
 ) -> Result<CheckoutRequest, ApiError> {
-    let (amount, currency, held_until, ga_qty, began): (i64, String, i64, i64, Option<i64>) =
-        sqlx::query_as(
-            "select b.amount_cents, b.currency, b.held_until, b.ga_quantity, p.created_at
-             from booking b left join payment p on p.booking_id = b.id where b.id = $1",
-        )
-        .bind(booking_id)
-        .fetch_one(&mut **tx)
-        .await?;
+    #[derive(sqlx::FromRow)]
+    struct ToCharge {
+        amount_cents: i64,
+        currency: String,
+        held_until: i64,
+        ga_quantity: i64,
+        /// When the checkout began (its payment row was made).
+        began: Option<i64>,
+    }
+    let ToCharge {
+        amount_cents: amount,
+        currency,
+        held_until,
+        ga_quantity: ga_qty,
+        began,
+    } = sqlx::query_as(
+        "select b.amount_cents, b.currency, b.held_until, b.ga_quantity, p.created_at as began
+         from booking b left join payment p on p.booking_id = b.id where b.id = $1",
+    )
+    .bind(booking_id)
+    .fetch_one(&mut **tx)
+    .await?;
     // The session lasts the full checkout time from when the checkout
     // began (stable across retries, as the provider's idempotency wants),
     // even when the booking's own deadline is shorter.

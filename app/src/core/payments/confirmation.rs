@@ -19,7 +19,17 @@ pub async fn confirmation(
     currency: &str,
 ) -> Result<(String, String), sqlx::Error> {
     let l = crate::core::buyer_language::of_booking(tx, booking_id).await?;
-    let event: Option<(String, String, String, i64, String, i64)> = sqlx::query_as(
+    #[derive(sqlx::FromRow)]
+    struct Booked {
+        name: String,
+        kind: String,
+        venue: String,
+        starts_at: i64,
+        time_zone: String,
+        /// Standing places.
+        ga_quantity: i64,
+    }
+    let event: Option<Booked> = sqlx::query_as(
         "select e.name, e.kind, e.venue, e.starts_at, e.time_zone, b.ga_quantity
          from booking b join event e on e.id = b.event_id where b.id = $1",
     )
@@ -40,7 +50,15 @@ pub async fn confirmation(
         &[("booking", &booking_id), ("amount", &amount)],
     );
     text.push('\n');
-    let Some((name, kind, venue, starts_at, zone, standing)) = event else {
+    let Some(Booked {
+        name,
+        kind,
+        venue,
+        starts_at,
+        time_zone: zone,
+        ga_quantity: standing,
+    }) = event
+    else {
         return Ok((subject, text));
     };
     let kind = EventKind::parse(&kind).unwrap_or(EventKind::Concert);

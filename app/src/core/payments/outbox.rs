@@ -103,6 +103,18 @@ async fn enqueue(
     Ok(())
 }
 
+/// An outbox row due for delivery.
+#[derive(sqlx::FromRow)]
+struct Due {
+    id: i64,
+    /// `email` or `refund`.
+    kind: String,
+    booking_id: BookingId,
+    dedupe_key: String,
+    payload: String,
+    attempts: i64,
+}
+
 /// Carries out due outbox rows; returns how many were delivered.
 /// Rows one `dispatch_due` claims.
 pub const BATCH: usize = 20;
@@ -116,12 +128,11 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
          order by id limit {BATCH}{}",
         state.db.skip_locked()
     );
-    let due: Vec<(i64, String, BookingId, String, String, i64)> =
-        sqlx::query_as(&sql).bind(now).fetch_all(&mut *tx).await?;
+    let due: Vec<Due> = sqlx::query_as(&sql).bind(now).fetch_all(&mut *tx).await?;
     let mut claimed = Vec::new();
     for row in due {
         let won = sqlx::query("update outbox set lease_until = $2 where id = $1 and lease_until <= $3 and delivered_at is null")
-            .bind(row.0)
+            .bind(row.id)
             .bind(now + LEASE_MS)
             .bind(now)
             .execute(&mut *tx)
@@ -135,7 +146,15 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
     tx.commit().await?;
 
     let mut delivered = 0;
-    for (id, kind, booking_id, key, payload, attempts) in claimed {
+    for Due {
+        id,
+        kind,
+        booking_id,
+        dedupe_key: key,
+        payload,
+        attempts,
+    } in claimed
+    {
         let result = match kind.as_str() {
             "email" => deliver_email(state, &booking_id, &key, &payload).await,
             _ => refund(state, &booking_id, &payload).await,

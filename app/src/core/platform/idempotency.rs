@@ -85,7 +85,7 @@ pub async fn lookup(
     key: &IdempotencyKey,
     now: i64,
 ) -> Result<Option<Stored>, ApiError> {
-    let row: Option<(String, Option<i64>, Option<String>, i64)> = sqlx::query_as(
+    let row: Option<KeyRow> = sqlx::query_as(
         "select fingerprint, status_code, response_body, created_at from idempotency_key where buyer_id = $1 and key = $2",
     )
     .bind(buyer)
@@ -94,25 +94,39 @@ pub async fn lookup(
     .await?;
     match row {
         None => Ok(None),
-        Some((fp, _, _, _)) if fp != key.fingerprint => Err(ApiError::IdempotencyKeyReused),
-        Some((_, Some(status), Some(body), _)) => Ok(Some(Stored {
+        Some(r) if r.fingerprint != key.fingerprint => Err(ApiError::IdempotencyKeyReused),
+        Some(KeyRow {
+            status_code: Some(status),
+            response_body: Some(body),
+            ..
+        }) => Ok(Some(Stored {
             status: status as u16,
             body,
         })),
-        Some((_, _, _, claimed_at)) if claimed_at <= now - IN_FLIGHT_LEASE_MS => {
+        Some(KeyRow { created_at, .. }) if created_at <= now - IN_FLIGHT_LEASE_MS => {
             sqlx::query(
                 "delete from idempotency_key where buyer_id = $1 and key = $2
                  and status_code is null and created_at = $3",
             )
             .bind(buyer)
             .bind(&key.key)
-            .bind(claimed_at)
+            .bind(created_at)
             .execute(db.writer())
             .await?;
             Ok(None)
         }
         Some(_) => Err(ApiError::IdempotencyKeyInUse),
     }
+}
+
+/// A key as stored: the request's fingerprint, and the answer once there
+/// is one (`created_at` is when the request claimed the key).
+#[derive(sqlx::FromRow)]
+struct KeyRow {
+    fingerprint: String,
+    status_code: Option<i64>,
+    response_body: Option<String>,
+    created_at: i64,
 }
 
 /// Inserts the key inside the effect's transaction. `false`: another request

@@ -20,20 +20,29 @@ const RECENT: i64 = 25;
 
 /// Every event, published or not, with its seat count.
 pub async fn all_events(state: &AppState) -> Result<Vec<AdminEvent>, ApiError> {
-    let rows: Vec<(EventId, String, String, i64, i64)> = sqlx::query_as(
-        "select e.id, e.name, e.kind, e.published, (select count(*) from seat s where s.event_id = e.id)
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        id: EventId,
+        name: String,
+        kind: String,
+        published: i64,
+        seat_count: i64,
+    }
+    let rows: Vec<Row> = sqlx::query_as(
+        "select e.id, e.name, e.kind, e.published,
+                (select count(*) from seat s where s.event_id = e.id) as seat_count
          from event e order by e.id",
     )
     .fetch_all(state.db.reader())
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(id, name, kind, published, seat_count)| AdminEvent {
-            id,
-            name,
-            kind: EventKind::parse(&kind).unwrap_or(EventKind::Concert),
-            published: published == 1,
-            seat_count,
+        .map(|r| AdminEvent {
+            id: r.id,
+            name: r.name,
+            kind: EventKind::parse(&r.kind).unwrap_or(EventKind::Concert),
+            published: r.published == 1,
+            seat_count: r.seat_count,
         })
         .collect())
 }

@@ -165,3 +165,12 @@ pub fn BestSeats(
         </div>
     }
 }
+
+/// What "Find best seats" looks for.
+pub fn best_hint(l: Locale, kind: crate::model::EventKind, limit: usize) -> String {
+    let m = match kind {
+        crate::model::EventKind::Concert => Msg::BestHintConcert,
+        crate::model::EventKind::Cruise => Msg::BestHintCruise,
+    };
+    l.fill(m, &[("limit", &limit)])
+}

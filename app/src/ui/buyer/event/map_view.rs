@@ -6,7 +6,7 @@
 use leptos::web_sys;
 use wasm_bindgen::JsCast;
 
-use crate::model::geometry::ViewBox;
+use crate::model::geometry::{ViewBox, BUTTON_ZOOM_IN};
 
 /// Where the pointer is over the map, as fractions of its width and height.
 pub fn pointer_fraction(ev: &web_sys::MouseEvent) -> (f64, f64) {
@@ -91,6 +91,30 @@ impl Touches {
         let (a, b) = (self.0[0], self.0[1]);
         ((a.1 - b.1).powi(2) + (a.2 - b.2).powi(2)).sqrt()
     }
+}
+
+/// A finger needs seats this wide on screen (WCAG's minimum target).
+const TAP_TARGET_PX: f64 = 24.0;
+
+/// How far to zoom before a tap can pick a seat: `Some(factor)` while the
+/// seats on screen are narrower than a finger's target (wherever the tap
+/// fell), `None` when a tap can pick one.
+pub fn zoom_to_tap(seat: Option<&web_sys::Element>) -> Option<f64> {
+    let any = || {
+        web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("circle.seat").ok().flatten())
+    };
+    let width = seat
+        .cloned()
+        .or_else(any)?
+        .get_bounding_client_rect()
+        .width();
+    if width <= 0.0 || width >= TAP_TARGET_PX {
+        return None;
+    }
+    // Aim a little past the minimum; never zoom out.
+    Some((width / (TAP_TARGET_PX * 1.2)).min(BUTTON_ZOOM_IN))
 }
 
 #[cfg(test)]

@@ -1,8 +1,10 @@
-//! One event's page: `page` (the route, the map component, live updates),
+//! One event's page: `page` (the route and the map component),
+//! `seat_stream` (live updates from every buyer),
 //! `drawing` (fetches the seats' drawing and statuses into the map),
 //! `map_view` (gestures; the pure geometry is `model::geometry`), `seats`
 //! (selection, and each seat's look and accessible name), `keyboard`
-//! (arrow-key navigation), `held_panel` (the countdown and Pay), the
+//! (arrow-key navigation), `holding` (the hold request and its answer),
+//! `held_panel` (the countdown and Pay), the
 //! accessible `seat_list`, the `standing` areas bought by count, `best`
 //! (the server chooses), and the `waiting_room` shown instead while the
 //! queue is on.
@@ -17,10 +19,12 @@ pub mod best;
 pub mod colours;
 pub mod drawing;
 pub mod held_panel;
+pub mod holding;
 pub mod keyboard;
 pub mod map_view;
 pub mod page;
 pub mod seat_list;
+pub mod seat_stream;
 pub mod seats;
 pub mod standing;
 pub mod tooltip;

@@ -4,33 +4,40 @@
 //! page is hydrated (`drawing`): the page stays a few kilobytes, the seats'
 //! drawing is cached by the browser for good, and their statuses come as
 //! one letter each. One click handler on the map selects them.
+//!
+//! Longer than the house's ~350 lines, on purpose: `SeatMap` is the one
+//! place where the map, the side panel and the live stream meet, and its
+//! signals are wired here; what each piece does lives in its own module
+//! (gestures, seats, holding, the stream, the panels).
 
 use leptos::prelude::*;
 use leptos::web_sys;
 use leptos_router::hooks::use_params_map;
 use wasm_bindgen::JsCast;
 
-use crate::i18n::{use_locale, Locale, Msg};
+use crate::i18n::{use_locale, Msg};
 use crate::model::geometry::{BUTTON_ZOOM_IN, BUTTON_ZOOM_OUT, WHEEL_ZOOM_IN, WHEEL_ZOOM_OUT};
+use crate::model::AreaLeft;
 use crate::model::EventId;
 use crate::model::SeatId;
-use crate::model::{AreaLeft, SeatChange, SeatStreamMessage};
-use crate::server_fns::buyer::{event_page, hold_seats, EventPageData, HoldOutcome};
-use crate::ui::buyer::event::best::{ask_best, seated, Ask, BestSeats};
+use crate::server_fns::buyer::{event_page, EventPageData};
+use crate::ui::buyer::event::best::{ask_best, best_hint, seated, Ask, BestSeats};
 use crate::ui::buyer::event::drawing::draw_seats;
-use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key, HeldPanel};
+use crate::ui::buyer::event::held_panel::HeldPanel;
+use crate::ui::buyer::event::holding::hold_these;
 use crate::ui::buyer::event::keyboard::on_map_key;
-use crate::ui::buyer::event::map_view::{fraction_at, pointer_fraction, svg_scale, Touches};
+use crate::ui::buyer::event::map_view::{
+    fraction_at, pointer_fraction, svg_scale, zoom_to_tap, Touches,
+};
 use crate::ui::buyer::event::seat_list::SeatList;
+use crate::ui::buyer::event::seat_stream::{connect_live, Watched};
 use crate::ui::buyer::event::seats::{
-    flash, mark_seats, seat_name, seat_price, select_only, toggle_seat, unselect, Look, Picked,
-    Toggled,
+    seat_name, seat_price, select_only, toggle_seat, unselect, Picked, Toggled,
 };
 use crate::ui::buyer::event::standing::Standing;
 use crate::ui::buyer::event::tooltip::{tip_for, SeatTip, Tip};
 use crate::ui::buyer::event::waiting_room::WaitingRoom;
 use crate::ui::buyer::event::{Lost, SeatPanel};
-use crate::ui::live::use_event_stream;
 
 #[component]
 pub fn EventPage() -> impl IntoView {
@@ -198,42 +205,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let currency_total = currency.clone();
     let offer_currency = StoredValue::new(currency.clone());
     let total = move || l.price(picked.read().iter().map(|p| p.cents).sum(), &currency_total);
-    let hold_ids = move |ids: Vec<SeatId>| {
-        if ids.is_empty() {
-            return;
-        }
-        message.set(None);
-        lost.set(None);
-        suggestions.set(Vec::new());
-        let key = new_idempotency_key();
-        // The stream may report these held before the answer arrives: they
-        // are this buyer's own, not taken by someone else.
-        holding.set(ids.clone());
-        leptos::task::spawn_local(async move {
-            let outcome = hold_seats(event_id, ids, key).await;
-            holding.set(Vec::new());
-            match outcome {
-                Ok(HoldOutcome::Held(r)) => {
-                    mark_seats(&r.seat_ids, Look::Yours);
-                    picked.set(Vec::new());
-                    hold.set(Some(r));
-                }
-                Ok(HoldOutcome::Refused {
-                    message: m,
-                    seat_ids,
-                    suggestions: offered,
-                    ..
-                }) => {
-                    mark_seats(&seat_ids, Look::Held);
-                    flash(&seat_ids);
-                    picked.update(|p| p.retain(|s| !seat_ids.contains(&s.id)));
-                    message.set(Some(m));
-                    suggestions.set(offered);
-                }
-                Err(e) => message.set(Some(failure(l, &e, Msg::SeatsNotHeld))),
-            }
-        });
-    };
+    let hold_ids = move |ids: Vec<SeatId>| hold_these(event_id, panel, l, ids);
     let do_hold = move |_| {
         tip.set(None);
         hold_ids(picked.get_untracked().iter().map(|p| p.id).collect())
@@ -485,120 +457,4 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         {head}
         <div class="map-layout">{map}{panel}</div>
     }
-}
-
-/// What "Find best seats" looks for.
-fn best_hint(l: Locale, kind: crate::model::EventKind, limit: usize) -> String {
-    let m = match kind {
-        crate::model::EventKind::Concert => Msg::BestHintConcert,
-        crate::model::EventKind::Cruise => Msg::BestHintCruise,
-    };
-    l.fill(m, &[("limit", &limit)])
-}
-
-/// A finger needs seats this wide on screen (WCAG's minimum target).
-const TAP_TARGET_PX: f64 = 24.0;
-
-/// How far to zoom before a tap can pick a seat: `Some(factor)` while the
-/// seats on screen are narrower than a finger's target (wherever the tap
-/// fell), `None` when a tap can pick one.
-fn zoom_to_tap(seat: Option<&web_sys::Element>) -> Option<f64> {
-    let any = || {
-        web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.query_selector("circle.seat").ok().flatten())
-    };
-    let width = seat
-        .cloned()
-        .or_else(any)?
-        .get_bounding_client_rect()
-        .width();
-    if width <= 0.0 || width >= TAP_TARGET_PX {
-        return None;
-    }
-    // Aim a little past the minimum; never zoom out.
-    Some((width / (TAP_TARGET_PX * 1.2)).min(BUTTON_ZOOM_IN))
-}
-
-/// What the live stream updates besides the map.
-#[derive(Clone, Copy)]
-struct Watched {
-    panel: SeatPanel,
-    live: RwSignal<bool>,
-    /// Places left per standing area, as the stream last said.
-    standing: RwSignal<Vec<AreaLeft>>,
-    locale: Locale,
-}
-
-/// Follows the seat stream: every change from any buyer gives the seat its
-/// new look (this buyer's own hold shows as theirs); a seat in the selection
-/// that someone else took leaves the selection, and the buyer is told which;
-/// a `reset` (too much missed) reloads the page.
-fn connect_live(event_id: EventId, since: u64, w: Watched) {
-    let url = format!("/api/events/{event_id}/seats/stream?since={since}");
-    let on_message = move |message: SeatStreamMessage| match message {
-        SeatStreamMessage::Seats(batch) => {
-            for change in batch.changes {
-                seat_changed(w, change);
-            }
-        }
-        SeatStreamMessage::Standing(left) => w.standing.set(left.standing),
-    };
-    let reload = Box::new(|| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.location().reload();
-        }
-    });
-    use_event_stream(
-        &url,
-        &["seats", "standing"],
-        w.live,
-        on_message,
-        Some(reload),
-    );
-}
-
-/// One seat's new status from any buyer: its look on the map; a seat of
-/// the selection someone else took leaves it, and the buyer is told.
-fn seat_changed(w: Watched, change: SeatChange) {
-    let p = w.panel;
-    let yours = p
-        .hold
-        .read_untracked()
-        .as_ref()
-        .is_some_and(|h| h.seat_ids.contains(&change.id));
-    let look = Look::of(change.status, yours);
-    let l = w.locale;
-    let own_request = p.holding.read_untracked().contains(&change.id);
-    if look != Look::Available && !own_request {
-        let before = p.picked.with_untracked(|s| s.len());
-        let lost = p
-            .picked
-            .read_untracked()
-            .iter()
-            .find(|s| s.id == change.id)
-            .map(|s| {
-                s.name
-                    .splitn(4, ", ")
-                    .take(3)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            });
-        if let Some(name) = lost {
-            p.picked.update(|s| s.retain(|s| s.id != change.id));
-            p.message.set(Some(
-                l.fill(Msg::SeatTakenFromSelection, &[("name", &name)]),
-            ));
-            // A second loss keeps the count the buyer first wanted.
-            let quantity = p
-                .lost
-                .get_untracked()
-                .map_or(before, |l| l.quantity.max(before));
-            p.lost.set(Some(Lost {
-                seat: change.id,
-                quantity,
-            }));
-        }
-    }
-    mark_seats(&[change.id], look);
 }
