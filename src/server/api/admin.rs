@@ -23,7 +23,7 @@ use holdfast_app::model::console::{
 };
 use serde::Deserialize;
 
-use super::extract::{self, RawBody};
+use super::extract::{self, EventPath, RawBody};
 use holdfast_app::model::EventId;
 
 #[derive(Deserialize)]
@@ -139,9 +139,8 @@ pub async fn create_event(
 pub async fn publish(
     State(state): State<AppState>,
     admin: Admin,
-    Path(event_id): Path<String>,
+    EventPath(event_id): EventPath,
 ) -> Result<Json<CreatedEvent>, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
     Ok(Json(
         setup::set_published(&state, &admin, event_id, true).await?,
     ))
@@ -159,9 +158,8 @@ pub async fn publish(
 pub async fn unpublish(
     State(state): State<AppState>,
     admin: Admin,
-    Path(event_id): Path<String>,
+    EventPath(event_id): EventPath,
 ) -> Result<Json<CreatedEvent>, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
     Ok(Json(
         setup::set_published(&state, &admin, event_id, false).await?,
     ))
@@ -180,9 +178,8 @@ pub async fn unpublish(
 pub async fn dashboard(
     State(state): State<AppState>,
     _admin: Admin,
-    Path(event_id): Path<String>,
+    EventPath(event_id): EventPath,
 ) -> Result<Json<Dashboard>, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
     Ok(Json(
         console::dashboard(&state, event_id, Locale::En).await?,
     ))
@@ -202,10 +199,9 @@ pub async fn dashboard(
 pub async fn dashboard_stream(
     State(state): State<AppState>,
     _admin: Admin,
-    Path(event_id): Path<String>,
+    EventPath(event_id): EventPath,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
     // The console's stream: the audit's details in its page's language.
     let locale = Locale::of_headers(&headers);
     let first = console::dashboard(&state, event_id, locale).await?;

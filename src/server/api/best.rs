@@ -1,7 +1,7 @@
 //! `POST /api/events/{eventId}/best-available`: the server picks the best
 //! seats for a quantity and holds them in one request (`booking::best`).
 
-use axum::extract::{OriginalUri, Path, State};
+use axum::extract::{OriginalUri, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use holdfast_app::core::booking::best::{hold_best, BestRequest};
@@ -12,7 +12,7 @@ use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::HoldResponse;
 use serde::Deserialize;
 
-use super::extract::{self, RawBody};
+use super::extract::{self, EventPath, RawBody};
 use holdfast_app::model::SeatId;
 
 /// How many seats, and which may do.
@@ -49,12 +49,11 @@ pub struct BestAvailableRequest {
 pub async fn best_available(
     State(state): State<AppState>,
     buyer: Buyer,
-    Path(event_id): Path<String>,
+    EventPath(event_id): EventPath,
     OriginalUri(uri): OriginalUri,
     headers: HeaderMap,
     RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
     let admitted = extract::admit_to_hold(&state, &buyer.0, event_id, &headers).await?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
     let req: BestAvailableRequest = extract::json(&headers, &body)?;

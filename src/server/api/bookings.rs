@@ -11,7 +11,7 @@ use holdfast_app::i18n::Locale;
 use holdfast_app::model::BookingView;
 use serde_json::{json, Value};
 
-use super::extract;
+use super::extract::BookingPath;
 
 #[utoipa::path(
     get,
@@ -24,9 +24,8 @@ use super::extract;
 pub async fn show(
     State(state): State<AppState>,
     buyer: Buyer,
-    Path(id): Path<String>,
+    BookingPath(id): BookingPath,
 ) -> Result<Json<BookingView>, ApiError> {
-    let id = extract::booking_id(&id)?;
     Ok(Json(
         query::booking_of_buyer(&state, &buyer.0, &id, Locale::En).await?,
     ))
@@ -60,9 +59,8 @@ pub async fn mine(
 pub async fn release(
     State(state): State<AppState>,
     buyer: Buyer,
-    Path(id): Path<String>,
+    BookingPath(id): BookingPath,
 ) -> Result<Json<Value>, ApiError> {
-    let id = extract::booking_id(&id)?;
     let status = release::cancel_hold(&state, &buyer.0, &id).await?;
     Ok(Json(json!({ "status": status.as_str() })))
 }

@@ -1,12 +1,12 @@
 //! Events (their seat maps: `seat_map`).
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::Json;
 use holdfast_app::core::platform::error::ErrorBody;
 use holdfast_app::core::{catalog, ApiError, AppState};
 use holdfast_app::model::{EventDetail, EventSummary};
 
-use super::extract;
+use super::extract::EventPath;
 
 #[utoipa::path(
     get,
@@ -29,8 +29,7 @@ pub async fn list(State(state): State<AppState>) -> Result<Json<Vec<EventSummary
 )]
 pub async fn detail(
     State(state): State<AppState>,
-    Path(event_id): Path<String>,
+    EventPath(event_id): EventPath,
 ) -> Result<Json<EventDetail>, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
     Ok(Json(catalog::event_detail(&state, event_id).await?))
 }

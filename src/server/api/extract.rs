@@ -2,7 +2,8 @@
 //! VALIDATION error in the API's shape.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use holdfast_app::core::booking::Idempotent;
@@ -33,6 +34,39 @@ pub fn booking_id(raw: &str) -> Result<BookingId, ApiError> {
     uuid::Uuid::parse_str(raw)
         .map(|u| BookingId(u.to_string()))
         .map_err(|_| ApiError::validation("bookingId must be a UUID", "bookingId"))
+}
+
+/// The `{eventId}` of a route with that one path parameter, parsed.
+pub struct EventPath(pub EventId);
+
+impl<S: Send + Sync> FromRequestParts<S> for EventPath {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        event_id(&one_path_parameter(parts, state, "eventId").await?).map(EventPath)
+    }
+}
+
+/// The `{bookingId}` of a route with that one path parameter, parsed.
+pub struct BookingPath(pub BookingId);
+
+impl<S: Send + Sync> FromRequestParts<S> for BookingPath {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        booking_id(&one_path_parameter(parts, state, "bookingId").await?).map(BookingPath)
+    }
+}
+
+async fn one_path_parameter<S: Send + Sync>(
+    parts: &mut Parts,
+    state: &S,
+    field: &str,
+) -> Result<String, ApiError> {
+    axum::extract::Path::<String>::from_request_parts(parts, state)
+        .await
+        .map(|p| p.0)
+        .map_err(|_| ApiError::validation(format!("{field} is missing from the path"), field))
 }
 
 /// The raw request body, at most `MAX_BODY_BYTES`; anything else is an

@@ -13,7 +13,7 @@ use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::HoldResponse;
 use serde::Deserialize;
 
-use super::extract::{self, RawBody};
+use super::extract::{self, EventPath, RawBody};
 use holdfast_app::model::SeatId;
 
 #[utoipa::path(
@@ -58,12 +58,11 @@ pub struct HoldMany {
 pub async fn hold_many(
     State(state): State<AppState>,
     buyer: Buyer,
-    Path(event_id): Path<String>,
+    EventPath(event_id): EventPath,
     OriginalUri(uri): OriginalUri,
     headers: HeaderMap,
     RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
     let admitted = extract::admit_to_hold(&state, &buyer.0, event_id, &headers).await?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
     let req: HoldMany = extract::json(&headers, &body)?;

@@ -1,6 +1,6 @@
 //! The admin's on-sale controls: an event's waiting room, promo campaigns.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -12,7 +12,7 @@ use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::console::{NewPromo, PromoCampaign, RoomSummary};
 use serde::Deserialize;
 
-use super::extract::{self, RawBody};
+use super::extract::{self, EventPath, RawBody};
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -36,11 +36,10 @@ pub struct RoomSettings {
 pub async fn set_queue(
     State(state): State<AppState>,
     admin: Admin,
-    Path(event_id): Path<String>,
+    EventPath(event_id): EventPath,
     headers: HeaderMap,
     RawBody(body): RawBody,
 ) -> Result<Json<RoomSummary>, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
     let form: RoomSettings = extract::json(&headers, &body)?;
     Ok(Json(
         setup::configure(
@@ -66,9 +65,8 @@ pub async fn set_queue(
 pub async fn queue_summary(
     State(state): State<AppState>,
     _admin: Admin,
-    Path(event_id): Path<String>,
+    EventPath(event_id): EventPath,
 ) -> Result<Json<RoomSummary>, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
     Ok(Json(setup::summary(&state, event_id).await?))
 }
 

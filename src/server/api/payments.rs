@@ -1,6 +1,6 @@
 //! Paying for a booking, and the provider's webhook.
 
-use axum::extract::{OriginalUri, Path, State};
+use axum::extract::{OriginalUri, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
@@ -12,7 +12,7 @@ use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::PayResponse;
 use serde_json::{json, Value};
 
-use super::extract::{self, RawBody};
+use super::extract::{self, BookingPath, RawBody};
 
 #[utoipa::path(
     post,
@@ -25,12 +25,11 @@ use super::extract::{self, RawBody};
 pub async fn pay(
     State(state): State<AppState>,
     buyer: Buyer,
-    Path(id): Path<String>,
+    BookingPath(id): BookingPath,
     OriginalUri(uri): OriginalUri,
     headers: HeaderMap,
     RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
-    let id = extract::booking_id(&id)?;
     let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
     let language = holdfast_app::i18n::Locale::said_in(&headers);
     let outcome = checkout::start_checkout(&state, &buyer.0, &id, Some(&key), language).await?;

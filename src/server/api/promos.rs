@@ -11,7 +11,7 @@ use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::PromoApplied;
 use serde::{Deserialize, Serialize};
 
-use super::extract::{self, RawBody};
+use super::extract::{self, BookingPath, RawBody};
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -33,11 +33,10 @@ pub struct PromoRequest {
 pub async fn apply_promo(
     State(state): State<AppState>,
     buyer: Buyer,
-    Path(booking_id): Path<String>,
+    BookingPath(booking_id): BookingPath,
     headers: HeaderMap,
     RawBody(body): RawBody,
 ) -> Result<Json<PromoApplied>, ApiError> {
-    let booking_id = extract::booking_id(&booking_id)?;
     let req: PromoRequest = extract::json(&headers, &body)?;
     Ok(Json(
         apply::apply_promo(&state, &buyer.0, &booking_id, &req.code).await?,

@@ -6,7 +6,7 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -23,7 +23,7 @@ use holdfast_app::model::QueueStatus;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::broadcast::Receiver;
 
-use super::extract;
+use super::extract::EventPath;
 use holdfast_app::model::EventId;
 
 const QUEUE_TOKEN_HEADER: &str = "queue-token";
@@ -39,9 +39,8 @@ const QUEUE_TOKEN_HEADER: &str = "queue-token";
 pub async fn join_queue(
     State(state): State<AppState>,
     buyer: Buyer,
-    Path(event_id): Path<String>,
+    EventPath(event_id): EventPath,
 ) -> Result<Response, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
     let status = join::join(&state, &buyer.0, event_id).await?;
     Ok(with_cookies(&state, event_id, status))
 }
@@ -57,10 +56,9 @@ pub async fn join_queue(
 pub async fn queue_status(
     State(state): State<AppState>,
     buyer: Buyer,
-    Path(event_id): Path<String>,
+    EventPath(event_id): EventPath,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
     let token = queue_token_in(&headers, event_id);
     let status = current_status(&state, &buyer.0, event_id, token.as_deref())
         .await?
@@ -80,10 +78,9 @@ pub async fn queue_stream(
     State(state): State<AppState>,
     buyer: Buyer,
     client: Option<Extension<ClientAddr>>,
-    Path(event_id): Path<String>,
+    EventPath(event_id): EventPath,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
     let slot = state.streams.take(client.map(|c| c.limit_key()))?;
     let token = queue_token_in(&headers, event_id);
     let first = current_status(&state, &buyer.0, event_id, token.as_deref())

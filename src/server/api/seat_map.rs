@@ -3,10 +3,10 @@
 //! are served from memory, compressed once (`Compressed`), with an ETag and
 //! `304` for a client that has them.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{FromRequestParts, Query, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Extension;
 use holdfast_app::core::buyer::MaybeBuyer;
 use holdfast_app::core::platform::client_addr::ClientAddr;
 use holdfast_app::core::platform::compressed::{Compressed, Encoding};
@@ -18,7 +18,7 @@ use holdfast_app::model::{SeatMapSnapshot, SeatStatuses};
 use serde::Deserialize;
 use std::sync::Arc;
 
-use super::extract;
+use super::extract::{self, EventPath};
 
 /// Browsers keep a drawing fetched by its hash for a year, unasked.
 const FOREVER: &str = "public, max-age=31536000, immutable";
@@ -34,15 +34,8 @@ const REVALIDATE: &str = "no-cache";
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, body = SeatMapSnapshot), (status = 304, description = "unchanged"), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
 )]
-pub async fn seats(
-    State(state): State<AppState>,
-    MaybeBuyer(buyer): MaybeBuyer,
-    client: Option<Extension<ClientAddr>>,
-    Path(event_id): Path<String>,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let snapshot = admitted_snapshot(&state, buyer.as_deref(), client, &event_id, &headers).await?;
-    Ok(revalidated(&headers, &snapshot, &snapshot.json))
+pub async fn seats(AdmittedSnapshot(snapshot): AdmittedSnapshot, headers: HeaderMap) -> Response {
+    revalidated(&headers, &snapshot, &snapshot.json)
 }
 
 /// Every seat's status as one letter, in the drawing's order.
@@ -55,15 +48,8 @@ pub async fn seats(
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, body = SeatStatuses), (status = 304, description = "unchanged"), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
 )]
-pub async fn statuses(
-    State(state): State<AppState>,
-    MaybeBuyer(buyer): MaybeBuyer,
-    client: Option<Extension<ClientAddr>>,
-    Path(event_id): Path<String>,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let snapshot = admitted_snapshot(&state, buyer.as_deref(), client, &event_id, &headers).await?;
-    Ok(revalidated(&headers, &snapshot, &snapshot.statuses))
+pub async fn statuses(AdmittedSnapshot(snapshot): AdmittedSnapshot, headers: HeaderMap) -> Response {
+    revalidated(&headers, &snapshot, &snapshot.statuses)
 }
 
 #[derive(Deserialize)]
@@ -88,11 +74,10 @@ pub struct DrawingVersion {
 )]
 pub async fn drawing(
     State(state): State<AppState>,
-    Path(event_id): Path<String>,
+    EventPath(event_id): EventPath,
     Query(version): Query<DrawingVersion>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
     let map = state
         .seat_maps
         .get(&state.db, event_id)
@@ -123,24 +108,27 @@ pub async fn drawing(
 }
 
 /// The event's current snapshot, once the waiting room (if on) has let
-/// this buyer in.
-async fn admitted_snapshot(
-    state: &AppState,
-    buyer: Option<&str>,
-    client: Option<Extension<ClientAddr>>,
-    event_id: &str,
-    headers: &HeaderMap,
-) -> Result<Arc<Rendered>, ApiError> {
-    let event_id = extract::event_id(event_id)?;
-    if !extract::is_staff(state, client.as_deref(), headers) {
-        extract::admitted(state, buyer, event_id, headers).await?;
+/// this buyer in (staff need no admission).
+pub struct AdmittedSnapshot(Arc<Rendered>);
+
+impl FromRequestParts<AppState> for AdmittedSnapshot {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let MaybeBuyer(buyer) = MaybeBuyer::from_request_parts(parts, state).await?;
+        let EventPath(event_id) = EventPath::from_request_parts(parts, state).await?;
+        let client = parts.extensions.get::<ClientAddr>();
+        if !extract::is_staff(state, client, &parts.headers) {
+            extract::admitted(state, buyer.as_deref(), event_id, &parts.headers).await?;
+        }
+        let map = state
+            .seat_maps
+            .get(&state.db, event_id)
+            .await?
+            .ok_or(ApiError::NotFound("event"))?;
+        let snapshot = map.snapshot(state.clock.now_ms(), state.rules.seat_map_staleness);
+        Ok(AdmittedSnapshot(snapshot))
     }
-    let map = state
-        .seat_maps
-        .get(&state.db, event_id)
-        .await?
-        .ok_or(ApiError::NotFound("event"))?;
-    Ok(map.snapshot(state.clock.now_ms(), state.rules.seat_map_staleness))
 }
 
 /// One form of the snapshot, revalidated by its ETag.

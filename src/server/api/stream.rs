@@ -9,7 +9,7 @@ use holdfast_app::core::platform::error::ErrorBody;
 use std::convert::Infallible;
 use std::sync::Arc;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::Extension;
@@ -23,7 +23,7 @@ use holdfast_app::model::{AreaLeft, EventId, StandingLeft};
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
-use super::extract;
+use super::extract::{self, EventPath};
 
 #[derive(Deserialize)]
 pub struct Since {
@@ -42,11 +42,10 @@ pub async fn seats(
     State(state): State<AppState>,
     MaybeBuyer(buyer): MaybeBuyer,
     client: Option<Extension<ClientAddr>>,
-    Path(event_id): Path<String>,
+    EventPath(event_id): EventPath,
     Query(q): Query<Since>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
     if !extract::is_staff(&state, client.as_deref(), &headers) {
         extract::admitted(&state, buyer.as_deref(), event_id, &headers).await?;
     }
