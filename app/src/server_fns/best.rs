@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
-use super::buyer::HoldOutcome;
 #[cfg(feature = "ssr")]
-use super::{admit_to_hold, server_error};
+use super::admit_to_hold;
+use super::buyer::HoldOutcome;
 use crate::model::{EventId, SeatId};
 
 #[server]
@@ -21,25 +21,21 @@ pub async fn hold_best_seats(
     idempotency_key: String,
 ) -> Result<HoldOutcome, ServerFnError> {
     use crate::core::booking::best::{hold_best, BestRequest};
-    use crate::core::platform::idempotency::IdempotencyKey;
 
     let state = expect_context::<crate::core::AppState>();
-    let admitted = match admit_to_hold(&state, event_id).await? {
-        Ok(admitted) => admitted,
-        Err(e) => return Ok(HoldOutcome::refused(e)),
-    };
-    let key = IdempotencyKey::parse(
-        &idempotency_key,
-        &[
-            b"hold_best_seats",
-            &event_id.to_be_bytes(),
-            &quantity.to_be_bytes(),
-            categories.as_bytes(),
-            &max_price_cents.to_be_bytes(),
-            &near_seat_id.to_be_bytes(),
-        ],
-    )
-    .map_err(server_error)?;
+    let fingerprint: [&[u8]; 6] = [
+        b"hold_best_seats",
+        &event_id.to_be_bytes(),
+        &quantity.to_be_bytes(),
+        categories.as_bytes(),
+        &max_price_cents.to_be_bytes(),
+        &near_seat_id.to_be_bytes(),
+    ];
+    let (admitted, key) =
+        match admit_to_hold(&state, event_id, &idempotency_key, &fingerprint).await? {
+            Ok(admitted) => admitted,
+            Err(e) => return Ok(HoldOutcome::refused(e)),
+        };
     let request = BestRequest {
         quantity,
         categories: categories

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use super::{admit_to_hold, count_client_attempt, server_error};
+use super::{admit_to_hold, count_client_attempt, counted_buyer, server_error};
 #[cfg(feature = "ssr")]
 use crate::i18n::Locale;
 use crate::model::geometry::MapLayout;
@@ -113,12 +113,11 @@ async fn waiting_status(
 /// queue and admission cookies on the answer.
 #[server]
 pub async fn join_queue(event_id: EventId) -> Result<crate::model::QueueStatus, ServerFnError> {
-    use crate::core::buyer::Buyer;
     use crate::core::waiting_room::{gate, join};
     let state = expect_context::<crate::core::AppState>();
     // Counted before the session: a refused stranger costs no write.
     count_client_attempt(&state).await.map_err(server_error)?;
-    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    let crate::core::buyer::Buyer(buyer) = leptos_axum::extract().await?;
     let status = join::join(&state, &buyer, event_id)
         .await
         .map_err(server_error)?;
@@ -143,13 +142,12 @@ pub async fn apply_promo(
     booking_id: BookingId,
     code: String,
 ) -> Result<PromoOutcome, ServerFnError> {
-    use crate::core::buyer::Buyer;
     use crate::core::ApiError;
     let state = expect_context::<crate::core::AppState>();
-    if let Err(e) = count_client_attempt(&state).await {
-        return Ok(PromoOutcome::Refused(e.for_buyer(Locale::of_page())));
-    }
-    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    let buyer = match counted_buyer(&state).await? {
+        Ok(buyer) => buyer,
+        Err(e) => return Ok(PromoOutcome::Refused(e.for_buyer(Locale::of_page()))),
+    };
     Ok(
         match crate::core::promo::apply::apply_promo(&state, &buyer, &booking_id, &code).await {
             Ok(applied) => PromoOutcome::Applied(applied),
@@ -207,19 +205,15 @@ pub async fn hold_seats(
     idempotency_key: String,
 ) -> Result<HoldOutcome, ServerFnError> {
     use crate::core::booking::hold::hold_seats;
-    use crate::core::platform::idempotency::IdempotencyKey;
 
     let state = expect_context::<crate::core::AppState>();
-    let admitted = match admit_to_hold(&state, event_id).await? {
-        Ok(admitted) => admitted,
-        Err(e) => return Ok(HoldOutcome::refused(e)),
-    };
     let body = serde_json::to_vec(&seat_ids).unwrap_or_default();
-    let key = IdempotencyKey::parse(
-        &idempotency_key,
-        &[b"hold_seats", &event_id.to_be_bytes(), &body],
-    )
-    .map_err(server_error)?;
+    let fingerprint: [&[u8]; 3] = [b"hold_seats", &event_id.to_be_bytes(), &body];
+    let (admitted, key) =
+        match admit_to_hold(&state, event_id, &idempotency_key, &fingerprint).await? {
+            Ok(admitted) => admitted,
+            Err(e) => return Ok(HoldOutcome::refused(e)),
+        };
     HoldOutcome::from_hold(hold_seats(&state, &admitted, &seat_ids, Some(&key)).await)
 }
 
@@ -233,23 +227,19 @@ pub async fn hold_standing(
     idempotency_key: String,
 ) -> Result<HoldOutcome, ServerFnError> {
     use crate::core::booking::ga::hold_general_admission;
-    use crate::core::platform::idempotency::IdempotencyKey;
 
     let state = expect_context::<crate::core::AppState>();
-    let admitted = match admit_to_hold(&state, event_id).await? {
-        Ok(admitted) => admitted,
-        Err(e) => return Ok(HoldOutcome::refused(e)),
-    };
-    let key = IdempotencyKey::parse(
-        &idempotency_key,
-        &[
-            b"hold_standing",
-            &event_id.to_be_bytes(),
-            &area_id.to_be_bytes(),
-            &quantity.to_be_bytes(),
-        ],
-    )
-    .map_err(server_error)?;
+    let fingerprint: [&[u8]; 4] = [
+        b"hold_standing",
+        &event_id.to_be_bytes(),
+        &area_id.to_be_bytes(),
+        &quantity.to_be_bytes(),
+    ];
+    let (admitted, key) =
+        match admit_to_hold(&state, event_id, &idempotency_key, &fingerprint).await? {
+            Ok(admitted) => admitted,
+            Err(e) => return Ok(HoldOutcome::refused(e)),
+        };
     HoldOutcome::from_hold(
         hold_general_admission(&state, &admitted, area_id, quantity, Some(&key)).await,
     )
@@ -269,16 +259,15 @@ pub async fn pay_booking(
     idempotency_key: String,
 ) -> Result<PayOutcome, ServerFnError> {
     use crate::core::booking::Idempotent;
-    use crate::core::buyer::Buyer;
     use crate::core::payments::checkout::start_checkout;
     use crate::core::platform::idempotency::IdempotencyKey;
     use crate::core::ApiError;
 
     let state = expect_context::<crate::core::AppState>();
-    if let Err(e) = count_client_attempt(&state).await {
-        return Ok(PayOutcome::Refused(e.for_buyer(Locale::of_page())));
-    }
-    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    let buyer = match counted_buyer(&state).await? {
+        Ok(buyer) => buyer,
+        Err(e) => return Ok(PayOutcome::Refused(e.for_buyer(Locale::of_page()))),
+    };
     let key = IdempotencyKey::parse(&idempotency_key, &[b"pay_booking", booking_id.as_bytes()])
         .map_err(server_error)?;
     Ok(
@@ -307,10 +296,9 @@ pub async fn pay_booking(
 pub async fn booking(
     booking_id: BookingId,
 ) -> Result<Option<crate::model::BookingView>, ServerFnError> {
-    use crate::core::buyer::Buyer;
     use crate::core::ApiError;
     let state = expect_context::<crate::core::AppState>();
-    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    let crate::core::buyer::Buyer(buyer) = leptos_axum::extract().await?;
     match crate::core::booking::query::booking_of_buyer(
         &state,
         &buyer,
@@ -327,9 +315,8 @@ pub async fn booking(
 
 #[server]
 pub async fn my_bookings() -> Result<Vec<crate::model::BookingView>, ServerFnError> {
-    use crate::core::buyer::Buyer;
     let state = expect_context::<crate::core::AppState>();
-    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    let crate::core::buyer::Buyer(buyer) = leptos_axum::extract().await?;
     crate::core::booking::query::bookings_of_buyer(&state, &buyer, Locale::of_page())
         .await
         .map_err(server_error)
@@ -338,9 +325,8 @@ pub async fn my_bookings() -> Result<Vec<crate::model::BookingView>, ServerFnErr
 /// The ticket's QR code (SVG) of the buyer's own BOOKED booking.
 #[server]
 pub async fn ticket_qr(booking_id: BookingId) -> Result<Option<String>, ServerFnError> {
-    use crate::core::buyer::Buyer;
     let state = expect_context::<crate::core::AppState>();
-    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    let crate::core::buyer::Buyer(buyer) = leptos_axum::extract().await?;
     let booked =
         crate::core::booking::query::booking_of_buyer(&state, &buyer, &booking_id, Locale::En)
             .await

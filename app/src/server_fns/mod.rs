@@ -23,26 +23,55 @@ pub(crate) async fn count_client_attempt(
     }
 }
 
-/// The gate of the page's hold calls: the address attempt counted first
-/// (a refused stranger gets no session), then the buyer's session and its
-/// admission from the waiting room. The inner `Err` is a refusal to show.
+/// The caller's buyer, after counting the attempt against the caller's
+/// address (a refused stranger gets no session). The inner `Err` is a
+/// refusal to show.
 #[cfg(feature = "ssr")]
-pub(crate) async fn admit_to_hold(
+pub(crate) async fn counted_buyer(
     state: &crate::core::AppState,
-    event_id: crate::model::EventId,
-) -> Result<
-    Result<crate::core::waiting_room::Admitted, crate::core::ApiError>,
-    leptos::prelude::ServerFnError,
-> {
+) -> Result<Result<crate::model::BuyerId, crate::core::ApiError>, leptos::prelude::ServerFnError> {
     use crate::core::buyer::Buyer;
-    use crate::core::waiting_room::{admit, gate};
     if let Err(e) = count_client_attempt(state).await {
         return Ok(Err(e));
     }
     let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
+    Ok(Ok(buyer))
+}
+
+/// The gate of the page's hold calls: the buyer (`counted_buyer`), their
+/// admission from the waiting room, and the request's Idempotency-Key
+/// bound to what it asks (`fingerprint`). The inner `Err` is a refusal to
+/// show; a malformed key is the page's own error.
+#[cfg(feature = "ssr")]
+pub(crate) async fn admit_to_hold(
+    state: &crate::core::AppState,
+    event_id: crate::model::EventId,
+    idempotency_key: &str,
+    fingerprint: &[&[u8]],
+) -> Result<
+    Result<
+        (
+            crate::core::waiting_room::Admitted,
+            crate::core::platform::idempotency::IdempotencyKey,
+        ),
+        crate::core::ApiError,
+    >,
+    leptos::prelude::ServerFnError,
+> {
+    use crate::core::platform::idempotency::IdempotencyKey;
+    use crate::core::waiting_room::{admit, gate};
+    let buyer = match counted_buyer(state).await? {
+        Ok(buyer) => buyer,
+        Err(e) => return Ok(Err(e)),
+    };
     let headers: axum::http::HeaderMap = leptos_axum::extract().await?;
     let token = gate::admission_token_in(&headers, event_id);
-    Ok(admit(state, &buyer, event_id, token.as_deref()).await)
+    let admitted = match admit(state, &buyer, event_id, token.as_deref()).await {
+        Ok(admitted) => admitted,
+        Err(e) => return Ok(Err(e)),
+    };
+    let key = IdempotencyKey::parse(idempotency_key, fingerprint).map_err(server_error)?;
+    Ok(Ok((admitted, key)))
 }
 
 #[cfg(feature = "ssr")]

@@ -1,18 +1,16 @@
 //! `POST /api/events/{eventId}/best-available`: the server picks the best
 //! seats for a quantity and holds them in one request (`booking::best`).
 
-use axum::extract::{OriginalUri, State};
-use axum::http::HeaderMap;
+use axum::extract::State;
 use axum::response::Response;
 use holdfast_app::core::booking::best::{hold_best, BestRequest};
-use holdfast_app::core::buyer::Buyer;
 use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::platform::idempotency::IdempotencyKey;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::HoldResponse;
 use serde::Deserialize;
 
-use super::extract::{self, EventPath, RawBody};
+use super::extract;
+use super::hold_attempt::HoldAttempt;
 use holdfast_app::model::SeatId;
 
 /// How many seats, and which may do.
@@ -48,15 +46,9 @@ pub struct BestAvailableRequest {
 )]
 pub async fn best_available(
     State(state): State<AppState>,
-    buyer: Buyer,
-    EventPath(event_id): EventPath,
-    OriginalUri(uri): OriginalUri,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    hold: HoldAttempt,
 ) -> Result<Response, ApiError> {
-    let admitted = extract::admit_to_hold(&state, &buyer.0, event_id, &headers).await?;
-    let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
-    let req: BestAvailableRequest = extract::json(&headers, &body)?;
+    let req: BestAvailableRequest = extract::json(&hold.headers, &hold.body)?;
     if req.max_price_cents.is_some_and(|p| p < 0) {
         return Err(ApiError::unprocessable(
             "maxPriceCents cannot be negative",
@@ -70,6 +62,6 @@ pub async fn best_available(
         together: req.together.unwrap_or(true),
         near: req.near_seat_id,
     };
-    let outcome = hold_best(&state, &admitted, &request, Some(&key)).await?;
+    let outcome = hold_best(&state, &hold.admitted, &request, Some(&hold.key)).await?;
     Ok(extract::idempotent_json(outcome))
 }

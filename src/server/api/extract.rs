@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use holdfast_app::core::booking::Idempotent;
 use holdfast_app::core::ApiError;
-use holdfast_app::model::{BookingId, BuyerId, EventId, SeatId};
+use holdfast_app::model::{BookingId, BuyerId, EventId};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -22,11 +22,6 @@ pub fn id(raw: &str, field: &str) -> Result<i64, ApiError> {
 /// An event's id from the path.
 pub fn event_id(raw: &str) -> Result<EventId, ApiError> {
     id(raw, "eventId").map(EventId)
-}
-
-/// A seat's id from the path.
-pub fn seat_id(raw: &str) -> Result<SeatId, ApiError> {
-    id(raw, "seatId").map(SeatId)
 }
 
 /// A booking id: a UUID.

@@ -2,18 +2,16 @@
 //! Idempotency-Key, fingerprints the request, and calls one use case.
 
 use super::openapi::{HoldPlacesRequest, HoldSeatsRequest};
-use axum::extract::{OriginalUri, Path, State};
-use axum::http::HeaderMap;
+use axum::extract::State;
 use axum::response::Response;
 use holdfast_app::core::booking::{ga, hold};
-use holdfast_app::core::buyer::Buyer;
 use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::platform::idempotency::IdempotencyKey;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::HoldResponse;
 use serde::Deserialize;
 
-use super::extract::{self, EventPath, RawBody};
+use super::extract;
+use super::hold_attempt::HoldAttempt;
 use holdfast_app::model::SeatId;
 
 #[utoipa::path(
@@ -26,17 +24,10 @@ use holdfast_app::model::SeatId;
 )]
 pub async fn hold_one(
     State(state): State<AppState>,
-    buyer: Buyer,
-    Path((event_id, seat_id)): Path<(String, String)>,
-    OriginalUri(uri): OriginalUri,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    hold: HoldAttempt,
 ) -> Result<Response, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
-    let seat_id = extract::seat_id(&seat_id)?;
-    let admitted = extract::admit_to_hold(&state, &buyer.0, event_id, &headers).await?;
-    let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
-    let outcome = hold::hold_seats(&state, &admitted, &[seat_id], Some(&key)).await?;
+    let seat_id = SeatId(hold.path_id("seatId")?);
+    let outcome = hold::hold_seats(&state, &hold.admitted, &[seat_id], Some(&hold.key)).await?;
     Ok(extract::idempotent_json(outcome))
 }
 
@@ -57,15 +48,9 @@ pub struct HoldMany {
 )]
 pub async fn hold_many(
     State(state): State<AppState>,
-    buyer: Buyer,
-    EventPath(event_id): EventPath,
-    OriginalUri(uri): OriginalUri,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    hold: HoldAttempt,
 ) -> Result<Response, ApiError> {
-    let admitted = extract::admit_to_hold(&state, &buyer.0, event_id, &headers).await?;
-    let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
-    let req: HoldMany = extract::json(&headers, &body)?;
+    let req: HoldMany = extract::json(&hold.headers, &hold.body)?;
     let seat_ids = req
         .seat_ids
         .iter()
@@ -74,7 +59,7 @@ pub async fn hold_many(
         .ok_or_else(|| {
             ApiError::unprocessable("seatIds must be positive whole numbers", "seatIds")
         })?;
-    let outcome = hold::hold_seats(&state, &admitted, &seat_ids, Some(&key)).await?;
+    let outcome = hold::hold_seats(&state, &hold.admitted, &seat_ids, Some(&hold.key)).await?;
     Ok(extract::idempotent_json(outcome))
 }
 
@@ -95,18 +80,11 @@ pub struct HoldPlaces {
 )]
 pub async fn hold_general_admission(
     State(state): State<AppState>,
-    buyer: Buyer,
-    Path((event_id, area_id)): Path<(String, String)>,
-    OriginalUri(uri): OriginalUri,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    hold: HoldAttempt,
 ) -> Result<Response, ApiError> {
-    let event_id = extract::event_id(&event_id)?;
-    let area_id = extract::id(&area_id, "areaId")?;
-    let admitted = extract::admit_to_hold(&state, &buyer.0, event_id, &headers).await?;
-    let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
-    let req: HoldPlaces = extract::json(&headers, &body)?;
-    let outcome =
-        ga::hold_general_admission(&state, &admitted, area_id, req.quantity, Some(&key)).await?;
+    let area_id = hold.path_id("areaId")?;
+    let req: HoldPlaces = extract::json(&hold.headers, &hold.body)?;
+    let (admitted, key) = (&hold.admitted, Some(&hold.key));
+    let outcome = ga::hold_general_admission(&state, admitted, area_id, req.quantity, key).await?;
     Ok(extract::idempotent_json(outcome))
 }

@@ -9,6 +9,7 @@ mod door;
 mod events;
 mod extract;
 mod health;
+mod hold_attempt;
 mod holds;
 mod on_sale_admin;
 pub mod openapi;

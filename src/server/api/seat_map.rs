@@ -48,7 +48,10 @@ pub async fn seats(AdmittedSnapshot(snapshot): AdmittedSnapshot, headers: Header
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, body = SeatStatuses), (status = 304, description = "unchanged"), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
 )]
-pub async fn statuses(AdmittedSnapshot(snapshot): AdmittedSnapshot, headers: HeaderMap) -> Response {
+pub async fn statuses(
+    AdmittedSnapshot(snapshot): AdmittedSnapshot,
+    headers: HeaderMap,
+) -> Response {
     revalidated(&headers, &snapshot, &snapshot.statuses)
 }
 

@@ -6,7 +6,7 @@
 use super::audit::{self, Entry};
 use super::audit_detail::Detail;
 use super::auth::Admin;
-use crate::core::booking::store;
+use crate::core::booking::store::{self, Released};
 use crate::core::payments::outbox::{self, RefundReason};
 use crate::core::payments::store as payments;
 use crate::core::platform::db::Tx;
@@ -15,7 +15,6 @@ use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
 use crate::model::console::ActionOutcome;
 use crate::model::BookingId;
-use crate::model::BuyerId;
 use crate::model::{BookingStatus, EventId, PaymentStatus};
 
 /// One extension adds at most this much.
@@ -89,18 +88,13 @@ pub async fn release(
     let said = Detail::Released {
         seats: released.seats.len(),
     };
-    audited(&mut tx, admin, "release", event_id, booking_id, &said, now).await?;
-    let detail = said.say(Locale::En);
-    tx.commit().await?;
-    state
-        .seat_maps
-        .publish(released.event_id, &released.as_changes(), now);
-    Ok(outcome(
+    let done = Done {
+        action: "release",
+        event_id,
         booking_id,
-        "release",
-        BookingStatus::Cancelled,
-        detail,
-    ))
+        said,
+    };
+    give_back_seats(state, tx, admin, done, released, now).await
 }
 
 /// A running hold gets `seconds` more (1..=600), never ending more than 30
@@ -187,17 +181,50 @@ pub async fn refund(
     let said = Detail::RefundQueued {
         seats: released.seats.len(),
     };
-    audited(&mut tx, admin, "refund", event_id, booking_id, &said, now).await?;
-    let detail = said.say(Locale::En);
+    let done = Done {
+        action: "refund",
+        event_id,
+        booking_id,
+        said,
+    };
+    give_back_seats(state, tx, admin, done, released, now).await
+}
+
+/// An admin action on a booking, as its audit row and answer tell it.
+struct Done<'a> {
+    action: &'a str,
+    event_id: EventId,
+    booking_id: &'a BookingId,
+    said: Detail,
+}
+
+/// The end of an action that cancelled a booking and gave its seats back:
+/// the audit row in the same transaction, the commit, every map told, the
+/// answer.
+async fn give_back_seats(
+    state: &AppState,
+    mut tx: Tx,
+    admin: &Admin,
+    done: Done<'_>,
+    released: Released,
+    now: i64,
+) -> Result<ActionOutcome, ApiError> {
+    let Done {
+        action,
+        event_id,
+        booking_id,
+        said,
+    } = done;
+    audited(&mut tx, admin, action, event_id, booking_id, &said, now).await?;
     tx.commit().await?;
     state
         .seat_maps
         .publish(released.event_id, &released.as_changes(), now);
     Ok(outcome(
         booking_id,
-        "refund",
+        action,
         BookingStatus::Cancelled,
-        detail,
+        said.say(Locale::En),
     ))
 }
 
@@ -209,17 +236,16 @@ pub async fn resend_confirmation(
 ) -> Result<ActionOutcome, ApiError> {
     let now = state.clock.now_ms();
     let mut tx = state.db.begin().await?;
-    let (status, event_id, _) = status_and_event(&mut tx, booking_id).await?;
+    let booking = store::lock(&mut tx, booking_id)
+        .await?
+        .ok_or(ApiError::NotFound("booking"))?;
+    let (status, event_id) = (booking.status, booking.event_id);
     if status != BookingStatus::Booked {
         return Err(ApiError::InvalidState(format!(
             "only a booked booking has a confirmation; this one is {status}"
         )));
     }
-    let (buyer, amount, currency): (BuyerId, i64, String) =
-        sqlx::query_as("select buyer_id, amount_cents, currency from booking where id = $1")
-            .bind(booking_id)
-            .fetch_one(&mut *tx)
-            .await?;
+    let (buyer, amount, currency) = (booking.buyer_id, booking.amount_cents, booking.currency);
     let said = Detail::ConfirmationQueued;
     let audit_id = audited(&mut tx, admin, "resend", event_id, booking_id, &said, now).await?;
     let detail = said.say(Locale::En);
