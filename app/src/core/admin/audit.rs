@@ -11,8 +11,26 @@ pub struct Entry<'a> {
     pub actor: &'a str,
     pub action: &'a str,
     pub event_id: Option<EventId>,
-    pub booking_id: Option<&'a str>,
+    pub booking_id: Option<&'a BookingId>,
     pub detail: &'a Detail,
+}
+
+impl<'a> Entry<'a> {
+    /// An admin's action on an event as a whole.
+    pub fn on_event(
+        actor: &'a str,
+        action: &'a str,
+        event_id: EventId,
+        detail: &'a Detail,
+    ) -> Self {
+        Entry {
+            actor,
+            action,
+            event_id: Some(event_id),
+            booking_id: None,
+            detail,
+        }
+    }
 }
 
 pub async fn record(tx: &mut Tx, entry: &Entry<'_>, now: i64) -> Result<i64, sqlx::Error> {

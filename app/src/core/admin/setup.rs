@@ -63,18 +63,8 @@ pub async fn create_event(
         name: layout.name.trim().to_string(),
         seats: seats.len(),
     };
-    audit::record(
-        &mut tx,
-        &Entry {
-            actor: &admin.actor,
-            action: "create_event",
-            event_id: Some(event_id),
-            booking_id: None,
-            detail: &detail,
-        },
-        now,
-    )
-    .await?;
+    let entry = Entry::on_event(&admin.actor, "create_event", event_id, &detail);
+    audit::record(&mut tx, &entry, now).await?;
     tx.commit().await?;
     Ok(CreatedEvent {
         event_id,
@@ -102,20 +92,14 @@ pub async fn set_published(
     if changed != 1 {
         return Err(ApiError::NotFound("event"));
     }
-    let action = if published { "publish" } else { "unpublish" };
+    let (action, detail) = if published {
+        ("publish", Detail::Published)
+    } else {
+        ("unpublish", Detail::Unpublished)
+    };
     audit::record(
         &mut tx,
-        &Entry {
-            actor: &admin.actor,
-            action,
-            event_id: Some(event_id),
-            booking_id: None,
-            detail: &if published {
-                Detail::Published
-            } else {
-                Detail::Unpublished
-            },
-        },
+        &Entry::on_event(&admin.actor, action, event_id, &detail),
         now,
     )
     .await?;

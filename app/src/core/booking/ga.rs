@@ -21,11 +21,10 @@ pub async fn hold_general_admission(
     quantity: i64,
     key: Option<&IdempotencyKey>,
 ) -> Result<Idempotent<HoldResponse>, ApiError> {
-    let (buyer, event_id) = (admitted.buyer(), admitted.event_id());
-    state.limits.buyer_attempt(buyer)?;
-    let outcome = claim(state, buyer, event_id, area_id, quantity, key).await;
-    super::count_attempt(&outcome);
-    outcome
+    super::attempt(state, admitted, async |buyer, event_id| {
+        claim(state, buyer, event_id, area_id, quantity, key).await
+    })
+    .await
 }
 
 async fn claim(

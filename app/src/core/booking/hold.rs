@@ -33,11 +33,10 @@ pub async fn hold_seats(
     seat_ids: &[SeatId],
     key: Option<&IdempotencyKey>,
 ) -> Result<Idempotent<HoldResponse>, ApiError> {
-    let (buyer, event_id) = (admitted.buyer(), admitted.event_id());
-    state.limits.buyer_attempt(buyer)?;
-    let outcome = claim(state, buyer, event_id, seat_ids, key).await;
-    super::count_attempt(&outcome);
-    outcome
+    super::attempt(state, admitted, async |buyer, event_id| {
+        claim(state, buyer, event_id, seat_ids, key).await
+    })
+    .await
 }
 
 async fn claim(

@@ -24,8 +24,9 @@ pub enum Idempotent<T> {
 
 use crate::core::platform::db::Tx;
 use crate::core::platform::idempotency::{self, IdempotencyKey, Stored};
+use crate::core::waiting_room::Admitted;
 use crate::core::{ApiError, AppState};
-use crate::model::BuyerId;
+use crate::model::{BuyerId, EventId};
 
 impl<T> From<Stored> for Idempotent<T> {
     fn from(stored: Stored) -> Self {
@@ -111,8 +112,22 @@ fn over_limit(limit: i64, owned: i64) -> ApiError {
     ))
 }
 
+/// A hold attempt by an admitted buyer: within the buyer's rate, and
+/// counted by how it ended.
+pub(crate) async fn attempt<T>(
+    state: &AppState,
+    admitted: &Admitted,
+    claim: impl AsyncFnOnce(&BuyerId, EventId) -> Result<Idempotent<T>, ApiError>,
+) -> Result<Idempotent<T>, ApiError> {
+    let buyer = admitted.buyer();
+    state.limits.buyer_attempt(buyer)?;
+    let outcome = claim(buyer, admitted.event_id()).await;
+    count_attempt(&outcome);
+    outcome
+}
+
 /// Counts a hold attempt by how it ended (see `core::platform::metrics`).
-pub(crate) fn count_attempt<T>(outcome: &Result<Idempotent<T>, ApiError>) {
+fn count_attempt<T>(outcome: &Result<Idempotent<T>, ApiError>) {
     crate::core::platform::metrics::hold_attempt(match outcome {
         Ok(_) => "held",
         Err(ApiError::SeatTaken { .. }) => "conflict",

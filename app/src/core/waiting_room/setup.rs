@@ -37,18 +37,8 @@ pub async fn configure(
         open: enabled,
         per_minute: admit_per_minute,
     };
-    audit::record(
-        &mut tx,
-        &Entry {
-            actor: &admin.actor,
-            action: "waiting_room",
-            event_id: Some(event_id),
-            booking_id: None,
-            detail: &detail,
-        },
-        now,
-    )
-    .await?;
+    let entry = Entry::on_event(&admin.actor, "waiting_room", event_id, &detail);
+    audit::record(&mut tx, &entry, now).await?;
     tx.commit().await?;
     state.waiting_rooms.forget(event_id);
     summary(state, event_id).await

@@ -90,6 +90,36 @@ impl Sandbox {
         })
     }
 
+    /// Marks an open session expired — when `lapsed_by` is past its
+    /// `expires_at` (`i64::MAX`: whenever) — and says so with a
+    /// `checkout.session.expired` event, as Stripe does.
+    pub(super) async fn expire_open(
+        &self,
+        tx: &mut Tx,
+        session_id: &str,
+        lapsed_by: i64,
+    ) -> Result<(), ProviderError> {
+        let expired = sqlx::query(
+            "update sandbox_session set status = 'expired'
+             where id = $1 and status = 'open' and expires_at <= $2",
+        )
+        .bind(session_id)
+        .bind(lapsed_by)
+        .execute(&mut **tx)
+        .await
+        .map_err(other)?
+        .rows_affected()
+            == 1;
+        if expired {
+            if let Some(row) = session_row(&mut **tx, session_id).await? {
+                let object = self.session_object(&row, "expired");
+                self.enqueue(tx, "checkout.session.expired", object, Delivery::Once)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
     pub(super) async fn enqueue(
         &self,
         tx: &mut Tx,

@@ -164,23 +164,8 @@ impl PaymentProvider for Sandbox {
         // Like Stripe, a session past its `expires_at` is expired (and says so
         // with an event) the next time anyone looks.
         let mut tx = self.db.begin().await.map_err(other)?;
-        let lapsed = sqlx::query(
-            "update sandbox_session set status = 'expired' where id = $1 and status = 'open' and expires_at <= $2",
-        )
-        .bind(session_id)
-        .bind(self.clock.now_ms())
-        .execute(&mut *tx)
-        .await
-        .map_err(other)?
-        .rows_affected()
-            == 1;
-        if lapsed {
-            if let Some(row) = session_row(&mut *tx, session_id).await? {
-                let object = self.session_object(&row, "expired");
-                self.enqueue(&mut tx, "checkout.session.expired", object, Delivery::Once)
-                    .await?;
-            }
-        }
+        self.expire_open(&mut tx, session_id, self.clock.now_ms())
+            .await?;
         tx.commit().await.map_err(other)?;
         let row = self
             .session(session_id)
@@ -191,23 +176,10 @@ impl PaymentProvider for Sandbox {
 
     async fn expire_checkout(&self, session_id: &str) -> Result<CheckoutSession, ProviderError> {
         let mut tx = self.db.begin().await.map_err(other)?;
-        let expired = sqlx::query(
-            "update sandbox_session set status = 'expired' where id = $1 and status = 'open'",
-        )
-        .bind(session_id)
-        .execute(&mut *tx)
-        .await
-        .map_err(other)?
-        .rows_affected()
-            == 1;
+        self.expire_open(&mut tx, session_id, i64::MAX).await?;
         let row = session_row(&mut *tx, session_id)
             .await?
             .ok_or_else(|| ProviderError::Refused("no such session".into()))?;
-        if expired {
-            let object = self.session_object(&row, "expired");
-            self.enqueue(&mut tx, "checkout.session.expired", object, Delivery::Once)
-                .await?;
-        }
         tx.commit().await.map_err(other)?;
         Ok(self.view(row))
     }
