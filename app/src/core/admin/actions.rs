@@ -88,13 +88,9 @@ pub async fn release(
     let said = Detail::Released {
         seats: released.seats.len(),
     };
-    let done = Done {
-        action: "release",
-        event_id,
-        booking_id,
-        said,
-    };
-    give_back_seats(state, tx, admin, done, released, now).await
+    Done::new("release", event_id, booking_id, said)
+        .giving_back_seats(state, tx, admin, released, now)
+        .await
 }
 
 /// A running hold gets `seconds` more (1..=600), never ending more than 30
@@ -178,16 +174,15 @@ pub async fn refund(
         ));
     }
     outbox::enqueue_refund(&mut tx, booking_id, RefundReason::Admin, now).await?;
-    let said = Detail::RefundQueued {
-        seats: released.seats.len(),
-    };
-    let done = Done {
-        action: "refund",
+    let seats = released.seats.len();
+    let done = Done::new(
+        "refund",
         event_id,
         booking_id,
-        said,
-    };
-    give_back_seats(state, tx, admin, done, released, now).await
+        Detail::RefundQueued { seats },
+    );
+    done.giving_back_seats(state, tx, admin, released, now)
+        .await
 }
 
 /// An admin action on a booking, as its audit row and answer tell it.
@@ -198,34 +193,45 @@ struct Done<'a> {
     said: Detail,
 }
 
-/// The end of an action that cancelled a booking and gave its seats back:
-/// the audit row in the same transaction, the commit, every map told, the
-/// answer.
-async fn give_back_seats(
-    state: &AppState,
-    mut tx: Tx,
-    admin: &Admin,
-    done: Done<'_>,
-    released: Released,
-    now: i64,
-) -> Result<ActionOutcome, ApiError> {
-    let Done {
-        action,
-        event_id,
-        booking_id,
-        said,
-    } = done;
-    audited(&mut tx, admin, action, event_id, booking_id, &said, now).await?;
-    tx.commit().await?;
-    state
-        .seat_maps
-        .publish(released.event_id, &released.as_changes(), now);
-    Ok(outcome(
-        booking_id,
-        action,
-        BookingStatus::Cancelled,
-        said.say(Locale::En),
-    ))
+impl<'a> Done<'a> {
+    fn new(action: &'a str, event_id: EventId, booking_id: &'a BookingId, said: Detail) -> Self {
+        Done {
+            action,
+            event_id,
+            booking_id,
+            said,
+        }
+    }
+
+    /// The end of an action that cancelled a booking and gave its seats
+    /// back: the audit row in the same transaction, the commit, every map
+    /// told, the answer.
+    async fn giving_back_seats(
+        self,
+        state: &AppState,
+        mut tx: Tx,
+        admin: &Admin,
+        released: Released,
+        now: i64,
+    ) -> Result<ActionOutcome, ApiError> {
+        let Done {
+            action,
+            event_id,
+            booking_id,
+            said,
+        } = self;
+        audited(&mut tx, admin, action, event_id, booking_id, &said, now).await?;
+        tx.commit().await?;
+        state
+            .seat_maps
+            .publish(released.event_id, &released.as_changes(), now);
+        Ok(outcome(
+            booking_id,
+            action,
+            BookingStatus::Cancelled,
+            said.say(Locale::En),
+        ))
+    }
 }
 
 /// Queues the confirmation again (a fresh dedupe key per resend).

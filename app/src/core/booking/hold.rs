@@ -14,17 +14,15 @@
 
 use std::collections::HashSet;
 
-use super::store::{self, Claim, Claimed, Claiming, NewBooking};
+use super::store::{self, Claim, Claimed, Claiming};
 use super::suggest;
 use super::{earlier_answer, shared_answer, Idempotent};
-use crate::core::platform::clock::rfc3339;
 use crate::core::platform::idempotency::IdempotencyKey;
 use crate::core::seat_map::{EventSeatMap, Occupancy};
 use crate::core::waiting_room::Admitted;
 use crate::core::{ApiError, AppState};
-use crate::model::BookingId;
 use crate::model::BuyerId;
-use crate::model::{BookingStatus, EventId, HoldResponse, SeatId};
+use crate::model::{EventId, HoldResponse, SeatId};
 
 /// Holds seats for the buyer the gate admitted, on its event.
 pub async fn hold_seats(
@@ -108,33 +106,17 @@ async fn claim(
         .map(|id| (*id, map.seat(*id).map_or(0, |s| s.price_cents)))
         .collect();
     let amount: i64 = priced.iter().map(|p| p.1).sum();
-    let booking_id = BookingId::random();
-    let response = HoldResponse {
-        booking_id: booking_id.clone(),
-        status: BookingStatus::Held,
-        seat_ids: ids.clone(),
-        held_until: rfc3339(held_until),
-        expires_in_ms: held_until - now,
-        amount_cents: amount,
-        currency: map.currency.clone(),
-        general_admission: None,
-    };
-    let body = serde_json::to_string(&response).map_err(ApiError::internal)?;
-    let claim = Claim {
-        booking: NewBooking {
-            id: booking_id,
-            event_id,
-            buyer_id: buyer.clone(),
-            held_until,
-            amount_cents: amount,
-            currency: response.currency.clone(),
-            ga: None,
-            now_ms: now,
-        },
-        what: Claiming::Seats(priced),
-        limit: rules.max_places_per_buyer,
-        key: key.map(|k| (k.clone(), body)),
-    };
+    let (claim, response) = Claim::new_hold(
+        event_id,
+        buyer,
+        Claiming::Seats(priced),
+        amount,
+        map.currency.clone(),
+        (now, held_until),
+        rules.max_places_per_buyer,
+        key,
+    )
+    .map_err(ApiError::internal)?;
     let outcome = state.claims.claim(claim).await?;
     if let Some(answer) = shared_answer(state, buyer, key, &outcome).await? {
         return Ok(answer);

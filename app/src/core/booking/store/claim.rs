@@ -24,11 +24,11 @@
 
 use super::ending::{expire_stale, Released};
 use super::BookingStatus::*;
-use super::{claim_sql, NewBooking};
+use super::{claim_sql, BookingStatus, NewBooking};
+use crate::core::platform::clock::rfc3339;
 use crate::core::platform::db::{is_unique_violation, Backend, Db, Tx};
 use crate::core::platform::idempotency::{self, IdempotencyKey};
-use crate::model::BookingId;
-use crate::model::SeatId;
+use crate::model::{BookingId, BuyerId, EventId, GeneralAdmissionLine, HoldResponse, SeatId};
 
 /// What a hold claims.
 #[derive(Debug, Clone)]
@@ -56,6 +56,55 @@ pub struct Claim {
     pub limit: i64,
     /// The request's key and the answer to store with it.
     pub key: Option<(IdempotencyKey, String)>,
+}
+
+impl Claim {
+    /// A new HELD booking of `what`, from `now` to `held_until`, and the
+    /// answer the hold gives (kept with the request's key, if any).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new_hold(
+        event_id: EventId,
+        buyer: &BuyerId,
+        what: Claiming,
+        amount_cents: i64,
+        currency: String,
+        (now, held_until): (i64, i64),
+        limit: i64,
+        key: Option<&IdempotencyKey>,
+    ) -> Result<(Claim, HoldResponse), serde_json::Error> {
+        let (seat_ids, ga) = match &what {
+            Claiming::Seats(seats) => (seats.iter().map(|s| s.0).collect(), None),
+            Claiming::Places { area_id, quantity } => (Vec::new(), Some((*area_id, *quantity))),
+        };
+        let response = HoldResponse {
+            booking_id: BookingId::random(),
+            status: BookingStatus::Held,
+            seat_ids,
+            held_until: rfc3339(held_until),
+            expires_in_ms: held_until - now,
+            amount_cents,
+            currency: currency.clone(),
+            general_admission: ga
+                .map(|(area_id, quantity)| GeneralAdmissionLine { area_id, quantity }),
+        };
+        let body = serde_json::to_string(&response)?;
+        let claim = Claim {
+            booking: NewBooking {
+                id: response.booking_id.clone(),
+                event_id,
+                buyer_id: buyer.clone(),
+                held_until,
+                amount_cents,
+                currency,
+                ga,
+                now_ms: now,
+            },
+            what,
+            limit,
+            key: key.map(|k| (k.clone(), body)),
+        };
+        Ok((claim, response))
+    }
 }
 
 /// How a claim ended. Only `Held` committed anything.
