@@ -11,8 +11,7 @@ use holdfast_app::server_fns::buyer::HoldSeats;
 use leptos::server_fn::ServerFn;
 
 async fn app_with(tweak: impl FnOnce(&mut holdfast::server::config::Config)) -> TestApp {
-    let (db, tmp) = common::fresh_database(common::Backend::Sqlite).await;
-    common::spawn_on(&db, tmp, |c| {
+    common::spawn_sqlite_with(|c| {
         c.trusted_proxies = TrustedProxies::parse("127.0.0.1").unwrap();
         tweak(c);
     })
@@ -140,31 +139,14 @@ async fn server_functions_share_the_apis_body_limit_and_address_limit() {
     assert_eq!(app.buyer_at("198.51.100.5").hold(1, 700).await.status, 200);
 }
 
-async fn pay(buyer: &Buyer, booking: &str) -> common::Answer {
-    buyer
-        .post(
-            &format!("/api/bookings/{booking}/pay"),
-            Some(&common::new_key()),
-            None,
-        )
-        .await
-}
-
-async fn hold(app: &TestApp, buyer: &Buyer, seat: i64) -> String {
-    let held = buyer.hold(1, seat).await;
-    assert_eq!(held.status, 200, "{}", held.text);
-    let _ = app;
-    held.json()["bookingId"].as_str().unwrap().to_string()
-}
-
 on_both_backends!(
     paying_does_not_stretch_a_hold_while_the_event_sells_fast,
     |first: TestApp| async move {
         // Calm: a checkout gets its full 30 minutes.
         let buyer = first.buyer();
-        let booking = hold(&first, &buyer, 800).await;
+        let booking = buyer.held_booking(1, 800).await;
         first.clock.advance_ms(240_000);
-        let calm = pay(&buyer, &booking).await;
+        let calm = buyer.pay(&booking).await;
         assert_eq!(calm.json()["expiresInMs"], 1_800_000);
 
         // Selling fast (every place counts as scarce here): the hold's
@@ -174,9 +156,9 @@ on_both_backends!(
         })
         .await;
         let buyer = app.buyer();
-        let booking = hold(&app, &buyer, 801).await;
+        let booking = buyer.held_booking(1, 801).await;
         app.clock.advance_ms(240_000);
-        let fast = pay(&buyer, &booking).await;
+        let fast = buyer.pay(&booking).await;
         assert_eq!(fast.status, 200, "{}", fast.text);
         assert_eq!(fast.json()["expiresInMs"], 360_000);
         // At that deadline the checkout ends and the seat goes back, though
@@ -201,16 +183,16 @@ on_both_backends!(
         .await;
         let buyer = app.buyer();
         for seat in [900, 901] {
-            let booking = hold(&app, &buyer, seat).await;
-            assert_eq!(pay(&buyer, &booking).await.status, 200);
+            let booking = buyer.held_booking(1, seat).await;
+            assert_eq!(buyer.pay(&booking).await.status, 200);
             app.clock.advance_ms(600_001);
             holdfast_app::core::payments::reconcile::reconcile_due(&app.state)
                 .await
                 .unwrap();
             assert_eq!(app.status_of(&booking).await, "EXPIRED");
         }
-        let booking = hold(&app, &buyer, 902).await;
-        let refused = pay(&buyer, &booking).await;
+        let booking = buyer.held_booking(1, 902).await;
+        let refused = buyer.pay(&booking).await;
         assert_eq!(
             (refused.status.as_u16(), refused.code()),
             (429, "RATE_LIMITED".into())
@@ -218,11 +200,11 @@ on_both_backends!(
         assert_eq!(app.status_of(&booking).await, "HELD");
         // Somebody else pays as usual; an hour later this buyer may again.
         let other = app.buyer();
-        let theirs = hold(&app, &other, 903).await;
-        assert_eq!(pay(&other, &theirs).await.status, 200);
+        let theirs = other.held_booking(1, 903).await;
+        assert_eq!(other.pay(&theirs).await.status, 200);
         app.clock.advance_ms(3_600_000);
-        let booking = hold(&app, &buyer, 904).await;
-        assert_eq!(pay(&buyer, &booking).await.status, 200);
+        let booking = buyer.held_booking(1, 904).await;
+        assert_eq!(buyer.pay(&booking).await.status, 200);
         app.assert_invariants().await;
     }
 );

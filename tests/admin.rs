@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{new_key, Buyer, TestApp};
+use common::{Buyer, TestApp};
 use futures::future::join_all;
 use holdfast::server::config::TEST_ADMIN_PASSWORD;
 use holdfast_app::core::payments::sandbox::Delivery;
@@ -180,9 +180,7 @@ on_both_backends!(
                 other.delete(&format!("/api/bookings/{id}")).await.status,
                 404
             );
-            let pay = other
-                .post(&format!("/api/bookings/{id}/pay"), Some(&new_key()), None)
-                .await;
+            let pay = other.pay(id).await;
             assert_eq!(pay.status, 404, "{}", pay.text);
             let a = other
                 .post(&format!("/api/admin/bookings/{id}/release"), None, None)

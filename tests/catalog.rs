@@ -63,34 +63,15 @@ on_both_backends!(
     the_seat_map_answers_304_until_something_changes,
     |app: TestApp| async move {
         let buyer = app.buyer();
-        let r = buyer
-            .http
-            .get(format!("{}/api/events/2/seats", app.base))
-            .send()
-            .await
-            .unwrap();
+        let r = seats_of(&app, &buyer, 2, None).await;
         let etag = r.headers()["etag"].to_str().unwrap().to_string();
-        let again = buyer
-            .http
-            .get(format!("{}/api/events/2/seats", app.base))
-            .header("If-None-Match", &etag)
-            .send()
-            .await
-            .unwrap();
+        let again = seats_of(&app, &buyer, 2, Some(&etag)).await;
         assert_eq!(again.status(), 304);
-        let seat: i64 = app
-            .scalar("select min(id) from seat where event_id = 2")
-            .await;
+        let seat: i64 = app.first_seat(2).await;
         assert_eq!(buyer.hold(2, seat).await.status, 200);
         // The snapshot may lag by its staleness bound; the clock is not it.
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        let after = buyer
-            .http
-            .get(format!("{}/api/events/2/seats", app.base))
-            .header("If-None-Match", &etag)
-            .send()
-            .await
-            .unwrap();
+        let after = seats_of(&app, &buyer, 2, Some(&etag)).await;
         assert_eq!(after.status(), 200);
         assert_ne!(after.headers()["etag"].to_str().unwrap(), etag);
     }
@@ -102,21 +83,10 @@ on_both_backends!(
         let buyer = app.buyer();
         assert_eq!(buyer.hold(1, 3).await.status, 200);
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        let first = buyer
-            .http
-            .get(format!("{}/api/events/1/seats", app.base))
-            .send()
-            .await
-            .unwrap();
+        let first = seats_of(&app, &buyer, 1, None).await;
         let etag = first.headers()["etag"].to_str().unwrap().to_string();
         app.clock.advance_ms(301_000);
-        let later = buyer
-            .http
-            .get(format!("{}/api/events/1/seats", app.base))
-            .header("If-None-Match", &etag)
-            .send()
-            .await
-            .unwrap();
+        let later = seats_of(&app, &buyer, 1, Some(&etag)).await;
         assert_eq!(later.status(), 200, "the old ETag no longer matches");
         assert_ne!(later.headers()["etag"].to_str().unwrap(), etag);
         let later: serde_json::Value = later.json().await.unwrap();
@@ -165,3 +135,19 @@ on_both_backends!(pages_render_on_the_server, |app: TestApp| async move {
     assert!(map.text.contains("/api/events/1/seats/drawing?v="));
     assert_eq!(map.text.matches("class=\"seat ").count(), 0);
 });
+
+/// The event's seat map as the buyer fetches it, with an ETag it holds.
+async fn seats_of(
+    app: &TestApp,
+    buyer: &common::Buyer,
+    event: i64,
+    etag: Option<&str>,
+) -> reqwest::Response {
+    let mut request = buyer
+        .http
+        .get(format!("{}/api/events/{event}/seats", app.base));
+    if let Some(etag) = etag {
+        request = request.header("If-None-Match", etag);
+    }
+    request.send().await.unwrap()
+}

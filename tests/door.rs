@@ -120,13 +120,7 @@ on_both_backends!(
             .await;
         assert_eq!(held.status, 200, "{}", held.text);
         let booking = held.json()["bookingId"].as_str().unwrap().to_string();
-        let paid = buyer
-            .post(
-                &format!("/api/bookings/{booking}/pay"),
-                Some(&common::new_key()),
-                None,
-            )
-            .await;
+        let paid = buyer.pay(&booking).await;
         let session = paid.json()["checkoutSessionId"]
             .as_str()
             .unwrap()

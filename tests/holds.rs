@@ -289,9 +289,7 @@ on_both_backends!(
     bad_input_is_refused_and_writes_nothing,
     |app: TestApp| async move {
         let b = app.buyer();
-        let cruise_seat = app
-            .scalar("select min(id) from seat where event_id = 2")
-            .await;
+        let cruise_seat = app.first_seat(2).await;
         let cases: Vec<(String, Option<serde_json::Value>, u16)> = vec![
             ("/api/events/1/seats/99999999/hold".into(), None, 404),
             (format!("/api/events/1/seats/{cruise_seat}/hold"), None, 404),

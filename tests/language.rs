@@ -168,15 +168,9 @@ on_both_backends!(
     a_buyer_who_pays_in_vietnamese_is_written_to_in_vietnamese,
     |app: TestApp| async move {
         let event = hanoi(&app).await;
-        let seat = app
-            .scalar(&format!(
-                "select min(id) from seat where event_id = {event}"
-            ))
-            .await;
+        let seat = app.first_seat(event).await;
         let buyer = app.buyer();
-        let held = buyer.hold(event, seat).await;
-        assert_eq!(held.status, 200, "{}", held.text);
-        let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+        let booking = buyer.held_booking(event, seat).await;
         let key = common::new_key();
         let paid = buyer
             .send(
@@ -236,11 +230,7 @@ on_both_backends!(
         assert_eq!(view["seats"][0]["name"], "Section 1, row A, seat 1");
 
         // The organizer refunds it: that mail is Vietnamese too.
-        let refund = app
-            .admin()
-            .post(&format!("/api/admin/bookings/{booking}/refund"), None, None)
-            .await;
-        assert_eq!(refund.status, 200, "{}", refund.text);
+        app.refund_by_admin(&booking).await;
         app.dispatch_outbox().await;
         app.deliver_events().await;
         app.dispatch_outbox().await;

@@ -9,8 +9,7 @@ use common::TestApp;
 use futures::future::join_all;
 
 async fn app_with_limits(buyer: u32, address: u32) -> TestApp {
-    let (db, tmp) = common::fresh_database(common::Backend::Sqlite).await;
-    common::spawn_on(&db, tmp, |c| {
+    common::spawn_sqlite_with(|c| {
         c.rate_limit_buyer_per_minute = buyer;
         c.rate_limit_ip_per_minute = address;
     })
@@ -37,13 +36,7 @@ async fn a_buyer_gets_so_many_holds_a_minute() {
     // Pay counts for the same buyer too.
     let held = answers.iter().find(|a| a.status == 200).unwrap();
     let booking = held.json()["bookingId"].as_str().unwrap().to_string();
-    let pay = buyer
-        .post(
-            &format!("/api/bookings/{booking}/pay"),
-            Some(&common::new_key()),
-            None,
-        )
-        .await;
+    let pay = buyer.pay(&booking).await;
     assert_eq!(pay.status, 429);
     assert_eq!(app.status_of(&booking).await, "HELD");
     // Another buyer is not held back.
@@ -102,10 +95,9 @@ async fn hold_as(app: &TestApp, seat: i64, forwarded_for: &str) -> u16 {
 }
 
 async fn app_behind_proxy(trusted: &str, address: u32) -> TestApp {
-    let (db, tmp) = common::fresh_database(common::Backend::Sqlite).await;
     let trusted =
         holdfast_app::core::platform::client_addr::TrustedProxies::parse(trusted).unwrap();
-    common::spawn_on(&db, tmp, |c| {
+    common::spawn_sqlite_with(|c| {
         c.rate_limit_ip_per_minute = address;
         c.trusted_proxies = trusted;
     })

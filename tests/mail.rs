@@ -156,22 +156,6 @@ async fn a_refusing_relay_keeps_the_mail_in_the_outbox(backend: Backend) {
     assert!(got[0].data.contains(&booking));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn confirmation_sent_once_over_smtp_sqlite() {
-    confirmation_sent_once_over_smtp(Backend::Sqlite).await;
-}
+for_each_backend!(confirmation_sent_once_over_smtp);
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn confirmation_sent_once_over_smtp_postgres() {
-    confirmation_sent_once_over_smtp(Backend::Postgres).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_refusing_relay_keeps_the_mail_in_the_outbox_sqlite() {
-    a_refusing_relay_keeps_the_mail_in_the_outbox(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_refusing_relay_keeps_the_mail_in_the_outbox_postgres() {
-    a_refusing_relay_keeps_the_mail_in_the_outbox(Backend::Postgres).await;
-}
+for_each_backend!(a_refusing_relay_keeps_the_mail_in_the_outbox);

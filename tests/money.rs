@@ -79,6 +79,18 @@ async fn pay_at_provider(app: &TestApp, session: &str) {
         .unwrap();
 }
 
+/// Stripe tells of `cents` refunded in its dashboard: recorded, the ticket
+/// stays. The payment's intent and amount.
+async fn refunded_in_part(app: &TestApp, booking: &str, cents: i64) -> (String, i64) {
+    let (_, intent, amount, _) = session_of(app, booking).await;
+    let partial = charge_event("charge.refunded", &intent, amount, cents);
+    assert_eq!(
+        deliver(app, &partial).await["outcome"],
+        "partial_refund_recorded"
+    );
+    (intent, amount)
+}
+
 async fn deliver(app: &TestApp, body: &str) -> Value {
     let a = app.post_webhook(body, Some(app.sign(body))).await;
     assert_eq!(a.status, 200, "{}", a.text);
@@ -137,11 +149,7 @@ on_both_backends!(
     |app: TestApp| async move {
         let (buyer, booking) = app.book(&[900], "a@example.com", Delivery::Once).await;
         let session = session_of(&app, &booking).await;
-        let refund = app
-            .admin()
-            .post(&format!("/api/admin/bookings/{booking}/refund"), None, None)
-            .await;
-        assert_eq!(refund.status, 200, "{}", refund.text);
+        app.refund_by_admin(&booking).await;
         assert_eq!(app.status_of(&booking).await, "CANCELLED");
         // Stripe's second verdict for a delayed payment method, its own id.
         let again = checkout_event(
@@ -347,13 +355,8 @@ on_both_backends!(
     a_refund_made_outside_holdfast_voids_the_ticket_and_frees_the_seat,
     |app: TestApp| async move {
         let (buyer, booking) = app.book(&[930], "c@example.com", Delivery::Once).await;
-        let (_, intent, amount, _) = session_of(&app, &booking).await;
         // A partial refund from Stripe's dashboard: recorded, the ticket stays.
-        let partial = charge_event("charge.refunded", &intent, amount, 1000);
-        assert_eq!(
-            deliver(&app, &partial).await["outcome"],
-            "partial_refund_recorded"
-        );
+        let (intent, amount) = refunded_in_part(&app, &booking, 1000).await;
         assert_eq!(app.status_of(&booking).await, "BOOKED");
         let view = buyer.get(&format!("/api/bookings/{booking}")).await.json();
         assert_eq!(view["payment"]["refundedCents"], 1000);
@@ -428,11 +431,7 @@ on_both_backends!(
         // comes: the bank has the money, Holdfast sends nothing back.
         let (_, second) = app.book(&[941], "e@example.com", Delivery::Once).await;
         let (_, intent, amount, _) = session_of(&app, &second).await;
-        let refund = app
-            .admin()
-            .post(&format!("/api/admin/bookings/{second}/refund"), None, None)
-            .await;
-        assert_eq!(refund.status, 200, "{}", refund.text);
+        app.refund_by_admin(&second).await;
         let dispute = charge_event("charge.dispute.created", &intent, amount, 0);
         assert_eq!(deliver(&app, &dispute).await["outcome"], "ticket_voided");
         app.dispatch_outbox().await;
@@ -446,17 +445,8 @@ on_both_backends!(
     an_admin_refund_after_a_partial_one_sends_back_only_the_rest,
     |app: TestApp| async move {
         let (_, booking) = app.book(&[950], "f@example.com", Delivery::Once).await;
-        let (_, intent, amount, _) = session_of(&app, &booking).await;
-        let partial = charge_event("charge.refunded", &intent, amount, 1500);
-        assert_eq!(
-            deliver(&app, &partial).await["outcome"],
-            "partial_refund_recorded"
-        );
-        let refund = app
-            .admin()
-            .post(&format!("/api/admin/bookings/{booking}/refund"), None, None)
-            .await;
-        assert_eq!(refund.status, 200, "{}", refund.text);
+        let (_, amount) = refunded_in_part(&app, &booking, 1500).await;
+        app.refund_by_admin(&booking).await;
         app.dispatch_outbox().await;
         assert_eq!(app.status_of(&booking).await, "REFUNDED");
         let sent = app.scalar("select amount_cents from sandbox_refund").await;
@@ -471,22 +461,10 @@ on_both_backends!(
         let hanoi = app
             .scalar("select id from event where currency = 'VND'")
             .await;
-        let seat = app
-            .scalar(&format!(
-                "select max(id) from seat where event_id = {hanoi}"
-            ))
-            .await;
+        let seat = app.last_seat(hanoi).await;
         let buyer = app.buyer();
-        let held = buyer.hold(hanoi, seat).await;
-        assert_eq!(held.status, 200, "{}", held.text);
-        let booking = held.json()["bookingId"].as_str().unwrap().to_string();
-        let paid = buyer
-            .post(
-                &format!("/api/bookings/{booking}/pay"),
-                Some(&common::new_key()),
-                None,
-            )
-            .await;
+        let booking = buyer.held_booking(hanoi, seat).await;
+        let paid = buyer.pay(&booking).await;
         assert_eq!(paid.status, 200, "{}", paid.text);
         let session = session_of(&app, &booking).await;
         assert_eq!((session.2, session.3.as_str()), (850_000, "VND"));
@@ -496,11 +474,7 @@ on_both_backends!(
             .unwrap();
         app.deliver_events().await;
         assert_eq!(app.status_of(&booking).await, "BOOKED");
-        let refund = app
-            .admin()
-            .post(&format!("/api/admin/bookings/{booking}/refund"), None, None)
-            .await;
-        assert_eq!(refund.status, 200, "{}", refund.text);
+        app.refund_by_admin(&booking).await;
         app.dispatch_outbox().await;
         app.deliver_events().await;
         assert_eq!(app.status_of(&booking).await, "REFUNDED");

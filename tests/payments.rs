@@ -405,13 +405,7 @@ on_both_backends!(
             .await;
         assert_eq!(retry.status, 200, "{}", retry.text);
         assert_eq!(app.scalar("select count(*) from sandbox_session").await, 1);
-        let other = buyer
-            .post(
-                &format!("/api/bookings/{booking}/pay"),
-                Some(&new_key()),
-                None,
-            )
-            .await;
+        let other = buyer.pay(&booking).await;
         assert_eq!(other.code(), "INVALID_STATE");
 
         // A second booking whose answer is lost is settled by reconciliation.
@@ -459,13 +453,7 @@ on_both_backends!(
             "IDEMPOTENCY_KEY_MISSING"
         );
         app.clock.advance_ms(300_001);
-        let late = buyer
-            .post(
-                &format!("/api/bookings/{booking}/pay"),
-                Some(&new_key()),
-                None,
-            )
-            .await;
+        let late = buyer.pay(booking).await;
         assert_eq!(
             (late.status.as_u16(), late.code()),
             (409, "HOLD_EXPIRED".to_string())
@@ -473,9 +461,7 @@ on_both_backends!(
         let released = buyer.hold(1, 991).await.json();
         let id = released["bookingId"].as_str().unwrap();
         buyer.delete(&format!("/api/bookings/{id}")).await;
-        let cancelled = buyer
-            .post(&format!("/api/bookings/{id}/pay"), Some(&new_key()), None)
-            .await;
+        let cancelled = buyer.pay(id).await;
         assert_eq!(cancelled.code(), "INVALID_STATE");
         app.assert_invariants().await;
     }

@@ -248,21 +248,10 @@ on_both_backends!(
         // One browser (cookies are per host, not per port): signed in on A,
         // it is signed in on B too.
         let console = a.buyer();
-        let login = console
-            .post(
-                "/api/admin/login",
-                None,
-                Some(json!({ "password": TEST_ADMIN_PASSWORD })),
-            )
-            .await;
+        let login = sign_in(&console).await;
         assert_eq!(login.status, 200, "{}", login.text);
         assert!(is_admin(&console, &b.base).await);
-        let holds = console
-            .http
-            .get(format!("{}/api/admin/holds", b.base))
-            .send()
-            .await
-            .unwrap();
+        let holds = holds_on(&console, &b.base).await;
         assert_eq!(holds.status(), 200);
 
         // Out on A: out on B at once (B served it from its cache before).
@@ -271,23 +260,12 @@ on_both_backends!(
             204
         );
         assert!(!is_admin(&console, &b.base).await);
-        let holds = console
-            .http
-            .get(format!("{}/api/admin/holds", b.base))
-            .send()
-            .await
-            .unwrap();
+        let holds = holds_on(&console, &b.base).await;
         assert_eq!(holds.status(), 401);
 
         // A new password (an instance started with it) ends every console
         // session on every instance within a second.
-        let login = console
-            .post(
-                "/api/admin/login",
-                None,
-                Some(json!({ "password": TEST_ADMIN_PASSWORD })),
-            )
-            .await;
+        let login = sign_in(&console).await;
         assert_eq!(login.status, 200);
         assert!(is_admin(&console, &b.base).await);
         let _c = common::spawn_on(&a.database_url, None, |c| {
@@ -310,3 +288,18 @@ on_both_backends!(
         assert!(changed.elapsed() < std::time::Duration::from_secs(1));
     }
 );
+
+async fn sign_in(console: &common::Buyer) -> common::Answer {
+    let password = json!({ "password": TEST_ADMIN_PASSWORD });
+    console.post("/api/admin/login", None, Some(password)).await
+}
+
+/// The live holds as this browser asks another instance for them.
+async fn holds_on(console: &common::Buyer, base: &str) -> reqwest::Response {
+    console
+        .http
+        .get(format!("{base}/api/admin/holds"))
+        .send()
+        .await
+        .unwrap()
+}

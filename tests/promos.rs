@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::{HashMap, HashSet};
 
-use common::{new_key, Buyer, TestApp};
+use common::{Buyer, TestApp};
 use futures::future::join_all;
 use serde_json::{json, Value};
 
@@ -103,13 +103,7 @@ on_both_backends!(
             1
         );
         // The checkout charges the discounted amount.
-        let paid = winner
-            .post(
-                &format!("/api/bookings/{booking}/pay"),
-                Some(&new_key()),
-                None,
-            )
-            .await;
+        let paid = winner.pay(booking).await;
         assert_eq!(paid.status, 200, "{}", paid.text);
         let charged = app
             .scalar(&format!(

@@ -427,13 +427,7 @@ async fn an_outage_keeps_the_booking_pending(backend: Backend) {
     );
     assert_eq!(app.status_of(&booking).await, "PAYMENT_PENDING");
     // Asking again sends the same idempotency key and gets the session.
-    let again = buyer
-        .post(
-            &format!("/api/bookings/{booking}/pay"),
-            Some(&new_key()),
-            None,
-        )
-        .await;
+    let again = buyer.pay(&booking).await;
     assert_eq!(again.status, 200, "{}", again.text);
     let keys: Vec<Option<String>> = fake
         .sent("/v1/checkout/sessions")
@@ -500,45 +494,13 @@ async fn a_checkout_that_can_no_longer_be_created_ends_the_booking(backend: Back
     app.assert_invariants().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_checkout_that_can_no_longer_be_created_ends_the_booking_sqlite() {
-    a_checkout_that_can_no_longer_be_created_ends_the_booking(Backend::Sqlite).await;
-}
+for_each_backend!(a_checkout_that_can_no_longer_be_created_ends_the_booking);
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_checkout_that_can_no_longer_be_created_ends_the_booking_postgres() {
-    a_checkout_that_can_no_longer_be_created_ends_the_booking(Backend::Postgres).await;
-}
+for_each_backend!(checkout_request_webhook_and_refund);
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn checkout_request_webhook_and_refund_sqlite() {
-    checkout_request_webhook_and_refund(Backend::Sqlite).await;
-}
+for_each_backend!(reconciliation_asks_stripe);
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn checkout_request_webhook_and_refund_postgres() {
-    checkout_request_webhook_and_refund(Backend::Postgres).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn reconciliation_asks_stripe_sqlite() {
-    reconciliation_asks_stripe(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn reconciliation_asks_stripe_postgres() {
-    reconciliation_asks_stripe(Backend::Postgres).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn an_outage_keeps_the_booking_pending_sqlite() {
-    an_outage_keeps_the_booking_pending(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn an_outage_keeps_the_booking_pending_postgres() {
-    an_outage_keeps_the_booking_pending(Backend::Postgres).await;
-}
+for_each_backend!(an_outage_keeps_the_booking_pending);
 
 /// A promo code lowers what Stripe charges: one line at the discounted
 /// amount, and the webhook with that amount books it.
@@ -569,13 +531,7 @@ async fn a_promo_is_what_stripe_charges(backend: Backend) {
     assert_eq!(applied.status, 200, "{}", applied.text);
     let due = full - full / 2;
     assert_eq!(applied.json()["amountCents"], due);
-    let paid = buyer
-        .post(
-            &format!("/api/bookings/{booking}/pay"),
-            Some(&common::new_key()),
-            None,
-        )
-        .await;
+    let paid = buyer.pay(&booking).await;
     assert_eq!(paid.status, 200, "{}", paid.text);
     let sent = fake.sent("/v1/checkout/sessions");
     let f = &sent[0].form;
@@ -591,15 +547,7 @@ async fn a_promo_is_what_stripe_charges(backend: Backend) {
     app.assert_invariants().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_promo_is_what_stripe_charges_sqlite() {
-    a_promo_is_what_stripe_charges(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_promo_is_what_stripe_charges_postgres() {
-    a_promo_is_what_stripe_charges(Backend::Postgres).await;
-}
+for_each_backend!(a_promo_is_what_stripe_charges);
 
 /// While an event sells fast, paying does not stretch a hold: the booking
 /// waits the hold's end plus the grace, though Stripe's session must live
@@ -611,18 +559,10 @@ async fn a_fast_sale_checkout_ends_early_and_is_expired_at_stripe(backend: Backe
         return;
     };
     let buyer = app.buyer();
-    let held = buyer.hold(1, 320).await;
-    assert_eq!(held.status, 200, "{}", held.text);
-    let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+    let booking = buyer.held_booking(1, 320).await;
     let hold_ends = app.clock.now_ms() + 300_000;
     app.clock.advance_ms(60_000);
-    let paid = buyer
-        .post(
-            &format!("/api/bookings/{booking}/pay"),
-            Some(&common::new_key()),
-            None,
-        )
-        .await;
+    let paid = buyer.pay(&booking).await;
     assert_eq!(paid.status, 200, "{}", paid.text);
     // 4 minutes of hold left + 5 minutes' grace, not 30 minutes.
     assert_eq!(paid.json()["expiresInMs"], 540_000);
@@ -648,36 +588,13 @@ async fn a_fast_sale_checkout_ends_early_and_is_expired_at_stripe(backend: Backe
     app.assert_invariants().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_fast_sale_checkout_ends_early_and_is_expired_at_stripe_sqlite() {
-    a_fast_sale_checkout_ends_early_and_is_expired_at_stripe(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_fast_sale_checkout_ends_early_and_is_expired_at_stripe_postgres() {
-    a_fast_sale_checkout_ends_early_and_is_expired_at_stripe(Backend::Postgres).await;
-}
+for_each_backend!(a_fast_sale_checkout_ends_early_and_is_expired_at_stripe);
 
 /// A published event of one category and eight seats in `currency`, at
 /// `price` minor units a seat: (event id, its first seat).
 async fn event_in(app: &TestApp, currency: &str, price: i64) -> (i64, i64) {
-    let admin = app.admin();
-    let created = admin
-        .post(
-            "/api/admin/events",
-            None,
-            Some(priced_layout(currency, price)),
-        )
-        .await;
-    assert_eq!(created.status, 201, "{}", created.text);
-    let id = created.json()["eventId"].as_i64().unwrap();
-    let published = admin
-        .post(&format!("/api/admin/events/{id}/publish"), None, None)
-        .await;
-    assert_eq!(published.status, 200, "{}", published.text);
-    let seat = app
-        .scalar(&format!("select min(id) from seat where event_id = {id}"))
-        .await;
+    let id = app.published_event(priced_layout(currency, price)).await;
+    let seat = app.first_seat(id).await;
     (id, seat)
 }
 
@@ -745,16 +662,8 @@ async fn every_currency_is_charged_in_its_own_unit(backend: Backend) {
         assert!(page.text.contains(shown), "{currency}: {shown} on the page");
 
         let buyer = app.buyer();
-        let held = buyer.hold(event, seat).await;
-        assert_eq!(held.status, 200, "{}", held.text);
-        let booking = held.json()["bookingId"].as_str().unwrap().to_string();
-        let paid = buyer
-            .post(
-                &format!("/api/bookings/{booking}/pay"),
-                Some(&new_key()),
-                None,
-            )
-            .await;
+        let booking = buyer.held_booking(event, seat).await;
+        let paid = buyer.pay(&booking).await;
         assert_eq!(paid.status, 200, "{}", paid.text);
         let sent = fake.sent("/v1/checkout/sessions");
         let f = &sent[i].form;
@@ -774,15 +683,7 @@ async fn every_currency_is_charged_in_its_own_unit(backend: Backend) {
     app.assert_invariants().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn every_currency_is_charged_in_its_own_unit_sqlite() {
-    every_currency_is_charged_in_its_own_unit(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn every_currency_is_charged_in_its_own_unit_postgres() {
-    every_currency_is_charged_in_its_own_unit(Backend::Postgres).await;
-}
+for_each_backend!(every_currency_is_charged_in_its_own_unit);
 
 /// A night in Hà Nội end to end in đồng: a promo takes 10 %, Stripe is
 /// asked for the due amount in whole đồng, its webhook with that amount
@@ -794,11 +695,7 @@ async fn a_dong_booking_is_charged_and_refunded_in_dong(backend: Backend) {
     let hanoi = app
         .scalar("select id from event where currency = 'VND'")
         .await;
-    let first = app
-        .scalar(&format!(
-            "select min(id) from seat where event_id = {hanoi}"
-        ))
-        .await;
+    let first = app.first_seat(hanoi).await;
     let created = app
         .admin()
         .post(
@@ -825,13 +722,7 @@ async fn a_dong_booking_is_charged_and_refunded_in_dong(backend: Backend) {
     let page = buyer.get(&format!("/bookings/{booking}")).await;
     assert!(page.text.contains("₫4,500,000"), "the page in đồng");
 
-    let paid = buyer
-        .post(
-            &format!("/api/bookings/{booking}/pay"),
-            Some(&new_key()),
-            None,
-        )
-        .await;
+    let paid = buyer.pay(&booking).await;
     assert_eq!(paid.status, 200, "{}", paid.text);
     let sent = fake.sent("/v1/checkout/sessions");
     let f = &sent[0].form;
@@ -857,12 +748,4 @@ async fn a_dong_booking_is_charged_and_refunded_in_dong(backend: Backend) {
     app.assert_invariants().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_dong_booking_is_charged_and_refunded_in_dong_sqlite() {
-    a_dong_booking_is_charged_and_refunded_in_dong(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_dong_booking_is_charged_and_refunded_in_dong_postgres() {
-    a_dong_booking_is_charged_and_refunded_in_dong(Backend::Postgres).await;
-}
+for_each_backend!(a_dong_booking_is_charged_and_refunded_in_dong);

@@ -53,19 +53,9 @@ on_both_backends!(
         }
         assert_eq!(app.scalar("select count(*) from event").await, before);
 
-        let created = admin
-            .post(
-                "/api/admin/events",
-                None,
-                Some(layout("Asia/Ho_Chi_Minh", "2027-06-01T20:00")),
-            )
+        let id = app
+            .published_event(layout("Asia/Ho_Chi_Minh", "2027-06-01T20:00"))
             .await;
-        assert_eq!(created.status, 201, "{}", created.text);
-        let id = created.json()["eventId"].as_i64().unwrap();
-        let published = admin
-            .post(&format!("/api/admin/events/{id}/publish"), None, None)
-            .await;
-        assert_eq!(published.status, 200);
         let event = app.buyer().get(&format!("/api/events/{id}")).await.json();
         assert_eq!(event["startsAt"], "2027-06-01T13:00:00.000Z");
         assert_eq!(event["localStartsAt"], "2027-06-01T20:00:00+07:00");
@@ -112,13 +102,9 @@ on_both_backends!(
         assert!(body.contains("Enjoy the show!"), "{body}");
 
         // On the ship: cabins on decks, and a voyage wished.
-        let cabin = app
-            .scalar("select min(id) from seat where event_id = 2")
-            .await;
+        let cabin = app.first_seat(2).await;
         let passenger = app.buyer();
-        let held = passenger.hold(2, cabin).await;
-        assert_eq!(held.status, 200, "{}", held.text);
-        let cruise_booking = held.json()["bookingId"].as_str().unwrap().to_string();
+        let cruise_booking = passenger.held_booking(2, cabin).await;
         let cruise_view = passenger
             .get(&format!("/api/bookings/{cruise_booking}"))
             .await

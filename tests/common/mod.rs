@@ -54,6 +54,27 @@ macro_rules! on_both_backends {
     };
 }
 
+/// Runs each named `async fn(Backend)` as two tests, `name::sqlite` and
+/// `name::postgres` (the function decides what Postgres not being wanted
+/// means for it).
+#[macro_export]
+macro_rules! for_each_backend {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn sqlite() {
+                    super::$name(super::common::Backend::Sqlite).await;
+                }
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn postgres() {
+                    super::$name(super::common::Backend::Postgres).await;
+                }
+            }
+        )*
+    };
+}
+
 /// Postgres runs unless explicitly left out; without a URL that is an error,
 /// not a silent pass.
 pub fn wants_postgres() -> bool {
@@ -69,6 +90,12 @@ pub fn wants_postgres() -> bool {
 pub async fn spawn_app(backend: Backend) -> TestApp {
     let (url, tmp) = fresh_database(backend).await;
     spawn_on(&url, tmp, |_| {}).await
+}
+
+/// A fresh SQLite instance, its configuration tweaked.
+pub async fn spawn_sqlite_with(tweak: impl FnOnce(&mut Config)) -> TestApp {
+    let (db, tmp) = fresh_database(Backend::Sqlite).await;
+    spawn_on(&db, tmp, tweak).await
 }
 
 pub async fn spawn_on(
@@ -244,6 +271,42 @@ impl TestApp {
             .await
             .expect(sql);
         n
+    }
+
+    /// An admin sets up an event from a layout and publishes it: its id.
+    pub async fn published_event(&self, layout: serde_json::Value) -> i64 {
+        let admin = self.admin();
+        let created = admin.post("/api/admin/events", None, Some(layout)).await;
+        assert_eq!(created.status, 201, "{}", created.text);
+        let id = created.json()["eventId"].as_i64().unwrap();
+        let published = admin
+            .post(&format!("/api/admin/events/{id}/publish"), None, None)
+            .await;
+        assert_eq!(published.status, 200, "{}", published.text);
+        id
+    }
+
+    /// An admin refunds the booking, which must be taken.
+    pub async fn refund_by_admin(&self, booking: &str) {
+        let path = format!("/api/admin/bookings/{booking}/refund");
+        let refund = self.admin().post(&path, None, None).await;
+        assert_eq!(refund.status, 200, "{}", refund.text);
+    }
+
+    /// The event's first seat (lowest id).
+    pub async fn first_seat(&self, event: i64) -> i64 {
+        self.scalar(&format!(
+            "select min(id) from seat where event_id = {event}"
+        ))
+        .await
+    }
+
+    /// The event's last seat (highest id).
+    pub async fn last_seat(&self, event: i64) -> i64 {
+        self.scalar(&format!(
+            "select max(id) from seat where event_id = {event}"
+        ))
+        .await
     }
 
     pub fn sandbox(&self) -> &holdfast_app::core::payments::sandbox::Sandbox {
@@ -440,6 +503,23 @@ impl Buyer {
     pub async fn hold(&self, event: i64, seat: i64) -> Answer {
         self.post(
             &format!("/api/events/{event}/seats/{seat}/hold"),
+            Some(&new_key()),
+            None,
+        )
+        .await
+    }
+
+    /// Holds one seat, which must succeed: the booking's id.
+    pub async fn held_booking(&self, event: i64, seat: i64) -> String {
+        let held = self.hold(event, seat).await;
+        assert_eq!(held.status, 200, "{}", held.text);
+        held.json()["bookingId"].as_str().unwrap().to_string()
+    }
+
+    /// Starts paying a booking (a fresh Idempotency-Key).
+    pub async fn pay(&self, booking: &str) -> Answer {
+        self.post(
+            &format!("/api/bookings/{booking}/pay"),
             Some(&new_key()),
             None,
         )
