@@ -22,7 +22,9 @@ site=${1:-target/site}
 # times in the event's zone, promo amounts in the event's currency): 560.0
 # KB measured, while the drawing, compressed at brotli 11, gave the first
 # visit 3.6 KB back (596,995 bytes measured by performance.spec.js).
-declare -A budget=([wasm]=561000 [js]=12000 [css]=6000)
+# Raised to 562,000 with typed ids on the wire (issue 18: EventId, SeatId,
+# BookingId, typed statuses in hold and console answers): 561.1 KB measured.
+declare -A budget=([wasm]=562000 [js]=12000 [css]=6000)
 status=0
 while read -r kind hash; do
   kind=${kind%:}
