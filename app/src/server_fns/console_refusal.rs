@@ -27,7 +27,6 @@ pub fn refusal(form: Form, e: ApiError) -> Refusal {
 }
 
 fn in_language(locale: Locale, form: Form, e: ApiError) -> Refusal {
-    let said = e.for_buyer(locale);
     let body = e.body().error;
     let fields: Vec<(String, String)> = body
         .field_errors
@@ -41,7 +40,7 @@ fn in_language(locale: Locale, form: Form, e: ApiError) -> Refusal {
     let message = match (locale, fields.is_empty()) {
         (Locale::En, _) => body.message,
         (Locale::Vi, false) => locale.t(Msg::FixMarkedFields).to_string(),
-        (Locale::Vi, true) => said,
+        (Locale::Vi, true) => e.for_buyer(locale),
     };
     Refusal { message, fields }
 }
