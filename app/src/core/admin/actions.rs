@@ -6,7 +6,7 @@
 use super::audit::{self, Entry};
 use super::audit_detail::Detail;
 use super::auth::Admin;
-use crate::core::booking::store::{self, Released};
+use crate::core::booking::store::{self, Locked, Released};
 use crate::core::payments::outbox::{self, RefundReason};
 use crate::core::payments::store as payments;
 use crate::core::platform::db::Tx;
@@ -22,19 +22,18 @@ pub const MAX_EXTENSION_SECS: i64 = 600;
 /// …and a hold never runs more than this far ahead of now.
 pub const MAX_HOLD_AHEAD_MS: i64 = 30 * 60 * 1000;
 
-async fn status_and_event(
-    tx: &mut Tx,
+/// An action's start: its time, its transaction, and the booking as it is,
+/// read under its row lock (the lock every change of a booking takes).
+async fn acting_on(
+    state: &AppState,
     booking_id: &BookingId,
-) -> Result<(BookingStatus, EventId, i64), ApiError> {
-    let row: Option<(String, EventId, i64)> =
-        sqlx::query_as("select status, event_id, held_until from booking where id = $1")
-            .bind(booking_id)
-            .fetch_optional(&mut **tx)
-            .await?;
-    let (status, event_id, held_until) = row.ok_or(ApiError::NotFound("booking"))?;
-    // The CHECK constraint keeps the column to the machine's states.
-    let status = BookingStatus::parse(&status).unwrap_or(BookingStatus::Expired);
-    Ok((status, event_id, held_until))
+) -> Result<(i64, Tx, Locked), ApiError> {
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    let booking = store::lock(&mut tx, booking_id)
+        .await?
+        .ok_or(ApiError::NotFound("booking"))?;
+    Ok((now, tx, booking))
 }
 
 /// The audit row of an action on a booking, in the action's transaction.
@@ -77,9 +76,8 @@ pub async fn release(
     admin: &Admin,
     booking_id: &BookingId,
 ) -> Result<ActionOutcome, ApiError> {
-    let now = state.clock.now_ms();
-    let mut tx = state.db.begin().await?;
-    let (status, event_id, _) = status_and_event(&mut tx, booking_id).await?;
+    let (now, mut tx, booking) = acting_on(state, booking_id).await?;
+    let (status, event_id) = (booking.status, booking.event_id);
     let Some(released) = store::cancel_hold_by_admin(&mut tx, booking_id, now).await? else {
         return Err(ApiError::InvalidState(format!(
             "only a running hold can be released; this booking is {status}"
@@ -107,9 +105,8 @@ pub async fn extend(
             "seconds",
         ));
     }
-    let now = state.clock.now_ms();
-    let mut tx = state.db.begin().await?;
-    let (status, event_id, held_until) = status_and_event(&mut tx, booking_id).await?;
+    let (now, mut tx, booking) = acting_on(state, booking_id).await?;
+    let (status, event_id, held_until) = (booking.status, booking.event_id, booking.held_until);
     if status != BookingStatus::Held || held_until <= now {
         return Err(ApiError::InvalidState(format!(
             "only a running hold can be extended; this booking is {status}"
@@ -147,9 +144,8 @@ pub async fn refund(
     admin: &Admin,
     booking_id: &BookingId,
 ) -> Result<ActionOutcome, ApiError> {
-    let now = state.clock.now_ms();
-    let mut tx = state.db.begin().await?;
-    let (status, event_id, _) = status_and_event(&mut tx, booking_id).await?;
+    let (now, mut tx, booking) = acting_on(state, booking_id).await?;
+    let (status, event_id) = (booking.status, booking.event_id);
     let Some(released) = store::cancel_booked(&mut tx, booking_id, now).await? else {
         return match payments::status(&mut tx, booking_id).await? {
             Some(
@@ -240,11 +236,7 @@ pub async fn resend_confirmation(
     admin: &Admin,
     booking_id: &BookingId,
 ) -> Result<ActionOutcome, ApiError> {
-    let now = state.clock.now_ms();
-    let mut tx = state.db.begin().await?;
-    let booking = store::lock(&mut tx, booking_id)
-        .await?
-        .ok_or(ApiError::NotFound("booking"))?;
+    let (now, mut tx, booking) = acting_on(state, booking_id).await?;
     let (status, event_id) = (booking.status, booking.event_id);
     if status != BookingStatus::Booked {
         return Err(ApiError::InvalidState(format!(
