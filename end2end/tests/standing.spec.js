@@ -10,6 +10,8 @@ for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['pho
     const standing = page.getByTestId('standing');
     await expect(standing).toContainText('Standing floor');
     await expect(standing).toContainText(/\d+ places left/);
+    // The places left change live, and a screen reader is told.
+    await expect(standing.getByTestId('standing-left')).toHaveAttribute('aria-live', 'polite');
     const more = standing.getByRole('button', { name: 'One place more' });
     await more.click();
     await more.click();

@@ -84,7 +84,7 @@ fn StandingArea(
             <p class="standing-name">
                 <strong>{area.name.clone()}</strong>
                 {l.fill(Msg::PriceEach, &[("price", &l.price(area.price_cents, &currency))])}
-                <span class="hint" data-testid="standing-left">" · " {left}</span>
+                <span class="hint" data-testid="standing-left" aria-live="polite">" · " {left}</span>
             </p>
             <div class="stepper" role="group" aria-label=label.clone()>
                 <button type="button" aria-label=l.t(Msg::OnePlaceFewer)
