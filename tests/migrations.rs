@@ -257,3 +257,52 @@ async fn the_sqlite_table_rebuild_keeps_bookings_and_their_references() {
         "a booking with seats cannot vanish"
     );
 }
+
+/// What the tables store reads back typed, on both backends: an amount and
+/// its code as `Money` (Stripe's lower-case codes too), a status as the
+/// machine's state. A code Holdfast does not sell in, or a name the machine
+/// does not know, is refused as a corrupt row, never read as something else.
+#[tokio::test]
+async fn stored_money_and_states_read_back_typed_or_not_at_all() {
+    use holdfast_app::model::money::{Currency, Money};
+    use holdfast_app::model::{BookingStatus, PaymentStatus};
+    let mut backends = vec![common::Backend::Sqlite];
+    if common::wants_postgres() {
+        backends.push(common::Backend::Postgres);
+    }
+    for backend in backends {
+        let (url, _tmp) = common::fresh_database(backend).await;
+        let db = holdfast_app::core::platform::db::Db::connect(&url, 2)
+            .await
+            .unwrap();
+        let db = db.reader();
+        let eur = Currency::of("EUR").unwrap();
+        let read: Money =
+            sqlx::query_as("select cast(4500 as bigint) as amount_cents, 'eur' as currency")
+                .fetch_one(db)
+                .await
+                .unwrap();
+        assert_eq!(read, Money::new(4500, eur), "{backend:?}");
+        let bound: (Currency,) = sqlx::query_as("select $1 as currency")
+            .bind(eur)
+            .fetch_one(db)
+            .await
+            .unwrap();
+        assert_eq!(bound.0, eur, "a currency is stored as its code");
+        let unknown = sqlx::query_as::<_, Money>(
+            "select cast(1 as bigint) as amount_cents, 'XYZ' as currency",
+        )
+        .fetch_one(db)
+        .await;
+        assert!(unknown.is_err(), "{backend:?}: XYZ read as {unknown:?}");
+        let (held, paid): (BookingStatus, PaymentStatus) = sqlx::query_as("select 'HELD', 'paid'")
+            .fetch_one(db)
+            .await
+            .unwrap();
+        assert_eq!((held, paid), (BookingStatus::Held, PaymentStatus::Paid));
+        let lower = sqlx::query_as::<_, (BookingStatus,)>("select 'held'")
+            .fetch_one(db)
+            .await;
+        assert!(lower.is_err(), "{backend:?}: 'held' read as {lower:?}");
+    }
+}

@@ -35,14 +35,12 @@ pub async fn ticket_status(state: &AppState, token: &str) -> Result<TicketStatus
         .tickets
         .verify(token)
         .ok_or(ApiError::NotFound("ticket"))?;
-    let row: Option<(String, EventId)> =
+    let row: Option<(BookingStatus, EventId)> =
         sqlx::query_as("select status, event_id from booking where id = $1")
             .bind(&booking_id)
             .fetch_optional(state.db.reader())
             .await?;
     let (status, event_id) = row.ok_or(ApiError::NotFound("ticket"))?;
-    // The CHECK constraint keeps the column to the machine's states.
-    let status = BookingStatus::parse(&status).unwrap_or(BookingStatus::Expired);
     Ok(TicketStatus {
         booking_id,
         event_id,

@@ -151,6 +151,12 @@ impl Money {
         self.currency
     }
 
+    /// Whether a provider's report of an amount and a code (Stripe writes
+    /// codes in lower case) is this amount.
+    pub fn is(self, minor: i64, code: &str) -> bool {
+        self.minor == minor && self.currency.code().eq_ignore_ascii_case(code)
+    }
+
     /// An amount typed by a person ("30", "30.5", "30,50", "850000") in
     /// this currency; `None` when it has more decimals than the currency
     /// or is not a number.
@@ -173,6 +179,51 @@ impl Money {
         let step = self.currency.charge_step();
         let most = self.minor - self.currency.min_charge().minor;
         Money::new((wanted.min(most).max(0) / step) * step, self.currency)
+    }
+}
+
+/// Stored as two columns: the amount in minor units and the code. A
+/// `Currency` column reads only a code Holdfast sells in (a row that holds
+/// another is refused as corrupt, never guessed at); a `Money` reads
+/// `amount_cents` and `currency` from a row.
+#[cfg(feature = "ssr")]
+mod stored {
+    use super::{Currency, Money};
+    use sqlx::any::{Any, AnyRow, AnyTypeInfo};
+    use sqlx::encode::IsNull;
+    use sqlx::error::BoxDynError;
+    use sqlx::{Database, Decode, Encode, Row, Type};
+
+    impl Type<Any> for Currency {
+        fn type_info() -> AnyTypeInfo {
+            <str as Type<Any>>::type_info()
+        }
+    }
+
+    impl<'q> Encode<'q, Any> for Currency {
+        fn encode_by_ref(
+            &self,
+            buf: &mut <Any as Database>::ArgumentBuffer<'q>,
+        ) -> Result<IsNull, BoxDynError> {
+            <&str as Encode<'q, Any>>::encode(self.code(), buf)
+        }
+    }
+
+    impl<'r> Decode<'r, Any> for Currency {
+        fn decode(value: <Any as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
+            let code = <String as Decode<'r, Any>>::decode(value)?;
+            Currency::of(&code.to_ascii_uppercase())
+                .ok_or_else(|| format!("a currency Holdfast does not sell in: {code:?}").into())
+        }
+    }
+
+    impl<'r> sqlx::FromRow<'r, AnyRow> for Money {
+        fn from_row(row: &'r AnyRow) -> Result<Self, sqlx::Error> {
+            Ok(Money::new(
+                row.try_get("amount_cents")?,
+                row.try_get("currency")?,
+            ))
+        }
     }
 }
 

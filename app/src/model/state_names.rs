@@ -43,6 +43,27 @@ macro_rules! state_names {
             }
         }
 
+        /// Stored as its name: a row read with a name the machine does
+        /// not know is refused as corrupt.
+        #[cfg(feature = "ssr")]
+        impl sqlx::Type<sqlx::Any> for $ty {
+            fn type_info() -> sqlx::any::AnyTypeInfo {
+                <str as sqlx::Type<sqlx::Any>>::type_info()
+            }
+        }
+
+        #[cfg(feature = "ssr")]
+        impl<'r> sqlx::Decode<'r, sqlx::Any> for $ty {
+            fn decode(
+                value: <sqlx::Any as sqlx::Database>::ValueRef<'r>,
+            ) -> Result<Self, sqlx::error::BoxDynError> {
+                let name = <String as sqlx::Decode<'r, sqlx::Any>>::decode(value)?;
+                Self::parse(&name).ok_or_else(|| {
+                    format!("not a {} state: {name:?}", stringify!($ty)).into()
+                })
+            }
+        }
+
         impl std::fmt::Display for $ty {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.as_str())

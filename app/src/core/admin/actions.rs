@@ -243,13 +243,12 @@ pub async fn resend_confirmation(
             "only a booked booking has a confirmation; this one is {status}"
         )));
     }
-    let (buyer, amount, currency) = (booking.buyer_id, booking.amount_cents, booking.currency);
+    let (buyer, price) = (booking.buyer_id, booking.price);
     let said = Detail::ConfirmationQueued;
     let audit_id = audited(&mut tx, admin, "resend", event_id, booking_id, &said, now).await?;
     let detail = said.say(Locale::En);
     let (subject, text) =
-        crate::core::payments::confirmation::confirmation(&mut tx, booking_id, amount, &currency)
-            .await?;
+        crate::core::payments::confirmation::confirmation(&mut tx, booking_id, price).await?;
     outbox::enqueue_email(
         &mut tx,
         booking_id,

@@ -216,7 +216,12 @@ mod tests {
             }
         }
         let free = vec![Occupancy::Free; seats.len()];
-        EventSeatMap::new(EventId(1), "EUR".into(), seats, free)
+        EventSeatMap::new(
+            EventId(1),
+            crate::model::money::Currency::of("EUR").unwrap(),
+            seats,
+            free,
+        )
     }
 
     fn free_but(map: &EventSeatMap, taken: &[i64]) -> Vec<bool> {

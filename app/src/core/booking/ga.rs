@@ -9,6 +9,7 @@ use super::{shared_answer, Idempotent};
 use crate::core::platform::idempotency::IdempotencyKey;
 use crate::core::waiting_room::Admitted;
 use crate::core::{ApiError, AppState};
+use crate::model::money::Money;
 use crate::model::BuyerId;
 use crate::model::{EventId, HoldResponse};
 
@@ -44,15 +45,14 @@ async fn claim(
         ));
     }
     let area = store::area_price(&state.db, area_id, event_id).await?;
-    let (price, currency) = area.ok_or(ApiError::NotFound("general-admission area"))?;
+    let place = area.ok_or(ApiError::NotFound("general-admission area"))?;
     let now = state.clock.now_ms();
     let held_until = now + rules.hold_ttl_ms;
     let (claim, response) = Claim::new_hold(
         event_id,
         buyer,
         Claiming::Places { area_id, quantity },
-        price * quantity,
-        currency,
+        Money::new(place.minor() * quantity, place.currency()),
         (now, held_until),
         rules.max_places_per_buyer,
         key,

@@ -21,6 +21,7 @@ use crate::core::platform::idempotency::IdempotencyKey;
 use crate::core::seat_map::{EventSeatMap, Occupancy};
 use crate::core::waiting_room::Admitted;
 use crate::core::{ApiError, AppState};
+use crate::model::money::Money;
 use crate::model::BuyerId;
 use crate::model::{EventId, HoldResponse, SeatId};
 
@@ -110,8 +111,7 @@ async fn claim(
         event_id,
         buyer,
         Claiming::Seats(priced),
-        amount,
-        map.currency.clone(),
+        Money::new(amount, map.currency),
         (now, held_until),
         rules.max_places_per_buyer,
         key,

@@ -5,6 +5,7 @@ use super::BookingStatus;
 use crate::core::platform::clock::rfc3339;
 use crate::core::{ApiError, AppState};
 use crate::i18n::{Locale, Msg};
+use crate::model::money::Money;
 use crate::model::BuyerId;
 use crate::model::{
     BookingId, BookingSeat, BookingView, EventBrief, EventId, EventKind, GeneralAdmissionLine,
@@ -31,10 +32,10 @@ const SEATS: &str =
 struct BookingRow {
     id: BookingId,
     event_id: EventId,
-    status: String,
+    status: BookingStatus,
     held_until: i64,
-    amount_cents: i64,
-    currency: String,
+    #[sqlx(flatten)]
+    price: Money,
     ga_area_id: Option<i64>,
     ga_quantity: i64,
     created_at: i64,
@@ -104,8 +105,7 @@ fn view(
     event: Option<EventBrief>,
 ) -> BookingView {
     let now = state.clock.now_ms();
-    // The CHECK constraint keeps the column to the machine's states.
-    let status = BookingStatus::parse(&row.status).unwrap_or(BookingStatus::Expired);
+    let status = row.status;
     let running = matches!(status, BookingStatus::Held | BookingStatus::PaymentPending);
     let ticket = (status == BookingStatus::Booked).then(|| state.tickets.token(&row.id));
     let kind = event.as_ref().map_or(EventKind::Concert, |e| e.kind);
@@ -159,9 +159,9 @@ fn view(
                 area_id,
                 quantity: row.ga_quantity,
             }),
-        amount_cents: row.amount_cents,
+        amount_cents: row.price.minor(),
         discount_cents: row.discount_cents.unwrap_or(0),
-        currency: row.currency,
+        currency: row.price.currency().code().to_string(),
         held_until: Some(rfc3339(row.held_until)),
         expires_in_ms: running.then(|| (row.held_until - now).max(0)),
         ticket,
@@ -188,7 +188,7 @@ async fn payment_of(
         checkout_session_id: p.checkout_session_id,
         payment_intent_id: p.payment_intent_id,
         refund_id: p.refund_id,
-        status: PaymentStatus::parse(&p.status).unwrap_or(PaymentStatus::Creating),
+        status: p.status,
         refunded_cents: p.refunded_cents,
     }))
 }
@@ -200,6 +200,6 @@ struct PaymentRow {
     checkout_session_id: Option<String>,
     payment_intent_id: Option<String>,
     refund_id: Option<String>,
-    status: String,
+    status: PaymentStatus,
     refunded_cents: i64,
 }

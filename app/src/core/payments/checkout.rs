@@ -14,6 +14,7 @@ use crate::core::platform::idempotency::{self, IdempotencyKey};
 use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
+use crate::model::money::Money;
 use crate::model::{BookingId, BuyerId};
 use crate::model::{BookingStatus, PayResponse};
 use crate::model::{EventId, SeatId};
@@ -159,7 +160,7 @@ async fn refuse_unless_retry(
     buyer: &BuyerId,
     now: i64,
 ) -> Result<(), ApiError> {
-    let row: Option<(String, i64, Option<String>)> = sqlx::query_as(
+    let row: Option<(BookingStatus, i64, Option<String>)> = sqlx::query_as(
         "select b.status, b.held_until, p.checkout_session_id
          from booking b left join payment p on p.booking_id = b.id where b.id = $1 and b.buyer_id = $2",
     )
@@ -170,9 +171,9 @@ async fn refuse_unless_retry(
     let Some((status, until, session)) = row else {
         return Err(ApiError::NotFound("booking"));
     };
-    match (BookingStatus::parse(&status), session) {
-        (Some(BookingStatus::Held), _) if until <= now => Err(ApiError::HoldExpired),
-        (Some(BookingStatus::PaymentPending), None) => Ok(()),
+    match (status, session) {
+        (BookingStatus::Held, _) if until <= now => Err(ApiError::HoldExpired),
+        (BookingStatus::PaymentPending, None) => Ok(()),
         _ => Err(ApiError::InvalidState(format!(
             "a {status} booking cannot be paid"
         ))),
@@ -187,16 +188,15 @@ pub async fn checkout_request(
 ) -> Result<CheckoutRequest, ApiError> {
     #[derive(sqlx::FromRow)]
     struct ToCharge {
-        amount_cents: i64,
-        currency: String,
+        #[sqlx(flatten)]
+        price: Money,
         held_until: i64,
         ga_quantity: i64,
         /// When the checkout began (its payment row was made).
         began: Option<i64>,
     }
     let ToCharge {
-        amount_cents: amount,
-        currency,
+        price,
         held_until,
         ga_quantity: ga_qty,
         began,
@@ -218,6 +218,7 @@ pub async fn checkout_request(
     .bind(booking_id)
     .fetch_all(&mut **tx)
     .await?;
+    let amount = price.minor();
     if ga_qty > 0 {
         lines.push((format!("Standing × {ga_qty}"), amount));
     }
@@ -231,8 +232,7 @@ pub async fn checkout_request(
     let base = &state.payments.settings.public_base_url;
     Ok(CheckoutRequest {
         booking_id: booking_id.clone(),
-        amount_cents: amount,
-        currency,
+        price,
         lines,
         expires_at_ms: held_until.max(session_end),
         deadline_ms: held_until,

@@ -7,6 +7,7 @@
 use crate::core::event_time::local_start;
 use crate::core::platform::db::Tx;
 use crate::i18n::{format, Msg};
+use crate::model::money::Money;
 use crate::model::BookingId;
 use crate::model::EventKind;
 
@@ -15,8 +16,7 @@ use crate::model::EventKind;
 pub async fn confirmation(
     tx: &mut Tx,
     booking_id: &BookingId,
-    amount_cents: i64,
-    currency: &str,
+    price: Money,
 ) -> Result<(String, String), sqlx::Error> {
     let l = crate::core::buyer_language::of_booking(tx, booking_id).await?;
     #[derive(sqlx::FromRow)]
@@ -44,7 +44,7 @@ pub async fn confirmation(
     .fetch_all(&mut **tx)
     .await?;
     let subject = l.t(Msg::MailConfirmedSubject).to_string();
-    let amount = l.price(amount_cents, currency);
+    let amount = price.format(l);
     let mut text = l.fill(
         Msg::MailPaid,
         &[("booking", &booking_id), ("amount", &amount)],

@@ -102,8 +102,7 @@ async fn settle_paid(
     {
         return Ok((PaidOutcome::AlreadySettled, MapChanges::default()));
     }
-    let right_amount = booking.amount_cents == paid.amount_cents
-        && booking.currency.eq_ignore_ascii_case(paid.currency);
+    let right_amount = booking.price.is(paid.amount_cents, paid.currency);
     if !right_amount {
         tracing::error!(
             %booking_id,
@@ -198,9 +197,7 @@ async fn confirmed(
     booking: &Locked,
     now: i64,
 ) -> Result<(), sqlx::Error> {
-    let (subject, text) =
-        super::confirmation::confirmation(tx, booking_id, booking.amount_cents, &booking.currency)
-            .await?;
+    let (subject, text) = super::confirmation::confirmation(tx, booking_id, booking.price).await?;
     outbox::enqueue_email(
         tx,
         booking_id,

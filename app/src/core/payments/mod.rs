@@ -21,6 +21,7 @@ pub mod store;
 pub mod stripe;
 pub mod webhook;
 
+use crate::model::money::Money;
 use crate::model::BookingId;
 use async_trait::async_trait;
 
@@ -28,8 +29,7 @@ use async_trait::async_trait;
 #[derive(Debug, Clone)]
 pub struct CheckoutRequest {
     pub booking_id: BookingId,
-    pub amount_cents: i64,
-    pub currency: String,
+    pub price: Money,
     /// One line per seat (label, price).
     pub lines: Vec<(String, i64)>,
     /// When the provider's session ends (at least its minimum lifetime
@@ -97,7 +97,7 @@ pub trait PaymentProvider: Send + Sync + 'static {
     async fn refund(
         &self,
         payment_intent_id: &str,
-        amount_cents: i64,
+        amount: Money,
         idempotency_key: &str,
     ) -> Result<String, ProviderError>;
 }

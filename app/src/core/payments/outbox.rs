@@ -250,7 +250,7 @@ async fn refund(state: &AppState, booking_id: &BookingId, payload: &str) -> Resu
         let id = state
             .payments
             .provider
-            .refund(&intent, target.amount_cents, &refund_key(booking_id))
+            .refund(&intent, target.left, &refund_key(booking_id))
             .await
             .map_err(ApiError::internal)?;
         refund_id = Some(id);

@@ -5,6 +5,7 @@
 //! database decides and the loser changes nothing.
 
 use crate::core::platform::db::{Db, Tx};
+use crate::model::money::Money;
 use crate::model::PaymentStatus::{self, *};
 
 use super::CheckoutSession;
@@ -64,11 +65,12 @@ pub async fn status(
     tx: &mut Tx,
     booking_id: &BookingId,
 ) -> Result<Option<PaymentStatus>, sqlx::Error> {
-    let row: Option<(String,)> = sqlx::query_as("select status from payment where booking_id = $1")
-        .bind(booking_id)
-        .fetch_optional(&mut **tx)
-        .await?;
-    Ok(row.and_then(|(s,)| PaymentStatus::parse(&s)))
+    let row: Option<(PaymentStatus,)> =
+        sqlx::query_as("select status from payment where booking_id = $1")
+            .bind(booking_id)
+            .fetch_optional(&mut **tx)
+            .await?;
+    Ok(row.map(|(s,)| s))
 }
 
 /// Stores the provider's session (its id links later webhooks); a payment
@@ -224,7 +226,7 @@ async fn set_refund_id(
 /// (the amount less any part refunded outside Holdfast), the state now.
 pub struct RefundTarget {
     pub payment_intent: Option<String>,
-    pub amount_cents: i64,
+    pub left: Money,
     pub status: Option<PaymentStatus>,
 }
 
@@ -232,16 +234,24 @@ pub async fn refund_target(
     db: &Db,
     booking_id: &BookingId,
 ) -> Result<Option<RefundTarget>, sqlx::Error> {
-    let row: Option<(Option<String>, i64, String)> = sqlx::query_as(
-        "select payment_intent_id, amount_cents - refunded_cents, status from payment where booking_id = $1",
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        payment_intent_id: Option<String>,
+        #[sqlx(flatten)]
+        left: Money,
+        status: Option<PaymentStatus>,
+    }
+    let row: Option<Row> = sqlx::query_as(
+        "select payment_intent_id, amount_cents - refunded_cents as amount_cents, currency, status
+         from payment where booking_id = $1",
     )
     .bind(booking_id)
     .fetch_optional(db.writer())
     .await?;
-    Ok(row.map(|(intent, amount, status)| RefundTarget {
-        payment_intent: intent,
-        amount_cents: amount,
-        status: PaymentStatus::parse(&status),
+    Ok(row.map(|r| RefundTarget {
+        payment_intent: r.payment_intent_id,
+        left: r.left,
+        status: r.status,
     }))
 }
 

@@ -13,6 +13,7 @@
 //! (`Timeout`/`Other`): the caller keeps the booking PAYMENT_PENDING and
 //! asks again later. Other 4xx are refusals.
 
+use crate::model::money::Money;
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -113,16 +114,10 @@ fn key(k: &str) -> Result<RequestStrategy, ProviderError> {
 /// fils in tens). A currency Stripe does not know is refused, never
 /// charged in another.
 pub fn checkout_params(req: &CheckoutRequest) -> Result<CreateCheckoutSession, ProviderError> {
-    let known = crate::model::money::Currency::of(&req.currency).is_some();
-    let currency: Currency = req
-        .currency
-        .to_ascii_lowercase()
-        .parse()
-        .ok()
-        .filter(|_| known)
-        .ok_or_else(|| {
-            ProviderError::Refused(format!("Holdfast cannot charge in {:?}", req.currency))
-        })?;
+    let code = req.price.currency().code();
+    let currency: Currency = code.to_ascii_lowercase().parse().map_err(|_| {
+        ProviderError::Refused(format!("Stripe does not know the currency {code:?}"))
+    })?;
     let line_items = req
         .lines
         .iter()
@@ -196,12 +191,12 @@ impl PaymentProvider for Stripe {
     async fn refund(
         &self,
         payment_intent_id: &str,
-        amount_cents: i64,
+        amount: Money,
         idempotency_key: &str,
     ) -> Result<String, ProviderError> {
         let refund = CreateRefund::new()
             .payment_intent(payment_intent_id)
-            .amount(amount_cents)
+            .amount(amount.minor())
             .customize()
             .request_strategy(key(idempotency_key)?)
             .send(&self.client)

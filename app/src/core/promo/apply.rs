@@ -4,7 +4,6 @@
 use super::{normalise, store};
 use crate::core::booking;
 use crate::core::{ApiError, AppState};
-use crate::model::money::Money;
 use crate::model::{BookingId, BookingStatus, BuyerId, PromoApplied};
 
 pub async fn apply_promo(
@@ -41,7 +40,7 @@ async fn claim(
         // The same code again is a replay, answered alike.
         return if used.code == code {
             Ok(PromoApplied {
-                amount_cents: booking.amount_cents,
+                amount_cents: booking.price.minor(),
                 discount_cents: used.discount_cents,
             })
         } else {
@@ -68,14 +67,8 @@ async fn claim(
     {
         return Err(ApiError::PromoUnknown);
     }
-    // Events are set up only in currencies Holdfast sells in.
-    let price = Money::of(booking.amount_cents, &booking.currency).ok_or_else(|| {
-        ApiError::InvalidState(format!(
-            "this event's currency {} cannot be charged",
-            booking.currency
-        ))
-    })?;
-    let discount_cents = price
+    let discount_cents = booking
+        .price
         .discount(campaign.percent_off, campaign.amount_off_cents)
         .minor();
     if discount_cents == 0 {
@@ -96,7 +89,7 @@ async fn claim(
     store::record_use(&mut tx, booking_id, &used, now).await?;
     tx.commit().await?;
     Ok(PromoApplied {
-        amount_cents: booking.amount_cents - discount_cents,
+        amount_cents: booking.price.minor() - discount_cents,
         discount_cents,
     })
 }

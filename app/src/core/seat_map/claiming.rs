@@ -88,7 +88,7 @@ mod tests {
             .collect();
         Arc::new(EventSeatMap::new(
             EventId(1),
-            "EUR".into(),
+            crate::model::money::Currency::of("EUR").unwrap(),
             seats,
             vec![Occupancy::Free; n as usize],
         ))

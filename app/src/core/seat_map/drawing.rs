@@ -78,7 +78,7 @@ fn draw(map: &EventSeatMap) -> Drawing {
         })
         .collect();
     let drawing = SeatDrawing {
-        currency: map.currency.clone(),
+        currency: map.currency.code().to_string(),
         radius,
         sections: sections.names,
         rows: rows.names,
@@ -181,7 +181,7 @@ mod tests {
         ];
         let map = EventSeatMap::new(
             EventId(1),
-            "EUR".into(),
+            crate::model::money::Currency::of("EUR").unwrap(),
             seats.clone(),
             vec![Occupancy::Free; 4],
         );
@@ -200,7 +200,12 @@ mod tests {
         assert_eq!(back.row_labels.len(), 3, "one label per row");
         assert_eq!(back.sections, vec!["A", "B"]);
         assert_eq!(drawing.hash.len(), 16);
-        let again = EventSeatMap::new(EventId(2), "EUR".into(), seats, vec![Occupancy::Booked; 4]);
+        let again = EventSeatMap::new(
+            EventId(2),
+            crate::model::money::Currency::of("EUR").unwrap(),
+            seats,
+            vec![Occupancy::Booked; 4],
+        );
         assert_eq!(
             again.drawing().hash,
             drawing.hash,

@@ -18,6 +18,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::core::platform::compressed::Compressed;
+use crate::model::money::Currency;
 use crate::model::{EventDetail, EventId, SeatId, SeatStatus};
 
 mod claiming;
@@ -50,12 +51,12 @@ impl Occupancy {
         }
     }
 
-    pub fn from_booking(status: &str, held_until: i64) -> Occupancy {
+    pub fn from_booking(status: crate::model::BookingStatus, held_until: i64) -> Occupancy {
         use crate::model::BookingStatus;
-        match BookingStatus::parse(status) {
-            Some(BookingStatus::Held) => Occupancy::Held(held_until),
-            Some(BookingStatus::PaymentPending) => Occupancy::Pending,
-            Some(BookingStatus::Booked) => Occupancy::Booked,
+        match status {
+            BookingStatus::Held => Occupancy::Held(held_until),
+            BookingStatus::PaymentPending => Occupancy::Pending,
+            BookingStatus::Booked => Occupancy::Booked,
             _ => Occupancy::Free,
         }
     }
@@ -91,7 +92,7 @@ pub struct Rendered {
 
 pub struct EventSeatMap {
     pub event_id: EventId,
-    pub currency: String,
+    pub currency: Currency,
     pub seats: Vec<Seat>,
     index: HashMap<SeatId, usize>,
     /// Seat indices grouped by (section, row), each group ordered by number.
@@ -127,7 +128,7 @@ const RECENT_BATCHES: usize = 512;
 impl EventSeatMap {
     pub fn new(
         event_id: EventId,
-        currency: String,
+        currency: Currency,
         seats: Vec<Seat>,
         occupancy: Vec<Occupancy>,
     ) -> Self {

@@ -11,7 +11,8 @@ use tokio::sync::{broadcast, mpsc};
 use super::{EventSeatMap, Occupancy, Seat, SeatChanges};
 use crate::core::platform::db::Db;
 use crate::core::ApiError;
-use crate::model::{EventId, SeatId};
+use crate::model::money::Currency;
+use crate::model::{BookingStatus, EventId, SeatId};
 
 /// Hands one event's committed changes to the fan-out to other instances.
 pub type ChangeSender = mpsc::UnboundedSender<(EventId, Vec<(SeatId, Occupancy)>)>;
@@ -125,7 +126,7 @@ impl SeatMaps {
 }
 
 async fn load(db: &Db, event_id: EventId) -> Result<Option<EventSeatMap>, ApiError> {
-    let event: Option<(String,)> =
+    let event: Option<(Currency,)> =
         sqlx::query_as("select currency from event where id = $1 and published = 1")
             .bind(event_id)
             .fetch_optional(db.reader())
@@ -142,7 +143,7 @@ async fn load(db: &Db, event_id: EventId) -> Result<Option<EventSeatMap>, ApiErr
     .bind(event_id)
     .fetch_all(db.reader())
     .await?;
-    let held: Vec<(SeatId, String, i64)> = sqlx::query_as(
+    let held: Vec<(SeatId, BookingStatus, i64)> = sqlx::query_as(
         "select bs.seat_id, b.status, b.held_until
          from booking_seat bs join booking b on b.id = bs.booking_id
          where bs.event_id = $1 and bs.live = 1",
@@ -155,7 +156,7 @@ async fn load(db: &Db, event_id: EventId) -> Result<Option<EventSeatMap>, ApiErr
         seats.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
     for (seat_id, status, held_until) in held {
         if let Some(&i) = position.get(&seat_id) {
-            occupancy[i] = Occupancy::from_booking(&status, held_until);
+            occupancy[i] = Occupancy::from_booking(status, held_until);
         }
     }
     Ok(Some(EventSeatMap::new(

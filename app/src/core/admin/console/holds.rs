@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use crate::core::{ApiError, AppState};
 use crate::model::console::LiveHold;
+use crate::model::money::Money;
 use crate::model::{BookingId, BookingStatus, BuyerId, EventId, SeatId};
 
 /// A running booking as read.
@@ -12,10 +13,10 @@ struct HoldRow {
     id: BookingId,
     event_id: EventId,
     buyer_id: BuyerId,
-    status: String,
+    status: BookingStatus,
     held_until: i64,
-    amount_cents: i64,
-    currency: String,
+    #[sqlx(flatten)]
+    price: Money,
     /// Standing places.
     ga_quantity: i64,
 }
@@ -71,11 +72,10 @@ pub async fn live_holds(
                 seat_ids: seats.iter().map(|s| s.0).collect(),
                 seat_labels: seats.into_iter().map(|s| s.1).collect(),
                 places: row.ga_quantity,
-                // The query keeps to the two running states.
-                stage: BookingStatus::parse(&row.status).unwrap_or(BookingStatus::Held),
+                stage: row.status,
                 expires_in_ms: (row.held_until - now).max(0),
-                amount_cents: row.amount_cents,
-                currency: row.currency,
+                amount_cents: row.price.minor(),
+                currency: row.price.currency().code().to_string(),
             }
         })
         .collect())

@@ -126,7 +126,7 @@ async fn seat_counts(
          group by b.status",
         BookingStatus::Held.sql()
     );
-    let rows: Vec<(String, i64)> = sqlx::query_as(&sql)
+    let rows: Vec<(BookingStatus, i64)> = sqlx::query_as(&sql)
         .bind(event_id)
         .bind(now)
         .fetch_all(state.db.reader())
@@ -137,10 +137,10 @@ async fn seat_counts(
         .await?;
     let mut counts = SeatCounts::default();
     for (status, n) in rows {
-        match BookingStatus::parse(&status) {
-            Some(BookingStatus::Held) => counts.held = n,
-            Some(BookingStatus::PaymentPending) => counts.in_payment = n,
-            Some(BookingStatus::Booked) => counts.booked = n,
+        match status {
+            BookingStatus::Held => counts.held = n,
+            BookingStatus::PaymentPending => counts.in_payment = n,
+            BookingStatus::Booked => counts.booked = n,
             _ => {}
         }
     }

@@ -4,6 +4,7 @@ use crate::core::platform::clock::rfc3339;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
 use crate::model::console::{BookingActivity, SettlementReason};
+use crate::model::money::Money;
 use crate::model::{BookingId, BookingStatus, EventId, PaymentStatus};
 
 use super::RECENT;
@@ -12,11 +13,11 @@ use super::RECENT;
 #[derive(sqlx::FromRow)]
 struct SettlementRow {
     id: BookingId,
-    status: String,
-    amount_cents: i64,
-    currency: String,
+    status: BookingStatus,
+    #[sqlx(flatten)]
+    price: Money,
     updated_at: i64,
-    payment_status: Option<String>,
+    payment_status: Option<PaymentStatus>,
     /// Refunded in part outside Holdfast.
     refunded_cents: i64,
 }
@@ -48,13 +49,12 @@ pub(super) async fn recent(
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
         let reason = reason(state, &row).await?;
-        // The query keeps to settled states.
-        let status = BookingStatus::parse(&row.status).unwrap_or(BookingStatus::Booked);
+        let code = row.price.currency().code();
         out.push(BookingActivity {
-            status,
-            amount_cents: row.amount_cents,
-            reason: reason.words(Locale::En, row.refunded_cents, &row.currency),
-            currency: row.currency,
+            status: row.status,
+            amount_cents: row.price.minor(),
+            reason: reason.words(Locale::En, row.refunded_cents, code),
+            currency: code.to_string(),
             at: rfc3339(row.updated_at),
             at_local: local(row.updated_at),
             reason_kind: reason,
@@ -79,9 +79,7 @@ async fn reason(state: &AppState, row: &SettlementRow) -> Result<SettlementReaso
     .fetch_one(state.db.reader())
     .await?;
     let late = |o: &str| outcomes.iter().any(|r| r.0 == o);
-    let booking = BookingStatus::parse(&row.status);
-    let paid = row.payment_status.as_deref().and_then(PaymentStatus::parse);
-    Ok(match (booking, paid) {
+    Ok(match (Some(row.status), row.payment_status) {
         (Some(BookingStatus::Disputed), _) => SettlementReason::Disputed,
         _ if by_admin > 0 => SettlementReason::RefundedByAdmin,
         (Some(BookingStatus::Booked), _) if row.refunded_cents > 0 => {

@@ -28,6 +28,7 @@ use super::{claim_sql, BookingStatus, NewBooking};
 use crate::core::platform::clock::rfc3339;
 use crate::core::platform::db::{is_unique_violation, Backend, Db, Tx};
 use crate::core::platform::idempotency::{self, IdempotencyKey};
+use crate::model::money::Money;
 use crate::model::{BookingId, BuyerId, EventId, GeneralAdmissionLine, HoldResponse, SeatId};
 
 /// What a hold claims.
@@ -61,13 +62,11 @@ pub struct Claim {
 impl Claim {
     /// A new HELD booking of `what`, from `now` to `held_until`, and the
     /// answer the hold gives (kept with the request's key, if any).
-    #[allow(clippy::too_many_arguments)]
     pub fn new_hold(
         event_id: EventId,
         buyer: &BuyerId,
         what: Claiming,
-        amount_cents: i64,
-        currency: String,
+        price: Money,
         (now, held_until): (i64, i64),
         limit: i64,
         key: Option<&IdempotencyKey>,
@@ -82,8 +81,8 @@ impl Claim {
             seat_ids,
             held_until: rfc3339(held_until),
             expires_in_ms: held_until - now,
-            amount_cents,
-            currency: currency.clone(),
+            amount_cents: price.minor(),
+            currency: price.currency().code().to_string(),
             general_admission: ga
                 .map(|(area_id, quantity)| GeneralAdmissionLine { area_id, quantity }),
         };
@@ -94,8 +93,7 @@ impl Claim {
                 event_id,
                 buyer_id: buyer.clone(),
                 held_until,
-                amount_cents,
-                currency,
+                price,
                 ga,
                 now_ms: now,
             },
@@ -240,8 +238,8 @@ async fn in_two_statements(tx: &mut Tx, c: &Claim) -> Result<Claimed, sqlx::Erro
         .bind(&b.id)
         .bind(b.now_ms)
         .bind(b.held_until)
-        .bind(b.amount_cents)
-        .bind(&b.currency)
+        .bind(b.price.minor())
+        .bind(b.price.currency())
         .bind(c.what.count())
         .bind(c.limit)
         .bind(c.key.as_ref().map(|k| k.0.key.as_str()))

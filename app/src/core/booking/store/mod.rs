@@ -22,6 +22,7 @@ pub use settling::*;
 use super::status::BookingStatus::{self, *};
 use crate::core::platform::db::{Db, Tx};
 use crate::core::seat_map::Occupancy;
+use crate::model::money::Money;
 use crate::model::{BookingId, BuyerId};
 use crate::model::{EventId, SeatId};
 
@@ -30,8 +31,7 @@ pub struct NewBooking {
     pub event_id: EventId,
     pub buyer_id: BuyerId,
     pub held_until: i64,
-    pub amount_cents: i64,
-    pub currency: String,
+    pub price: Money,
     pub ga: Option<(i64, i64)>,
     pub now_ms: i64,
 }
@@ -52,8 +52,8 @@ pub async fn insert_held(tx: &mut Tx, b: &NewBooking) -> Result<bool, sqlx::Erro
         .bind(b.event_id)
         .bind(&b.buyer_id)
         .bind(b.held_until)
-        .bind(b.amount_cents)
-        .bind(&b.currency)
+        .bind(b.price.minor())
+        .bind(b.price.currency())
         .bind(b.ga.map(|g| g.0))
         .bind(b.ga.map(|g| g.1).unwrap_or(0))
         .bind(b.now_ms)
@@ -157,14 +157,14 @@ pub async fn taken_seats(
         placeholders(2, seats.len()),
         Held.sql()
     );
-    let mut q = sqlx::query_as::<_, (SeatId, String, i64)>(&sql).bind(now);
+    let mut q = sqlx::query_as::<_, (SeatId, BookingStatus, i64)>(&sql).bind(now);
     for s in seats {
         q = q.bind(*s);
     }
     let rows = q.fetch_all(db.reader()).await?;
     Ok(rows
         .into_iter()
-        .map(|(id, st, until)| (id, Occupancy::from_booking(&st, until)))
+        .map(|(id, st, until)| (id, Occupancy::from_booking(st, until)))
         .collect())
 }
 
@@ -190,15 +190,15 @@ pub async fn due_holds(
     Ok(rows.into_iter().map(|r| r.0).collect())
 }
 
-/// A standing area's price per place and its event's currency, when the
-/// area belongs to this published event.
+/// A standing area's price per place, when the area belongs to this
+/// published event.
 pub async fn area_price(
     db: &Db,
     area_id: i64,
     event_id: EventId,
-) -> Result<Option<(i64, String)>, sqlx::Error> {
+) -> Result<Option<Money>, sqlx::Error> {
     sqlx::query_as(
-        "select c.price_cents, e.currency from ga_area a
+        "select c.price_cents as amount_cents, e.currency from ga_area a
          join price_category c on c.id = a.category_id join event e on e.id = a.event_id
          where a.id = $1 and a.event_id = $2 and e.published = 1",
     )
@@ -228,13 +228,11 @@ pub async fn status_of(
     id: &BookingId,
     buyer: &BuyerId,
 ) -> Result<Option<(BookingStatus, i64)>, sqlx::Error> {
-    let row: Option<(String, i64)> =
-        sqlx::query_as("select status, held_until from booking where id = $1 and buyer_id = $2")
-            .bind(id)
-            .bind(buyer)
-            .fetch_optional(db.reader())
-            .await?;
-    Ok(row.and_then(|(s, h)| BookingStatus::parse(&s).map(|s| (s, h))))
+    sqlx::query_as("select status, held_until from booking where id = $1 and buyer_id = $2")
+        .bind(id)
+        .bind(buyer)
+        .fetch_optional(db.reader())
+        .await
 }
 
 /// A booking as a provider's verdict (or a promo code) sees it, read
@@ -243,8 +241,7 @@ pub async fn status_of(
 pub struct Locked {
     pub status: BookingStatus,
     pub held_until: i64,
-    pub amount_cents: i64,
-    pub currency: String,
+    pub price: Money,
     pub buyer_id: BuyerId,
     pub event_id: EventId,
     /// Standing places (0 for a seated booking).
@@ -262,26 +259,23 @@ pub async fn lock(tx: &mut Tx, id: &BookingId) -> Result<Option<Locked>, sqlx::E
     .bind(id)
     .fetch_optional(&mut **tx)
     .await?;
-    Ok(row.and_then(|r| {
-        Some(Locked {
-            status: BookingStatus::parse(&r.status)?,
-            held_until: r.held_until,
-            amount_cents: r.amount_cents,
-            currency: r.currency,
-            buyer_id: r.buyer_id,
-            event_id: r.event_id,
-            ga_quantity: r.ga_quantity,
-        })
+    Ok(row.map(|r| Locked {
+        status: r.status,
+        held_until: r.held_until,
+        price: r.price,
+        buyer_id: r.buyer_id,
+        event_id: r.event_id,
+        ga_quantity: r.ga_quantity,
     }))
 }
 
 /// `Locked` as the row comes back.
 #[derive(sqlx::FromRow)]
 struct LockedRow {
-    status: String,
+    status: BookingStatus,
     held_until: i64,
-    amount_cents: i64,
-    currency: String,
+    #[sqlx(flatten)]
+    price: Money,
     buyer_id: BuyerId,
     event_id: EventId,
     ga_quantity: i64,

@@ -12,6 +12,7 @@
 mod delivery;
 mod events;
 
+use crate::model::money::Money;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -131,8 +132,8 @@ impl PaymentProvider for Sandbox {
         .bind(&req.idempotency_key)
         .bind(&req.booking_id)
         .bind(&intent)
-        .bind(req.amount_cents)
-        .bind(&req.currency)
+        .bind(req.price.minor())
+        .bind(req.price.currency())
         .bind(req.expires_at_ms)
         .bind(&req.success_url)
         .bind(&req.cancel_url)
@@ -187,7 +188,7 @@ impl PaymentProvider for Sandbox {
     async fn refund(
         &self,
         payment_intent_id: &str,
-        amount_cents: i64,
+        amount: Money,
         idempotency_key: &str,
     ) -> Result<String, ProviderError> {
         let paid: Option<(String,)> = sqlx::query_as(
@@ -202,6 +203,7 @@ impl PaymentProvider for Sandbox {
                 "nothing was paid on this payment intent".into(),
             ));
         }
+        let amount_cents = amount.minor();
         let id = format!("re_sb_{}", uuid::Uuid::new_v4().simple());
         let mut tx = self.db.begin().await.map_err(other)?;
         let created = sqlx::query(
