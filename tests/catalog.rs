@@ -103,6 +103,18 @@ on_both_backends!(errors_come_in_the_api_shape, |app: TestApp| async move {
     assert_eq!(malformed.status, 400);
     assert_eq!(malformed.code(), "VALIDATION");
     assert_eq!(malformed.json()["error"]["fields"][0], "eventId");
+    // Every id in a path is named as the API names it when it is wrong.
+    let key = common::new_key();
+    for (path, field) in [
+        ("/api/events/1/seats/0/hold", "seatId"),
+        ("/api/events/x/seats/1/hold", "eventId"),
+        ("/api/events/1/general-admission/-2/hold", "areaId"),
+        ("/api/bookings/not-a-uuid/pay", "bookingId"),
+    ] {
+        let wrong = b.post(path, Some(&key), None).await;
+        assert_eq!(wrong.status, 400, "{path}: {}", wrong.text);
+        assert_eq!(wrong.json()["error"]["fields"][0], field, "{path}");
+    }
     let nowhere = b.get("/api/no-such-thing").await;
     assert_eq!(nowhere.status, 404);
     assert_eq!(nowhere.code(), "NOT_FOUND");

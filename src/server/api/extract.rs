@@ -31,37 +31,67 @@ pub fn booking_id(raw: &str) -> Result<BookingId, ApiError> {
         .map_err(|_| ApiError::validation("bookingId must be a UUID", "bookingId"))
 }
 
-/// The `{eventId}` of a route with that one path parameter, parsed.
+/// The `{eventId}` of a route, parsed.
 pub struct EventPath(pub EventId);
 
 impl<S: Send + Sync> FromRequestParts<S> for EventPath {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        event_id(&one_path_parameter(parts, state, "eventId").await?).map(EventPath)
+        let params = PathParams::from_request_parts(parts, state).await?;
+        event_id(params.named("eventId")?).map(EventPath)
     }
 }
 
-/// The `{bookingId}` of a route with that one path parameter, parsed.
+/// The `{bookingId}` of a route, parsed.
 pub struct BookingPath(pub BookingId);
 
 impl<S: Send + Sync> FromRequestParts<S> for BookingPath {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        booking_id(&one_path_parameter(parts, state, "bookingId").await?).map(BookingPath)
+        let params = PathParams::from_request_parts(parts, state).await?;
+        booking_id(params.named("bookingId")?).map(BookingPath)
     }
 }
 
-async fn one_path_parameter<S: Send + Sync>(
-    parts: &mut Parts,
-    state: &S,
-    field: &str,
-) -> Result<String, ApiError> {
-    axum::extract::Path::<String>::from_request_parts(parts, state)
-        .await
-        .map(|p| p.0)
-        .map_err(|_| ApiError::validation(format!("{field} is missing from the path"), field))
+/// A route's path parameters by the names the router gives them, which are
+/// the API's own (`eventId`, `seatId`, `areaId`, `bookingId`): the one
+/// reader of the path behind every extractor of ids.
+pub struct PathParams(Vec<(String, String)>);
+
+impl PathParams {
+    /// The raw text of one parameter.
+    pub fn named(&self, name: &str) -> Result<&str, ApiError> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, raw)| raw.as_str())
+            .ok_or_else(|| ApiError::validation(format!("{name} is missing from the path"), name))
+    }
+
+    /// One parameter as a positive whole number.
+    pub fn id(&self, name: &str) -> Result<i64, ApiError> {
+        id(self.named(name)?, name)
+    }
+
+    /// Every parameter that is an id is a positive whole number.
+    pub fn check_ids(&self) -> Result<(), ApiError> {
+        self.0
+            .iter()
+            .try_for_each(|(name, raw)| id(raw, name).map(drop))
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for PathParams {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Path::<Vec<(String, String)>>::from_request_parts(parts, state)
+            .await
+            .map(|p| PathParams(p.0))
+            .map_err(|_| ApiError::validation("the path could not be read", "path"))
+    }
 }
 
 /// The raw request body, at most `MAX_BODY_BYTES`; anything else is an

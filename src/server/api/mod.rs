@@ -34,44 +34,38 @@ pub fn routes() -> Router<AppState> {
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
         .route("/api/events", get(events::list))
-        .route("/api/events/{event_id}", get(events::detail))
-        .route("/api/events/{event_id}/seats", get(seat_map::seats))
+        .route("/api/events/{eventId}", get(events::detail))
+        .route("/api/events/{eventId}/seats", get(seat_map::seats))
         .route(
-            "/api/events/{event_id}/seats/status",
+            "/api/events/{eventId}/seats/status",
             get(seat_map::statuses),
         )
         .route(
-            "/api/events/{event_id}/seats/drawing",
+            "/api/events/{eventId}/seats/drawing",
             get(seat_map::drawing),
         )
-        .route("/api/events/{event_id}/seats/stream", get(stream::seats))
+        .route("/api/events/{eventId}/seats/stream", get(stream::seats))
         .route(
-            "/api/events/{event_id}/seats/{seat_id}/hold",
+            "/api/events/{eventId}/seats/{seatId}/hold",
             post(holds::hold_one),
         )
-        .route("/api/events/{event_id}/holds", post(holds::hold_many))
+        .route("/api/events/{eventId}/holds", post(holds::hold_many))
         .route(
-            "/api/events/{event_id}/best-available",
+            "/api/events/{eventId}/best-available",
             post(best::best_available),
         )
         .route(
-            "/api/events/{event_id}/queue",
+            "/api/events/{eventId}/queue",
             get(queue::queue_status).post(queue::join_queue),
         )
         .route(
-            "/api/events/{event_id}/queue/stream",
+            "/api/events/{eventId}/queue/stream",
             get(queue::queue_stream),
         )
+        .route("/api/bookings/{bookingId}/promo", post(promos::apply_promo))
+        .route("/api/promos/{campaignId}/claim", post(promos::claim_pooled))
         .route(
-            "/api/bookings/{booking_id}/promo",
-            post(promos::apply_promo),
-        )
-        .route(
-            "/api/promos/{campaign_id}/claim",
-            post(promos::claim_pooled),
-        )
-        .route(
-            "/api/admin/events/{event_id}/queue",
+            "/api/admin/events/{eventId}/queue",
             get(on_sale_admin::queue_summary).put(on_sale_admin::set_queue),
         )
         .route(
@@ -79,16 +73,16 @@ pub fn routes() -> Router<AppState> {
             get(on_sale_admin::list_promos).post(on_sale_admin::create_promo),
         )
         .route(
-            "/api/events/{event_id}/general-admission/{area_id}/hold",
+            "/api/events/{eventId}/general-admission/{areaId}/hold",
             post(holds::hold_general_admission),
         )
         .route("/api/bookings", get(bookings::mine))
         .route("/api/tickets/{token}", get(bookings::check_ticket))
         .route(
-            "/api/bookings/{booking_id}",
+            "/api/bookings/{bookingId}",
             get(bookings::show).delete(bookings::release),
         )
-        .route("/api/bookings/{booking_id}/pay", post(payments::pay))
+        .route("/api/bookings/{bookingId}/pay", post(payments::pay))
         .route(
             "/api/payments/webhook",
             post(payments::webhook).layer(DefaultBodyLimit::max(WEBHOOK_MAX_BYTES)),
@@ -103,21 +97,21 @@ pub fn routes() -> Router<AppState> {
             "/api/admin/events",
             get(admin::events).post(admin::create_event),
         )
-        .route("/api/admin/events/{event_id}/publish", post(admin::publish))
+        .route("/api/admin/events/{eventId}/publish", post(admin::publish))
         .route(
-            "/api/admin/events/{event_id}/unpublish",
+            "/api/admin/events/{eventId}/unpublish",
             post(admin::unpublish),
         )
         .route(
-            "/api/admin/events/{event_id}/dashboard",
+            "/api/admin/events/{eventId}/dashboard",
             get(admin::dashboard),
         )
         .route(
-            "/api/admin/events/{event_id}/stream",
+            "/api/admin/events/{eventId}/stream",
             get(admin::dashboard_stream),
         )
         .route(
-            "/api/admin/bookings/{booking_id}/{action}",
+            "/api/admin/bookings/{bookingId}/{action}",
             post(admin::booking_action),
         )
         .route("/api/admin/tickets/{token}/check-in", post(door::check_in))
