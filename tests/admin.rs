@@ -459,7 +459,7 @@ on_both_backends!(
                 >= 1.0
         );
         assert!(text.contains(
-            "holdfast_http_request_duration_seconds_bucket{route=\"/api/events/{event_id}/seats/{seat_id}/hold\",method=\"POST\",status=\"409\""
+            "holdfast_http_request_duration_seconds_bucket{route=\"/api/events/{eventId}/seats/{seatId}/hold\",method=\"POST\",status=\"409\""
         ), "{text}");
         assert!(value("holdfast_db_pool_connections{pool=\"write\"}") >= 1.0);
         value("holdfast_outbox_backlog");

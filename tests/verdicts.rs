@@ -370,10 +370,22 @@ impl Case<'_> {
                 retry("expire", || expire_due_holds(&app.state, 1000)).await;
             }
             AdminRelease => {
-                let _ = actions::release(&app.state, &admin, &self.booking.as_str().into()).await;
+                let _ = actions::act(
+                    &app.state,
+                    &admin,
+                    &self.booking.as_str().into(),
+                    actions::Act::Release,
+                )
+                .await;
             }
             AdminRefund => {
-                let _ = actions::refund(&app.state, &admin, &self.booking.as_str().into()).await;
+                let _ = actions::act(
+                    &app.state,
+                    &admin,
+                    &self.booking.as_str().into(),
+                    actions::Act::Refund,
+                )
+                .await;
             }
             OtherBuyer => {
                 let other = app.buyer();

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 pub use crate::model::console::AdminEvent;
-use crate::model::console::{ActionOutcome, CreatedEvent, Dashboard, EventLayout};
+use crate::model::console::{ActionOutcome, BookingAction, CreatedEvent, Dashboard, EventLayout};
 
 /// A refusal a form shows: a message, and per-field messages.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -94,22 +94,19 @@ pub async fn admin_dashboard(event_id: EventId) -> Result<Option<Dashboard>, Ser
         .map_err(|e| ServerFnError::new(e.to_string()))
 }
 
-/// release | extend (`seconds`) | refund | resend.
+/// An action on a booking; `seconds` is for `extend`.
 #[server]
 pub async fn admin_act(
     booking_id: BookingId,
-    action: String,
+    action: BookingAction,
     seconds: i64,
 ) -> Result<Result<ActionOutcome, Refusal>, ServerFnError> {
-    use crate::core::admin::actions;
+    use crate::core::admin::actions::{act, Act};
     let admin = admin().await?;
     let state = expect_context::<crate::core::AppState>();
-    let done = match action.as_str() {
-        "release" => actions::release(&state, &admin, &booking_id).await,
-        "extend" => actions::extend(&state, &admin, &booking_id, seconds).await,
-        "refund" => actions::refund(&state, &admin, &booking_id).await,
-        "resend" => actions::resend_confirmation(&state, &admin, &booking_id).await,
-        _ => Err(crate::core::ApiError::NotFound("action")),
+    let done = match Act::named(action, || Ok(seconds)) {
+        Ok(what) => act(&state, &admin, &booking_id, what).await,
+        Err(e) => Err(e),
     };
     Ok(done.map_err(|e| refusal(Form::Action, e)))
 }

@@ -18,8 +18,8 @@ use holdfast_app::core::admin::{actions, audit, canary, console, setup};
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::Locale;
 use holdfast_app::model::console::{
-    ActionOutcome, AdminEvent, AuditRow, CanaryReport, CreatedEvent, Dashboard, EventLayout,
-    LiveHold,
+    ActionOutcome, AdminEvent, AuditRow, BookingAction, CanaryReport, CreatedEvent, Dashboard,
+    EventLayout, LiveHold,
 };
 use serde::Deserialize;
 
@@ -292,15 +292,9 @@ pub async fn booking_action(
     RawBody(body): RawBody,
 ) -> Result<Json<ActionOutcome>, ApiError> {
     let booking_id = extract::booking_id(&booking_id)?;
-    let outcome = match action.as_str() {
-        "release" => actions::release(&state, &admin, &booking_id).await?,
-        "extend" => {
-            let e: Extension = extract::json(&headers, &body)?;
-            actions::extend(&state, &admin, &booking_id, e.seconds).await?
-        }
-        "refund" => actions::refund(&state, &admin, &booking_id).await?,
-        "resend" => actions::resend_confirmation(&state, &admin, &booking_id).await?,
-        _ => return Err(ApiError::NotFound("action")),
-    };
-    Ok(Json(outcome))
+    let action = BookingAction::parse(&action).ok_or(ApiError::NotFound("action"))?;
+    let what = actions::Act::named(action, || {
+        extract::json::<Extension>(&headers, &body).map(|e| e.seconds)
+    })?;
+    Ok(Json(actions::act(&state, &admin, &booking_id, what).await?))
 }

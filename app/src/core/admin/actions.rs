@@ -13,107 +13,170 @@ use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
-use crate::model::console::ActionOutcome;
+use crate::model::console::{ActionOutcome, BookingAction};
 use crate::model::BookingId;
-use crate::model::{BookingStatus, EventId, PaymentStatus};
+use crate::model::{BookingStatus, PaymentStatus};
 
 /// One extension adds at most this much.
 pub const MAX_EXTENSION_SECS: i64 = 600;
 /// …and a hold never runs more than this far ahead of now.
 pub const MAX_HOLD_AHEAD_MS: i64 = 30 * 60 * 1000;
 
-/// An action's start: its time, its transaction, and the booking as it is,
-/// read under its row lock (the lock every change of a booking takes).
-async fn acting_on(
+/// An action and what it needs besides the booking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Act {
+    Release,
+    /// Seconds more (1..=600).
+    Extend(i64),
+    Refund,
+    Resend,
+}
+
+impl Act {
+    /// The action of this name; `extend`'s seconds come from `seconds`.
+    pub fn named(
+        action: BookingAction,
+        seconds: impl FnOnce() -> Result<i64, ApiError>,
+    ) -> Result<Act, ApiError> {
+        Ok(match action {
+            BookingAction::Release => Act::Release,
+            BookingAction::Extend => Act::Extend(seconds()?),
+            BookingAction::Refund => Act::Refund,
+            BookingAction::Resend => Act::Resend,
+        })
+    }
+
+    fn action(self) -> BookingAction {
+        match self {
+            Act::Release => BookingAction::Release,
+            Act::Extend(_) => BookingAction::Extend,
+            Act::Refund => BookingAction::Refund,
+            Act::Resend => BookingAction::Resend,
+        }
+    }
+}
+
+/// Does `act` to the booking, as `admin`.
+pub async fn act(
     state: &AppState,
-    booking_id: &BookingId,
-) -> Result<(i64, Tx, Locked), ApiError> {
-    let now = state.clock.now_ms();
-    let mut tx = state.db.begin().await?;
-    let booking = store::lock(&mut tx, booking_id)
-        .await?
-        .ok_or(ApiError::NotFound("booking"))?;
-    Ok((now, tx, booking))
-}
-
-/// The audit row of an action on a booking, in the action's transaction.
-async fn audited(
-    tx: &mut Tx,
     admin: &Admin,
-    action: &str,
-    event_id: EventId,
     booking_id: &BookingId,
-    detail: &Detail,
-    now: i64,
-) -> Result<i64, sqlx::Error> {
-    let entry = Entry {
-        actor: &admin.actor,
-        action,
-        event_id: Some(event_id),
-        booking_id: Some(booking_id),
-        detail,
-    };
-    audit::record(tx, &entry, now).await
+    act: Act,
+) -> Result<ActionOutcome, ApiError> {
+    if let Act::Extend(seconds) = act {
+        if !(1..=MAX_EXTENSION_SECS).contains(&seconds) {
+            return Err(ApiError::unprocessable(
+                format!("seconds must be between 1 and {MAX_EXTENSION_SECS}"),
+                "seconds",
+            ));
+        }
+    }
+    let acting = Acting::begin(state, admin, booking_id, act.action()).await?;
+    match act {
+        Act::Release => release(acting).await,
+        Act::Extend(seconds) => extend(acting, seconds).await,
+        Act::Refund => refund(acting).await,
+        Act::Resend => resend_confirmation(acting).await,
+    }
 }
 
-fn outcome(
-    booking_id: &BookingId,
-    action: &str,
-    status: BookingStatus,
-    detail: String,
-) -> ActionOutcome {
-    ActionOutcome {
-        booking_id: booking_id.clone(),
-        action: action.into(),
-        status,
-        detail,
+/// An action under way: its time, its transaction, and the booking as it
+/// is, read under its row lock (the lock every change of a booking takes).
+struct Acting<'a> {
+    state: &'a AppState,
+    admin: &'a Admin,
+    booking_id: &'a BookingId,
+    action: BookingAction,
+    now: i64,
+    tx: Tx,
+    booking: Locked,
+}
+
+impl<'a> Acting<'a> {
+    async fn begin(
+        state: &'a AppState,
+        admin: &'a Admin,
+        booking_id: &'a BookingId,
+        action: BookingAction,
+    ) -> Result<Acting<'a>, ApiError> {
+        let now = state.clock.now_ms();
+        let mut tx = state.db.begin().await?;
+        let booking = store::lock(&mut tx, booking_id)
+            .await?
+            .ok_or(ApiError::NotFound("booking"))?;
+        Ok(Acting {
+            state,
+            admin,
+            booking_id,
+            action,
+            now,
+            tx,
+            booking,
+        })
+    }
+
+    /// Refused: the booking is not in a state this action applies to.
+    fn refused(&self, what: &str) -> ApiError {
+        ApiError::InvalidState(format!("{what}; this booking is {}", self.booking.status))
+    }
+
+    /// The action's audit row, in its transaction.
+    async fn audited(&mut self, said: &Detail) -> Result<i64, sqlx::Error> {
+        let entry = Entry {
+            actor: &self.admin.actor,
+            action: self.action.as_str(),
+            event_id: Some(self.booking.event_id),
+            booking_id: Some(self.booking_id),
+            detail: said,
+        };
+        audit::record(&mut self.tx, &entry, self.now).await
+    }
+
+    fn outcome(&self, status: BookingStatus, detail: String) -> ActionOutcome {
+        ActionOutcome {
+            booking_id: self.booking_id.clone(),
+            action: self.action,
+            status,
+            detail,
+        }
+    }
+
+    /// The end of an action that cancelled the booking and gave its seats
+    /// back: the audit row, the commit, every map told, the answer.
+    async fn gave_back_seats(
+        mut self,
+        released: Released,
+        said: Detail,
+    ) -> Result<ActionOutcome, ApiError> {
+        self.audited(&said).await?;
+        let outcome = self.outcome(BookingStatus::Cancelled, said.say(Locale::En));
+        self.tx.commit().await?;
+        self.state
+            .seat_maps
+            .publish(released.event_id, &released.as_changes(), self.now);
+        Ok(outcome)
     }
 }
 
 /// HELD → CANCELLED, whoever holds it.
-pub async fn release(
-    state: &AppState,
-    admin: &Admin,
-    booking_id: &BookingId,
-) -> Result<ActionOutcome, ApiError> {
-    let (now, mut tx, booking) = acting_on(state, booking_id).await?;
-    let (status, event_id) = (booking.status, booking.event_id);
-    let Some(released) = store::cancel_hold_by_admin(&mut tx, booking_id, now).await? else {
-        return Err(ApiError::InvalidState(format!(
-            "only a running hold can be released; this booking is {status}"
-        )));
+async fn release(mut a: Acting<'_>) -> Result<ActionOutcome, ApiError> {
+    let Some(released) = store::cancel_hold_by_admin(&mut a.tx, a.booking_id, a.now).await? else {
+        return Err(a.refused("only a running hold can be released"));
     };
-    let said = Detail::Released {
-        seats: released.seats.len(),
-    };
-    Done::new("release", event_id, booking_id, said)
-        .giving_back_seats(state, tx, admin, released, now)
+    let seats = released.seats.len();
+    a.gave_back_seats(released, Detail::Released { seats })
         .await
 }
 
-/// A running hold gets `seconds` more (1..=600), never ending more than 30
-/// minutes from now.
-pub async fn extend(
-    state: &AppState,
-    admin: &Admin,
-    booking_id: &BookingId,
-    seconds: i64,
-) -> Result<ActionOutcome, ApiError> {
-    if !(1..=MAX_EXTENSION_SECS).contains(&seconds) {
-        return Err(ApiError::unprocessable(
-            format!("seconds must be between 1 and {MAX_EXTENSION_SECS}"),
-            "seconds",
-        ));
+/// A running hold gets `seconds` more, never ending more than 30 minutes
+/// from now.
+async fn extend(mut a: Acting<'_>, seconds: i64) -> Result<ActionOutcome, ApiError> {
+    let held_until = a.booking.held_until;
+    if a.booking.status != BookingStatus::Held || held_until <= a.now {
+        return Err(a.refused("only a running hold can be extended"));
     }
-    let (now, mut tx, booking) = acting_on(state, booking_id).await?;
-    let (status, event_id, held_until) = (booking.status, booking.event_id, booking.held_until);
-    if status != BookingStatus::Held || held_until <= now {
-        return Err(ApiError::InvalidState(format!(
-            "only a running hold can be extended; this booking is {status}"
-        )));
-    }
-    let until = (held_until + seconds * 1000).min(now + MAX_HOLD_AHEAD_MS);
-    if store::extend_hold(&mut tx, booking_id, until, now)
+    let until = (held_until + seconds * 1000).min(a.now + MAX_HOLD_AHEAD_MS);
+    if store::extend_hold(&mut a.tx, a.booking_id, until, a.now)
         .await?
         .is_none()
     {
@@ -124,141 +187,68 @@ pub async fn extend(
     let said = Detail::Extended {
         seconds: (until - held_until) / 1000,
     };
-    audited(&mut tx, admin, "extend", event_id, booking_id, &said, now).await?;
-    let detail = said.say(Locale::En);
-    let seats = store::seats_of(&mut tx, booking_id).await?;
-    tx.commit().await?;
+    a.audited(&said).await?;
+    let seats = store::seats_of(&mut a.tx, a.booking_id).await?;
+    let outcome = a.outcome(BookingStatus::Held, said.say(Locale::En));
+    a.tx.commit().await?;
     let changes: Vec<_> = seats
         .into_iter()
         .map(|s| (s, Occupancy::Held(until)))
         .collect();
-    state.seat_maps.publish(event_id, &changes, now);
-    Ok(outcome(booking_id, "extend", BookingStatus::Held, detail))
+    a.state
+        .seat_maps
+        .publish(a.booking.event_id, &changes, a.now);
+    Ok(outcome)
 }
 
 /// BOOKED → CANCELLED with the refund queued (the provider call leaves
 /// through the outbox with the booking's one refund key). Asking again
 /// answers the refund already under way and changes nothing.
-pub async fn refund(
-    state: &AppState,
-    admin: &Admin,
-    booking_id: &BookingId,
-) -> Result<ActionOutcome, ApiError> {
-    let (now, mut tx, booking) = acting_on(state, booking_id).await?;
-    let (status, event_id) = (booking.status, booking.event_id);
-    let Some(released) = store::cancel_booked(&mut tx, booking_id, now).await? else {
-        return match payments::status(&mut tx, booking_id).await? {
+async fn refund(mut a: Acting<'_>) -> Result<ActionOutcome, ApiError> {
+    let Some(released) = store::cancel_booked(&mut a.tx, a.booking_id, a.now).await? else {
+        return match payments::status(&mut a.tx, a.booking_id).await? {
             Some(
                 p @ (PaymentStatus::RefundPending
                 | PaymentStatus::Refunded
                 | PaymentStatus::Disputed),
-            ) => Ok(outcome(
-                booking_id,
-                "refund",
-                status,
-                format!("already refunded (payment {p})"),
-            )),
-            _ => Err(ApiError::InvalidState(format!(
-                "only a booked booking can be refunded; this one is {status}"
-            ))),
+            ) => Ok(a.outcome(a.booking.status, format!("already refunded (payment {p})"))),
+            _ => Err(a.refused("only a booked booking can be refunded")),
         };
     };
-    if !payments::begin_refund(&mut tx, booking_id, now).await? {
+    if !payments::begin_refund(&mut a.tx, a.booking_id, a.now).await? {
         // BOOKED always has a paid payment (invariant 5); never refund blind.
         return Err(ApiError::InvalidState(
             "this booking has no paid payment to refund".into(),
         ));
     }
-    outbox::enqueue_refund(&mut tx, booking_id, RefundReason::Admin, now).await?;
+    outbox::enqueue_refund(&mut a.tx, a.booking_id, RefundReason::Admin, a.now).await?;
     let seats = released.seats.len();
-    let done = Done::new(
-        "refund",
-        event_id,
-        booking_id,
-        Detail::RefundQueued { seats },
-    );
-    done.giving_back_seats(state, tx, admin, released, now)
+    a.gave_back_seats(released, Detail::RefundQueued { seats })
         .await
 }
 
-/// An admin action on a booking, as its audit row and answer tell it.
-struct Done<'a> {
-    action: &'a str,
-    event_id: EventId,
-    booking_id: &'a BookingId,
-    said: Detail,
-}
-
-impl<'a> Done<'a> {
-    fn new(action: &'a str, event_id: EventId, booking_id: &'a BookingId, said: Detail) -> Self {
-        Done {
-            action,
-            event_id,
-            booking_id,
-            said,
-        }
-    }
-
-    /// The end of an action that cancelled a booking and gave its seats
-    /// back: the audit row in the same transaction, the commit, every map
-    /// told, the answer.
-    async fn giving_back_seats(
-        self,
-        state: &AppState,
-        mut tx: Tx,
-        admin: &Admin,
-        released: Released,
-        now: i64,
-    ) -> Result<ActionOutcome, ApiError> {
-        let Done {
-            action,
-            event_id,
-            booking_id,
-            said,
-        } = self;
-        audited(&mut tx, admin, action, event_id, booking_id, &said, now).await?;
-        tx.commit().await?;
-        state
-            .seat_maps
-            .publish(released.event_id, &released.as_changes(), now);
-        Ok(outcome(
-            booking_id,
-            action,
-            BookingStatus::Cancelled,
-            said.say(Locale::En),
-        ))
-    }
-}
-
 /// Queues the confirmation again (a fresh dedupe key per resend).
-pub async fn resend_confirmation(
-    state: &AppState,
-    admin: &Admin,
-    booking_id: &BookingId,
-) -> Result<ActionOutcome, ApiError> {
-    let (now, mut tx, booking) = acting_on(state, booking_id).await?;
-    let (status, event_id) = (booking.status, booking.event_id);
-    if status != BookingStatus::Booked {
-        return Err(ApiError::InvalidState(format!(
-            "only a booked booking has a confirmation; this one is {status}"
-        )));
+async fn resend_confirmation(mut a: Acting<'_>) -> Result<ActionOutcome, ApiError> {
+    if a.booking.status != BookingStatus::Booked {
+        return Err(a.refused("only a booked booking has a confirmation"));
     }
-    let (buyer, price) = (booking.buyer_id, booking.price);
     let said = Detail::ConfirmationQueued;
-    let audit_id = audited(&mut tx, admin, "resend", event_id, booking_id, &said, now).await?;
-    let detail = said.say(Locale::En);
+    let audit_id = a.audited(&said).await?;
+    let booking_id = a.booking_id;
     let (subject, text) =
-        crate::core::payments::confirmation::confirmation(&mut tx, booking_id, price).await?;
+        crate::core::payments::confirmation::confirmation(&mut a.tx, booking_id, a.booking.price)
+            .await?;
     outbox::enqueue_email(
-        &mut tx,
+        &mut a.tx,
         booking_id,
         &format!("resend-{booking_id}-{audit_id}"),
-        &format!("buyer:{buyer}"),
+        &format!("buyer:{}", a.booking.buyer_id),
         &subject,
         &text,
-        now,
+        a.now,
     )
     .await?;
-    tx.commit().await?;
-    Ok(outcome(booking_id, "resend", status, detail))
+    let outcome = a.outcome(BookingStatus::Booked, said.say(Locale::En));
+    a.tx.commit().await?;
+    Ok(outcome)
 }

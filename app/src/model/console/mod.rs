@@ -200,13 +200,52 @@ pub struct CanaryReport {
     pub violations: Vec<String>,
 }
 
+/// What an admin can do to one booking
+/// (`POST /api/admin/bookings/{bookingId}/{action}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum BookingAction {
+    /// A running hold ends now; its seats go back on sale.
+    Release,
+    /// A running hold gets more time.
+    Extend,
+    /// A booked booking is cancelled and its money sent back.
+    Refund,
+    /// The confirmation mail goes out again.
+    Resend,
+}
+
+impl BookingAction {
+    pub const ALL: [BookingAction; 4] = [
+        BookingAction::Release,
+        BookingAction::Extend,
+        BookingAction::Refund,
+        BookingAction::Resend,
+    ];
+
+    /// The name in paths, answers and the audit log.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            BookingAction::Release => "release",
+            BookingAction::Extend => "extend",
+            BookingAction::Refund => "refund",
+            BookingAction::Resend => "resend",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<BookingAction> {
+        Self::ALL.into_iter().find(|a| a.as_str() == name)
+    }
+}
+
 /// The answer to an admin action on a booking.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ActionOutcome {
     pub booking_id: BookingId,
-    pub action: String,
+    pub action: BookingAction,
     /// The booking's status afterwards.
     pub status: BookingStatus,
     pub detail: String,

@@ -9,7 +9,7 @@ use crate::i18n::{fill, t, use_locale, Msg};
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_params_map;
 
-use crate::model::console::{Dashboard, LiveHold};
+use crate::model::console::{BookingAction, Dashboard, LiveHold};
 use crate::model::BookingId;
 use crate::model::BookingStatus;
 use crate::model::EventId;
@@ -77,12 +77,15 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
             on_cleanup(move || h.clear());
         }
     });
-    let act = move |booking: BookingId, action: &'static str, seconds: i64| {
+    let act = move |booking: BookingId, action: BookingAction, seconds: i64| {
         spawn_local(async move {
-            let words = match admin_act(booking.clone(), action.into(), seconds).await {
-                Ok(Ok(o)) => {
-                    words::action_done(use_locale(), &o.action, &short(&o.booking_id), &o.detail)
-                }
+            let words = match admin_act(booking.clone(), action, seconds).await {
+                Ok(Ok(o)) => words::action_done(
+                    use_locale(),
+                    o.action.as_str(),
+                    &short(&o.booking_id),
+                    &o.detail,
+                ),
                 Ok(Err(r)) => r.message,
                 Err(_) => t(Msg::ActionFailed).into(),
             };
@@ -145,8 +148,8 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
                             <td>{r.reason_kind.words(use_locale(), r.refunded_cents, &r.currency)}</td>
                             <td>{words::when(use_locale(), &r.at_local, &r.at)}</td>
                             <td>{booked.then(|| view! {
-                                <button class="refund" on:click=move |_| act(b1.clone(), "refund", 0)>{t(Msg::Refund)}</button>
-                                <button class="resend" on:click=move |_| act(b2.clone(), "resend", 0)>{t(Msg::ResendEmail)}</button>
+                                <button class="refund" on:click=move |_| act(b1.clone(), BookingAction::Refund, 0)>{t(Msg::Refund)}</button>
+                                <button class="resend" on:click=move |_| act(b2.clone(), BookingAction::Resend, 0)>{t(Msg::ResendEmail)}</button>
                             })}</td>
                         </tr>
                     }
@@ -196,7 +199,7 @@ fn hold_row(
     h: LiveHold,
     received: RwSignal<f64>,
     tick: RwSignal<f64>,
-    act: impl Fn(BookingId, &'static str, i64) + Copy + 'static,
+    act: impl Fn(BookingId, BookingAction, i64) + Copy + 'static,
 ) -> impl IntoView {
     let expires = h.expires_in_ms as f64;
     let left = move || {
@@ -218,8 +221,8 @@ fn hold_row(
             <td>{h.stage.words(use_locale())}</td>
             <td class="countdown">{left}</td>
             <td>{held.then(|| view! {
-                <button class="release" on:click=move |_| act(b1.clone(), "release", 0)>{t(Msg::Release)}</button>
-                <button class="extend" on:click=move |_| act(b2.clone(), "extend", 60)>{t(Msg::PlusMinute)}</button>
+                <button class="release" on:click=move |_| act(b1.clone(), BookingAction::Release, 0)>{t(Msg::Release)}</button>
+                <button class="extend" on:click=move |_| act(b2.clone(), BookingAction::Extend, 60)>{t(Msg::PlusMinute)}</button>
             })}</td>
         </tr>
     }
