@@ -7,9 +7,9 @@ use axum::Json;
 use holdfast_app::core::door::CheckedIn;
 use holdfast_app::core::platform::error::{ErrorBody, ErrorDetail, FieldError};
 use holdfast_app::model::console::{
-    ActionOutcome, AuditRow, BookingAction, BookingActivity, CanaryReport, CategorySpec,
-    CreatedEvent, Dashboard, EventLayout, LiveHold, MailRow, NewPromo, PromoCampaign, RoomSummary,
-    SeatCounts, SectionSpec, StandingCount, StandingSpec, WebhookRow,
+    ActionOutcome, AuditRow, BookingAction, BookingActivity, CampaignKind, CanaryReport,
+    CategorySpec, CreatedEvent, Dashboard, EventLayout, LiveHold, MailRow, NewPromo, PromoCampaign,
+    RoomSummary, SeatCounts, SectionSpec, StandingCount, StandingSpec, WebhookRow,
 };
 use holdfast_app::model::seat_drawing::{DrawnCategory, DrawnSeats, SeatDrawing};
 use holdfast_app::model::{
@@ -88,7 +88,7 @@ impl Modify for Security {
         HoldPlacesRequest, best::BestAvailableRequest, admin_session::SignIn, Dashboard, SeatCounts, StandingCount, LiveHold,
         BookingActivity, WebhookRow, MailRow, AuditRow, CanaryReport, ActionOutcome, BookingAction, EventLayout,
         CategorySpec, SectionSpec, StandingSpec, CreatedEvent,
-        QueueStatus, PromoApplied, RoomSummary, NewPromo, PromoCampaign,
+        QueueStatus, PromoApplied, RoomSummary, NewPromo, PromoCampaign, CampaignKind,
         promos::PromoRequest, promos::PooledCode, on_sale_admin::RoomSettings,
         door::CheckInRequest, CheckedIn, TicketView,
     )),

@@ -4,8 +4,8 @@
 //! expiry and cancellation give the places back exactly once, in the same
 //! transaction as the transition that ends the booking.
 
-use super::store::{self, Claim, Claimed, Claiming};
-use super::{shared_answer, Idempotent};
+use super::store::{self, Claimed, Claiming};
+use super::{claim_new_hold, Idempotent};
 use crate::core::platform::idempotency::IdempotencyKey;
 use crate::core::waiting_room::Admitted;
 use crate::core::{ApiError, AppState};
@@ -46,26 +46,17 @@ async fn claim(
     }
     let area = store::area_price(&state.db, area_id, event_id).await?;
     let place = area.ok_or(ApiError::NotFound("general-admission area"))?;
+    let what = Claiming::Places { area_id, quantity };
+    let price = Money::new(place.minor() * quantity, place.currency());
     let now = state.clock.now_ms();
-    let held_until = now + rules.hold_ttl_ms;
-    let (claim, response) = Claim::new_hold(
-        event_id,
-        buyer,
-        Claiming::Places { area_id, quantity },
-        Money::new(place.minor() * quantity, place.currency()),
-        (now, held_until),
-        rules.max_places_per_buyer,
-        key,
-    )
-    .map_err(ApiError::internal)?;
-    let outcome = state.claims.claim(claim).await?;
-    if let Some(answer) = shared_answer(state, buyer, key, &outcome).await? {
-        return Ok(answer);
-    }
-    if !matches!(outcome, Claimed::Held { .. }) {
+    let hold = match claim_new_hold(state, buyer, event_id, what, price, now, key).await? {
+        Ok(hold) => hold,
+        Err(answer) => return Ok(answer),
+    };
+    if !matches!(hold.outcome, Claimed::Held { .. }) {
         return Err(ApiError::SoldOut(format!(
             "fewer than {quantity} places are left in this area"
         )));
     }
-    Ok(Idempotent::Fresh(response))
+    Ok(Idempotent::Fresh(hold.response))
 }

@@ -14,9 +14,9 @@
 
 use std::collections::HashSet;
 
-use super::store::{self, Claim, Claimed, Claiming};
+use super::store::{self, Claimed, Claiming};
 use super::suggest;
-use super::{earlier_answer, shared_answer, Idempotent};
+use super::{claim_new_hold, earlier_answer, Idempotent};
 use crate::core::platform::idempotency::IdempotencyKey;
 use crate::core::seat_map::{EventSeatMap, Occupancy};
 use crate::core::waiting_room::Admitted;
@@ -101,27 +101,18 @@ async fn claim(
         return Err(seat_taken(&map, &ids, &taken, now));
     }
 
-    let held_until = now + rules.hold_ttl_ms;
     let priced: Vec<(SeatId, i64)> = ids
         .iter()
         .map(|id| (*id, map.seat(*id).map_or(0, |s| s.price_cents)))
         .collect();
-    let amount: i64 = priced.iter().map(|p| p.1).sum();
-    let (claim, response) = Claim::new_hold(
-        event_id,
-        buyer,
-        Claiming::Seats(priced),
-        Money::new(amount, map.currency),
-        (now, held_until),
-        rules.max_places_per_buyer,
-        key,
-    )
-    .map_err(ApiError::internal)?;
-    let outcome = state.claims.claim(claim).await?;
-    if let Some(answer) = shared_answer(state, buyer, key, &outcome).await? {
-        return Ok(answer);
-    }
-    let Claimed::Held { freed } = outcome else {
+    let price = Money::new(priced.iter().map(|p| p.1).sum(), map.currency);
+    let what = Claiming::Seats(priced);
+    let hold = match claim_new_hold(state, buyer, event_id, what, price, now, key).await? {
+        Ok(hold) => hold,
+        Err(answer) => return Ok(answer),
+    };
+    let held_until = hold.held_until;
+    let Claimed::Held { freed } = hold.outcome else {
         let taken = store::taken_seats(&state.db, &ids, now).await?;
         // The map was behind; the database just told us better.
         state.seat_maps.publish(event_id, &taken, now);
@@ -131,7 +122,7 @@ async fn claim(
     let mut changes: Vec<_> = freed.iter().flat_map(|r| r.as_changes()).collect();
     changes.extend(ids.iter().map(|id| (*id, Occupancy::Held(held_until))));
     state.seat_maps.publish(event_id, &changes, now);
-    Ok(Idempotent::Fresh(response))
+    Ok(Idempotent::Fresh(hold.response))
 }
 
 /// 409 SEAT_TAKEN naming the taken seats, with nearby alternatives.

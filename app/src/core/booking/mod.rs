@@ -26,7 +26,8 @@ use crate::core::platform::db::Tx;
 use crate::core::platform::idempotency::{self, IdempotencyKey, Stored};
 use crate::core::waiting_room::Admitted;
 use crate::core::{ApiError, AppState};
-use crate::model::{BuyerId, EventId};
+use crate::model::money::Money;
+use crate::model::{BuyerId, EventId, HoldResponse};
 
 impl<T> From<Stored> for Idempotent<T> {
     fn from(stored: Stored) -> Self {
@@ -77,11 +78,49 @@ pub(crate) async fn begin_with_key<T>(
     Ok(Ok(tx))
 }
 
+/// A new hold's claim as it ran: what came of it, the answer a fresh hold
+/// gives, and when the hold ends.
+pub(crate) struct NewHold {
+    pub outcome: store::Claimed,
+    pub response: HoldResponse,
+    pub held_until: i64,
+}
+
+/// Claims a new hold of `what` at `price`, from `now` for the hold's time:
+/// `Err(answer)` when the claim ended in an answer every kind of claim
+/// shares (`shared_answer`); else what came of it, for the caller to word
+/// a seat taken or places sold out.
+pub(crate) async fn claim_new_hold(
+    state: &AppState,
+    buyer: &BuyerId,
+    event_id: EventId,
+    what: store::Claiming,
+    price: Money,
+    now: i64,
+    key: Option<&IdempotencyKey>,
+) -> Result<Result<NewHold, Idempotent<HoldResponse>>, ApiError> {
+    let rules = &state.rules;
+    let held_until = now + rules.hold_ttl_ms;
+    let limit = rules.max_places_per_buyer;
+    let (claim, response) =
+        store::Claim::new_hold(event_id, buyer, what, price, (now, held_until), limit, key)
+            .map_err(ApiError::internal)?;
+    let outcome = state.claims.claim(claim).await?;
+    Ok(match shared_answer(state, buyer, key, &outcome).await? {
+        Some(answer) => Err(answer),
+        None => Ok(NewHold {
+            outcome,
+            response,
+            held_until,
+        }),
+    })
+}
+
 /// What a claim that held nothing answers, for the outcomes every kind of
 /// claim shares: the first answer when another request had the key, or the
 /// refusal. `Ok(None)` for the outcomes each kind words itself (a seat
 /// taken, places sold out) and for `Held`.
-pub(crate) async fn shared_answer<T>(
+async fn shared_answer<T>(
     state: &AppState,
     buyer: &BuyerId,
     key: Option<&IdempotencyKey>,

@@ -4,6 +4,7 @@
 use super::{normalise, store};
 use crate::core::booking;
 use crate::core::{ApiError, AppState};
+use crate::model::console::CampaignKind;
 use crate::model::{BookingId, BookingStatus, BuyerId, PromoApplied};
 
 pub async fn apply_promo(
@@ -63,7 +64,7 @@ async fn claim(
     // this buyer it does not exist (whether it is used up is none of their
     // business, and would tell a guesser they found a real code).
     if campaign.event_id.is_some_and(|e| e != booking.event_id)
-        || (campaign.kind == "pooled" && campaign.holder.as_ref() != Some(buyer))
+        || (campaign.kind == CampaignKind::Pooled && campaign.holder.as_ref() != Some(buyer))
     {
         return Err(ApiError::PromoUnknown);
     }

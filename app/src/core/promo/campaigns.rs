@@ -9,7 +9,7 @@ use crate::core::admin::auth::Admin;
 use crate::core::platform::db::is_unique_violation;
 use crate::core::platform::error::FieldError;
 use crate::core::{ApiError, AppState};
-use crate::model::console::{NewPromo, PromoCampaign};
+use crate::model::console::{CampaignKind, NewPromo, PromoCampaign};
 
 /// The largest fixed discount (1,000,000.00 in the event's currency).
 pub const MAX_AMOUNT_OFF_CENTS: i64 = 100_000_000;
@@ -22,7 +22,7 @@ pub async fn create(
     admin: &Admin,
     form: &NewPromo,
 ) -> Result<PromoCampaign, ApiError> {
-    let codes = check(form)?;
+    let (kind, codes) = check(form)?;
     let now = state.clock.now_ms();
     if let Some(event_id) = form.event_id {
         if !crate::core::catalog::exists(state, event_id).await? {
@@ -30,7 +30,7 @@ pub async fn create(
         }
     }
     let mut tx = state.db.begin().await?;
-    let id = store::insert_campaign(&mut tx, form, now).await?;
+    let id = store::insert_campaign(&mut tx, form, kind, now).await?;
     if let Err(e) = store::insert_codes(&mut tx, id, &codes).await {
         return Err(if is_unique_violation(&e) {
             ApiError::unprocessable("this code already exists", "code")
@@ -41,7 +41,7 @@ pub async fn create(
     let detail = Detail::PromoCreated {
         id,
         name: form.name.trim().to_string(),
-        kind: form.kind.clone(),
+        kind: kind.as_str().to_string(),
         codes: codes.len(),
     };
     audit::record(
@@ -61,7 +61,7 @@ pub async fn create(
 }
 
 /// The codes a valid form asks for, or every field's problem at once.
-fn check(form: &NewPromo) -> Result<Vec<String>, ApiError> {
+fn check(form: &NewPromo) -> Result<(CampaignKind, Vec<String>), ApiError> {
     let mut errors = Vec::new();
     let mut wrong = |field: &str, message: &str| {
         errors.push(FieldError {
@@ -95,15 +95,16 @@ fn check(form: &NewPromo) -> Result<Vec<String>, ApiError> {
         }
         None => None,
     };
-    let codes = match form.kind.as_str() {
-        "single" => vec![code.unwrap_or_else(|| new_code("ONCE"))],
-        "capped" => {
+    let kind = CampaignKind::parse(&form.kind);
+    let codes = match kind {
+        Some(CampaignKind::Single) => vec![code.unwrap_or_else(|| new_code("ONCE"))],
+        Some(CampaignKind::Capped) => {
             if form.max_uses.is_none_or(|m| m <= 0) {
                 wrong("maxUses", "a capped code needs maxUses of 1 or more");
             }
             vec![code.unwrap_or_else(|| new_code("CAP"))]
         }
-        "pooled" => {
+        Some(CampaignKind::Pooled) => {
             let count = form.count.unwrap_or(0);
             if !(1..=MAX_POOL).contains(&count) {
                 wrong("count", "a pool of 1 to 10,000 codes");
@@ -115,15 +116,14 @@ fn check(form: &NewPromo) -> Result<Vec<String>, ApiError> {
                 .map(|_| new_code("POOL"))
                 .collect()
         }
-        _ => {
+        None => {
             wrong("kind", "one of single, capped, pooled");
             Vec::new()
         }
     };
-    if errors.is_empty() {
-        Ok(codes)
-    } else {
-        Err(ApiError::FieldErrors(errors))
+    match kind {
+        Some(kind) if errors.is_empty() => Ok((kind, codes)),
+        _ => Err(ApiError::FieldErrors(errors)),
     }
 }
 
@@ -146,7 +146,7 @@ async fn with_usage(state: &AppState, row: CampaignRow) -> Result<PromoCampaign,
     let usage = store::usage(&state.db, row.id).await?;
     Ok(PromoCampaign {
         id: row.id,
-        redeemed: if row.kind == "capped" {
+        redeemed: if row.kind == CampaignKind::Capped {
             row.uses
         } else {
             usage.redeemed

@@ -3,7 +3,7 @@
 //! cases around it decide; this file knows the tables.
 
 use crate::core::platform::db::{Db, Tx};
-use crate::model::console::NewPromo;
+use crate::model::console::{CampaignKind, NewPromo};
 use crate::model::{BookingId, BookingStatus, BuyerId, EventId};
 
 /// A campaign as the table keeps it.
@@ -11,7 +11,7 @@ use crate::model::{BookingId, BookingStatus, BuyerId, EventId};
 pub struct CampaignRow {
     pub id: i64,
     pub name: String,
-    pub kind: String,
+    pub kind: CampaignKind,
     pub event_id: Option<EventId>,
     pub percent_off: i64,
     pub amount_off_cents: i64,
@@ -34,7 +34,7 @@ pub struct Usage {
 #[derive(sqlx::FromRow)]
 pub struct CodeCampaign {
     pub campaign_id: i64,
-    pub kind: String,
+    pub kind: CampaignKind,
     pub percent_off: i64,
     pub amount_off_cents: i64,
     /// The one event the code is for, if any.
@@ -51,17 +51,26 @@ pub struct Use {
     pub discount_cents: i64,
 }
 
-pub async fn insert_campaign(tx: &mut Tx, form: &NewPromo, now: i64) -> Result<i64, sqlx::Error> {
+pub async fn insert_campaign(
+    tx: &mut Tx,
+    form: &NewPromo,
+    kind: CampaignKind,
+    now: i64,
+) -> Result<i64, sqlx::Error> {
     let (id,): (i64,) = sqlx::query_as(
         "insert into promo_campaign (event_id, name, kind, percent_off, amount_off_cents, max_uses, created_at)
          values ($1, $2, $3, $4, $5, $6, $7) returning id",
     )
     .bind(form.event_id)
     .bind(form.name.trim())
-    .bind(&form.kind)
+    .bind(kind.as_str())
     .bind(form.percent_off)
     .bind(form.amount_off_cents)
-    .bind(if form.kind == "capped" { form.max_uses } else { None })
+    .bind(if kind == CampaignKind::Capped {
+        form.max_uses
+    } else {
+        None
+    })
     .bind(now)
     .fetch_one(&mut **tx)
     .await?;
@@ -168,7 +177,7 @@ pub async fn take_use(
     buyer: &BuyerId,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
-    let claimed = if campaign.kind == "capped" {
+    let claimed = if campaign.kind == CampaignKind::Capped {
         sqlx::query("update promo_campaign set uses = uses + 1 where id = $1 and uses < max_uses")
             .bind(campaign.campaign_id)
             .execute(&mut **tx)
@@ -182,7 +191,7 @@ pub async fn take_use(
         .bind(code)
         .bind(now)
         .bind(booking_id)
-        .bind(i64::from(campaign.kind == "pooled"))
+        .bind(i64::from(campaign.kind == CampaignKind::Pooled))
         .bind(buyer)
         .execute(&mut **tx)
         .await?

@@ -123,13 +123,65 @@ pub struct NewPromo {
 }
 
 /// A promo campaign and how it is being used.
+/// How a campaign's codes are used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum CampaignKind {
+    /// One code, used once.
+    Single,
+    /// One code, used up to `maxUses` times.
+    Capped,
+    /// Many unique codes, one handed to each buyer, each used once.
+    Pooled,
+}
+
+impl CampaignKind {
+    pub const ALL: [CampaignKind; 3] = [
+        CampaignKind::Single,
+        CampaignKind::Capped,
+        CampaignKind::Pooled,
+    ];
+
+    /// The name in forms, answers and the table.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CampaignKind::Single => "single",
+            CampaignKind::Capped => "capped",
+            CampaignKind::Pooled => "pooled",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<CampaignKind> {
+        Self::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+}
+
+/// Stored as its name; a row with another is refused as corrupt.
+#[cfg(feature = "ssr")]
+impl sqlx::Type<sqlx::Any> for CampaignKind {
+    fn type_info() -> sqlx::any::AnyTypeInfo {
+        <str as sqlx::Type<sqlx::Any>>::type_info()
+    }
+}
+
+#[cfg(feature = "ssr")]
+impl<'r> sqlx::Decode<'r, sqlx::Any> for CampaignKind {
+    fn decode(
+        value: <sqlx::Any as sqlx::Database>::ValueRef<'r>,
+    ) -> Result<Self, sqlx::error::BoxDynError> {
+        let name = <String as sqlx::Decode<'r, sqlx::Any>>::decode(value)?;
+        CampaignKind::parse(&name).ok_or_else(|| format!("not a campaign kind: {name:?}").into())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PromoCampaign {
     pub id: i64,
     pub name: String,
-    pub kind: String,
+    pub kind: CampaignKind,
     pub event_id: Option<EventId>,
     pub percent_off: i64,
     pub amount_off_cents: i64,

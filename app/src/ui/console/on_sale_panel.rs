@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::i18n::{fill, t, use_locale, Msg};
 use leptos::task::spawn_local;
 
-use crate::model::console::{NewPromo, PromoCampaign, RoomSummary};
+use crate::model::console::{CampaignKind, NewPromo, PromoCampaign, RoomSummary};
 use crate::model::EventId;
 use crate::server_fns::console::{admin_create_promo, admin_promos, admin_room, admin_set_room};
 
@@ -127,17 +127,17 @@ fn PromoTable(list: Vec<PromoCampaign>, currency: String) -> impl IntoView {
                     (0, a) => fill(Msg::AmountOffShown, &[("amount", &money(a))]),
                     (p, a) => format!("{p}% + {}", money(a)),
                 };
-                let used = match (c.kind.as_str(), c.max_uses) {
-                    ("capped", Some(m)) => fill(Msg::UsedOf, &[("used", &c.redeemed), ("of", &m)]),
-                    ("pooled", _) => fill(Msg::PoolUsed, &[("redeemed", &c.redeemed), ("handed", &c.handed_out), ("count", &c.code_count)]),
+                let used = match (c.kind, c.max_uses) {
+                    (CampaignKind::Capped, Some(m)) => fill(Msg::UsedOf, &[("used", &c.redeemed), ("of", &m)]),
+                    (CampaignKind::Pooled, _) => fill(Msg::PoolUsed, &[("redeemed", &c.redeemed), ("handed", &c.handed_out), ("count", &c.code_count)]),
                     _ => fill(Msg::UsedOf, &[("used", &c.redeemed), ("of", &c.code_count)]),
                 };
-                let codes = if c.kind == "pooled" {
+                let codes = if c.kind == CampaignKind::Pooled {
                     fill(Msg::PoolCodes, &[("count", &c.code_count), ("first", &c.codes.first().cloned().unwrap_or_default())])
                 } else {
                     c.codes.join(", ")
                 };
-                view! { <tr><td>{c.name}</td><td>{campaign_kind(&c.kind)}</td><td>{discount}</td><td data-testid="promo-used">{used}</td><td><code>{codes}</code></td></tr> }
+                view! { <tr><td>{c.name}</td><td>{campaign_kind(c.kind.as_str())}</td><td>{discount}</td><td data-testid="promo-used">{used}</td><td><code>{codes}</code></td></tr> }
             }).collect_view()}</tbody>
         </table>
     }

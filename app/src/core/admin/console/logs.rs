@@ -6,7 +6,7 @@ use crate::core::{ApiError, AppState};
 use crate::model::console::{MailRow, WebhookRow};
 use crate::model::{BookingId, EventId};
 
-use super::RECENT;
+use super::recent_rows;
 
 /// A webhook as the inbox keeps it.
 #[derive(sqlx::FromRow)]
@@ -23,16 +23,15 @@ pub(super) async fn webhooks(
     event_id: EventId,
     local: &impl Fn(i64) -> String,
 ) -> Result<Vec<WebhookRow>, ApiError> {
-    let rows: Vec<Webhook> = sqlx::query_as(
+    let rows: Vec<Webhook> = recent_rows(
+        state,
         "select w.event_id, w.type as kind, w.booking_id, w.outcome, w.received_at
          from webhook_inbox w
          where w.booking_id is null
             or w.booking_id in (select id from booking where event_id = $1)
          order by w.received_at desc limit $2",
+        event_id,
     )
-    .bind(event_id)
-    .bind(RECENT)
-    .fetch_all(state.db.reader())
     .await?;
     Ok(rows
         .into_iter()
@@ -62,7 +61,8 @@ pub(super) async fn mail(
     event_id: EventId,
     local: &impl Fn(i64) -> String,
 ) -> Result<Vec<MailRow>, ApiError> {
-    let rows: Vec<Mail> = sqlx::query_as(
+    let rows: Vec<Mail> = recent_rows(
+        state,
         "select m.booking_id, m.recipient, m.subject, m.channel, m.created_at from mailbox m
          join booking b on b.id = m.booking_id where b.event_id = $1
          union all
@@ -70,10 +70,8 @@ pub(super) async fn mail(
          join booking b on b.id = o.booking_id
          where b.event_id = $1 and o.kind = 'email' and o.delivered_at is null
          order by 5 desc limit $2",
+        event_id,
     )
-    .bind(event_id)
-    .bind(RECENT)
-    .fetch_all(state.db.reader())
     .await?;
     Ok(rows
         .into_iter()

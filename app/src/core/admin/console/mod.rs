@@ -18,6 +18,23 @@ pub use holds::live_holds;
 
 const RECENT: i64 = 25;
 
+/// The latest rows of a query about one event: `$1` is the event, `$2`
+/// how many (`RECENT`).
+async fn recent_rows<R>(
+    state: &AppState,
+    sql: &str,
+    event_id: EventId,
+) -> Result<Vec<R>, sqlx::Error>
+where
+    R: for<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> + Send + Unpin,
+{
+    sqlx::query_as(sql)
+        .bind(event_id)
+        .bind(RECENT)
+        .fetch_all(state.db.reader())
+        .await
+}
+
 /// Every event, published or not, with its seat count.
 pub async fn all_events(state: &AppState) -> Result<Vec<AdminEvent>, ApiError> {
     #[derive(sqlx::FromRow)]

@@ -7,7 +7,7 @@ use crate::model::console::{BookingActivity, SettlementReason};
 use crate::model::money::Money;
 use crate::model::{BookingId, BookingStatus, EventId, PaymentStatus};
 
-use super::RECENT;
+use super::recent_rows;
 
 /// A settled booking and its payment as read.
 #[derive(sqlx::FromRow)]
@@ -41,11 +41,7 @@ pub(super) async fn recent(
         ]),
         PaymentStatus::RefundPending.sql()
     );
-    let rows: Vec<SettlementRow> = sqlx::query_as(&sql)
-        .bind(event_id)
-        .bind(RECENT)
-        .fetch_all(state.db.reader())
-        .await?;
+    let rows: Vec<SettlementRow> = recent_rows(state, &sql, event_id).await?;
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
         let reason = reason(state, &row).await?;
