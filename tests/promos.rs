@@ -267,6 +267,26 @@ on_both_backends!(
             apply(&other, &other_booking, code).await.code(),
             "PROMO_UNKNOWN"
         );
+        // The console counts the pool as it is: all handed out, one used.
+        let listed = app.admin().get("/api/admin/promos").await.json();
+        let fans = listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap()
+            .clone();
+        assert_eq!(
+            (
+                &fans["kind"],
+                &fans["codeCount"],
+                &fans["handedOut"],
+                &fans["redeemed"]
+            ),
+            (&json!("pooled"), &json!(30), &json!(30), &json!(1)),
+            "{fans}"
+        );
+        assert_eq!(fans["codes"].as_array().map(Vec::len), Some(30));
         app.assert_invariants().await;
     }
 );

@@ -1,7 +1,7 @@
 //! The admin's side of promo codes: create a campaign (with its codes) and
 //! watch how it is used.
 
-use super::store::{self, CampaignRow};
+use super::store;
 use super::{new_code, normalise};
 use crate::core::admin::audit::{self, Entry};
 use crate::core::admin::audit_detail::Detail;
@@ -129,36 +129,17 @@ fn check(form: &NewPromo) -> Result<(CampaignKind, Vec<String>), ApiError> {
 
 /// Every campaign, newest first.
 pub async fn list(state: &AppState) -> Result<Vec<PromoCampaign>, ApiError> {
-    let rows = store::campaigns(&state.db, 200).await?;
-    let mut out = Vec::with_capacity(rows.len());
-    for row in rows {
-        out.push(with_usage(state, row).await?);
+    let mut campaigns = store::campaigns(&state.db, 200).await?;
+    for c in campaigns.iter_mut() {
+        c.codes = store::codes(&state.db, c.id, 100).await?;
     }
-    Ok(out)
+    Ok(campaigns)
 }
 
 pub async fn one(state: &AppState, id: i64) -> Result<PromoCampaign, ApiError> {
-    let row = store::campaign(&state.db, id).await?;
-    with_usage(state, row.ok_or(ApiError::NotFound("promo campaign"))?).await
-}
-
-async fn with_usage(state: &AppState, row: CampaignRow) -> Result<PromoCampaign, ApiError> {
-    let usage = store::usage(&state.db, row.id).await?;
-    Ok(PromoCampaign {
-        id: row.id,
-        redeemed: if row.kind == CampaignKind::Capped {
-            row.uses
-        } else {
-            usage.redeemed
-        },
-        name: row.name,
-        kind: row.kind,
-        event_id: row.event_id,
-        percent_off: row.percent_off,
-        amount_off_cents: row.amount_off_cents,
-        max_uses: row.max_uses,
-        handed_out: usage.handed_out,
-        code_count: usage.code_count,
-        codes: store::codes(&state.db, row.id, 100).await?,
-    })
+    let mut campaign = store::campaign(&state.db, id)
+        .await?
+        .ok_or(ApiError::NotFound("promo campaign"))?;
+    campaign.codes = store::codes(&state.db, id, 100).await?;
+    Ok(campaign)
 }

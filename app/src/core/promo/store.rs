@@ -3,32 +3,17 @@
 //! cases around it decide; this file knows the tables.
 
 use crate::core::platform::db::{Db, Tx};
-use crate::model::console::{CampaignKind, NewPromo};
+use crate::model::console::{CampaignKind, NewPromo, PromoCampaign};
 use crate::model::{BookingId, BookingStatus, BuyerId, EventId};
 
-/// A campaign as the table keeps it.
-#[derive(sqlx::FromRow)]
-pub struct CampaignRow {
-    pub id: i64,
-    pub name: String,
-    pub kind: CampaignKind,
-    pub event_id: Option<EventId>,
-    pub percent_off: i64,
-    pub amount_off_cents: i64,
-    pub max_uses: Option<i64>,
-    pub uses: i64,
-}
-
-const CAMPAIGN_COLUMNS: &str =
-    "id, name, kind, event_id, percent_off, amount_off_cents, max_uses, uses";
-
-/// How a campaign's codes are used.
-#[derive(sqlx::FromRow)]
-pub struct Usage {
-    pub code_count: i64,
-    pub redeemed: i64,
-    pub handed_out: i64,
-}
+/// A campaign with how its codes are used: a capped code counts its uses,
+/// the others their redeemed codes. (Its `codes` are read apart: `codes`.)
+const CAMPAIGN_COLUMNS: &str = "c.id, c.name, c.kind, c.event_id, c.percent_off, c.amount_off_cents, c.max_uses,
+     case when c.kind = 'capped' then c.uses
+          else (select count(*) from promo_code p where p.campaign_id = c.id and p.redeemed_at is not null)
+     end as redeemed,
+     (select count(*) from promo_code p where p.campaign_id = c.id and p.holder is not null) as handed_out,
+     (select count(*) from promo_code p where p.campaign_id = c.id) as code_count";
 
 /// The campaign a code belongs to, as a claim needs it.
 #[derive(sqlx::FromRow)]
@@ -99,34 +84,21 @@ pub async fn insert_codes(
 }
 
 /// Every campaign, newest first.
-pub async fn campaigns(db: &Db, limit: i64) -> Result<Vec<CampaignRow>, sqlx::Error> {
+pub async fn campaigns(db: &Db, limit: i64) -> Result<Vec<PromoCampaign>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "select {CAMPAIGN_COLUMNS} from promo_campaign order by id desc limit $1"
+        "select {CAMPAIGN_COLUMNS} from promo_campaign c order by c.id desc limit $1"
     ))
     .bind(limit)
     .fetch_all(db.reader())
     .await
 }
 
-pub async fn campaign(db: &Db, id: i64) -> Result<Option<CampaignRow>, sqlx::Error> {
+pub async fn campaign(db: &Db, id: i64) -> Result<Option<PromoCampaign>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "select {CAMPAIGN_COLUMNS} from promo_campaign where id = $1"
+        "select {CAMPAIGN_COLUMNS} from promo_campaign c where c.id = $1"
     ))
     .bind(id)
     .fetch_optional(db.reader())
-    .await
-}
-
-/// How many codes the campaign has, and how many are redeemed and handed out.
-pub async fn usage(db: &Db, campaign_id: i64) -> Result<Usage, sqlx::Error> {
-    sqlx::query_as(
-        "select count(*) as code_count,
-                cast(coalesce(sum(case when redeemed_at is not null then 1 else 0 end), 0) as bigint) as redeemed,
-                cast(coalesce(sum(case when holder is not null then 1 else 0 end), 0) as bigint) as handed_out
-         from promo_code where campaign_id = $1",
-    )
-    .bind(campaign_id)
-    .fetch_one(db.reader())
     .await
 }
 

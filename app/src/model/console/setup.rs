@@ -176,7 +176,7 @@ impl<'r> sqlx::Decode<'r, sqlx::Any> for CampaignKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema, sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct PromoCampaign {
     pub id: i64,
@@ -192,6 +192,7 @@ pub struct PromoCampaign {
     pub handed_out: i64,
     pub code_count: i64,
     /// The codes (at most the first 100).
+    #[cfg_attr(feature = "ssr", sqlx(skip))]
     pub codes: Vec<String>,
 }
 
