@@ -108,13 +108,16 @@ pub struct SeatChange {
     pub status: SeatStatus,
 }
 
-/// One seat of `GET /api/events/{eventId}/seats`.
+/// A seat as the venue has it: where it is, what it is called, its price.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema, sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
-pub struct SeatView {
+pub struct Seat {
     pub id: SeatId,
     pub label: String,
+    /// The deck of a ship's cabin; absent in a hall.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
     pub section: String,
     pub row: String,
     pub number: i64,
@@ -122,6 +125,15 @@ pub struct SeatView {
     pub y: f64,
     pub category: String,
     pub price_cents: i64,
+}
+
+/// One seat of `GET /api/events/{eventId}/seats`: the seat and its status.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct SeatView {
+    #[serde(flatten)]
+    pub seat: Seat,
     pub status: SeatStatus,
 }
 

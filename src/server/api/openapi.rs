@@ -15,7 +15,7 @@ use holdfast_app::model::seat_drawing::{DrawnCategory, DrawnSeats, SeatDrawing};
 use holdfast_app::model::{
     BookingSeat, BookingView, EventDetail, EventKind, EventSummary, GeneralAdmissionArea,
     GeneralAdmissionLine, HoldResponse, PayResponse, PaymentView, PriceCategory, PromoApplied,
-    QueueStatus, SeatMapSnapshot, SeatStatus, SeatStatuses, SeatView, TicketView,
+    QueueStatus, Seat, SeatMapSnapshot, SeatStatus, SeatStatuses, SeatView, TicketView,
 };
 use serde::Deserialize;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -83,7 +83,7 @@ impl Modify for Security {
     ),
     components(schemas(
         EventKind, EventSummary, PriceCategory, GeneralAdmissionArea, EventDetail, SeatStatus,
-        SeatView, SeatMapSnapshot, SeatStatuses, SeatDrawing, DrawnSeats, DrawnCategory, HoldResponse, GeneralAdmissionLine, BookingSeat, BookingView,
+        Seat, SeatView, SeatMapSnapshot, SeatStatuses, SeatDrawing, DrawnSeats, DrawnCategory, HoldResponse, GeneralAdmissionLine, BookingSeat, BookingView,
         PayResponse, PaymentView, ErrorBody, ErrorDetail, FieldError, HoldSeatsRequest,
         HoldPlacesRequest, best::BestAvailableRequest, admin_session::SignIn, Dashboard, SeatCounts, StandingCount, LiveHold,
         BookingActivity, WebhookRow, MailRow, AuditRow, CanaryReport, ActionOutcome, BookingAction, EventLayout,

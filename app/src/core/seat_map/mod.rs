@@ -15,7 +15,6 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-use serde::Serialize;
 
 use crate::core::platform::compressed::Compressed;
 use crate::model::money::Currency;
@@ -62,23 +61,7 @@ impl Occupancy {
     }
 }
 
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
-#[serde(rename_all = "camelCase")]
-pub struct Seat {
-    pub id: SeatId,
-    pub label: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub level: Option<String>,
-    pub section: String,
-    pub row: String,
-    pub number: i64,
-    pub x: f64,
-    pub y: f64,
-    pub category: String,
-    pub price_cents: i64,
-}
-
-pub use crate::model::{SeatChange, SeatChanges};
+pub use crate::model::{Seat, SeatChange, SeatChanges};
 
 /// The serialised snapshot with its version and ETag (`snapshot`): the
 /// full JSON of `GET …/seats` and the compact `GET …/seats/status`, each
