@@ -34,7 +34,7 @@ use crate::ui::buyer::event::seat_stream::{connect_live, Watched};
 use crate::ui::buyer::event::seats::{
     seat_name, seat_price, select_only, toggle_seat, unselect, Picked, Toggled,
 };
-use crate::ui::buyer::event::standing::Standing;
+use crate::ui::buyer::event::standing::{Standing, StandingSale};
 use crate::ui::buyer::event::tooltip::{tip_for, SeatTip, Tip};
 use crate::ui::buyer::event::waiting_room::WaitingRoom;
 use crate::ui::buyer::event::{Lost, SeatPanel};
@@ -444,7 +444,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 <Show when=choosing>
                 <BestSeats event_id categories=best_categories.clone() currency=currency.clone()
                     hint=best_hint(l, kind, max_per_booking) panel/>
-                <Standing event_id areas=standing_areas.clone() left=standing_left currency=currency.clone() limit=max_per_booking hold message/>
+                <Standing areas=standing_areas.clone() sale=StandingSale { event_id, left: standing_left, currency: currency.clone(), limit: max_per_booking, hold, message }/>
                 </Show>
                 {move || hold.get().map(|h| view! { <HeldPanel h kind again=hold_again done=choose_again/> })}
                 <Show when=choosing>

@@ -11,23 +11,28 @@ use crate::model::{AreaLeft, GeneralAdmissionArea, HoldResponse};
 use crate::server_fns::buyer::{hold_standing, HoldOutcome};
 use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key};
 
+/// What the page's standing areas share: the event, the places left in
+/// each (live), the currency, the per-booking limit, and where a hold or a
+/// refusal is shown.
+#[derive(Clone)]
+pub struct StandingSale {
+    pub event_id: EventId,
+    pub left: RwSignal<Vec<AreaLeft>>,
+    pub currency: String,
+    pub limit: usize,
+    pub hold: RwSignal<Option<HoldResponse>>,
+    pub message: RwSignal<Option<String>>,
+}
+
 #[component]
-pub fn Standing(
-    event_id: EventId,
-    areas: Vec<GeneralAdmissionArea>,
-    left: RwSignal<Vec<AreaLeft>>,
-    currency: String,
-    limit: usize,
-    hold: RwSignal<Option<HoldResponse>>,
-    message: RwSignal<Option<String>>,
-) -> impl IntoView {
+pub fn Standing(areas: Vec<GeneralAdmissionArea>, sale: StandingSale) -> impl IntoView {
     let l = use_locale();
     (!areas.is_empty()).then(|| {
         view! {
             <div class="standing" data-testid="standing">
                 <h3>{l.t(Msg::Standing)}</h3>
                 {areas.into_iter().map(|area| {
-                    view! { <StandingArea event_id area left currency=currency.clone() limit hold message/> }
+                    view! { <StandingArea area sale=sale.clone()/> }
                 }).collect_view()}
             </div>
         }
@@ -35,15 +40,15 @@ pub fn Standing(
 }
 
 #[component]
-fn StandingArea(
-    event_id: EventId,
-    area: GeneralAdmissionArea,
-    left: RwSignal<Vec<AreaLeft>>,
-    currency: String,
-    limit: usize,
-    hold: RwSignal<Option<HoldResponse>>,
-    message: RwSignal<Option<String>>,
-) -> impl IntoView {
+fn StandingArea(area: GeneralAdmissionArea, sale: StandingSale) -> impl IntoView {
+    let StandingSale {
+        event_id,
+        left,
+        currency,
+        limit,
+        hold,
+        message,
+    } = sale;
     let l = use_locale();
     let area_id = area.id;
     let remaining = Memo::new(move |_| {
