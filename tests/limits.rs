@@ -8,12 +8,21 @@ mod common;
 use common::TestApp;
 use futures::future::join_all;
 
-async fn app_with_limits(buyer: u32, address: u32) -> TestApp {
+/// An app allowing so many attempts a minute per buyer and per client
+/// address (0: no limit), trusting `X-Forwarded-For` from `trusted` proxies.
+async fn app_limited(buyer: u32, address: u32, trusted: &str) -> TestApp {
+    let trusted =
+        holdfast_app::core::platform::client_addr::TrustedProxies::parse(trusted).unwrap();
     common::spawn_sqlite_with(|c| {
         c.rate_limit_buyer_per_minute = buyer;
         c.rate_limit_ip_per_minute = address;
+        c.trusted_proxies = trusted;
     })
     .await
+}
+
+async fn app_with_limits(buyer: u32, address: u32) -> TestApp {
+    app_limited(buyer, address, "").await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -94,20 +103,10 @@ async fn hold_as(app: &TestApp, seat: i64, forwarded_for: &str) -> u16 {
         .as_u16()
 }
 
-async fn app_behind_proxy(trusted: &str, address: u32) -> TestApp {
-    let trusted =
-        holdfast_app::core::platform::client_addr::TrustedProxies::parse(trusted).unwrap();
-    common::spawn_sqlite_with(|c| {
-        c.rate_limit_ip_per_minute = address;
-        c.trusted_proxies = trusted;
-    })
-    .await
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn behind_a_trusted_proxy_each_client_counts_alone() {
     // The test's requests come from 127.0.0.1, the "load balancer".
-    let app = app_behind_proxy("127.0.0.1/32", 3).await;
+    let app = app_limited(0, 3, "127.0.0.1/32").await;
     for i in 0..3 {
         assert_eq!(hold_as(&app, 700 + i, "203.0.113.1").await, 200);
     }
@@ -130,7 +129,7 @@ async fn behind_a_trusted_proxy_each_client_counts_alone() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_forwarded_header_from_an_untrusted_peer_changes_nothing() {
-    let app = app_behind_proxy("10.0.0.0/8", 3).await;
+    let app = app_limited(0, 3, "10.0.0.0/8").await;
     let statuses = join_all((0..6).map(|i| {
         let app = &app;
         async move { hold_as(app, 740 + i, &format!("203.0.113.{i}")).await }

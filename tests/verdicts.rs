@@ -34,28 +34,19 @@ use holdfast_app::core::payments::{outbox, reconcile, sandbox::Delivery, webhook
 use holdfast_app::core::platform::clock::Clock;
 use serde_json::json;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Step {
-    Pay,
-    PaidA,
-    PaidB,
-    Unpaid,
-    DupA,
-    DupB,
-    DupUnpaid,
-    Reconcile,
-    Expire,
-    AdminRelease,
-    AdminRefund,
-    OtherBuyer,
-    Dispatch,
-    RefundedOutside,
-    Disputed,
+/// The steps, and `STEPS` listing each once (the orders are drawn from it).
+macro_rules! steps {
+    ($($step:ident),+ $(,)?) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        enum Step {
+            $($step),+
+        }
+
+        const STEPS: &[Step] = &[$(Step::$step),+];
+    };
 }
 
-use Step::*;
-
-const STEPS: [Step; 15] = [
+steps!(
     Pay,
     PaidA,
     PaidB,
@@ -71,7 +62,9 @@ const STEPS: [Step; 15] = [
     Dispatch,
     RefundedOutside,
     Disputed,
-];
+);
+
+use Step::*;
 
 #[derive(Debug, Clone, Copy)]
 enum Move {

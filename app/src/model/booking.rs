@@ -106,7 +106,7 @@ pub struct PayResponse {
 
 /// The `payment` object of a booking.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema, sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentView {
     pub provider: String,

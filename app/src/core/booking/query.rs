@@ -9,7 +9,7 @@ use crate::model::money::Money;
 use crate::model::BuyerId;
 use crate::model::{
     BookingId, BookingSeat, BookingView, EventBrief, EventId, EventKind, GeneralAdmissionLine,
-    PaymentStatus, PaymentView, SeatId, TicketView,
+    PaymentView, SeatId, TicketView,
 };
 
 /// A booked seat as read.
@@ -176,30 +176,11 @@ async fn payment_of(
     state: &AppState,
     booking_id: &BookingId,
 ) -> Result<Option<PaymentView>, ApiError> {
-    let row: Option<PaymentRow> = sqlx::query_as(
+    Ok(sqlx::query_as(
         "select provider, checkout_session_id, payment_intent_id, refund_id, status, refunded_cents
          from payment where booking_id = $1",
     )
     .bind(booking_id)
     .fetch_optional(state.db.reader())
-    .await?;
-    Ok(row.map(|p| PaymentView {
-        provider: p.provider,
-        checkout_session_id: p.checkout_session_id,
-        payment_intent_id: p.payment_intent_id,
-        refund_id: p.refund_id,
-        status: p.status,
-        refunded_cents: p.refunded_cents,
-    }))
-}
-
-/// A booking's payment as read.
-#[derive(sqlx::FromRow)]
-struct PaymentRow {
-    provider: String,
-    checkout_session_id: Option<String>,
-    payment_intent_id: Option<String>,
-    refund_id: Option<String>,
-    status: PaymentStatus,
-    refunded_cents: i64,
+    .await?)
 }

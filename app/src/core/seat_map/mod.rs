@@ -15,7 +15,6 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-
 use crate::core::platform::compressed::Compressed;
 use crate::model::money::Currency;
 use crate::model::{EventDetail, EventId, SeatId, SeatStatus};

@@ -237,10 +237,11 @@ pub async fn status_of(
 
 /// A booking as a provider's verdict (or a promo code) sees it, read
 /// under its row lock.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Locked {
     pub status: BookingStatus,
     pub held_until: i64,
+    #[sqlx(flatten)]
     pub price: Money,
     pub buyer_id: BuyerId,
     pub event_id: EventId,
@@ -252,33 +253,13 @@ pub struct Locked {
 /// verdicts for one booking decide one after the other (a no-op update takes
 /// the row lock on Postgres, and SQLite has one writer).
 pub async fn lock(tx: &mut Tx, id: &BookingId) -> Result<Option<Locked>, sqlx::Error> {
-    let row: Option<LockedRow> = sqlx::query_as(
+    sqlx::query_as(
         "update booking set updated_at = updated_at where id = $1
          returning status, held_until, amount_cents, currency, buyer_id, event_id, ga_quantity",
     )
     .bind(id)
     .fetch_optional(&mut **tx)
-    .await?;
-    Ok(row.map(|r| Locked {
-        status: r.status,
-        held_until: r.held_until,
-        price: r.price,
-        buyer_id: r.buyer_id,
-        event_id: r.event_id,
-        ga_quantity: r.ga_quantity,
-    }))
-}
-
-/// `Locked` as the row comes back.
-#[derive(sqlx::FromRow)]
-struct LockedRow {
-    status: BookingStatus,
-    held_until: i64,
-    #[sqlx(flatten)]
-    price: Money,
-    buyer_id: BuyerId,
-    event_id: EventId,
-    ga_quantity: i64,
+    .await
 }
 
 /// The seats of a booking, in order.
