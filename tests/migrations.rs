@@ -47,6 +47,12 @@ async fn pool(url: &str) -> AnyPool {
         .expect("connect")
 }
 
+/// The names a query lists for one table (`$1`).
+async fn names_for(db: &AnyPool, sql: &str, table: &str) -> BTreeSet<String> {
+    let rows: Vec<(String,)> = sqlx::query_as(sql).bind(table).fetch_all(db).await.unwrap();
+    rows.into_iter().map(|r| r.0).collect()
+}
+
 async fn sqlite_shape(db: &AnyPool) -> Shape {
     let tables: Vec<(String, String)> = sqlx::query_as(
         "select name, sql from sqlite_schema where type = 'table'
@@ -71,14 +77,7 @@ async fn sqlite_shape(db: &AnyPool) -> Shape {
             let pk: i64 = c.get(2);
             t.columns.insert(c.get(0), not_null == 0 && pk == 0);
         }
-        let indexes: Vec<(String,)> = sqlx::query_as(
-            "select name from sqlite_schema where type = 'index' and tbl_name = $1 and sql is not null",
-        )
-        .bind(&name)
-        .fetch_all(db)
-        .await
-        .unwrap();
-        t.indexes = indexes.into_iter().map(|r| r.0).collect();
+        t.indexes = names_for(db, "select name from sqlite_schema where type = 'index' and tbl_name = $1 and sql is not null", &name).await;
         shape.insert(name, t);
     }
     shape
@@ -118,16 +117,9 @@ async fn postgres_shape(db: &AnyPool) -> Shape {
         for (check,) in checks {
             t.literals.extend(quoted(&check));
         }
-        let indexes: Vec<(String,)> = sqlx::query_as(
-            "select i.relname::text from pg_index x join pg_class i on i.oid = x.indexrelid
+        t.indexes = names_for(db, "select i.relname::text from pg_index x join pg_class i on i.oid = x.indexrelid
              join pg_class t on t.oid = x.indrelid
-             where t.relname = $1 and not exists (select 1 from pg_constraint c where c.conindid = x.indexrelid)",
-        )
-        .bind(&name)
-        .fetch_all(db)
-        .await
-        .unwrap();
-        t.indexes = indexes.into_iter().map(|r| r.0).collect();
+             where t.relname = $1 and not exists (select 1 from pg_constraint c where c.conindid = x.indexrelid)", &name).await;
         shape.insert(name, t);
     }
     shape

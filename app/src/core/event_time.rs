@@ -54,6 +54,15 @@ pub fn local_start(starts_at_ms: i64, zone_name: &str) -> LocalStart {
     }
 }
 
+/// An instant as the console shows it: UTC and in the zone named `zone`
+/// (UTC when it is not one).
+pub fn moment(ms: i64, zone_name: &str) -> crate::model::console::Moment {
+    crate::model::console::Moment {
+        at: crate::core::platform::clock::rfc3339(ms),
+        at_local: local_start(ms, zone_name).at,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,6 @@
 //! The audit log: every admin action, in the transaction of its effect.
 
 use super::audit_detail::Detail;
-use crate::core::platform::clock::rfc3339;
 use crate::core::platform::db::{Db, Tx};
 use crate::i18n::Locale;
 use crate::model::console::AuditRow;
@@ -72,13 +71,11 @@ pub async fn recent(
         .into_iter()
         .map(|r| AuditRow {
             detail_words: Detail::read(r.words.as_deref(), &r.detail, locale),
-            at: rfc3339(r.created_at),
             // In the event's zone; UTC for what concerns no event.
-            at_local: crate::core::event_time::local_start(
+            when: crate::core::event_time::moment(
                 r.created_at,
                 r.event_time_zone.as_deref().unwrap_or("UTC"),
-            )
-            .at,
+            ),
             actor: r.actor,
             action: r.action,
             booking_id: r.booking_id,

@@ -85,10 +85,8 @@ pub struct BookingActivity {
     pub status: BookingStatus,
     pub amount_cents: i64,
     pub currency: String,
-    pub at: String,
-    /// `at` in the event's time zone (RFC 3339 with its offset).
-    #[serde(default)]
-    pub at_local: String,
+    #[serde(flatten)]
+    pub when: Moment,
     /// Why, in words ("paid", "late payment: seats re-taken", …).
     pub reason: String,
     /// Why, as a kind (what the console translates).
@@ -167,10 +165,8 @@ pub struct MailRow {
     pub subject: String,
     /// `mailbox`, `smtp`, or `pending` while still in the outbox.
     pub channel: String,
-    pub at: String,
-    /// In the event's time zone (RFC 3339 with its offset).
-    #[serde(default)]
-    pub at_local: String,
+    #[serde(flatten)]
+    pub when: Moment,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -184,8 +180,18 @@ pub struct AuditRow {
     /// `detail` in the reader's language (the console's; English for the API).
     #[serde(default)]
     pub detail_words: String,
+    #[serde(flatten)]
+    pub when: Moment,
+}
+
+/// When something happened, for the console: RFC 3339 in UTC, and the
+/// same instant in the event's time zone.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Moment {
     pub at: String,
-    /// In the event's time zone (RFC 3339 with its offset).
+    /// `at` in the event's time zone (RFC 3339 with its offset).
     #[serde(default)]
     pub at_local: String,
 }

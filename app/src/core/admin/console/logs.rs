@@ -3,7 +3,7 @@
 
 use crate::core::platform::clock::rfc3339;
 use crate::core::{ApiError, AppState};
-use crate::model::console::{MailRow, WebhookRow};
+use crate::model::console::{MailRow, Moment, WebhookRow};
 use crate::model::{BookingId, EventId};
 
 use super::recent_rows;
@@ -21,7 +21,7 @@ struct Webhook {
 pub(super) async fn webhooks(
     state: &AppState,
     event_id: EventId,
-    local: &impl Fn(i64) -> String,
+    local: &impl Fn(i64) -> Moment,
 ) -> Result<Vec<WebhookRow>, ApiError> {
     let rows: Vec<Webhook> = recent_rows(
         state,
@@ -37,7 +37,7 @@ pub(super) async fn webhooks(
         .into_iter()
         .map(|w| WebhookRow {
             received_at: rfc3339(w.received_at),
-            at_local: local(w.received_at),
+            at_local: local(w.received_at).at_local,
             event_id: w.event_id,
             kind: w.kind,
             booking_id: w.booking_id,
@@ -59,7 +59,7 @@ struct Mail {
 pub(super) async fn mail(
     state: &AppState,
     event_id: EventId,
-    local: &impl Fn(i64) -> String,
+    local: &impl Fn(i64) -> Moment,
 ) -> Result<Vec<MailRow>, ApiError> {
     let rows: Vec<Mail> = recent_rows(
         state,
@@ -76,8 +76,7 @@ pub(super) async fn mail(
     Ok(rows
         .into_iter()
         .map(|m| MailRow {
-            at: rfc3339(m.created_at),
-            at_local: local(m.created_at),
+            when: local(m.created_at),
             booking_id: m.booking_id,
             recipient: m.recipient,
             subject: m.subject,

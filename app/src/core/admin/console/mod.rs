@@ -1,7 +1,7 @@
 //! What the console shows: one event's counts, money, live holds, recent
 //! settlements, webhook inbox, mail and audit — read-only queries.
 
-use crate::core::event_time::local_start;
+use crate::core::event_time::{local_start, moment};
 use crate::core::payments::outbox;
 use crate::core::platform::clock::rfc3339;
 use crate::core::{ApiError, AppState};
@@ -99,7 +99,7 @@ pub async fn dashboard(
         None => canary::check(state).await?,
     };
     let zone = event.time_zone.as_str();
-    let local = |ms: i64| local_start(ms, zone).at;
+    let local = |ms: i64| moment(ms, zone);
     Ok(Dashboard {
         time_zone_abbreviation: local_start(now, zone).abbreviation,
         time_zone: event.time_zone.clone(),

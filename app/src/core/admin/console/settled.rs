@@ -1,9 +1,8 @@
 //! Bookings settled lately, with why: paid, re-taken late, refunded.
 
-use crate::core::platform::clock::rfc3339;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
-use crate::model::console::{BookingActivity, SettlementReason};
+use crate::model::console::{BookingActivity, Moment, SettlementReason};
 use crate::model::money::Money;
 use crate::model::{BookingId, BookingStatus, EventId, PaymentStatus};
 
@@ -25,7 +24,7 @@ struct SettlementRow {
 pub(super) async fn recent(
     state: &AppState,
     event_id: EventId,
-    local: &impl Fn(i64) -> String,
+    local: &impl Fn(i64) -> Moment,
 ) -> Result<Vec<BookingActivity>, ApiError> {
     let sql = format!(
         "select b.id, b.status, b.amount_cents, b.currency, b.updated_at,
@@ -51,8 +50,7 @@ pub(super) async fn recent(
             amount_cents: row.price.minor(),
             reason: reason.words(Locale::En, row.refunded_cents, code),
             currency: code.to_string(),
-            at: rfc3339(row.updated_at),
-            at_local: local(row.updated_at),
+            when: local(row.updated_at),
             reason_kind: reason,
             refunded_cents: row.refunded_cents,
             booking_id: row.id,
