@@ -102,7 +102,7 @@ async fn server_functions_share_the_apis_body_limit_and_address_limit() {
     let event = format!(
         r#"{{"id":"evt_large","type":"customer.updated","data":{{"object":{{"id":"cus_1","metadata":{{"note":"{padding}"}}}}}}}}"#
     );
-    let now = app.clock.now_ms() / 1000;
+    let now = app.clock.now().ms() / 1000;
     let signature = holdfast_app::core::payments::signature::sign(
         holdfast::server::config::DEV_WEBHOOK_SECRET,
         event.as_bytes(),

@@ -112,11 +112,11 @@ impl Model {
 async fn run(backend: common::Backend, ops: Vec<Op>) -> Result<(), TestCaseError> {
     let app = common::spawn_app(backend).await;
     let state = &app.state;
-    let start = app.clock.now_ms();
+    let start = app.clock.now().ms();
     let mut model = Model::default();
     let mut ids: Vec<(BookingId, usize)> = Vec::new();
     for op in ops {
-        model.now = app.clock.now_ms() - start;
+        model.now = app.clock.now().ms() - start;
         match op {
             Op::Hold { buyer, seats } => {
                 let admitted = admit(state, &BuyerId(format!("buyer-{buyer}")), EventId(1), None)

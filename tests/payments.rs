@@ -175,7 +175,7 @@ on_both_backends!(
         let (booking, session) = hold_and_pay(&app.buyer(), &[500]).await;
         complete(&app, &session, true, Delivery::Once).await;
         let event = pending_events(&app).await.remove(0);
-        let now = app.clock.now_ms() / 1000;
+        let now = app.clock.now().ms() / 1000;
         let sign = holdfast_app::core::payments::signature::sign;
         let secret = holdfast::server::config::DEV_WEBHOOK_SECRET;
         let tampered = event.replace("\"paid\"", "\"PAID\"");
@@ -560,7 +560,7 @@ on_both_backends!(
         .bind(&booking)
         .bind(&claim.key)
         .bind(&claim.fingerprint)
-        .bind(app.clock.now_ms())
+        .bind(app.clock.now().ms())
         .execute(app.state.db.writer())
         .await
         .unwrap();

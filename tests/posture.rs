@@ -87,7 +87,7 @@ on_both_backends!(
         // The sandbox signs its webhooks with the deployment's own secret:
         // the old public one is refused, the sandbox's own deliveries book.
         let body = r#"{"id":"evt_forged","type":"checkout.session.completed","data":{"object":{"id":"cs_x","metadata":{"booking_id":"b"}}}}"#;
-        let now = app.clock.now_ms() / 1000;
+        let now = app.clock.now().ms() / 1000;
         let forged_sig = holdfast_app::core::payments::signature::sign(
             OLD_PUBLIC_WEBHOOK_SECRET,
             body.as_bytes(),

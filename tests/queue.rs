@@ -509,7 +509,7 @@ on_both_backends!(
     |app: TestApp| async move {
         use holdfast_app::core::platform::clock::Clock;
         use holdfast_app::core::waiting_room::setup::open_automatic_rooms;
-        let on_sale = app.clock.now_ms() + 300_000;
+        let on_sale = app.clock.now().ms() + 300_000;
         sqlx::query("update event set on_sale_at = $1 where id = 2")
             .bind(on_sale)
             .execute(app.state.db.writer())

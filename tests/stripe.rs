@@ -99,7 +99,7 @@ impl FakeStripe {
 
     fn now_ms(&self) -> i64 {
         match &*self.clock.lock().unwrap() {
-            Some(clock) => clock.now_ms(),
+            Some(clock) => clock.now().ms(),
             None => std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .unwrap()
@@ -286,7 +286,7 @@ async fn webhook_completed(app: &TestApp, booking: &str, session: &Value) -> com
     object["amount_total"] = session["amount_total"].clone();
     object["currency"] = session["currency"].clone();
     let body = event.to_string();
-    let now = app.clock.now_ms() / 1000;
+    let now = app.clock.now().ms() / 1000;
     let header =
         holdfast_app::core::payments::signature::sign(WEBHOOK_SECRET, body.as_bytes(), now);
     app.post_webhook(&body, Some(header)).await
@@ -337,7 +337,7 @@ async fn checkout_request_webhook_and_refund(backend: Backend) {
     assert!(!f.contains_key("line_items[2][quantity]"));
     // The deadline is Stripe's minimum (31 minutes, the configured 30 moved up).
     let expires_at: i64 = f["expires_at"].parse().unwrap();
-    let ahead = expires_at * 1000 - app.clock.now_ms();
+    let ahead = expires_at * 1000 - app.clock.now().ms();
     assert!((1_859_000..=1_860_000).contains(&ahead), "{ahead}");
 
     // How its answer was read.
@@ -560,7 +560,7 @@ async fn a_fast_sale_checkout_ends_early_and_is_expired_at_stripe(backend: Backe
     };
     let buyer = app.buyer();
     let booking = buyer.held_booking(1, 320).await;
-    let hold_ends = app.clock.now_ms() + 300_000;
+    let hold_ends = app.clock.now().ms() + 300_000;
     app.clock.advance_ms(60_000);
     let paid = buyer.pay(&booking).await;
     assert_eq!(paid.status, 200, "{}", paid.text);
@@ -574,7 +574,7 @@ async fn a_fast_sale_checkout_ends_early_and_is_expired_at_stripe(backend: Backe
     assert_eq!(deadline, hold_ends + 300_000);
     let sent = fake.sent("/v1/checkout/sessions");
     let expires_at: i64 = sent[0].form["expires_at"].parse().unwrap();
-    assert!(expires_at * 1000 >= app.clock.now_ms() + 30 * 60 * 1000);
+    assert!(expires_at * 1000 >= app.clock.now().ms() + 30 * 60 * 1000);
 
     app.clock.advance_ms(540_001);
     reconcile_due(&app.state).await.unwrap();

@@ -189,7 +189,7 @@ fn random(n: u64, seed: u64) -> Vec<Sequence> {
 /// A fresh event for one sequence: one seat and a standing area of two.
 async fn fresh_event(app: &TestApp) -> (i64, i64, i64) {
     let db = app.state.db.writer();
-    let now = app.clock.now_ms();
+    let now = app.clock.now().ms();
     let slug = format!("checker-{}", uuid::Uuid::new_v4().simple());
     let (event,): (i64,) = sqlx::query_as(
         "insert into event (slug, name, kind, venue, starts_at, currency, published, created_at, on_sale_at)

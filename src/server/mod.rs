@@ -63,9 +63,9 @@ pub async fn build(
     let db = Db::connect(&config.database_url, config.db_max_connections).await?;
     db.migrate().await?;
     if config.demo_data {
-        seed::load_demo_data(&db, clock.now_ms()).await?;
+        seed::load_demo_data(&db, clock.now()).await?;
     }
-    let secrets = Secrets::load(&db, config.ticket_secret.as_deref(), clock.now_ms()).await?;
+    let secrets = Secrets::load(&db, config.ticket_secret.as_deref(), clock.now()).await?;
     let hash_file = assets::hash_file(&config.site_root);
     let leptos_options = LeptosOptions::builder()
         .output_name("holdfast")
@@ -104,7 +104,7 @@ pub async fn build(
         &db,
         config.admin_password.as_deref(),
         config.admin_token.as_deref(),
-        clock.now_ms(),
+        clock.now(),
     )
     .await?;
     if let Some(g) = generated {

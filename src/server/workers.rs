@@ -116,7 +116,7 @@ async fn run_canary(state: AppState) {
 }
 
 async fn purge(state: AppState) {
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     match idempotency::purge_expired(&state.db, now).await {
         Ok(n) if n > 0 => tracing::info!(purged = n, "old idempotency keys purged"),
         Ok(_) => {}

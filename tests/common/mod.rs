@@ -255,7 +255,7 @@ impl TestApp {
     }
 
     pub async fn invariants(&self) -> Vec<String> {
-        holdfast_app::core::invariants::violations(&self.state.db, self.clock.now_ms())
+        holdfast_app::core::invariants::violations(&self.state.db, self.clock.now())
             .await
             .expect("invariant queries run")
     }
@@ -373,7 +373,7 @@ impl TestApp {
         holdfast_app::core::payments::signature::sign(
             holdfast::server::config::DEV_WEBHOOK_SECRET,
             body.as_bytes(),
-            self.clock.now_ms() / 1000,
+            self.clock.now().ms() / 1000,
         )
     }
 

@@ -17,7 +17,7 @@ pub async fn remember(state: &AppState, buyer: &BuyerId, l: Locale) -> Result<()
     )
     .bind(buyer)
     .bind(l.tag())
-    .bind(state.clock.now_ms())
+    .bind(state.clock.now())
     .execute(state.db.writer())
     .await?;
     Ok(())

@@ -4,6 +4,7 @@
 use super::platform::clock::rfc3339;
 use super::platform::db::Db;
 use super::{ApiError, AppState};
+use crate::core::platform::clock::At;
 use crate::model::{
     EventBrief, EventDetail, EventId, EventKind, EventSummary, GeneralAdmissionArea, PriceCategory,
 };
@@ -15,7 +16,7 @@ struct EventRow {
     name: String,
     kind: String,
     venue: String,
-    starts_at: i64,
+    starts_at: At,
     currency: String,
     time_zone: String,
 }
@@ -104,7 +105,7 @@ async fn summary(state: &AppState, row: EventRow) -> Result<EventSummary, ApiErr
         .get(&state.db, id)
         .await?
         .ok_or(ApiError::NotFound("event"))?;
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let local = super::event_time::local_start(starts_at, &time_zone);
     Ok(EventSummary {
         id,
@@ -122,8 +123,8 @@ async fn summary(state: &AppState, row: EventRow) -> Result<EventSummary, ApiErr
 }
 
 /// When the event goes on sale (ms).
-pub async fn on_sale_at(state: &AppState, event_id: EventId) -> Result<i64, ApiError> {
-    let row: Option<(i64,)> = sqlx::query_as("select on_sale_at from event where id = $1")
+pub async fn on_sale_at(state: &AppState, event_id: EventId) -> Result<At, ApiError> {
+    let row: Option<(At,)> = sqlx::query_as("select on_sale_at from event where id = $1")
         .bind(event_id)
         .fetch_optional(state.db.reader())
         .await?;

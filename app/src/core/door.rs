@@ -12,7 +12,7 @@ use super::admin::audit::{self, Entry};
 use super::admin::audit_detail::Detail;
 use super::admin::auth::Admin;
 use super::booking::store;
-use super::platform::clock::rfc3339;
+use super::platform::clock::{rfc3339, At};
 use super::{ApiError, AppState};
 use crate::model::BookingId;
 use crate::model::BookingStatus;
@@ -97,7 +97,7 @@ pub async fn check_in(
         .tickets
         .verify_unit(token)
         .ok_or(ApiError::NotFound("ticket"))?;
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let mut tx = state.db.begin().await?;
     let booking = store::lock(&mut tx, &ticket.booking_id)
         .await?
@@ -113,7 +113,7 @@ pub async fn check_in(
         None => all,
     };
     for unit in &wanted {
-        let earlier: Option<(String, i64)> = sqlx::query_as(
+        let earlier: Option<(String, At)> = sqlx::query_as(
             "select gate, checked_in_at from ticket_checkin where booking_id = $1 and unit = $2",
         )
         .bind(&ticket.booking_id)

@@ -6,6 +6,8 @@
 use chrono::{DateTime, SecondsFormat};
 use chrono_tz::Tz;
 
+use crate::core::platform::clock::At;
+
 /// The zone an organizer named, if it is one.
 pub fn zone(name: &str) -> Option<Tz> {
     name.parse().ok()
@@ -14,9 +16,9 @@ pub fn zone(name: &str) -> Option<Tz> {
 /// A start an organizer typed: RFC 3339 with an offset, or a wall-clock
 /// time without one ("2027-06-01T20:00") read in the event's zone (the
 /// earlier of two readings when clocks go back; none when they skip it).
-pub fn parse_start(text: &str, zone_name: &str) -> Option<i64> {
+pub fn parse_start(text: &str, zone_name: &str) -> Option<At> {
     if let Ok(t) = DateTime::parse_from_rfc3339(text) {
-        return Some(t.timestamp_millis());
+        return Some(At::from_ms(t.timestamp_millis()));
     }
     let tz = zone(zone_name)?;
     let wall = ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M"]
@@ -24,7 +26,7 @@ pub fn parse_start(text: &str, zone_name: &str) -> Option<i64> {
         .find_map(|f| chrono::NaiveDateTime::parse_from_str(text, f).ok())?;
     wall.and_local_timezone(tz)
         .earliest()
-        .map(|t| t.timestamp_millis())
+        .map(|t| At::from_ms(t.timestamp_millis()))
 }
 
 /// An event's start in its zone.
@@ -37,9 +39,9 @@ pub struct LocalStart {
 }
 
 /// `starts_at_ms` (UTC) in the zone named `zone` (UTC when it is not one).
-pub fn local_start(starts_at_ms: i64, zone_name: &str) -> LocalStart {
+pub fn local_start(starts_at: At, zone_name: &str) -> LocalStart {
     let tz = zone(zone_name).unwrap_or(chrono_tz::UTC);
-    let t = DateTime::from_timestamp_millis(starts_at_ms)
+    let t = DateTime::from_timestamp_millis(starts_at.ms())
         .unwrap_or_default()
         .with_timezone(&tz);
     let short = t.format("%Z").to_string();
@@ -56,10 +58,10 @@ pub fn local_start(starts_at_ms: i64, zone_name: &str) -> LocalStart {
 
 /// An instant as the console shows it: UTC and in the zone named `zone`
 /// (UTC when it is not one).
-pub fn moment(ms: i64, zone_name: &str) -> crate::model::console::Moment {
+pub fn moment(at: At, zone_name: &str) -> crate::model::console::Moment {
     crate::model::console::Moment {
-        at: crate::core::platform::clock::rfc3339(ms),
-        at_local: local_start(ms, zone_name).at,
+        at: crate::core::platform::clock::rfc3339(at),
+        at_local: local_start(at, zone_name).at,
     }
 }
 
@@ -67,7 +69,7 @@ pub fn moment(ms: i64, zone_name: &str) -> crate::model::console::Moment {
 mod tests {
     use super::*;
 
-    const JUNE_1_2027_20_00_UTC: i64 = 1_811_880_000_000;
+    const JUNE_1_2027_20_00_UTC: At = At::from_ms(1_811_880_000_000);
 
     #[test]
     fn a_start_reads_in_its_own_zone_with_the_day_s_offset() {

@@ -2,11 +2,12 @@
 //! after every concurrent scenario, and (later) by the admin canary.
 
 use super::platform::db::Db;
+use crate::core::platform::clock::At;
 use crate::model::BookingStatus::{self, Booked, Cancelled, Expired};
 use crate::model::PaymentStatus::{self, Disputed, Paid, RefundPending, Refunded};
 
 /// Every violation found, in words; empty when all hold.
-pub async fn violations(db: &Db, now: i64) -> Result<Vec<String>, sqlx::Error> {
+pub async fn violations(db: &Db, now: At) -> Result<Vec<String>, sqlx::Error> {
     let mut out = Vec::new();
 
     // 1. At most one live booking per seat (the index forbids it; this

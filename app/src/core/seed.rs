@@ -7,6 +7,7 @@
 //! and its seats only when that insert happened, all in one transaction.
 
 use super::platform::db::{Db, Tx};
+use crate::core::platform::clock::At;
 use crate::model::EventId;
 
 /// Exactly this many seats in the arena (the last upper row is trimmed).
@@ -39,7 +40,7 @@ struct EventSpec {
     ga: Vec<(&'static str, &'static str, i64)>,
 }
 
-pub async fn load_demo_data(db: &Db, now_ms: i64) -> Result<(), sqlx::Error> {
+pub async fn load_demo_data(db: &Db, now_ms: At) -> Result<(), sqlx::Error> {
     for spec in [arena(), cruise(), hanoi()] {
         let mut tx = db.begin().await?;
         insert_event(&mut tx, &spec, now_ms).await?;
@@ -48,9 +49,9 @@ pub async fn load_demo_data(db: &Db, now_ms: i64) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
-async fn insert_event(tx: &mut Tx, spec: &EventSpec, now_ms: i64) -> Result<(), sqlx::Error> {
+async fn insert_event(tx: &mut Tx, spec: &EventSpec, now_ms: At) -> Result<(), sqlx::Error> {
     let starts_at = chrono::DateTime::parse_from_rfc3339(spec.starts_at)
-        .map(|d| d.timestamp_millis())
+        .map(|d| At::from_ms(d.timestamp_millis()))
         .unwrap_or(now_ms);
     let inserted: Option<(EventId,)> = sqlx::query_as(
         "insert into event (slug, name, kind, venue, starts_at, currency, published, created_at, time_zone)

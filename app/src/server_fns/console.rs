@@ -54,7 +54,7 @@ pub async fn admin_sign_in(password: String) -> Result<Result<(), String>, Serve
     }
     state
         .admin
-        .sign_in(&session, state.clock.now_ms())
+        .sign_in(&session, state.clock.now())
         .await
         .map_err(|e| ServerFnError::new(e.to_string()))?;
     Ok(Ok(()))

@@ -131,7 +131,7 @@ pub async fn main(url: Option<String>) -> bool {
     // The waiting room of the cruise (event 2) under a crowd.
     super::queue::run(&base, &state, 2).await;
 
-    let v = holdfast_app::core::invariants::violations(&state.db, SystemClock.now_ms())
+    let v = holdfast_app::core::invariants::violations(&state.db, SystemClock.now())
         .await
         .expect("invariants run");
     println!(

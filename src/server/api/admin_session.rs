@@ -44,7 +44,7 @@ pub async fn login(
         .map_err(|_| ApiError::validation("the request body could not be read", "body"))?;
     let form: SignIn = extract::json(&headers, &body)?;
     state.admin.check_password(client, &form.password).await?;
-    state.admin.sign_in(&session, state.clock.now_ms()).await?;
+    state.admin.sign_in(&session, state.clock.now()).await?;
     Ok(Json(json!({ "admin": true })))
 }
 
@@ -72,7 +72,7 @@ pub async fn logout(session: Session) -> Result<StatusCode, ApiError> {
 pub async fn whoami(State(state): State<AppState>, session: Session) -> Json<Value> {
     let admin = state
         .admin
-        .session_is_admin(&session, state.clock.now_ms())
+        .session_is_admin(&session, state.clock.now())
         .await;
     Json(json!({ "admin": admin }))
 }

@@ -129,7 +129,7 @@ impl FromRequestParts<AppState> for AdmittedSnapshot {
             .get(&state.db, event_id)
             .await?
             .ok_or(ApiError::NotFound("event"))?;
-        let snapshot = map.snapshot(state.clock.now_ms(), state.rules.seat_map_staleness);
+        let snapshot = map.snapshot(state.clock.now(), state.rules.seat_map_staleness);
         Ok(AdmittedSnapshot(snapshot))
     }
 }

@@ -9,6 +9,7 @@ use super::auth::Admin;
 use crate::core::booking::store::{self, Locked, Released};
 use crate::core::payments::outbox::{self, RefundReason};
 use crate::core::payments::store as payments;
+use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
@@ -87,7 +88,7 @@ struct Acting<'a> {
     admin: &'a Admin,
     booking_id: &'a BookingId,
     action: BookingAction,
-    now: i64,
+    now: At,
     tx: Tx,
     booking: Locked,
 }
@@ -99,7 +100,7 @@ impl<'a> Acting<'a> {
         booking_id: &'a BookingId,
         action: BookingAction,
     ) -> Result<Acting<'a>, ApiError> {
-        let now = state.clock.now_ms();
+        let now = state.clock.now();
         let mut tx = state.db.begin().await?;
         let booking = store::lock(&mut tx, booking_id)
             .await?

@@ -1,6 +1,7 @@
 //! The audit log: every admin action, in the transaction of its effect.
 
 use super::audit_detail::Detail;
+use crate::core::platform::clock::At;
 use crate::core::platform::db::{Db, Tx};
 use crate::i18n::Locale;
 use crate::model::console::AuditRow;
@@ -32,7 +33,7 @@ impl<'a> Entry<'a> {
     }
 }
 
-pub async fn record(tx: &mut Tx, entry: &Entry<'_>, now: i64) -> Result<i64, sqlx::Error> {
+pub async fn record(tx: &mut Tx, entry: &Entry<'_>, now: At) -> Result<i64, sqlx::Error> {
     let (id,): (i64,) = sqlx::query_as(
         "insert into audit_log (actor, action, event_id, booking_id, detail, words, created_at)
          values ($1, $2, $3, $4, $5, $6, $7) returning id",
@@ -93,6 +94,6 @@ struct Row {
     detail: String,
     /// What the detail says, as a kind and values (`Detail`).
     words: Option<String>,
-    created_at: i64,
+    created_at: At,
     event_time_zone: Option<String>,
 }

@@ -20,6 +20,7 @@
 //! a new password moves the generation, which ends every grant (each
 //! instance reads it at most `GENERATION_TTL` late).
 
+use crate::core::platform::clock::At;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
@@ -55,7 +56,7 @@ const GENERATION_TTL: Duration = Duration::from_millis(500);
 /// A signed-in console session's grant.
 #[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
 struct Grant {
-    until: i64,
+    until: At,
     generation: i64,
 }
 
@@ -80,7 +81,7 @@ impl AdminAuth {
         db: &Db,
         password: Option<&str>,
         token: Option<&str>,
-        now_ms: i64,
+        now_ms: At,
     ) -> Result<(AdminAuth, Option<Generated>), String> {
         let fail = |e: sqlx::Error| format!("admin credentials: {e}");
         let new_password = password.map_or_else(random_secret, str::to_string);
@@ -254,7 +255,7 @@ impl AdminAuth {
 
     /// Marks the session as an admin's until `now + SESSION_MS` (a new
     /// session id, so a fixated one is worth nothing).
-    pub async fn sign_in(&self, session: &Session, now_ms: i64) -> Result<(), ApiError> {
+    pub async fn sign_in(&self, session: &Session, now_ms: At) -> Result<(), ApiError> {
         let grant = Grant {
             until: now_ms + SESSION_MS,
             generation: self.generation().await?,
@@ -268,7 +269,7 @@ impl AdminAuth {
 
     /// Whether this session is a signed-in admin's now, under the current
     /// credentials.
-    pub async fn session_is_admin(&self, session: &Session, now_ms: i64) -> bool {
+    pub async fn session_is_admin(&self, session: &Session, now_ms: At) -> bool {
         let Ok(Some(grant)) = session.get::<Grant>(SESSION_KEY).await else {
             return false;
         };
@@ -311,7 +312,7 @@ impl FromRequestParts<AppState> for Admin {
             .map_err(|(_, msg)| ApiError::Internal(msg.into()))?;
         if state
             .admin
-            .session_is_admin(&session, state.clock.now_ms())
+            .session_is_admin(&session, state.clock.now())
             .await
         {
             Ok(Admin {

@@ -26,7 +26,7 @@ impl LastReport {
 
 /// Checks the invariants now, records and reports the outcome.
 pub async fn check(state: &AppState) -> Result<CanaryReport, ApiError> {
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let violations = invariants::violations(&state.db, now).await?;
     let report = CanaryReport {
         ok: violations.is_empty(),

@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use crate::core::platform::clock::At;
 use crate::core::platform::error::FieldError;
 use crate::core::seed::SeatSpec;
 use crate::model::console::EventLayout;
@@ -22,13 +23,13 @@ impl EventLayout {
     }
 
     /// When it starts (UTC milliseconds), read in its zone.
-    pub fn start(&self) -> Option<i64> {
+    pub fn start(&self) -> Option<At> {
         crate::core::event_time::parse_start(self.starts_at.trim(), self.zone())
     }
 
     /// When it goes on sale (UTC milliseconds), read in its zone like the
     /// start; `None` when empty or unreadable.
-    pub fn on_sale(&self) -> Option<i64> {
+    pub fn on_sale(&self) -> Option<At> {
         crate::core::event_time::parse_start(self.on_sale_at.trim(), self.zone())
     }
 }

@@ -20,9 +20,9 @@ pub async fn create_event(
     if !errors.is_empty() {
         return Err(ApiError::FieldErrors(errors));
     }
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let starts_at = layout.start().unwrap_or(now);
-    let on_sale_at = layout.on_sale().unwrap_or(0);
+    let on_sale_at = layout.on_sale().unwrap_or_default();
     let slug = format!("event-{}", uuid::Uuid::new_v4().simple());
     let mut tx = state.db.begin().await?;
     let (event_id,): (EventId,) = sqlx::query_as(
@@ -81,7 +81,7 @@ pub async fn set_published(
     event_id: EventId,
     published: bool,
 ) -> Result<CreatedEvent, ApiError> {
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let mut tx = state.db.begin().await?;
     let changed = sqlx::query("update event set published = $2 where id = $1")
         .bind(event_id)

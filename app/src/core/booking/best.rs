@@ -81,7 +81,7 @@ pub async fn hold_best(
         // Picked among the seats free and not being claimed by another
         // request right now, and marked as being claimed until this try
         // has its answer: a crowd asking at once gets different blocks.
-        let picked = map.pick_to_claim(state.clock.now_ms(), |open| {
+        let picked = map.pick_to_claim(state.clock.now(), |open| {
             let eligible: Vec<bool> = (0..map.seats.len())
                 .map(|i| open[i] && !tried.contains(&map.seats[i].id) && wanted(&map, i, request))
                 .collect();
@@ -106,7 +106,7 @@ pub async fn hold_best(
         return Ok(answer);
     }
     // Lost every race, or nothing fits: say which, as the map now stands.
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let free = map.free_mask(now);
     let fits: Vec<bool> = (0..map.seats.len())
         .map(|i| free[i] && wanted(&map, i, request))

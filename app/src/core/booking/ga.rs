@@ -48,7 +48,7 @@ async fn claim(
     let place = area.ok_or(ApiError::NotFound("general-admission area"))?;
     let what = Claiming::Places { area_id, quantity };
     let price = Money::new(place.minor() * quantity, place.currency());
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let hold = match claim_new_hold(state, buyer, event_id, what, price, now, key).await? {
         Ok(hold) => hold,
         Err(answer) => return Ok(answer),

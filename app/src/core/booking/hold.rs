@@ -12,6 +12,7 @@
 //!    sweeper), the booking, its seats in ascending order. The partial
 //!    unique index decides who wins a seat.
 
+use crate::core::platform::clock::At;
 use std::collections::HashSet;
 
 use super::store::{self, Claimed, Claiming};
@@ -92,7 +93,7 @@ async fn claim(
     // with this very key, the lookup below already sees its answer. When
     // the map shows them free, the claim itself finds an earlier answer (its
     // key insert conflicts), so the common path skips the lookup.
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let taken = map.taken_among(&ids, now);
     if !taken.is_empty() {
         if let Some(answer) = earlier_answer(state, buyer, key).await? {
@@ -126,12 +127,7 @@ async fn claim(
 }
 
 /// 409 SEAT_TAKEN naming the taken seats, with nearby alternatives.
-pub fn seat_taken(
-    map: &EventSeatMap,
-    requested: &[SeatId],
-    taken: &[SeatId],
-    now: i64,
-) -> ApiError {
+pub fn seat_taken(map: &EventSeatMap, requested: &[SeatId], taken: &[SeatId], now: At) -> ApiError {
     let mut taken = taken.to_vec();
     if taken.is_empty() {
         // Lost a race to a hold that has since ended: name what was asked.

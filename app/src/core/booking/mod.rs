@@ -22,6 +22,7 @@ pub enum Idempotent<T> {
     Replay { status: u16, body: String },
 }
 
+use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 use crate::core::platform::idempotency::{self, IdempotencyKey, Stored};
 use crate::core::waiting_room::Admitted;
@@ -47,7 +48,7 @@ pub(crate) async fn earlier_answer<T>(
 ) -> Result<Option<Idempotent<T>>, ApiError> {
     match key {
         Some(key) => Ok(
-            idempotency::lookup(&state.db, buyer, key, state.clock.now_ms())
+            idempotency::lookup(&state.db, buyer, key, state.clock.now())
                 .await?
                 .map(Into::into),
         ),
@@ -62,7 +63,7 @@ pub(crate) async fn begin_with_key<T>(
     state: &AppState,
     buyer: &BuyerId,
     key: Option<&IdempotencyKey>,
-    now: i64,
+    now: At,
 ) -> Result<Result<Tx, Idempotent<T>>, ApiError> {
     let mut tx = state.db.begin().await?;
     if let Some(key) = key {
@@ -83,7 +84,7 @@ pub(crate) async fn begin_with_key<T>(
 pub(crate) struct NewHold {
     pub outcome: store::Claimed,
     pub response: HoldResponse,
-    pub held_until: i64,
+    pub held_until: At,
 }
 
 /// Claims a new hold of `what` at `price`, from `now` for the hold's time:
@@ -96,7 +97,7 @@ pub(crate) async fn claim_new_hold(
     event_id: EventId,
     what: store::Claiming,
     price: Money,
-    now: i64,
+    now: At,
     key: Option<&IdempotencyKey>,
 ) -> Result<Result<NewHold, Idempotent<HoldResponse>>, ApiError> {
     let rules = &state.rules;
@@ -129,7 +130,7 @@ async fn shared_answer<T>(
     match outcome {
         store::Claimed::KeyTaken => {
             let key = key.expect("only a claim with a key loses it");
-            let now = state.clock.now_ms();
+            let now = state.clock.now();
             Ok(Some(
                 idempotency::answer_for_loser(&state.db, buyer, key, now)
                     .await?

@@ -2,7 +2,7 @@
 //! answers exactly like an unknown id.
 
 use super::BookingStatus;
-use crate::core::platform::clock::rfc3339;
+use crate::core::platform::clock::{rfc3339, At};
 use crate::core::{ApiError, AppState};
 use crate::i18n::{Locale, Msg};
 use crate::model::money::Money;
@@ -33,13 +33,13 @@ struct BookingRow {
     id: BookingId,
     event_id: EventId,
     status: BookingStatus,
-    held_until: i64,
+    held_until: At,
     #[sqlx(flatten)]
     price: Money,
     ga_area_id: Option<i64>,
     ga_quantity: i64,
-    created_at: i64,
-    updated_at: i64,
+    created_at: At,
+    updated_at: At,
     discount_cents: Option<i64>,
 }
 
@@ -104,7 +104,7 @@ fn view(
     payment: Option<PaymentView>,
     event: Option<EventBrief>,
 ) -> BookingView {
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let status = row.status;
     let running = matches!(status, BookingStatus::Held | BookingStatus::PaymentPending);
     let ticket = (status == BookingStatus::Booked).then(|| state.tickets.token(&row.id));

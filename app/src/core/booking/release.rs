@@ -13,7 +13,7 @@ pub async fn cancel_hold(
     buyer: &BuyerId,
     booking_id: &BookingId,
 ) -> Result<BookingStatus, ApiError> {
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let mut tx = state.db.begin().await?;
     let released = store::cancel_hold(&mut tx, booking_id, buyer, now).await?;
     tx.commit().await?;
@@ -36,7 +36,7 @@ pub async fn cancel_hold(
 /// Safe with many sweepers at once: each booking is claimed by a conditional
 /// update, so each expiry is counted once.
 pub async fn expire_due_holds(state: &AppState, batch: i64) -> Result<u64, ApiError> {
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let mut tx = state.db.begin().await?;
     let due = store::due_holds(&mut tx, &state.db, now, batch).await?;
     let released = store::expire_stale(&mut tx, &due, now).await?;

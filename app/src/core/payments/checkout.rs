@@ -4,6 +4,7 @@
 //! PAYMENT_PENDING ("unknown", not "failed"): a retry of pay or the
 //! reconciliation worker asks again with the same idempotency key.
 
+use crate::core::platform::clock::At;
 use std::time::Duration;
 
 use super::store as payments;
@@ -38,7 +39,7 @@ pub async fn start_checkout(
     if let Some(answer) = earlier_answer(state, buyer, key).await? {
         return Ok(answer);
     }
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     deadline::refuse_serial_abandoner(state, buyer, now).await?;
     let deadline = payment_deadline(state, buyer, booking_id, now).await?;
     let mut tx = match begin_with_key(state, buyer, key, now).await? {
@@ -90,7 +91,7 @@ pub async fn start_checkout(
             return Err(ApiError::ProviderUnavailable);
         }
     };
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let response = PayResponse {
         booking_id: booking_id.clone(),
         status: BookingStatus::PaymentPending,
@@ -112,7 +113,7 @@ pub async fn start_checkout(
 /// Whether a session may still be opened: the booking still waits, and the
 /// provider would take the session's end (Stripe wants `expires_at` at
 /// least 30 minutes ahead).
-pub fn can_still_create(state: &AppState, request: &CheckoutRequest, now: i64) -> bool {
+pub fn can_still_create(state: &AppState, request: &CheckoutRequest, now: At) -> bool {
     let min = state.payments.provider.min_checkout_lifetime_ms().max(1);
     request.deadline_ms > now && request.expires_at_ms - now >= min
 }
@@ -124,9 +125,9 @@ async fn payment_deadline(
     state: &AppState,
     buyer: &BuyerId,
     booking_id: &BookingId,
-    now: i64,
-) -> Result<i64, ApiError> {
-    let hold: Option<(EventId, i64)> =
+    now: At,
+) -> Result<At, ApiError> {
+    let hold: Option<(EventId, At)> =
         sqlx::query_as("select event_id, held_until from booking where id = $1 and buyer_id = $2")
             .bind(booking_id)
             .bind(buyer)
@@ -146,7 +147,7 @@ async fn payment_deadline(
 pub async fn give_up(state: &AppState, booking_id: &BookingId) -> Result<bool, ApiError> {
     let mut tx = state.db.begin().await?;
     let (ended, changes) =
-        effects::apply_checkout_ended(&mut tx, booking_id, state.clock.now_ms()).await?;
+        effects::apply_checkout_ended(&mut tx, booking_id, state.clock.now()).await?;
     tx.commit().await?;
     outbox::publish(state, &changes);
     Ok(ended)
@@ -158,9 +159,9 @@ async fn refuse_unless_retry(
     tx: &mut Tx,
     booking_id: &BookingId,
     buyer: &BuyerId,
-    now: i64,
+    now: At,
 ) -> Result<(), ApiError> {
-    let row: Option<(BookingStatus, i64, Option<String>)> = sqlx::query_as(
+    let row: Option<(BookingStatus, At, Option<String>)> = sqlx::query_as(
         "select b.status, b.held_until, p.checkout_session_id
          from booking b left join payment p on p.booking_id = b.id where b.id = $1 and b.buyer_id = $2",
     )
@@ -190,10 +191,10 @@ pub async fn checkout_request(
     struct ToCharge {
         #[sqlx(flatten)]
         price: Money,
-        held_until: i64,
+        held_until: At,
         ga_quantity: i64,
         /// When the checkout began (its payment row was made).
-        began: Option<i64>,
+        began: Option<At>,
     }
     let ToCharge {
         price,
@@ -250,7 +251,7 @@ pub async fn record_session(
     tx: &mut Tx,
     booking_id: &BookingId,
     session: &CheckoutSession,
-    now: i64,
+    now: At,
 ) -> Result<(), sqlx::Error> {
     payments::record_session(tx, booking_id, session, now).await?;
     store::move_payment_deadline(tx, booking_id, session.expires_at_ms).await

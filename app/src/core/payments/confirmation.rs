@@ -5,6 +5,7 @@
 //! it says what was booked.
 
 use crate::core::event_time::local_start;
+use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 use crate::i18n::{format, Msg};
 use crate::model::money::Money;
@@ -24,7 +25,7 @@ pub async fn confirmation(
         name: String,
         kind: String,
         venue: String,
-        starts_at: i64,
+        starts_at: At,
         time_zone: String,
         /// Standing places.
         ga_quantity: i64,

@@ -11,6 +11,7 @@
 //! A buyer whose checkouts keep ending unpaid (more than
 //! `ABANDONED_CHECKOUTS_PER_HOUR`) is refused new ones for the hour.
 
+use crate::core::platform::clock::At;
 use crate::core::waiting_room::view::places;
 use crate::core::{ApiError, AppState};
 use crate::model::BuyerId;
@@ -23,9 +24,9 @@ const HOUR_MS: i64 = 3_600_000;
 pub async fn for_checkout(
     state: &AppState,
     event_id: EventId,
-    held_until: i64,
-    now: i64,
-) -> Result<i64, ApiError> {
+    held_until: At,
+    now: At,
+) -> Result<At, ApiError> {
     let settings = &state.payments.settings;
     let full = now + settings.checkout_ttl_ms;
     if !selling_fast(state, event_id, now).await? {
@@ -35,7 +36,7 @@ pub async fn for_checkout(
 }
 
 /// The waiting room is open, or few places are left.
-pub async fn selling_fast(state: &AppState, event_id: EventId, now: i64) -> Result<bool, ApiError> {
+pub async fn selling_fast(state: &AppState, event_id: EventId, now: At) -> Result<bool, ApiError> {
     let Some(room) = state
         .waiting_rooms
         .view(&state.db, &state.seat_maps, event_id, now)
@@ -58,13 +59,13 @@ pub async fn selling_fast(state: &AppState, event_id: EventId, now: i64) -> Resu
 pub async fn refuse_serial_abandoner(
     state: &AppState,
     buyer: &BuyerId,
-    now: i64,
+    now: At,
 ) -> Result<(), ApiError> {
     let allowed = state.payments.settings.abandoned_checkouts_per_hour;
     if allowed <= 0 {
         return Ok(());
     }
-    let (abandoned, oldest): (i64, Option<i64>) = sqlx::query_as(&format!(
+    let (abandoned, oldest): (i64, Option<At>) = sqlx::query_as(&format!(
         "select count(*), min(p.created_at) from booking b join payment p on p.booking_id = b.id
          where b.buyer_id = $1 and b.status = {} and p.created_at > $2
            and p.checkout_session_id is not null",

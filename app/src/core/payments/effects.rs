@@ -6,6 +6,7 @@
 use super::outbox;
 use super::store as payments;
 use crate::core::booking::store::{self, Locked};
+use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
 use crate::model::BookingId;
@@ -67,7 +68,7 @@ pub async fn apply_paid(
     tx: &mut Tx,
     booking_id: &BookingId,
     paid: Paid<'_>,
-    now: i64,
+    now: At,
 ) -> Result<(PaidOutcome, MapChanges), sqlx::Error> {
     let (outcome, changes) = settle_paid(tx, booking_id, paid, now).await?;
     crate::core::platform::metrics::payment(match outcome {
@@ -83,7 +84,7 @@ async fn settle_paid(
     tx: &mut Tx,
     booking_id: &BookingId,
     paid: Paid<'_>,
-    now: i64,
+    now: At,
 ) -> Result<(PaidOutcome, MapChanges), sqlx::Error> {
     let Some(booking) = store::lock(tx, booking_id).await? else {
         return Ok((PaidOutcome::UnknownBooking, MapChanges::default()));
@@ -152,7 +153,7 @@ async fn settle_paid(
 pub async fn apply_checkout_ended(
     tx: &mut Tx,
     booking_id: &BookingId,
-    now: i64,
+    now: At,
 ) -> Result<(bool, MapChanges), sqlx::Error> {
     let Some(booking) = store::lock(tx, booking_id).await? else {
         return Ok((false, MapChanges::default()));
@@ -182,7 +183,7 @@ pub async fn apply_checkout_ended(
 async fn queue_refund(
     tx: &mut Tx,
     booking_id: &BookingId,
-    now: i64,
+    now: At,
 ) -> Result<PaidOutcome, sqlx::Error> {
     if !payments::begin_refund(tx, booking_id, now).await? {
         return Ok(PaidOutcome::AlreadySettled);
@@ -195,7 +196,7 @@ async fn confirmed(
     tx: &mut Tx,
     booking_id: &BookingId,
     booking: &Locked,
-    now: i64,
+    now: At,
 ) -> Result<(), sqlx::Error> {
     let (subject, text) = super::confirmation::confirmation(tx, booking_id, booking.price).await?;
     outbox::enqueue_email(

@@ -21,6 +21,7 @@ pub mod store;
 pub mod stripe;
 pub mod webhook;
 
+use crate::core::platform::clock::At;
 use crate::model::money::Money;
 use crate::model::BookingId;
 use async_trait::async_trait;
@@ -34,9 +35,9 @@ pub struct CheckoutRequest {
     pub lines: Vec<(String, i64)>,
     /// When the provider's session ends (at least its minimum lifetime
     /// after the checkout began; it may outlive the booking's deadline).
-    pub expires_at_ms: i64,
+    pub expires_at_ms: At,
     /// When the booking stops waiting for this payment.
-    pub deadline_ms: i64,
+    pub deadline_ms: At,
     pub success_url: String,
     pub cancel_url: String,
     /// Derived from the booking, so asking twice yields the same session.
@@ -51,7 +52,7 @@ pub struct CheckoutSession {
     pub currency: String,
     pub url: String,
     pub payment_intent_id: Option<String>,
-    pub expires_at_ms: i64,
+    pub expires_at_ms: At,
     pub state: SessionState,
     /// The address the buyer gave at checkout, once they gave one.
     pub customer_email: Option<String>,

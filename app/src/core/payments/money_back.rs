@@ -9,6 +9,7 @@ use super::effects::MapChanges;
 use super::outbox;
 use super::store as payments;
 use crate::core::booking::store;
+use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 use crate::i18n::Msg;
 use crate::model::BookingId;
@@ -56,7 +57,7 @@ pub async fn apply_money_back(
     tx: &mut Tx,
     booking_id: &BookingId,
     what: MoneyBack<'_>,
-    now: i64,
+    now: At,
 ) -> Result<(MoneyBackOutcome, MapChanges), sqlx::Error> {
     let Some(booking) = store::lock(tx, booking_id).await? else {
         return Ok((MoneyBackOutcome::UnknownBooking, MapChanges::default()));

@@ -4,6 +4,7 @@
 //! own dedupe key (mailbox) or idempotency key (refund), so a buyer never
 //! gets the same email twice and a payment is never refunded twice.
 
+use crate::core::platform::clock::At;
 use serde::{Deserialize, Serialize};
 
 use super::effects::MapChanges;
@@ -32,7 +33,7 @@ pub async fn enqueue_email(
     to: &str,
     subject: &str,
     body: &str,
-    now: i64,
+    now: At,
 ) -> Result<(), sqlx::Error> {
     let payload = serde_json::to_string(&Email {
         to: to.into(),
@@ -62,7 +63,7 @@ pub async fn enqueue_refund(
     tx: &mut Tx,
     booking_id: &BookingId,
     reason: RefundReason,
-    now: i64,
+    now: At,
 ) -> Result<(), sqlx::Error> {
     let payload = serde_json::to_string(&Refund { reason }).unwrap_or_default();
     enqueue(
@@ -87,7 +88,7 @@ async fn enqueue(
     booking_id: &BookingId,
     key: &str,
     payload: &str,
-    now: i64,
+    now: At,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "insert into outbox (kind, booking_id, dedupe_key, payload, next_attempt_at, created_at)
@@ -120,7 +121,7 @@ struct Due {
 pub const BATCH: usize = 20;
 
 pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let mut tx = state.db.begin().await?;
     let sql = format!(
         "select id, kind, booking_id, dedupe_key, payload, attempts from outbox
@@ -163,7 +164,7 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
             Ok(()) => {
                 sqlx::query("update outbox set delivered_at = $2 where id = $1")
                     .bind(id)
-                    .bind(state.clock.now_ms())
+                    .bind(state.clock.now())
                     .execute(state.db.writer())
                     .await?;
                 delivered += 1;
@@ -173,7 +174,7 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
                 let backoff = 1000 * 2i64.pow(attempts.clamp(0, 10) as u32);
                 sqlx::query("update outbox set attempts = attempts + 1, next_attempt_at = $2, lease_until = 0 where id = $1")
                     .bind(id)
-                    .bind(state.clock.now_ms() + backoff)
+                    .bind(state.clock.now() + backoff)
                     .execute(state.db.writer())
                     .await?;
             }
@@ -218,7 +219,7 @@ async fn deliver_email(
     .bind(address.as_deref().unwrap_or(&email.to))
     .bind(&email.subject)
     .bind(&email.body)
-    .bind(state.clock.now_ms())
+    .bind(state.clock.now())
     .bind(channel)
     .execute(state.db.writer())
     .await?;
@@ -255,7 +256,7 @@ async fn refund(state: &AppState, booking_id: &BookingId, payload: &str) -> Resu
             .map_err(ApiError::internal)?;
         refund_id = Some(id);
     }
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let mut tx = state.db.begin().await?;
     // The booking's row first, as every verdict takes it (no deadlock).
     store::lock(&mut tx, booking_id).await?;
@@ -304,6 +305,6 @@ pub fn publish(state: &AppState, changes: &MapChanges) {
     if !changes.changes.is_empty() {
         state
             .seat_maps
-            .publish(changes.event_id, &changes.changes, state.clock.now_ms());
+            .publish(changes.event_id, &changes.changes, state.clock.now());
     }
 }

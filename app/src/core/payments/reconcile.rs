@@ -16,7 +16,7 @@ const LEASE_MS: i64 = 60_000;
 
 /// Settles due payments; returns how many were settled.
 pub async fn reconcile_due(state: &AppState) -> Result<usize, ApiError> {
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let min_ahead = state.payments.provider.min_checkout_lifetime_ms();
     let ttl = state.payments.settings.checkout_ttl_ms;
     let due = payments::due_for_reconciliation(&state.db, now, min_ahead, ttl).await?;
@@ -47,13 +47,13 @@ async fn settle(state: &AppState, booking_id: &BookingId) -> Result<bool, ApiErr
             let mut tx = state.db.begin().await?;
             let request = checkout_request(&mut tx, state, booking_id).await?;
             tx.commit().await?;
-            if !can_still_create(state, &request, state.clock.now_ms()) {
+            if !can_still_create(state, &request, state.clock.now()) {
                 return give_up(state, booking_id).await;
             }
             let session = provider.create_checkout(&request).await;
             if let Ok(s) = &session {
                 let mut tx = state.db.begin().await?;
-                record_session(&mut tx, booking_id, s, state.clock.now_ms()).await?;
+                record_session(&mut tx, booking_id, s, state.clock.now()).await?;
                 tx.commit().await?;
             }
             session
@@ -68,7 +68,7 @@ async fn settle(state: &AppState, booking_id: &BookingId) -> Result<bool, ApiErr
     } else {
         session
     };
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let mut tx = state.db.begin().await?;
     let changes = match session.state {
         SessionState::Paid => {

@@ -4,6 +4,7 @@
 //! one place; it reports whether it won, so when two verdicts race the
 //! database decides and the loser changes nothing.
 
+use crate::core::platform::clock::At;
 use crate::core::platform::db::{Db, Tx};
 use crate::model::money::Money;
 use crate::model::PaymentStatus::{self, *};
@@ -18,7 +19,7 @@ async fn transition(
     booking_id: &BookingId,
     from: &[PaymentStatus],
     to: PaymentStatus,
-    now: i64,
+    now: At,
 ) -> Result<bool, sqlx::Error> {
     assert!(
         from.iter().all(|f| f.can_become(to)),
@@ -43,7 +44,7 @@ pub async fn insert_creating(
     tx: &mut Tx,
     booking_id: &BookingId,
     provider: &str,
-    now: i64,
+    now: At,
 ) -> Result<(), sqlx::Error> {
     let sql = format!(
         "insert into payment (booking_id, provider, status, amount_cents, currency, created_at, updated_at)
@@ -79,7 +80,7 @@ pub async fn record_session(
     tx: &mut Tx,
     booking_id: &BookingId,
     session: &CheckoutSession,
-    now: i64,
+    now: At,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "update payment set checkout_session_id = $2, checkout_url = $3,
@@ -104,7 +105,7 @@ pub async fn mark_paid(
     booking_id: &BookingId,
     payment_intent: Option<&str>,
     customer_email: Option<&str>,
-    now: i64,
+    now: At,
 ) -> Result<bool, sqlx::Error> {
     if !transition(tx, booking_id, &PaymentStatus::sources_of(Paid), Paid, now).await? {
         return Ok(false);
@@ -126,7 +127,7 @@ pub async fn mark_paid(
 pub async fn mark_expired(
     tx: &mut Tx,
     booking_id: &BookingId,
-    now: i64,
+    now: At,
 ) -> Result<bool, sqlx::Error> {
     transition(tx, booking_id, &[Creating, Open], Expired, now).await
 }
@@ -135,7 +136,7 @@ pub async fn mark_expired(
 pub async fn begin_refund(
     tx: &mut Tx,
     booking_id: &BookingId,
-    now: i64,
+    now: At,
 ) -> Result<bool, sqlx::Error> {
     transition(tx, booking_id, &[Paid], RefundPending, now).await
 }
@@ -145,7 +146,7 @@ pub async fn complete_refund(
     tx: &mut Tx,
     booking_id: &BookingId,
     refund_id: &str,
-    now: i64,
+    now: At,
 ) -> Result<bool, sqlx::Error> {
     set_refund_id(tx, booking_id, Some(refund_id)).await?;
     transition(tx, booking_id, &[RefundPending], Refunded, now).await
@@ -158,7 +159,7 @@ pub async fn refunded_in_full(
     tx: &mut Tx,
     booking_id: &BookingId,
     refund_id: Option<&str>,
-    now: i64,
+    now: At,
 ) -> Result<Option<PaymentStatus>, sqlx::Error> {
     let Some(from) = status(tx, booking_id).await? else {
         return Ok(None);
@@ -174,7 +175,7 @@ pub async fn refunded_in_full(
 pub async fn disputed(
     tx: &mut Tx,
     booking_id: &BookingId,
-    now: i64,
+    now: At,
 ) -> Result<Option<PaymentStatus>, sqlx::Error> {
     let Some(from) = status(tx, booking_id).await? else {
         return Ok(None);
@@ -192,7 +193,7 @@ pub async fn record_partial_refund(
     booking_id: &BookingId,
     refunded_cents: i64,
     refund_id: Option<&str>,
-    now: i64,
+    now: At,
 ) -> Result<(), sqlx::Error> {
     set_refund_id(tx, booking_id, refund_id).await?;
     sqlx::query(
@@ -293,7 +294,7 @@ pub async fn customer_email(
 /// (under `min_ahead_ms` left), and not leased by another instance.
 pub async fn due_for_reconciliation(
     db: &Db,
-    now: i64,
+    now: At,
     min_ahead_ms: i64,
     checkout_ttl_ms: i64,
 ) -> Result<Vec<BookingId>, sqlx::Error> {
@@ -310,7 +311,7 @@ pub async fn due_for_reconciliation(
     );
     let rows: Vec<(BookingId,)> = sqlx::query_as(&sql)
         .bind(now)
-        .bind(now.saturating_add(min_ahead_ms))
+        .bind(now + min_ahead_ms)
         .bind(checkout_ttl_ms)
         .fetch_all(db.reader())
         .await?;
@@ -321,8 +322,8 @@ pub async fn due_for_reconciliation(
 pub async fn lease(
     db: &Db,
     booking_id: &BookingId,
-    until: i64,
-    now: i64,
+    until: At,
+    now: At,
 ) -> Result<bool, sqlx::Error> {
     Ok(sqlx::query(
         "update payment set lease_until = $2 where booking_id = $1 and lease_until <= $3",

@@ -13,6 +13,7 @@
 //! (`Timeout`/`Other`): the caller keeps the booking PAYMENT_PENDING and
 //! asks again later. Other 4xx are refusals.
 
+use crate::core::platform::clock::At;
 use crate::model::money::Money;
 use std::collections::HashMap;
 use std::time::Duration;
@@ -56,7 +57,7 @@ impl Stripe {
     /// past its `expires_at` (Stripe closes it a little later): the caller
     /// then expires it explicitly before releasing any seat.
     fn view(&self, s: stripe_checkout::CheckoutSession) -> CheckoutSession {
-        let expires_at_ms = s.expires_at * 1000;
+        let expires_at_ms = At::from_unix_secs(s.expires_at);
         let state = match (s.status.as_ref(), &s.payment_status) {
             (_, CheckoutSessionPaymentStatus::Paid) => SessionState::Paid,
             (Some(CheckoutSessionStatus::Open), _) => SessionState::Open,
@@ -141,7 +142,7 @@ pub fn checkout_params(req: &CheckoutRequest) -> Result<CreateCheckoutSession, P
         )]))
         .success_url(req.success_url.as_str())
         .cancel_url(req.cancel_url.as_str())
-        .expires_at(req.expires_at_ms / 1000))
+        .expires_at(req.expires_at_ms.unix_secs()))
 }
 
 #[async_trait]

@@ -22,12 +22,12 @@ pub async fn receive(
     let header = header.ok_or_else(|| {
         ApiError::validation("missing Stripe-Signature header", "Stripe-Signature")
     })?;
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     signature::verify(
         &state.payments.settings.webhook_secret,
         header,
         body,
-        now / 1000,
+        now.unix_secs(),
     )
     .map_err(|e| {
         ApiError::validation(

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::postgres::PgListener;
 use tokio::sync::mpsc;
 
-use super::clock::SharedClock;
+use super::clock::{At, SharedClock};
 use super::db::Db;
 use crate::core::seat_map::{Occupancy, SeatMaps};
 use crate::model::{EventId, SeatId};
@@ -24,19 +24,19 @@ struct Notice {
     origin: String,
     event: EventId,
     /// (seat, kind, held until): kind 0 free, 1 held, 2 in checkout, 3 booked.
-    changes: Vec<(SeatId, u8, i64)>,
+    changes: Vec<(SeatId, u8, At)>,
 }
 
-fn encode(o: Occupancy) -> (u8, i64) {
+fn encode(o: Occupancy) -> (u8, At) {
     match o {
-        Occupancy::Free => (0, 0),
+        Occupancy::Free => (0, At::default()),
         Occupancy::Held(until) => (1, until),
-        Occupancy::Pending => (2, 0),
-        Occupancy::Booked => (3, 0),
+        Occupancy::Pending => (2, At::default()),
+        Occupancy::Booked => (3, At::default()),
     }
 }
 
-fn decode(kind: u8, until: i64) -> Occupancy {
+fn decode(kind: u8, until: At) -> Occupancy {
     match kind {
         1 => Occupancy::Held(until),
         2 => Occupancy::Pending,
@@ -89,7 +89,7 @@ pub async fn start(
                         .into_iter()
                         .map(|(s, k, u)| (s, decode(k, u)))
                         .collect();
-                    maps.apply_here(notice.event, &changes, clock.now_ms());
+                    maps.apply_here(notice.event, &changes, clock.now());
                 }
                 Err(e) => {
                     // PgListener reconnects by itself; notices sent meanwhile
@@ -150,7 +150,12 @@ mod tests {
 
     #[test]
     fn consecutive_batches_of_an_event_travel_together_in_order() {
-        let b = |e: i64, s: i64| (EventId(e), vec![(SeatId(s), Occupancy::Held(9))]);
+        let b = |e: i64, s: i64| {
+            (
+                EventId(e),
+                vec![(SeatId(s), Occupancy::Held(At::from_ms(9)))],
+            )
+        };
         let out = coalesce(vec![b(1, 10), b(1, 11), b(2, 20), b(1, 12), b(1, 13)]);
         let seats: Vec<(i64, Vec<i64>)> = out
             .into_iter()

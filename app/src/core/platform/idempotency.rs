@@ -5,6 +5,7 @@
 //! answer to replay. Only successful answers are stored: a refused hold
 //! changed nothing and may be tried again with the same key.
 
+use crate::core::platform::clock::At;
 use axum::http::HeaderMap;
 use sha2::{Digest, Sha256};
 
@@ -83,7 +84,7 @@ pub async fn lookup(
     db: &Db,
     buyer: &BuyerId,
     key: &IdempotencyKey,
-    now: i64,
+    now: At,
 ) -> Result<Option<Stored>, ApiError> {
     let row: Option<KeyRow> = sqlx::query_as(
         "select fingerprint, status_code, response_body, created_at from idempotency_key where buyer_id = $1 and key = $2",
@@ -126,7 +127,7 @@ struct KeyRow {
     fingerprint: String,
     status_code: Option<i64>,
     response_body: Option<String>,
-    created_at: i64,
+    created_at: At,
 }
 
 /// Inserts the key inside the effect's transaction. `false`: another request
@@ -136,7 +137,7 @@ pub async fn claim(
     tx: &mut Tx,
     buyer: &BuyerId,
     key: &IdempotencyKey,
-    now: i64,
+    now: At,
 ) -> Result<bool, sqlx::Error> {
     Ok(sqlx::query(
         "insert into idempotency_key (buyer_id, key, fingerprint, created_at) values ($1, $2, $3, $4)
@@ -175,7 +176,7 @@ pub async fn answer_for_loser(
     db: &Db,
     buyer: &BuyerId,
     key: &IdempotencyKey,
-    now: i64,
+    now: At,
 ) -> Result<Stored, ApiError> {
     lookup(db, buyer, key, now)
         .await?
@@ -196,7 +197,7 @@ pub async fn release(db: &Db, buyer: &BuyerId, key: &IdempotencyKey) -> Result<(
 }
 
 /// Drops keys older than the retention; returns how many.
-pub async fn purge_expired(db: &Db, now: i64) -> Result<u64, sqlx::Error> {
+pub async fn purge_expired(db: &Db, now: At) -> Result<u64, sqlx::Error> {
     Ok(
         sqlx::query("delete from idempotency_key where created_at < $1")
             .bind(now - RETENTION_MS)

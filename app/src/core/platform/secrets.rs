@@ -4,6 +4,7 @@
 //! derived from the root for one purpose, so a ticket's signature is no use
 //! as an admission's, nor a queue place's as either.
 
+use crate::core::platform::clock::At;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
@@ -54,7 +55,7 @@ impl Secrets {
 
     /// The root the environment gives, else this deployment's stored one
     /// (created now when this is the deployment's first start).
-    pub async fn load(db: &Db, given: Option<&str>, now_ms: i64) -> Result<Secrets, String> {
+    pub async fn load(db: &Db, given: Option<&str>, now_ms: At) -> Result<Secrets, String> {
         if let Some(root) = given {
             return Ok(Secrets::from_root(root));
         }

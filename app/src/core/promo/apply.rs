@@ -31,7 +31,7 @@ async fn claim(
     code: &str,
 ) -> Result<PromoApplied, ApiError> {
     let code = normalise(code).ok_or(ApiError::PromoUnknown)?;
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let mut tx = state.db.begin().await?;
     let booking = booking::store::lock(&mut tx, booking_id)
         .await?

@@ -23,7 +23,7 @@ pub async fn create(
     form: &NewPromo,
 ) -> Result<PromoCampaign, ApiError> {
     let (kind, codes) = check(form)?;
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     if let Some(event_id) = form.event_id {
         if !crate::core::catalog::exists(state, event_id).await? {
             return Err(ApiError::unprocessable("no such event", "eventId"));

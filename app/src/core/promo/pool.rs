@@ -17,13 +17,13 @@ pub async fn code_for_buyer(
 ) -> Result<String, ApiError> {
     state.limits.buyer_attempt(buyer)?;
     let db = &state.db;
-    if !store::entitled_to_pool(db, campaign_id, buyer, state.clock.now_ms()).await? {
+    if !store::entitled_to_pool(db, campaign_id, buyer, state.clock.now()).await? {
         return Err(ApiError::NotFound("promo campaign"));
     }
     if let Some(code) = store::held_by(db, buyer, campaign_id).await? {
         return Ok(code);
     }
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     match store::hand_out(db, campaign_id, buyer, now).await {
         Ok(Some(code)) => {
             crate::core::platform::metrics::promo("handed_out");

@@ -2,6 +2,7 @@
 //! their uses (`promo_campaign`, `promo_code`, `booking_promo`). The use
 //! cases around it decide; this file knows the tables.
 
+use crate::core::platform::clock::At;
 use crate::core::platform::db::{Db, Tx};
 use crate::model::console::{CampaignKind, NewPromo, PromoCampaign};
 use crate::model::{BookingId, BookingStatus, BuyerId, EventId};
@@ -40,7 +41,7 @@ pub async fn insert_campaign(
     tx: &mut Tx,
     form: &NewPromo,
     kind: CampaignKind,
-    now: i64,
+    now: At,
 ) -> Result<i64, sqlx::Error> {
     let (id,): (i64,) = sqlx::query_as(
         "insert into promo_campaign (event_id, name, kind, percent_off, amount_off_cents, max_uses, created_at)
@@ -147,7 +148,7 @@ pub async fn take_use(
     code: &str,
     booking_id: &BookingId,
     buyer: &BuyerId,
-    now: i64,
+    now: At,
 ) -> Result<bool, sqlx::Error> {
     let claimed = if campaign.kind == CampaignKind::Capped {
         sqlx::query("update promo_campaign set uses = uses + 1 where id = $1 and uses < max_uses")
@@ -177,7 +178,7 @@ pub async fn record_use(
     tx: &mut Tx,
     booking_id: &BookingId,
     used: &Use,
-    now: i64,
+    now: At,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "insert into booking_promo (booking_id, code, campaign_id, discount_cents, created_at)
@@ -253,7 +254,7 @@ pub async fn entitled_to_pool(
     db: &Db,
     campaign_id: i64,
     buyer: &BuyerId,
-    now: i64,
+    now: At,
 ) -> Result<bool, sqlx::Error> {
     let entitled: Option<(i64,)> = sqlx::query_as(&format!(
         "select c.id from promo_campaign c
@@ -278,7 +279,7 @@ pub async fn hand_out(
     db: &Db,
     campaign_id: i64,
     buyer: &BuyerId,
-    now: i64,
+    now: At,
 ) -> Result<Option<String>, sqlx::Error> {
     let handed: Option<(String,)> = sqlx::query_as(&format!(
         "update promo_code set holder = $2, handed_at = $3

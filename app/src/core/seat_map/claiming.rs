@@ -5,6 +5,7 @@
 //! database still decides who gets a seat, and a reservation ends when its
 //! request has its answer (the guard's drop), won or lost.
 
+use crate::core::platform::clock::At;
 use std::sync::Arc;
 
 use super::{EventSeatMap, SeatStatus};
@@ -41,7 +42,7 @@ impl EventSeatMap {
     /// — one picker at a time, so two never choose the same free seat.
     pub fn pick_to_claim(
         self: &Arc<Self>,
-        now_ms: i64,
+        now_ms: At,
         pick: impl FnOnce(&[bool]) -> Option<Vec<SeatId>>,
     ) -> Option<BeingClaimed> {
         let mut claiming = self.claiming();
@@ -103,14 +104,16 @@ mod tests {
     #[test]
     fn a_second_picker_does_not_see_what_the_first_is_claiming() {
         let map = row_of(3);
-        let first = map.pick_to_claim(0, first_open).unwrap();
-        let second = map.pick_to_claim(0, first_open).unwrap();
+        let first = map.pick_to_claim(At::from_ms(0), first_open).unwrap();
+        let second = map.pick_to_claim(At::from_ms(0), first_open).unwrap();
         assert_eq!(first.seat_ids(), vec![SeatId(1)]);
         assert_eq!(second.seat_ids(), vec![SeatId(2)]);
         drop(first);
         // Answered (won or lost): the seat is the map's to tell again.
         assert_eq!(
-            map.pick_to_claim(0, first_open).unwrap().seat_ids(),
+            map.pick_to_claim(At::from_ms(0), first_open)
+                .unwrap()
+                .seat_ids(),
             vec![SeatId(1)]
         );
     }
@@ -118,12 +121,17 @@ mod tests {
     #[test]
     fn seats_held_or_being_claimed_are_not_offered() {
         let map = row_of(2);
-        map.apply(&[(SeatId(1), Occupancy::Held(1_000))], 0);
-        let _second = map.pick_to_claim(0, first_open).unwrap();
-        assert!(map.pick_to_claim(0, first_open).is_none());
+        map.apply(
+            &[(SeatId(1), Occupancy::Held(At::from_ms(1_000)))],
+            At::from_ms(0),
+        );
+        let _second = map.pick_to_claim(At::from_ms(0), first_open).unwrap();
+        assert!(map.pick_to_claim(At::from_ms(0), first_open).is_none());
         // The hold ran out: its seat is open again.
         assert_eq!(
-            map.pick_to_claim(1_000, first_open).unwrap().seat_ids(),
+            map.pick_to_claim(At::from_ms(1_000), first_open)
+                .unwrap()
+                .seat_ids(),
             vec![SeatId(1)]
         );
     }

@@ -11,6 +11,7 @@
 //! `claiming` marks seats a request picked and is claiming right now;
 //! `registry` keeps every event's map, loads them, and broadcasts changes.
 
+use crate::core::platform::clock::At;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -33,14 +34,14 @@ pub use registry::{ChangeSender, SeatMaps};
 pub enum Occupancy {
     Free,
     /// HELD until this instant (ms); free for others once it passes.
-    Held(i64),
+    Held(At),
     /// In checkout: shown as HELD, freed only by an explicit transition.
     Pending,
     Booked,
 }
 
 impl Occupancy {
-    pub fn status(self, now_ms: i64) -> SeatStatus {
+    pub fn status(self, now_ms: At) -> SeatStatus {
         match self {
             Occupancy::Free => SeatStatus::Available,
             Occupancy::Held(until) if until <= now_ms => SeatStatus::Available,
@@ -49,7 +50,7 @@ impl Occupancy {
         }
     }
 
-    pub fn from_booking(status: crate::model::BookingStatus, held_until: i64) -> Occupancy {
+    pub fn from_booking(status: crate::model::BookingStatus, held_until: At) -> Occupancy {
         use crate::model::BookingStatus;
         match status {
             BookingStatus::Held => Occupancy::Held(held_until),
@@ -95,7 +96,7 @@ struct Live {
     version: u64,
     rendered: Option<Arc<Rendered>>,
     /// The rendered snapshot is exact until this instant: the next hold expiry.
-    exact_until_ms: i64,
+    exact_until: At,
     built_at: Option<Instant>,
     /// Snapshots built so far: part of the ETag, since a hold running out
     /// changes the picture without a new version of changes.
@@ -135,7 +136,7 @@ impl EventSeatMap {
                 occupancy,
                 version: 1,
                 rendered: None,
-                exact_until_ms: i64::MIN,
+                exact_until: At::from_ms(i64::MIN),
                 built_at: None,
                 builds: 0,
                 recent: VecDeque::new(),
@@ -160,7 +161,7 @@ impl EventSeatMap {
     }
 
     /// Which of these seats the map believes are taken right now.
-    pub fn taken_among(&self, ids: &[SeatId], now_ms: i64) -> Vec<SeatId> {
+    pub fn taken_among(&self, ids: &[SeatId], now_ms: At) -> Vec<SeatId> {
         let live = self.live();
         ids.iter()
             .copied()
@@ -172,7 +173,7 @@ impl EventSeatMap {
     }
 
     /// Each seat's status now (by index).
-    pub fn statuses(&self, now_ms: i64) -> Vec<SeatStatus> {
+    pub fn statuses(&self, now_ms: At) -> Vec<SeatStatus> {
         self.live()
             .occupancy
             .iter()
@@ -181,19 +182,19 @@ impl EventSeatMap {
     }
 
     /// One flag per seat (by index): free now?
-    pub fn free_mask(&self, now_ms: i64) -> Vec<bool> {
+    pub fn free_mask(&self, now_ms: At) -> Vec<bool> {
         self.statuses(now_ms)
             .into_iter()
             .map(|s| s == SeatStatus::Available)
             .collect()
     }
 
-    pub fn available_count(&self, now_ms: i64) -> i64 {
+    pub fn available_count(&self, now_ms: At) -> i64 {
         self.free_mask(now_ms).iter().filter(|f| **f).count() as i64
     }
 
     /// Records committed changes; returns the batch for the live stream.
-    pub fn apply(&self, changes: &[(SeatId, Occupancy)], now_ms: i64) -> Option<Arc<SeatChanges>> {
+    pub fn apply(&self, changes: &[(SeatId, Occupancy)], now_ms: At) -> Option<Arc<SeatChanges>> {
         let mut live = self.live();
         let mut out = Vec::with_capacity(changes.len());
         for (id, occ) in changes {
@@ -209,7 +210,7 @@ impl EventSeatMap {
             return None;
         }
         live.version += 1;
-        live.exact_until_ms = i64::MIN;
+        live.exact_until = At::from_ms(i64::MIN);
         let batch = Arc::new(SeatChanges {
             event_id: self.event_id,
             version: live.version,

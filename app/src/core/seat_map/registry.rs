@@ -2,6 +2,7 @@
 //! changes (to this instance's streams, and through the fan-out to the
 //! other instances).
 
+use crate::core::platform::clock::At;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
@@ -84,7 +85,7 @@ impl SeatMaps {
 
     /// Records committed changes (only for maps already loaded: a map loaded
     /// later reads them from the database).
-    pub fn publish(&self, event_id: EventId, changes: &[(SeatId, Occupancy)], now_ms: i64) {
+    pub fn publish(&self, event_id: EventId, changes: &[(SeatId, Occupancy)], now_ms: At) {
         self.apply_here(event_id, changes, now_ms);
         if let Some(out) = self.fanout.get() {
             let _ = out.send((event_id, changes.to_vec()));
@@ -93,7 +94,7 @@ impl SeatMaps {
 
     /// Applies changes to this instance's map and its streams only (what
     /// arrives from other instances).
-    pub fn apply_here(&self, event_id: EventId, changes: &[(SeatId, Occupancy)], now_ms: i64) {
+    pub fn apply_here(&self, event_id: EventId, changes: &[(SeatId, Occupancy)], now_ms: At) {
         if let Some(map) = self.cached(event_id) {
             if let Some(batch) = map.apply(changes, now_ms) {
                 let _ = self.changes.send(batch);
@@ -143,7 +144,7 @@ async fn load(db: &Db, event_id: EventId) -> Result<Option<EventSeatMap>, ApiErr
     .bind(event_id)
     .fetch_all(db.reader())
     .await?;
-    let held: Vec<(SeatId, BookingStatus, i64)> = sqlx::query_as(
+    let held: Vec<(SeatId, BookingStatus, At)> = sqlx::query_as(
         "select bs.seat_id, b.status, b.held_until
          from booking_seat bs join booking b on b.id = bs.booking_id
          where bs.event_id = $1 and bs.live = 1",

@@ -1,6 +1,7 @@
 //! The serialised seat map: rebuilt when something changed (at most once
 //! per `max_staleness`) or when a hold in it ran out, served with an ETag.
 
+use crate::core::platform::clock::At;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,11 +14,11 @@ use crate::model::{EventId, SeatStatus, SeatStatuses};
 impl EventSeatMap {
     /// The serialised snapshot, rebuilt when something changed (at most once
     /// per `max_staleness`) or when a hold in it has since expired.
-    pub fn snapshot(&self, now_ms: i64, max_staleness: Duration) -> Arc<Rendered> {
+    pub fn snapshot(&self, now_ms: At, max_staleness: Duration) -> Arc<Rendered> {
         let mut live = self.live();
         if let Some(r) = &live.rendered {
             let unchanged = r.version == live.version;
-            let exact = unchanged && now_ms < live.exact_until_ms;
+            let exact = unchanged && now_ms < live.exact_until;
             // Writes pouring in are batched: at most one rebuild per
             // `max_staleness`. A hold running out is rare and rebuilt at once.
             let throttled =
@@ -28,7 +29,7 @@ impl EventSeatMap {
         }
         live.builds += 1;
         let rendered = Arc::new(self.render(&live, now_ms));
-        live.exact_until_ms = live
+        live.exact_until = live
             .occupancy
             .iter()
             .filter_map(|o| match o {
@@ -36,13 +37,13 @@ impl EventSeatMap {
                 _ => None,
             })
             .min()
-            .unwrap_or(i64::MAX);
+            .unwrap_or(At::from_ms(i64::MAX));
         live.rendered = Some(rendered.clone());
         live.built_at = Some(Instant::now());
         rendered
     }
 
-    fn render(&self, live: &Live, now_ms: i64) -> Rendered {
+    fn render(&self, live: &Live, now_ms: At) -> Rendered {
         #[derive(Serialize)]
         #[serde(rename_all = "camelCase")]
         struct Row<'a> {

@@ -33,7 +33,7 @@ pub async fn admit_all_due(state: &AppState) -> Result<i64, ApiError> {
 pub async fn admit_due(state: &AppState, event_id: EventId) -> Result<i64, ApiError> {
     // Read before the lock: the seat map is in memory, standing places one
     // query. A step that sees slightly stale inventory errs by one step.
-    let free = places(&state.db, &state.seat_maps, event_id, state.clock.now_ms())
+    let free = places(&state.db, &state.seat_maps, event_id, state.clock.now())
         .await?
         .free;
     let on_sale_at = catalog::on_sale_at(state, event_id).await?;
@@ -44,7 +44,7 @@ pub async fn admit_due(state: &AppState, event_id: EventId) -> Result<i64, ApiEr
     let (per_minute, issued, through) = (room.admit_per_minute, room.issued, room.admitted_through);
     // The time is read once the lock is ours: another instance's step may
     // have committed a later `last_admit_at` while this one waited.
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     if room.enabled != 1 || now < on_sale_at {
         return Ok(0);
     }

@@ -6,6 +6,7 @@
 //! transaction: one counter bump, one multi-row insert, one flush — in the
 //! order they arrived.
 
+use crate::core::platform::clock::At;
 use std::collections::HashMap;
 
 use tokio::sync::{mpsc, oneshot};
@@ -23,7 +24,7 @@ const BATCH: usize = 500;
 struct Arrival {
     event_id: EventId,
     buyer: BuyerId,
-    now: i64,
+    now: At,
     /// The place, or `None` when the room is off.
     reply: oneshot::Sender<Result<Option<i64>, String>>,
 }
@@ -66,7 +67,7 @@ impl Arrivals {
         &self,
         event_id: EventId,
         buyer: &BuyerId,
-        now: i64,
+        now: At,
     ) -> Result<Option<i64>, ApiError> {
         let (reply, answer) = oneshot::channel();
         let arrival = Arrival {
@@ -87,7 +88,7 @@ impl Arrivals {
 }
 
 async fn place_all(db: &Db, event_id: EventId, arrivals: Vec<Arrival>, admission_ttl_ms: i64) {
-    let buyers: Vec<(BuyerId, i64)> = arrivals.iter().map(|a| (a.buyer.clone(), a.now)).collect();
+    let buyers: Vec<(BuyerId, At)> = arrivals.iter().map(|a| (a.buyer.clone(), a.now)).collect();
     let outcome = write_places(db, event_id, &buyers, admission_ttl_ms).await;
     for a in arrivals {
         let answer = match &outcome {
@@ -104,7 +105,7 @@ async fn place_all(db: &Db, event_id: EventId, arrivals: Vec<Arrival>, admission
 async fn write_places(
     db: &Db,
     event_id: EventId,
-    arrivals: &[(BuyerId, i64)],
+    arrivals: &[(BuyerId, At)],
     admission_ttl_ms: i64,
 ) -> Result<HashMap<BuyerId, Option<i64>>, sqlx::Error> {
     let mut tx = db.begin().await?;
@@ -115,13 +116,13 @@ async fn write_places(
         .into_iter()
         .collect();
     // Who needs a new number, in arrival order, once each.
-    let mut newcomers: Vec<(&BuyerId, i64, Option<i64>)> = Vec::new();
+    let mut newcomers: Vec<(&BuyerId, At, Option<i64>)> = Vec::new();
     for (buyer, now) in arrivals {
         if places.contains_key(buyer) || newcomers.iter().any(|n| n.0 == buyer) {
             continue;
         }
         match kept.get(buyer) {
-            Some(&place) if !lapsed(&mut tx, event_id, place, now - admission_ttl_ms).await? => {
+            Some(&place) if !lapsed(&mut tx, event_id, place, *now - admission_ttl_ms).await? => {
                 places.insert(buyer.clone(), Some(place));
             }
             old => newcomers.push((buyer, *now, old.copied())),
@@ -176,7 +177,7 @@ async fn lapsed(
     tx: &mut crate::core::platform::db::Tx,
     event_id: EventId,
     place: i64,
-    lapsed_before: i64,
+    lapsed_before: At,
 ) -> Result<bool, sqlx::Error> {
     let at = store::admitted_at(tx, event_id, place).await?;
     Ok(at.is_some_and(|at| at <= lapsed_before))

@@ -47,7 +47,7 @@ pub async fn require_admission(
     event_id: EventId,
     token: Option<&str>,
 ) -> Result<(), ApiError> {
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let Some(room) = state
         .waiting_rooms
         .view(&state.db, &state.seat_maps, event_id, now)
@@ -61,7 +61,7 @@ pub async fn require_admission(
     let admitted = token
         .and_then(|t| state.waiting_rooms.signer.read_admission_token(t))
         .is_some_and(|t| {
-            t.event_id == event_id && Some(t.buyer.as_str()) == buyer && t.number > now
+            t.event_id == event_id && Some(t.buyer.as_str()) == buyer && t.number > now.ms()
         });
     if admitted {
         Ok(())

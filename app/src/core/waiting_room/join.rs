@@ -13,7 +13,7 @@ pub async fn join(
     event_id: EventId,
 ) -> Result<QueueStatus, ApiError> {
     state.limits.buyer_attempt(buyer)?;
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let room = state
         .waiting_rooms
         .view(&state.db, &state.seat_maps, event_id, now)

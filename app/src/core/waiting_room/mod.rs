@@ -23,6 +23,7 @@ pub mod view;
 pub use gate::{admit, require_admission, Admitted};
 pub use view::{RoomView, WaitingRooms};
 
+use crate::core::platform::clock::At;
 use crate::model::BuyerId;
 use crate::model::{EventId, QueueStatus};
 
@@ -34,7 +35,7 @@ pub fn status_of(
     event_id: EventId,
     buyer: &BuyerId,
     place: Option<i64>,
-    now: i64,
+    now: At,
 ) -> QueueStatus {
     let queue_token = place.map(|p| signer.queue_token(event_id, buyer, p));
     let mut status = QueueStatus {
@@ -81,7 +82,7 @@ pub async fn current_status(
     event_id: EventId,
     queue_token: Option<&str>,
 ) -> Result<Option<QueueStatus>, crate::core::ApiError> {
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let rooms = &state.waiting_rooms;
     let room = rooms
         .view(&state.db, &state.seat_maps, event_id, now)

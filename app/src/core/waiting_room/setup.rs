@@ -27,7 +27,7 @@ pub async fn configure(
             "admitPerMinute",
         ));
     }
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     if !crate::core::catalog::exists(state, event_id).await? {
         return Err(ApiError::NotFound("event"));
     }
@@ -45,7 +45,7 @@ pub async fn configure(
 }
 
 pub async fn summary(state: &AppState, event_id: EventId) -> Result<RoomSummary, ApiError> {
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     state.waiting_rooms.forget(event_id);
     let room = state
         .waiting_rooms
@@ -80,7 +80,7 @@ pub async fn open_automatic_rooms(
     per_minute: i64,
     lead_ms: i64,
 ) -> Result<Vec<EventId>, ApiError> {
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let per_minute = per_minute.clamp(1, MAX_ADMIT_PER_MINUTE);
     let opened = store::open_rooms_before_on_sale(&state.db, per_minute, now, lead_ms).await?;
     for event_id in &opened {

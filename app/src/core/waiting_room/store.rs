@@ -4,6 +4,7 @@
 //! places in its queue (`queue_entry`). The use cases around it decide;
 //! this file knows the tables.
 
+use crate::core::platform::clock::At;
 use crate::core::platform::db::{Db, Tx};
 use crate::model::{BuyerId, EventId};
 
@@ -11,7 +12,7 @@ use crate::model::{BuyerId, EventId};
 /// zone; the room's columns are `None` when the event never had one.
 #[derive(sqlx::FromRow)]
 pub struct RoomRow {
-    pub on_sale_at: i64,
+    pub on_sale_at: At,
     pub time_zone: String,
     pub enabled: Option<i64>,
     pub admit_per_minute: Option<i64>,
@@ -26,7 +27,7 @@ pub struct LockedRoom {
     pub admit_per_minute: i64,
     pub issued: i64,
     pub admitted_through: i64,
-    pub last_admit_at: i64,
+    pub last_admit_at: At,
 }
 
 pub async fn room(db: &Db, event_id: EventId) -> Result<Option<RoomRow>, sqlx::Error> {
@@ -72,7 +73,7 @@ pub async fn set_room(
     event_id: EventId,
     enabled: bool,
     admit_per_minute: i64,
-    now: i64,
+    now: At,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "insert into waiting_room (event_id, enabled, admit_per_minute, updated_at) values ($1, $2, $3, $4)
@@ -94,7 +95,7 @@ pub async fn set_room(
 pub async fn open_rooms_before_on_sale(
     db: &Db,
     per_minute: i64,
-    now: i64,
+    now: At,
     lead_ms: i64,
 ) -> Result<Vec<EventId>, sqlx::Error> {
     let opened: Vec<(EventId,)> = sqlx::query_as(
@@ -116,7 +117,7 @@ pub async fn open_rooms_before_on_sale(
 pub async fn admitted_through_at<'e, E>(
     executor: E,
     event_id: EventId,
-    at: i64,
+    at: At,
 ) -> Result<i64, sqlx::Error>
 where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
@@ -136,8 +137,8 @@ where
 pub async fn steps_since(
     db: &Db,
     event_id: EventId,
-    since: i64,
-) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    since: At,
+) -> Result<Vec<(i64, At)>, sqlx::Error> {
     sqlx::query_as(
         "select through_position, admitted_at from admission_step
          where event_id = $1 and admitted_at > $2 order by through_position",
@@ -153,8 +154,8 @@ pub async fn admitted_at(
     tx: &mut Tx,
     event_id: EventId,
     place: i64,
-) -> Result<Option<i64>, sqlx::Error> {
-    let step: Option<(i64,)> = sqlx::query_as(
+) -> Result<Option<At>, sqlx::Error> {
+    let step: Option<(At,)> = sqlx::query_as(
         "select admitted_at from admission_step where event_id = $1 and through_position >= $2
          order by through_position limit 1",
     )
@@ -173,8 +174,8 @@ pub async fn record_step(
     event_id: EventId,
     admitted_through: i64,
     admit: i64,
-    next_since: i64,
-    now: i64,
+    next_since: At,
+    now: At,
 ) -> Result<(), sqlx::Error> {
     sqlx::query("update waiting_room set admitted_through = admitted_through + $2, last_admit_at = $3 where event_id = $1")
         .bind(event_id)
@@ -242,7 +243,7 @@ pub async fn move_to(
     buyer: &BuyerId,
     old: i64,
     place: i64,
-    now: i64,
+    now: At,
 ) -> Result<bool, sqlx::Error> {
     let moved = sqlx::query(
         "update queue_entry set position = $3, joined_at = $4
@@ -266,7 +267,7 @@ pub async fn move_to(
 pub async fn insert_places(
     tx: &mut Tx,
     event_id: EventId,
-    newcomers: &[(&BuyerId, i64, i64)],
+    newcomers: &[(&BuyerId, i64, At)],
 ) -> Result<Vec<BuyerId>, sqlx::Error> {
     let mut written = Vec::new();
     for chunk in newcomers.chunks(200) {

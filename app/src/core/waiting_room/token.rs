@@ -3,6 +3,7 @@
 //! The buyer is the session's, so a token copied into another session is
 //! refused; a changed digit breaks the signature.
 
+use crate::core::platform::clock::At;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
@@ -36,8 +37,8 @@ impl AdmissionSigner {
         self.sign("queue", event_id, buyer, position)
     }
 
-    pub fn admission_token(&self, event_id: EventId, buyer: &BuyerId, expires_at: i64) -> String {
-        self.sign("admission", event_id, buyer, expires_at)
+    pub fn admission_token(&self, event_id: EventId, buyer: &BuyerId, expires_at: At) -> String {
+        self.sign("admission", event_id, buyer, expires_at.ms())
     }
 
     pub fn read_queue_token(&self, token: &str) -> Option<Signed> {
@@ -94,7 +95,7 @@ mod tests {
     #[test]
     fn tokens_verify_only_unchanged_under_their_own_secret_and_purpose() {
         let s = AdmissionSigner::new(b"q1", b"a1");
-        let t = s.admission_token(EventId(3), &BuyerId::from("b-1"), 99);
+        let t = s.admission_token(EventId(3), &BuyerId::from("b-1"), At::from_ms(99));
         let read = s.read_admission_token(&t).unwrap();
         assert_eq!(
             (read.event_id, read.buyer.as_str(), read.number),

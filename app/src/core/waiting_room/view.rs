@@ -3,6 +3,7 @@
 //! stream and the admission gate read this picture, never the database, so
 //! a crowd refreshing its place costs the database nothing.
 
+use crate::core::platform::clock::At;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
@@ -25,7 +26,7 @@ pub struct RoomView {
     pub configured: bool,
     pub enabled: bool,
     pub admit_per_minute: i64,
-    pub on_sale_at: i64,
+    pub on_sale_at: At,
     /// The event's time zone (IANA name).
     pub time_zone: String,
     pub issued: i64,
@@ -33,7 +34,7 @@ pub struct RoomView {
     /// Places up to here were admitted longer ago than an admission lasts.
     pub expired_through: i64,
     /// Admission steps still valid: (through position, admitted at), by position.
-    pub steps: Vec<(i64, i64)>,
+    pub steps: Vec<(i64, At)>,
     /// Seats and standing places free right now.
     pub free_places: i64,
     pub admission_ttl_ms: i64,
@@ -41,7 +42,7 @@ pub struct RoomView {
 
 impl RoomView {
     /// When the step that let `place` in happened, if it is still valid.
-    pub fn admitted_at(&self, place: i64) -> Option<i64> {
+    pub fn admitted_at(&self, place: i64) -> Option<At> {
         if place <= self.expired_through || place > self.admitted_through {
             return None;
         }
@@ -86,7 +87,7 @@ impl WaitingRooms {
         db: &Db,
         maps: &SeatMaps,
         event_id: EventId,
-        now: i64,
+        now: At,
     ) -> Result<Option<Arc<RoomView>>, ApiError> {
         if let Some((at, view)) = self
             .rooms
@@ -122,7 +123,7 @@ async fn load(
     db: &Db,
     maps: &SeatMaps,
     event_id: EventId,
-    now: i64,
+    now: At,
     admission_ttl_ms: i64,
 ) -> Result<Option<RoomView>, ApiError> {
     let Some(room) = store::room(db, event_id).await? else {
@@ -161,7 +162,7 @@ pub async fn places(
     db: &Db,
     maps: &SeatMaps,
     event_id: EventId,
-    now: i64,
+    now: At,
 ) -> Result<Places, ApiError> {
     let (free_seats, seats) = maps.get(db, event_id).await?.map_or((0, 0), |m| {
         let free = m.free_mask(now);
@@ -186,13 +187,13 @@ mod tests {
         let room = RoomView {
             admitted_through: 30,
             expired_through: 10,
-            steps: vec![(20, 1_000), (30, 2_000)],
+            steps: vec![(20, At::from_ms(1_000)), (30, At::from_ms(2_000))],
             ..RoomView::default()
         };
         assert_eq!(room.admitted_at(5), None, "expired");
-        assert_eq!(room.admitted_at(11), Some(1_000));
-        assert_eq!(room.admitted_at(20), Some(1_000));
-        assert_eq!(room.admitted_at(21), Some(2_000));
+        assert_eq!(room.admitted_at(11), Some(At::from_ms(1_000)));
+        assert_eq!(room.admitted_at(20), Some(At::from_ms(1_000)));
+        assert_eq!(room.admitted_at(21), Some(At::from_ms(2_000)));
         assert_eq!(room.admitted_at(31), None, "still waiting");
     }
 }

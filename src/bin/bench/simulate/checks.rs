@@ -6,6 +6,7 @@
 use std::time::{Duration, Instant};
 
 use holdfast_app::core::invariants;
+use holdfast_app::core::platform::clock::{Clock, SystemClock};
 use holdfast_app::core::platform::db::Db;
 use holdfast_app::model::BookingStatus;
 
@@ -40,7 +41,7 @@ pub async fn verify(
     acks: &[Ack],
     booked: &[String],
 ) -> Result<Vec<String>, sqlx::Error> {
-    let now = chrono_now_ms();
+    let now = SystemClock.now();
     let mut failures = invariants::violations(db, now).await?;
 
     // Acknowledged holds exist, with all their seats.
@@ -138,10 +139,4 @@ pub async fn ask_instances(opts: &Options) -> Vec<String> {
         }
     }
     failures
-}
-
-fn chrono_now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }

@@ -1,5 +1,6 @@
 //! The holds and pending payments running now, soonest to end first.
 
+use crate::core::platform::clock::At;
 use std::collections::HashMap;
 
 use crate::core::{ApiError, AppState};
@@ -14,7 +15,7 @@ struct HoldRow {
     event_id: EventId,
     buyer_id: BuyerId,
     status: BookingStatus,
-    held_until: i64,
+    held_until: At,
     #[sqlx(flatten)]
     price: Money,
     /// Standing places.
@@ -27,7 +28,7 @@ pub async fn live_holds(
     state: &AppState,
     event_id: Option<EventId>,
 ) -> Result<Vec<LiveHold>, ApiError> {
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let running = format!(
         "(b.status = {} or (b.status = {} and b.held_until > $1))",
         BookingStatus::PaymentPending.sql(),

@@ -1,7 +1,7 @@
 //! What came in and went out for an event: payment webhooks and mail
 //! (sent, or still waiting in the outbox).
 
-use crate::core::platform::clock::rfc3339;
+use crate::core::platform::clock::{rfc3339, At};
 use crate::core::{ApiError, AppState};
 use crate::model::console::{MailRow, Moment, WebhookRow};
 use crate::model::{BookingId, EventId};
@@ -15,13 +15,13 @@ struct Webhook {
     kind: String,
     booking_id: Option<BookingId>,
     outcome: String,
-    received_at: i64,
+    received_at: At,
 }
 
 pub(super) async fn webhooks(
     state: &AppState,
     event_id: EventId,
-    local: &impl Fn(i64) -> Moment,
+    local: &impl Fn(At) -> Moment,
 ) -> Result<Vec<WebhookRow>, ApiError> {
     let rows: Vec<Webhook> = recent_rows(
         state,
@@ -53,13 +53,13 @@ struct Mail {
     recipient: String,
     subject: String,
     channel: String,
-    created_at: i64,
+    created_at: At,
 }
 
 pub(super) async fn mail(
     state: &AppState,
     event_id: EventId,
-    local: &impl Fn(i64) -> Moment,
+    local: &impl Fn(At) -> Moment,
 ) -> Result<Vec<MailRow>, ApiError> {
     let rows: Vec<Mail> = recent_rows(
         state,

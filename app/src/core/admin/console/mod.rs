@@ -3,7 +3,7 @@
 
 use crate::core::event_time::{local_start, moment};
 use crate::core::payments::outbox;
-use crate::core::platform::clock::rfc3339;
+use crate::core::platform::clock::{rfc3339, At};
 use crate::core::{ApiError, AppState};
 use crate::model::console::{AdminEvent, Dashboard, SeatCounts, StandingCount};
 use crate::model::{BookingStatus, EventId, EventKind};
@@ -71,7 +71,7 @@ pub async fn dashboard(
     event_id: EventId,
     locale: crate::i18n::Locale,
 ) -> Result<Dashboard, ApiError> {
-    let now = state.clock.now_ms();
+    let now = state.clock.now();
     let db = state.db.reader();
     let event: Option<EventRow> = sqlx::query_as(
         "select name, published, on_sale_at, currency, time_zone from event where id = $1",
@@ -99,7 +99,7 @@ pub async fn dashboard(
         None => canary::check(state).await?,
     };
     let zone = event.time_zone.as_str();
-    let local = |ms: i64| moment(ms, zone);
+    let local = |at: At| moment(at, zone);
     Ok(Dashboard {
         time_zone_abbreviation: local_start(now, zone).abbreviation,
         time_zone: event.time_zone.clone(),
@@ -126,16 +126,12 @@ pub async fn dashboard(
 struct EventRow {
     name: String,
     published: i64,
-    on_sale_at: i64,
+    on_sale_at: At,
     currency: String,
     time_zone: String,
 }
 
-async fn seat_counts(
-    state: &AppState,
-    event_id: EventId,
-    now: i64,
-) -> Result<SeatCounts, ApiError> {
+async fn seat_counts(state: &AppState, event_id: EventId, now: At) -> Result<SeatCounts, ApiError> {
     let sql = format!(
         "select b.status, count(*) from booking_seat bs join booking b on b.id = bs.booking_id
          where bs.event_id = $1 and bs.live = 1

@@ -1,5 +1,6 @@
 //! Bookings settled lately, with why: paid, re-taken late, refunded.
 
+use crate::core::platform::clock::At;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
 use crate::model::console::{BookingActivity, Moment, SettlementReason};
@@ -15,7 +16,7 @@ struct SettlementRow {
     status: BookingStatus,
     #[sqlx(flatten)]
     price: Money,
-    updated_at: i64,
+    updated_at: At,
     payment_status: Option<PaymentStatus>,
     /// Refunded in part outside Holdfast.
     refunded_cents: i64,
@@ -24,7 +25,7 @@ struct SettlementRow {
 pub(super) async fn recent(
     state: &AppState,
     event_id: EventId,
-    local: &impl Fn(i64) -> Moment,
+    local: &impl Fn(At) -> Moment,
 ) -> Result<Vec<BookingActivity>, ApiError> {
     let sql = format!(
         "select b.id, b.status, b.amount_cents, b.currency, b.updated_at,

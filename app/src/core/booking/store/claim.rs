@@ -25,7 +25,7 @@
 use super::ending::{expire_stale, Released};
 use super::BookingStatus::*;
 use super::{claim_sql, BookingStatus, NewBooking};
-use crate::core::platform::clock::rfc3339;
+use crate::core::platform::clock::{rfc3339, At};
 use crate::core::platform::db::{is_unique_violation, Backend, Db, Tx};
 use crate::core::platform::idempotency::{self, IdempotencyKey};
 use crate::model::money::Money;
@@ -67,7 +67,7 @@ impl Claim {
         buyer: &BuyerId,
         what: Claiming,
         price: Money,
-        (now, held_until): (i64, i64),
+        (now, held_until): (At, At),
         limit: i64,
         key: Option<&IdempotencyKey>,
     ) -> Result<(Claim, HoldResponse), serde_json::Error> {
@@ -269,7 +269,7 @@ async fn in_two_statements(tx: &mut Tx, c: &Claim) -> Result<Claimed, sqlx::Erro
 }
 
 /// HELD bookings of a standing area whose time is up (a batch of them).
-async fn stale_places(tx: &mut Tx, area_id: i64, now: i64) -> Result<Vec<BookingId>, sqlx::Error> {
+async fn stale_places(tx: &mut Tx, area_id: i64, now: At) -> Result<Vec<BookingId>, sqlx::Error> {
     let sql = format!(
         "select id from booking where ga_area_id = $1 and status = {} and held_until <= $2 limit 100",
         Held.sql()

@@ -3,6 +3,7 @@
 //! it, and only when that transition won.
 
 use super::BookingStatus::{self, *};
+use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
 use crate::model::BookingId;
@@ -39,7 +40,7 @@ async fn end_hold(
     tx: &mut Tx,
     id: &BookingId,
     how: HoldEnd<'_>,
-    now: i64,
+    now: At,
 ) -> Result<Option<Released>, sqlx::Error> {
     let (to, condition) = match how {
         HoldEnd::Expiry => (Expired, "held_until <= $2"),
@@ -74,7 +75,7 @@ async fn end_hold(
 pub async fn expire_stale(
     tx: &mut Tx,
     ids: &[BookingId],
-    now: i64,
+    now: At,
 ) -> Result<Vec<Released>, sqlx::Error> {
     crate::core::promo::store::lock_campaigns_of(tx, ids).await?;
     let mut released = Vec::new();
@@ -90,7 +91,7 @@ pub async fn expire_stale(
 pub async fn expire_hold(
     tx: &mut Tx,
     id: &BookingId,
-    now: i64,
+    now: At,
 ) -> Result<Option<Released>, sqlx::Error> {
     end_hold(tx, id, HoldEnd::Expiry, now).await
 }
@@ -100,7 +101,7 @@ pub async fn cancel_hold(
     tx: &mut Tx,
     id: &BookingId,
     buyer: &BuyerId,
-    now: i64,
+    now: At,
 ) -> Result<Option<Released>, sqlx::Error> {
     end_hold(tx, id, HoldEnd::Owner(buyer), now).await
 }
@@ -109,7 +110,7 @@ pub async fn cancel_hold(
 pub async fn cancel_hold_by_admin(
     tx: &mut Tx,
     id: &BookingId,
-    now: i64,
+    now: At,
 ) -> Result<Option<Released>, sqlx::Error> {
     end_hold(tx, id, HoldEnd::Admin, now).await
 }
@@ -119,7 +120,7 @@ pub async fn cancel_hold_by_admin(
 pub async fn cancel_booked(
     tx: &mut Tx,
     id: &BookingId,
-    now: i64,
+    now: At,
 ) -> Result<Option<Released>, sqlx::Error> {
     let ended = end_from(tx, id, &[Booked], Cancelled, now).await?;
     release(tx, id, ended).await
@@ -133,7 +134,7 @@ async fn end_from(
     id: &BookingId,
     from: &[BookingStatus],
     to: BookingStatus,
-    now: i64,
+    now: At,
 ) -> Result<Option<Ended>, sqlx::Error> {
     debug_assert!(from.iter().all(|f| f.can_become(to)));
     if from.is_empty() {
@@ -157,8 +158,8 @@ async fn end_from(
 pub async fn extend_hold(
     tx: &mut Tx,
     id: &BookingId,
-    held_until: i64,
-    now: i64,
+    held_until: At,
+    now: At,
 ) -> Result<Option<EventId>, sqlx::Error> {
     let sql = format!(
         "update booking set held_until = $2, updated_at = $3
@@ -214,7 +215,7 @@ async fn release(
 pub async fn end_unpaid_checkout(
     tx: &mut Tx,
     id: &BookingId,
-    now: i64,
+    now: At,
 ) -> Result<Option<Released>, sqlx::Error> {
     let ended = end_from(tx, id, &[PaymentPending], Expired, now).await?;
     release(tx, id, ended).await
@@ -228,7 +229,7 @@ pub async fn void(
     tx: &mut Tx,
     id: &BookingId,
     to: BookingStatus,
-    now: i64,
+    now: At,
 ) -> Result<Option<Released>, sqlx::Error> {
     let sources = BookingStatus::sources_of(to);
     let (live, ended): (Vec<_>, Vec<_>) = sources.into_iter().partition(|s| s.is_live());

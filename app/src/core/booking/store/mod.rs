@@ -20,6 +20,7 @@ pub use group_commit::ClaimQueue;
 pub use settling::*;
 
 use super::status::BookingStatus::{self, *};
+use crate::core::platform::clock::At;
 use crate::core::platform::db::{Db, Tx};
 use crate::core::seat_map::Occupancy;
 use crate::model::money::Money;
@@ -30,10 +31,10 @@ pub struct NewBooking {
     pub id: BookingId,
     pub event_id: EventId,
     pub buyer_id: BuyerId,
-    pub held_until: i64,
+    pub held_until: At,
     pub price: Money,
     pub ga: Option<(i64, i64)>,
-    pub now_ms: i64,
+    pub now_ms: At,
 }
 
 /// Inserts the HELD booking — only while its event is published and on
@@ -93,7 +94,7 @@ pub async fn live_places_of_buyer(
     tx: &mut Tx,
     buyer: &BuyerId,
     event_id: EventId,
-    now: i64,
+    now: At,
 ) -> Result<i64, sqlx::Error> {
     let sql = format!(
         "select cast(coalesce(sum(case when b.ga_quantity > 0 then b.ga_quantity
@@ -125,7 +126,7 @@ fn placeholders(from: usize, n: usize) -> String {
 pub async fn stale_holds_on(
     tx: &mut Tx,
     seats: &[SeatId],
-    now: i64,
+    now: At,
 ) -> Result<Vec<BookingId>, sqlx::Error> {
     let sql = format!(
         "select distinct b.id from booking_seat bs join booking b on b.id = bs.booking_id
@@ -148,7 +149,7 @@ pub async fn stale_holds_on(
 pub async fn taken_seats(
     db: &Db,
     seats: &[SeatId],
-    now: i64,
+    now: At,
 ) -> Result<Vec<(SeatId, Occupancy)>, sqlx::Error> {
     let sql = format!(
         "select bs.seat_id, b.status, b.held_until from booking_seat bs join booking b on b.id = bs.booking_id
@@ -157,7 +158,7 @@ pub async fn taken_seats(
         placeholders(2, seats.len()),
         Held.sql()
     );
-    let mut q = sqlx::query_as::<_, (SeatId, BookingStatus, i64)>(&sql).bind(now);
+    let mut q = sqlx::query_as::<_, (SeatId, BookingStatus, At)>(&sql).bind(now);
     for s in seats {
         q = q.bind(*s);
     }
@@ -173,7 +174,7 @@ pub async fn taken_seats(
 pub async fn due_holds(
     tx: &mut Tx,
     db: &Db,
-    now: i64,
+    now: At,
     limit: i64,
 ) -> Result<Vec<BookingId>, sqlx::Error> {
     let sql = format!(
@@ -240,7 +241,7 @@ pub async fn status_of(
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Locked {
     pub status: BookingStatus,
-    pub held_until: i64,
+    pub held_until: At,
     #[sqlx(flatten)]
     pub price: Money,
     pub buyer_id: BuyerId,

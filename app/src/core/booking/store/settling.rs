@@ -4,6 +4,7 @@
 
 use super::BookingStatus::{self, *};
 use super::{ending::expire_stale, placeholders, seats_of, stale_holds_on};
+use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 use crate::model::BookingId;
 use crate::model::BuyerId;
@@ -15,8 +16,8 @@ pub async fn begin_payment(
     tx: &mut Tx,
     id: &BookingId,
     buyer: &BuyerId,
-    now: i64,
-    deadline: i64,
+    now: At,
+    deadline: At,
 ) -> Result<Option<EventId>, sqlx::Error> {
     debug_assert!(Held.can_become(PaymentPending));
     let sql = format!(
@@ -41,7 +42,7 @@ pub async fn begin_payment(
 pub async fn move_payment_deadline(
     tx: &mut Tx,
     id: &BookingId,
-    deadline: i64,
+    deadline: At,
 ) -> Result<(), sqlx::Error> {
     let sql = format!(
         "update booking set held_until = case when $2 < held_until then $2 else held_until end
@@ -57,7 +58,7 @@ pub async fn move_payment_deadline(
 }
 
 /// PAYMENT_PENDING → BOOKED: the provider says it is paid.
-pub async fn book(tx: &mut Tx, id: &BookingId, now: i64) -> Result<bool, sqlx::Error> {
+pub async fn book(tx: &mut Tx, id: &BookingId, now: At) -> Result<bool, sqlx::Error> {
     move_status(tx, id, &[PaymentPending], Booked, now).await
 }
 
@@ -68,7 +69,7 @@ async fn move_status(
     id: &BookingId,
     from: &[BookingStatus],
     to: BookingStatus,
-    now: i64,
+    now: At,
 ) -> Result<bool, sqlx::Error> {
     debug_assert!(from.iter().all(|f| f.can_become(to)));
     let sql = format!(
@@ -106,7 +107,7 @@ pub enum RetakeRefused {
 pub async fn retake(
     tx: &mut Tx,
     id: &BookingId,
-    now: i64,
+    now: At,
 ) -> Result<Result<(), RetakeRefused>, sqlx::Error> {
     debug_assert!(Expired.can_become(Booked) && Cancelled.can_become(Booked));
     let seats = seats_of(tx, id).await?;
@@ -137,7 +138,7 @@ pub async fn retake(
 async fn retake_within(
     sp: &mut sqlx::Transaction<'_, sqlx::Any>,
     id: &BookingId,
-    now: i64,
+    now: At,
 ) -> Result<Option<RetakeRefused>, sqlx::Error> {
     let sql = format!(
         "update booking set status = {}, updated_at = $2 where id = $1 and status in {}
@@ -182,7 +183,7 @@ async fn retake_within(
 }
 
 /// EXPIRED / CANCELLED → REFUNDED once the provider confirmed the refund.
-pub async fn mark_refunded(tx: &mut Tx, id: &BookingId, now: i64) -> Result<bool, sqlx::Error> {
+pub async fn mark_refunded(tx: &mut Tx, id: &BookingId, now: At) -> Result<bool, sqlx::Error> {
     move_status(tx, id, &[Expired, Cancelled], Refunded, now).await
 }
 

@@ -14,7 +14,7 @@ impl Sandbox {
     /// deliveries come back with exponential backoff. Returns how many
     /// were accepted.
     pub async fn deliver_due(&self) -> Result<usize, ProviderError> {
-        let now = self.clock.now_ms();
+        let now = self.clock.now();
         let due: Vec<(i64, String, i64)> = sqlx::query_as(
             "select id, body, attempts from sandbox_delivery where delivered_at is null and next_at <= $1 order by id limit $2",
         )
@@ -38,7 +38,8 @@ impl Sandbox {
             if !claimed {
                 continue;
             }
-            let header = signature::sign(&self.secret, body.as_bytes(), self.clock.now_ms() / 1000);
+            let header =
+                signature::sign(&self.secret, body.as_bytes(), self.clock.now().unix_secs());
             let ok = self
                 .http
                 .post(format!("{}/api/payments/webhook", self.base_url))
@@ -49,7 +50,7 @@ impl Sandbox {
                 .await
                 .is_ok_and(|r| r.status().is_success());
             let (delivered, next) = if ok {
-                (Some(self.clock.now_ms()), now)
+                (Some(self.clock.now()), now)
             } else {
                 (None, now + 1000 * 2i64.pow(attempts.clamp(0, 10) as u32))
             };

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use super::{other, session_row, Delivery, Sandbox, SessionRow, DELAY_MS};
 use crate::core::payments::ProviderError;
+use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 
 impl Sandbox {
@@ -18,7 +19,7 @@ impl Sandbox {
         delivery: Delivery,
         email: Option<&str>,
     ) -> Result<Option<String>, ProviderError> {
-        let now = self.clock.now_ms();
+        let now = self.clock.now();
         // The payment and its events in one transaction: like Stripe, the
         // sandbox never takes money without telling the webhook.
         let mut tx = self.db.begin().await.map_err(other)?;
@@ -79,7 +80,7 @@ impl Sandbox {
             "client_reference_id": booking,
             "currency": currency.to_lowercase(),
             "customer_details": email.as_ref().map(|e| json!({ "email": e })),
-            "expires_at": expires_at / 1000,
+            "expires_at": expires_at.unix_secs(),
             "livemode": false,
             "metadata": { "booking_id": booking },
             "mode": "payment",
@@ -97,7 +98,7 @@ impl Sandbox {
         &self,
         tx: &mut Tx,
         session_id: &str,
-        lapsed_by: i64,
+        lapsed_by: At,
     ) -> Result<(), ProviderError> {
         let expired = sqlx::query(
             "update sandbox_session set status = 'expired'
@@ -127,13 +128,13 @@ impl Sandbox {
         object: Value,
         delivery: Delivery,
     ) -> Result<(), ProviderError> {
-        let now = self.clock.now_ms();
+        let now = self.clock.now();
         let event_id = format!("evt_sb_{}", uuid::Uuid::new_v4().simple());
         let body = json!({
             "id": event_id,
             "object": "event",
             "api_version": "2026-09-30.endive",
-            "created": now / 1000,
+            "created": now.unix_secs(),
             "data": { "object": object },
             "livemode": false,
             "pending_webhooks": 1,

@@ -12,6 +12,7 @@
 mod delivery;
 mod events;
 
+use crate::core::platform::clock::At;
 use crate::model::money::Money;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -55,7 +56,7 @@ type SessionRow = (
     String,
     String,
     String,
-    i64,
+    At,
     Option<String>,
 );
 
@@ -82,7 +83,7 @@ impl Sandbox {
         let (id, _, intent, amount, currency, status, payment_status, expires_at, email) = row;
         let state = match (status.as_str(), payment_status.as_str()) {
             (_, "paid") => SessionState::Paid,
-            ("open", _) if expires_at > self.clock.now_ms() => SessionState::Open,
+            ("open", _) if expires_at > self.clock.now() => SessionState::Open,
             _ => SessionState::Ended,
         };
         CheckoutSession {
@@ -137,7 +138,7 @@ impl PaymentProvider for Sandbox {
         .bind(req.expires_at_ms)
         .bind(&req.success_url)
         .bind(&req.cancel_url)
-        .bind(self.clock.now_ms())
+        .bind(self.clock.now())
         .execute(self.db.writer())
         .await
         .map_err(other)?;
@@ -165,7 +166,7 @@ impl PaymentProvider for Sandbox {
         // Like Stripe, a session past its `expires_at` is expired (and says so
         // with an event) the next time anyone looks.
         let mut tx = self.db.begin().await.map_err(other)?;
-        self.expire_open(&mut tx, session_id, self.clock.now_ms())
+        self.expire_open(&mut tx, session_id, self.clock.now())
             .await?;
         tx.commit().await.map_err(other)?;
         let row = self
@@ -177,7 +178,8 @@ impl PaymentProvider for Sandbox {
 
     async fn expire_checkout(&self, session_id: &str) -> Result<CheckoutSession, ProviderError> {
         let mut tx = self.db.begin().await.map_err(other)?;
-        self.expire_open(&mut tx, session_id, i64::MAX).await?;
+        self.expire_open(&mut tx, session_id, At::from_ms(i64::MAX))
+            .await?;
         let row = session_row(&mut *tx, session_id)
             .await?
             .ok_or_else(|| ProviderError::Refused("no such session".into()))?;
@@ -214,7 +216,7 @@ impl PaymentProvider for Sandbox {
         .bind(idempotency_key)
         .bind(payment_intent_id)
         .bind(amount_cents)
-        .bind(self.clock.now_ms())
+        .bind(self.clock.now())
         .execute(&mut *tx)
         .await
         .map_err(other)?
