@@ -309,3 +309,208 @@ on_both_backends!(
         app.assert_invariants().await;
     }
 );
+
+/// The server as an operator runs it, on a database of its own, killed
+/// (SIGKILL) while a crowd's claims are in its batches.
+struct Server {
+    child: std::process::Child,
+    base: String,
+}
+
+impl Server {
+    async fn start(database_url: &str) -> Server {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_holdfast"))
+            .env_clear()
+            .env("DATABASE_URL", database_url)
+            .env("LEPTOS_SITE_ADDR", format!("127.0.0.1:{port}"))
+            .env("RATE_LIMIT_IP_PER_MINUTE", "0")
+            .env("RATE_LIMIT_SESSION_PER_MINUTE", "0")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        // Owned at once: dropped (on a panic too), it is killed and reaped.
+        let server = Server {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+        };
+        let http = reqwest::Client::new();
+        for _ in 0..600 {
+            if http
+                .get(format!("{}/readyz", server.base))
+                .send()
+                .await
+                .is_ok_and(|r| r.status() == 200)
+            {
+                return server;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        panic!("the server did not become ready in 60 s");
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Killed mid-batch, the server loses nothing it acknowledged and leaves
+/// nothing half-made: every acknowledged hold is HELD with exactly its
+/// seats; every booking the crash left has exactly the seats one request
+/// asked for; no seat is live twice; the invariants hold; and the server
+/// started again shows the acknowledged seats held.
+async fn a_crash_mid_batch_loses_nothing_acknowledged(backend: common::Backend) {
+    if matches!(backend, common::Backend::Postgres) && !common::wants_postgres() {
+        return;
+    }
+    let (url, _tmp) = common::fresh_database(backend).await;
+    let mut server = Server::start(&url).await;
+    let pool = pool();
+    let claims: Vec<Vec<i64>> = (0..500)
+        .map(|_| {
+            let mut rng = rand::thread_rng();
+            let n = rng.gen_range(1..=4);
+            pool.choose_multiple(&mut rng, n).copied().collect()
+        })
+        .collect();
+    // No cookies: each request is a buyer of its own.
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(512)
+        .build()
+        .unwrap();
+    let (acked_tx, mut acked_rx) = tokio::sync::mpsc::unbounded_channel();
+    let answered = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let tasks: Vec<_> = claims
+        .iter()
+        .cloned()
+        .map(|seats| {
+            let (http, acked_tx, answered) = (http.clone(), acked_tx.clone(), answered.clone());
+            let url = format!("{}/api/events/1/holds", server.base);
+            tokio::spawn(async move {
+                let answer = http
+                    .post(url)
+                    .header("Idempotency-Key", new_key())
+                    .json(&json!({ "seatIds": seats }))
+                    .send()
+                    .await;
+                let Ok(answer) = answer else { return };
+                answered.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                if answer.status() != 200 {
+                    return;
+                }
+                if let Ok(body) = answer.json::<serde_json::Value>().await {
+                    let id = body["bookingId"].as_str().unwrap_or_default().to_string();
+                    let _ = acked_tx.send((id, seats));
+                }
+            })
+        })
+        .collect();
+    drop(acked_tx);
+    // The first acknowledgements: batches are committing, more are queued.
+    let mut acknowledged: HashMap<String, HashSet<i64>> = HashMap::new();
+    while acknowledged.len() < 5 {
+        let (id, seats) = acked_rx.recv().await.expect("some claims answered");
+        acknowledged.insert(id, seats.into_iter().collect());
+    }
+    server.child.kill().expect("SIGKILL");
+    server.child.wait().unwrap();
+    join_all(tasks).await;
+    while let Ok((id, seats)) = acked_rx.try_recv() {
+        acknowledged.insert(id, seats.into_iter().collect());
+    }
+
+    let db = holdfast_app::core::platform::db::Db::connect(&url, 2)
+        .await
+        .unwrap();
+    let rows: Vec<(String, String, Option<i64>)> = sqlx::query_as(
+        "select b.id, b.status, bs.seat_id from booking b
+         left join booking_seat bs on bs.booking_id = b.id and bs.live = 1
+         where b.event_id = 1",
+    )
+    .fetch_all(db.reader())
+    .await
+    .unwrap();
+    let mut stored: HashMap<String, (String, HashSet<i64>)> = HashMap::new();
+    for (id, status, seat) in rows {
+        let entry = stored.entry(id).or_insert((status, HashSet::new()));
+        entry.1.extend(seat);
+    }
+    let answered = answered.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        answered < claims.len(),
+        "the crash came after every claim was answered: nothing was cut short"
+    );
+    for (id, seats) in &acknowledged {
+        let (status, live) = stored.get(id).unwrap_or_else(|| panic!("{id} was lost"));
+        assert_eq!((status.as_str(), live), ("HELD", seats), "{id}");
+    }
+    let asked: HashSet<Vec<i64>> = claims
+        .iter()
+        .map(|c| {
+            let mut c = c.clone();
+            c.sort_unstable();
+            c
+        })
+        .collect();
+    let mut seen = HashSet::new();
+    for (id, (_, live)) in &stored {
+        let mut seats: Vec<i64> = live.iter().copied().collect();
+        seats.sort_unstable();
+        assert!(
+            asked.contains(&seats),
+            "{id} holds {seats:?}, which nobody asked for"
+        );
+        for s in seats {
+            assert!(seen.insert(s), "seat {s} is live twice");
+        }
+    }
+    let now = holdfast_app::core::platform::clock::Clock::now(
+        &holdfast_app::core::platform::clock::SystemClock,
+    );
+    let violations = holdfast_app::core::invariants::violations(&db, now)
+        .await
+        .unwrap();
+    assert!(violations.is_empty(), "{violations:?}");
+
+    // Started again, the server shows every acknowledged seat held.
+    let again = Server::start(&url).await;
+    let map: serde_json::Value = http
+        .get(format!("{}/api/events/1/seats", again.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let held: HashSet<i64> = map["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["status"] == "HELD")
+        .filter_map(|s| s["id"].as_i64())
+        .collect();
+    for seats in acknowledged.values() {
+        assert!(
+            seats.is_subset(&held),
+            "{seats:?} not held after the restart"
+        );
+    }
+}
+
+mod crash_mid_batch {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn sqlite() {
+        super::a_crash_mid_batch_loses_nothing_acknowledged(super::common::Backend::Sqlite).await;
+    }
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn postgres() {
+        super::a_crash_mid_batch_loses_nothing_acknowledged(super::common::Backend::Postgres).await;
+    }
+}

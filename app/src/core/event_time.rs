@@ -56,10 +56,17 @@ pub fn local_start(starts_at: At, zone_name: &str) -> LocalStart {
     }
 }
 
-/// An instant as the console shows it: UTC and in the zone named `zone`
-/// (UTC when it is not one).
-pub fn moment(at: At, zone_name: &str) -> crate::model::console::Moment {
-    crate::model::console::Moment {
+/// An instant as the console shows it: RFC 3339 in UTC, and the same
+/// instant in the event's zone.
+pub struct Moment {
+    pub at: String,
+    pub at_local: String,
+}
+
+/// `at` as the console shows it, in the zone named `zone_name` (UTC when
+/// it is not one).
+pub fn moment(at: At, zone_name: &str) -> Moment {
+    Moment {
         at: crate::core::platform::clock::rfc3339(at),
         at_local: local_start(at, zone_name).at,
     }

@@ -5,6 +5,9 @@
 //! decimals, in the Asia/Ho_Chi_Minh zone).
 //! Idempotent: each event is inserted with `on conflict (slug) do nothing`,
 //! and its seats only when that insert happened, all in one transaction.
+//!
+//! (Over 350 lines on purpose: most of it is the three venues' data, one
+//! function each, read side by side.)
 
 use super::platform::db::{Db, Tx};
 use crate::core::platform::clock::At;

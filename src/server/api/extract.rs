@@ -38,8 +38,12 @@ impl<S: Send + Sync> FromRequestParts<S> for EventPath {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let params = PathParams::from_request_parts(parts, state).await?;
-        event_id(params.named("eventId")?).map(EventPath)
+        event_id(
+            PathParams::read(parts, state, "eventId")
+                .await?
+                .named("eventId")?,
+        )
+        .map(EventPath)
     }
 }
 
@@ -50,7 +54,7 @@ impl<S: Send + Sync> FromRequestParts<S> for BookingPath {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let params = PathParams::from_request_parts(parts, state).await?;
+        let params = PathParams::read(parts, state, "bookingId").await?;
         booking_id(params.named("bookingId")?).map(BookingPath)
     }
 }
@@ -60,7 +64,26 @@ impl<S: Send + Sync> FromRequestParts<S> for BookingPath {
 /// reader of the path behind every extractor of ids.
 pub struct PathParams(Vec<(String, String)>);
 
+impl From<Vec<(String, String)>> for PathParams {
+    fn from(params: Vec<(String, String)>) -> Self {
+        PathParams(params)
+    }
+}
+
 impl PathParams {
+    /// The path's parameters; a path that cannot be read (not UTF-8 once
+    /// decoded) is an error on `field`, the id the caller wanted.
+    pub async fn read<S: Send + Sync>(
+        parts: &mut Parts,
+        state: &S,
+        field: &str,
+    ) -> Result<PathParams, ApiError> {
+        axum::extract::Path::<Vec<(String, String)>>::from_request_parts(parts, state)
+            .await
+            .map(|p| PathParams(p.0))
+            .map_err(|_| ApiError::validation(format!("{field} is missing from the path"), field))
+    }
+
     /// The raw text of one parameter.
     pub fn named(&self, name: &str) -> Result<&str, ApiError> {
         self.0
@@ -80,17 +103,6 @@ impl PathParams {
         self.0
             .iter()
             .try_for_each(|(name, raw)| id(raw, name).map(drop))
-    }
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for PathParams {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        axum::extract::Path::<Vec<(String, String)>>::from_request_parts(parts, state)
-            .await
-            .map(|p| PathParams(p.0))
-            .map_err(|_| ApiError::validation("the path could not be read", "path"))
     }
 }
 

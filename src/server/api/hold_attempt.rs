@@ -37,7 +37,11 @@ impl FromRequest<AppState> for HoldAttempt {
     async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
         let (mut parts, body) = req.into_parts();
         let Buyer(buyer) = Buyer::from_request_parts(&mut parts, state).await?;
-        let params = PathParams::from_request_parts(&mut parts, state).await?;
+        let params =
+            axum::extract::Path::<Vec<(String, String)>>::from_request_parts(&mut parts, state)
+                .await
+                .map(|p| PathParams::from(p.0))
+                .map_err(|_| ApiError::validation("the path's ids could not be read", "path"))?;
         let headers = parts.headers.clone();
         let path = match parts.extensions.get::<OriginalUri>() {
             Some(OriginalUri(uri)) => uri.path().to_string(),

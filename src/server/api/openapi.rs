@@ -8,8 +8,8 @@ use holdfast_app::core::door::CheckedIn;
 use holdfast_app::core::platform::error::{ErrorBody, ErrorDetail, FieldError};
 use holdfast_app::model::console::{
     ActionOutcome, AuditRow, BookingAction, BookingActivity, CampaignKind, CanaryReport,
-    CategorySpec, CreatedEvent, Dashboard, EventLayout, LiveHold, MailRow, Moment, NewPromo,
-    PromoCampaign, RoomSummary, SeatCounts, SectionSpec, StandingCount, StandingSpec, WebhookRow,
+    CategorySpec, CreatedEvent, Dashboard, EventLayout, LiveHold, MailRow, NewPromo, PromoCampaign,
+    RoomSummary, SeatCounts, SectionSpec, StandingCount, StandingSpec, WebhookRow,
 };
 use holdfast_app::model::seat_drawing::{DrawnCategory, DrawnSeats, SeatDrawing};
 use holdfast_app::model::{
@@ -86,7 +86,7 @@ impl Modify for Security {
         Seat, SeatView, SeatMapSnapshot, SeatStatuses, SeatDrawing, DrawnSeats, DrawnCategory, HoldResponse, GeneralAdmissionLine, BookingSeat, BookingView,
         PayResponse, PaymentView, ErrorBody, ErrorDetail, FieldError, HoldSeatsRequest,
         HoldPlacesRequest, best::BestAvailableRequest, admin_session::SignIn, Dashboard, SeatCounts, StandingCount, LiveHold,
-        BookingActivity, WebhookRow, MailRow, AuditRow, CanaryReport, ActionOutcome, BookingAction, Moment, EventLayout,
+        BookingActivity, WebhookRow, MailRow, AuditRow, CanaryReport, ActionOutcome, BookingAction, EventLayout,
         CategorySpec, SectionSpec, StandingSpec, CreatedEvent,
         QueueStatus, PromoApplied, RoomSummary, NewPromo, PromoCampaign, CampaignKind,
         promos::PromoRequest, promos::PooledCode, on_sale_admin::RoomSettings,

@@ -116,9 +116,10 @@ impl<'a> Acting<'a> {
         })
     }
 
-    /// Refused: the booking is not in a state this action applies to.
-    fn refused(&self, what: &str) -> ApiError {
-        ApiError::InvalidState(format!("{what}; this booking is {}", self.booking.status))
+    /// Refused: the booking is not in a state this action applies to
+    /// ("{rule}; {this} is HELD").
+    fn refused(&self, rule: &str, this: &str) -> ApiError {
+        ApiError::InvalidState(format!("{rule}; {this} is {}", self.booking.status))
     }
 
     /// The action's audit row, in its transaction.
@@ -162,7 +163,7 @@ impl<'a> Acting<'a> {
 /// HELD → CANCELLED, whoever holds it.
 async fn release(mut a: Acting<'_>) -> Result<ActionOutcome, ApiError> {
     let Some(released) = store::cancel_hold_by_admin(&mut a.tx, a.booking_id, a.now).await? else {
-        return Err(a.refused("only a running hold can be released"));
+        return Err(a.refused("only a running hold can be released", "this booking"));
     };
     let seats = released.seats.len();
     a.gave_back_seats(released, Detail::Released { seats })
@@ -174,7 +175,7 @@ async fn release(mut a: Acting<'_>) -> Result<ActionOutcome, ApiError> {
 async fn extend(mut a: Acting<'_>, seconds: i64) -> Result<ActionOutcome, ApiError> {
     let held_until = a.booking.held_until;
     if a.booking.status != BookingStatus::Held || held_until <= a.now {
-        return Err(a.refused("only a running hold can be extended"));
+        return Err(a.refused("only a running hold can be extended", "this booking"));
     }
     let until = (held_until + seconds * 1000).min(a.now + MAX_HOLD_AHEAD_MS);
     if store::extend_hold(&mut a.tx, a.booking_id, until, a.now)
@@ -213,7 +214,7 @@ async fn refund(mut a: Acting<'_>) -> Result<ActionOutcome, ApiError> {
                 | PaymentStatus::Refunded
                 | PaymentStatus::Disputed),
             ) => Ok(a.outcome(a.booking.status, format!("already refunded (payment {p})"))),
-            _ => Err(a.refused("only a booked booking can be refunded")),
+            _ => Err(a.refused("only a booked booking can be refunded", "this one")),
         };
     };
     if !payments::begin_refund(&mut a.tx, a.booking_id, a.now).await? {
@@ -231,7 +232,7 @@ async fn refund(mut a: Acting<'_>) -> Result<ActionOutcome, ApiError> {
 /// Queues the confirmation again (a fresh dedupe key per resend).
 async fn resend_confirmation(mut a: Acting<'_>) -> Result<ActionOutcome, ApiError> {
     if a.booking.status != BookingStatus::Booked {
-        return Err(a.refused("only a booked booking has a confirmation"));
+        return Err(a.refused("only a booked booking has a confirmation", "this one"));
     }
     let said = Detail::ConfirmationQueued;
     let audit_id = a.audited(&said).await?;

@@ -70,17 +70,19 @@ pub async fn recent(
     .await?;
     Ok(rows
         .into_iter()
-        .map(|r| AuditRow {
-            detail_words: Detail::read(r.words.as_deref(), &r.detail, locale),
+        .map(|r| {
             // In the event's zone; UTC for what concerns no event.
-            when: crate::core::event_time::moment(
-                r.created_at,
-                r.event_time_zone.as_deref().unwrap_or("UTC"),
-            ),
-            actor: r.actor,
-            action: r.action,
-            booking_id: r.booking_id,
-            detail: r.detail,
+            let zone = r.event_time_zone.as_deref().unwrap_or("UTC");
+            let when = crate::core::event_time::moment(r.created_at, zone);
+            AuditRow {
+                detail_words: Detail::read(r.words.as_deref(), &r.detail, locale),
+                at: when.at,
+                at_local: when.at_local,
+                actor: r.actor,
+                action: r.action,
+                booking_id: r.booking_id,
+                detail: r.detail,
+            }
         })
         .collect())
 }

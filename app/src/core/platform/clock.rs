@@ -72,7 +72,7 @@ impl Sub<i64> for At {
 impl Sub for At {
     type Output = i64;
     fn sub(self, earlier: At) -> i64 {
-        self.0 - earlier.0
+        self.0.saturating_sub(earlier.0)
     }
 }
 

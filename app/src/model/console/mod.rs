@@ -85,8 +85,10 @@ pub struct BookingActivity {
     pub status: BookingStatus,
     pub amount_cents: i64,
     pub currency: String,
-    #[serde(flatten)]
-    pub when: Moment,
+    pub at: String,
+    /// `at` in the event's time zone (RFC 3339 with its offset).
+    #[serde(default)]
+    pub at_local: String,
     /// Why, in words ("paid", "late payment: seats re-taken", …).
     pub reason: String,
     /// Why, as a kind (what the console translates).
@@ -165,8 +167,10 @@ pub struct MailRow {
     pub subject: String,
     /// `mailbox`, `smtp`, or `pending` while still in the outbox.
     pub channel: String,
-    #[serde(flatten)]
-    pub when: Moment,
+    pub at: String,
+    /// In the event's time zone (RFC 3339 with its offset).
+    #[serde(default)]
+    pub at_local: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -180,18 +184,8 @@ pub struct AuditRow {
     /// `detail` in the reader's language (the console's; English for the API).
     #[serde(default)]
     pub detail_words: String,
-    #[serde(flatten)]
-    pub when: Moment,
-}
-
-/// When something happened, for the console: RFC 3339 in UTC, and the
-/// same instant in the event's time zone.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
-pub struct Moment {
     pub at: String,
-    /// `at` in the event's time zone (RFC 3339 with its offset).
+    /// In the event's time zone (RFC 3339 with its offset).
     #[serde(default)]
     pub at_local: String,
 }

@@ -146,7 +146,7 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
                             <td>{r.status.words(use_locale())}</td>
                             <td>{use_locale().price(r.amount_cents, &r.currency)}</td>
                             <td>{r.reason_kind.words(use_locale(), r.refunded_cents, &r.currency)}</td>
-                            <td>{words::when(use_locale(), &r.when)}</td>
+                            <td>{words::when(use_locale(), &r.at_local, &r.at)}</td>
                             <td>{booked.then(|| view! {
                                 <button class="refund" on:click=move |_| act(b1.clone(), BookingAction::Refund, 0)>{t(Msg::Refund)}</button>
                                 <button class="resend" on:click=move |_| act(b2.clone(), BookingAction::Resend, 0)>{t(Msg::ResendEmail)}</button>
@@ -165,21 +165,21 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
             <table class="webhooks">
                 <thead><tr><th>{t(Msg::ColEvent)}</th><th>{t(Msg::ColType)}</th><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColOutcome)}</th><th>{t(Msg::ColReceived)}</th></tr></thead>
                 <tbody>{d.webhooks.into_iter().map(|w| view! {
-                    <tr><td>{w.event_id}</td><td>{w.kind}</td><td>{w.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{words::outcome(use_locale(), &w.outcome)}</td><td>{words::when_local(use_locale(), &w.at_local, &w.received_at)}</td></tr>
+                    <tr><td>{w.event_id}</td><td>{w.kind}</td><td>{w.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{words::outcome(use_locale(), &w.outcome)}</td><td>{words::when(use_locale(), &w.at_local, &w.received_at)}</td></tr>
                 }).collect_view()}</tbody>
             </table>
             <h2>{t(Msg::MailHeading)}</h2>
             <table class="mail">
                 <thead><tr><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColTo)}</th><th>{t(Msg::ColSubject)}</th><th>{t(Msg::ColChannel)}</th><th>{t(Msg::ColAt)}</th></tr></thead>
                 <tbody>{d.mail.into_iter().map(|m| view! {
-                    <tr><td>{short(&m.booking_id)}</td><td>{m.recipient}</td><td>{m.subject}</td><td>{words::channel(use_locale(), &m.channel)}</td><td>{words::when(use_locale(), &m.when)}</td></tr>
+                    <tr><td>{short(&m.booking_id)}</td><td>{m.recipient}</td><td>{m.subject}</td><td>{words::channel(use_locale(), &m.channel)}</td><td>{words::when(use_locale(), &m.at_local, &m.at)}</td></tr>
                 }).collect_view()}</tbody>
             </table>
             <h2>{t(Msg::AuditHeading)}</h2>
             <table class="audit">
                 <thead><tr><th>{t(Msg::ColWho)}</th><th>{t(Msg::ColWhat)}</th><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColDetail)}</th><th>{t(Msg::ColWhen)}</th></tr></thead>
                 <tbody>{d.audit.into_iter().map(|a| view! {
-                    <tr><td>{words::actor(use_locale(), &a.actor)}</td><td>{words::action(use_locale(), &a.action)}</td><td>{a.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{if a.detail_words.is_empty() { a.detail } else { a.detail_words }}</td><td>{words::when(use_locale(), &a.when)}</td></tr>
+                    <tr><td>{words::actor(use_locale(), &a.actor)}</td><td>{words::action(use_locale(), &a.action)}</td><td>{a.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{if a.detail_words.is_empty() { a.detail } else { a.detail_words }}</td><td>{words::when(use_locale(), &a.at_local, &a.at)}</td></tr>
                 }).collect_view()}</tbody>
             </table>
         }

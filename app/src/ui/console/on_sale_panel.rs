@@ -90,7 +90,7 @@ fn RoomControls(
                     (true, true) => t(Msg::RoomAdmitting).to_string(),
                     (true, false) => fill(
                         Msg::RoomLiningUp,
-                        &[("at", &crate::ui::console::words::when_local(use_locale(), &r.on_sale_at_local, &r.on_sale_at))],
+                        &[("at", &crate::ui::console::words::when(use_locale(), &r.on_sale_at_local, &r.on_sale_at))],
                     ),
                     _ => t(Msg::RoomOffHint).to_string(),
                 }}

@@ -79,12 +79,7 @@ pub fn action_done(locale: Locale, code: &str, booking: &str, detail: &str) -> S
 }
 
 /// When, in the event's zone; the UTC form when that is all there is.
-pub fn when(locale: Locale, moment: &crate::model::console::Moment) -> String {
-    when_local(locale, &moment.at_local, &moment.at)
-}
-
-/// `when` for an instant given as its two forms.
-pub fn when_local(locale: Locale, local: &str, utc: &str) -> String {
+pub fn when(locale: Locale, local: &str, utc: &str) -> String {
     format::moment(locale, local)
         .or_else(|| format::moment(locale, utc))
         .unwrap_or_else(|| utc.to_string())
@@ -103,7 +98,7 @@ mod tests {
         assert_eq!(actor(Locale::Vi, "api-token"), "api-token");
         assert_eq!(action(Locale::En, "unpublish"), "withdraw");
         assert_eq!(
-            when_local(Locale::En, "", "2026-12-02T05:12:08.000Z"),
+            when(Locale::En, "", "2026-12-02T05:12:08.000Z"),
             "2 Dec, 05:12:08"
         );
     }

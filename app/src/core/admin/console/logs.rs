@@ -1,9 +1,10 @@
 //! What came in and went out for an event: payment webhooks and mail
 //! (sent, or still waiting in the outbox).
 
+use crate::core::event_time::Moment;
 use crate::core::platform::clock::{rfc3339, At};
 use crate::core::{ApiError, AppState};
-use crate::model::console::{MailRow, Moment, WebhookRow};
+use crate::model::console::{MailRow, WebhookRow};
 use crate::model::{BookingId, EventId};
 
 use super::recent_rows;
@@ -75,12 +76,16 @@ pub(super) async fn mail(
     .await?;
     Ok(rows
         .into_iter()
-        .map(|m| MailRow {
-            when: local(m.created_at),
-            booking_id: m.booking_id,
-            recipient: m.recipient,
-            subject: m.subject,
-            channel: m.channel,
+        .map(|m| {
+            let when = local(m.created_at);
+            MailRow {
+                at: when.at,
+                at_local: when.at_local,
+                booking_id: m.booking_id,
+                recipient: m.recipient,
+                subject: m.subject,
+                channel: m.channel,
+            }
         })
         .collect())
 }

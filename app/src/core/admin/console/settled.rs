@@ -1,9 +1,10 @@
 //! Bookings settled lately, with why: paid, re-taken late, refunded.
 
+use crate::core::event_time::Moment;
 use crate::core::platform::clock::At;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
-use crate::model::console::{BookingActivity, Moment, SettlementReason};
+use crate::model::console::{BookingActivity, SettlementReason};
 use crate::model::money::Money;
 use crate::model::{BookingId, BookingStatus, EventId, PaymentStatus};
 
@@ -46,12 +47,14 @@ pub(super) async fn recent(
     for row in rows {
         let reason = reason(state, &row).await?;
         let code = row.price.currency().code();
+        let when = local(row.updated_at);
         out.push(BookingActivity {
             status: row.status,
             amount_cents: row.price.minor(),
             reason: reason.words(Locale::En, row.refunded_cents, code),
             currency: code.to_string(),
-            when: local(row.updated_at),
+            at: when.at,
+            at_local: when.at_local,
             reason_kind: reason,
             refunded_cents: row.refunded_cents,
             booking_id: row.id,
