@@ -362,23 +362,13 @@ impl Case<'_> {
                 app.clock.advance_ms(ms);
                 retry("expire", || expire_due_holds(&app.state, 1000)).await;
             }
-            AdminRelease => {
-                let _ = actions::act(
-                    &app.state,
-                    &admin,
-                    &self.booking.as_str().into(),
-                    actions::Act::Release,
-                )
-                .await;
-            }
-            AdminRefund => {
-                let _ = actions::act(
-                    &app.state,
-                    &admin,
-                    &self.booking.as_str().into(),
-                    actions::Act::Refund,
-                )
-                .await;
+            AdminRelease | AdminRefund => {
+                let act = if step == AdminRelease {
+                    actions::Act::Release
+                } else {
+                    actions::Act::Refund
+                };
+                let _ = actions::act(&app.state, &admin, &self.booking.as_str().into(), act).await;
             }
             OtherBuyer => {
                 let other = app.buyer();

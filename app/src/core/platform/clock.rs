@@ -48,11 +48,6 @@ impl At {
     pub const fn from_unix_secs(secs: i64) -> At {
         At(secs.saturating_mul(1000))
     }
-
-    /// RFC 3339 UTC with milliseconds, as API.md wants times.
-    pub fn rfc3339(self) -> String {
-        rfc3339(self)
-    }
 }
 
 impl Add<i64> for At {
