@@ -23,6 +23,9 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --features holdfast/ssr,holdfast-app/ssr -- -D warnings
 
+echo "==> alerts and dashboard (promtool check and unit tests; metrics named as exported)"
+./scripts/check-alerts.sh
+
 echo "==> tools"
 ./scripts/install-tools.sh
 cargo clippy -p holdfast-app --lib --target wasm32-unknown-unknown --no-default-features --features hydrate -- -D warnings

@@ -395,7 +395,9 @@ on_both_backends!(
         assert_eq!(apply(third, third_booking, "TWO-BACK").await.status, 200);
         // The first hold expires unpaid: the single-use code comes back.
         app.clock.advance_ms(301_000);
-        holdfast::server::workers::sweep_expired_holds(&app.state).await;
+        holdfast::server::workers::sweep_expired_holds(&app.state)
+            .await
+            .expect("sweep");
         let view = first.get(&format!("/api/bookings/{booking}")).await.json();
         assert_eq!(
             (

@@ -390,7 +390,9 @@ on_both_backends!(
         );
         // The holds lapse: the seats come back, the queue moves.
         app.clock.advance_ms(301_000);
-        holdfast::server::workers::sweep_expired_holds(&app.state).await;
+        holdfast::server::workers::sweep_expired_holds(&app.state)
+            .await
+            .expect("sweep");
         assert!(step(&app, event, 1).await > 0, "the queue moves again");
         app.state.waiting_rooms.forget(EventId(event));
         let waiting = buyers[10]

@@ -14,6 +14,7 @@ use super::admin::auth::Admin;
 use super::booking::store;
 use super::platform::clock::{rfc3339, At};
 use super::{ApiError, AppState};
+use crate::core::platform::db;
 use crate::model::BookingId;
 use crate::model::BookingStatus;
 use crate::model::{EventId, SeatId};
@@ -152,7 +153,7 @@ pub async fn check_in(
         detail: &detail,
     };
     audit::record(&mut tx, &entry, now).await?;
-    tx.commit().await?;
+    db::commit(tx).await?;
     Ok(CheckedIn {
         booking_id: ticket.booking_id,
         units: wanted,

@@ -11,6 +11,7 @@
 
 use super::platform::db::{Db, Tx};
 use crate::core::platform::clock::At;
+use crate::core::platform::db;
 use crate::model::EventId;
 
 /// Exactly this many seats in the arena (the last upper row is trimmed).
@@ -47,7 +48,7 @@ pub async fn load_demo_data(db: &Db, now_ms: At) -> Result<(), sqlx::Error> {
     for spec in [arena(), cruise(), hanoi()] {
         let mut tx = db.begin().await?;
         insert_event(&mut tx, &spec, now_ms).await?;
-        tx.commit().await?;
+        db::commit(tx).await?;
     }
     Ok(())
 }

@@ -11,6 +11,7 @@ mod extract;
 mod health;
 mod hold_attempt;
 mod holds;
+mod jobs;
 mod on_sale_admin;
 pub mod openapi;
 mod payments;
@@ -92,6 +93,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/admin/session", get(admin_session::whoami))
         .route("/api/admin/holds", get(admin::holds))
         .route("/api/admin/invariants", get(admin::invariants))
+        .route("/api/admin/jobs", get(jobs::list))
+        .route("/api/admin/jobs/{jobName}/run", post(jobs::run_now))
         .route("/api/admin/audit", get(admin::audit_log))
         .route(
             "/api/admin/events",

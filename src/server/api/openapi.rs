@@ -8,8 +8,9 @@ use holdfast_app::core::door::CheckedIn;
 use holdfast_app::core::platform::error::{ErrorBody, ErrorDetail, FieldError};
 use holdfast_app::model::console::{
     ActionOutcome, AuditRow, BookingAction, BookingActivity, CampaignKind, CanaryReport,
-    CategorySpec, CreatedEvent, Dashboard, EventLayout, LiveHold, MailRow, NewPromo, PromoCampaign,
-    RoomSummary, SeatCounts, SectionSpec, StandingCount, StandingSpec, WebhookRow,
+    CategorySpec, CreatedEvent, Dashboard, EventLayout, JobRunView, JobView, LiveHold, MailRow,
+    NewPromo, PromoCampaign, RoomSummary, RunOutcome, RunRequested, SeatCounts, SectionSpec,
+    StandingCount, StandingSpec, WebhookRow,
 };
 use holdfast_app::model::seat_drawing::{DrawnCategory, DrawnSeats, SeatDrawing};
 use holdfast_app::model::{
@@ -22,8 +23,8 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::{
-    admin, admin_session, best, bookings, door, events, holds, on_sale_admin, payments, promos,
-    queue, seat_map, stream,
+    admin, admin_session, best, bookings, door, events, holds, jobs, on_sale_admin, payments,
+    promos, queue, seat_map, stream,
 };
 use holdfast_app::model::SeatId;
 
@@ -74,7 +75,7 @@ impl Modify for Security {
         admin_session::login, admin_session::logout, admin_session::whoami, admin::holds, admin::invariants,
         admin::audit_log, admin::events, admin::create_event, admin::publish,
         admin::unpublish, admin::dashboard, admin::dashboard_stream, admin::booking_action,
-        door::check_in,
+        door::check_in, jobs::list, jobs::run_now,
         queue::join_queue, queue::queue_status, queue::queue_stream,
         promos::apply_promo, promos::claim_pooled,
         on_sale_admin::set_queue, on_sale_admin::queue_summary,
@@ -90,7 +91,7 @@ impl Modify for Security {
         CategorySpec, SectionSpec, StandingSpec, CreatedEvent,
         QueueStatus, PromoApplied, RoomSummary, NewPromo, PromoCampaign, CampaignKind,
         promos::PromoRequest, promos::PooledCode, on_sale_admin::RoomSettings,
-        door::CheckInRequest, CheckedIn, TicketView,
+        door::CheckInRequest, CheckedIn, TicketView, JobView, JobRunView, RunOutcome, RunRequested,
     )),
     modifiers(&Security),
 )]

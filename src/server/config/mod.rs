@@ -82,6 +82,10 @@ pub struct Config {
     pub auto_room_per_minute: i64,
     /// How long before the on-sale it opens (`AUTO_WAITING_ROOM_LEAD_SECONDS`).
     pub auto_room_lead: Duration,
+    /// How long a job's run holds its lease without a heartbeat
+    /// (`JOB_LEASE_SECONDS`): how soon another instance takes over the
+    /// job of one that died mid-run.
+    pub job_lease: Duration,
 }
 
 impl Config {
@@ -151,6 +155,7 @@ impl Config {
             admit_interval: Duration::from_millis(s.number("ADMIT_INTERVAL_MS", 1000)?.max(50)),
             auto_room_per_minute: s.number("AUTO_WAITING_ROOM_PER_MINUTE", 0)? as i64,
             auto_room_lead: Duration::from_secs(s.number("AUTO_WAITING_ROOM_LEAD_SECONDS", 600)?),
+            job_lease: Duration::from_secs(s.number("JOB_LEASE_SECONDS", 15)?.max(3)),
         };
         config.check_secrets()?;
         if config.production {
@@ -252,6 +257,7 @@ impl Config {
             admit_interval: Duration::from_secs(3600),
             auto_room_per_minute: 0,
             auto_room_lead: Duration::from_secs(600),
+            job_lease: Duration::from_secs(15),
         }
     }
 }

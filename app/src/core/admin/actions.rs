@@ -10,6 +10,7 @@ use crate::core::booking::store::{self, Locked, Released};
 use crate::core::payments::outbox::{self, RefundReason};
 use crate::core::payments::store as payments;
 use crate::core::platform::clock::At;
+use crate::core::platform::db;
 use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
@@ -152,7 +153,7 @@ impl<'a> Acting<'a> {
     ) -> Result<ActionOutcome, ApiError> {
         self.audited(&said).await?;
         let outcome = self.outcome(BookingStatus::Cancelled, said.say(Locale::En));
-        self.tx.commit().await?;
+        db::commit(self.tx).await?;
         self.state
             .seat_maps
             .publish(released.event_id, &released.as_changes(), self.now);
@@ -192,7 +193,7 @@ async fn extend(mut a: Acting<'_>, seconds: i64) -> Result<ActionOutcome, ApiErr
     a.audited(&said).await?;
     let seats = store::seats_of(&mut a.tx, a.booking_id).await?;
     let outcome = a.outcome(BookingStatus::Held, said.say(Locale::En));
-    a.tx.commit().await?;
+    db::commit(a.tx).await?;
     let changes: Vec<_> = seats
         .into_iter()
         .map(|s| (s, Occupancy::Held(until)))
@@ -251,6 +252,6 @@ async fn resend_confirmation(mut a: Acting<'_>) -> Result<ActionOutcome, ApiErro
     )
     .await?;
     let outcome = a.outcome(BookingStatus::Booked, said.say(Locale::En));
-    a.tx.commit().await?;
+    db::commit(a.tx).await?;
     Ok(outcome)
 }

@@ -33,9 +33,11 @@ pub async fn check(state: &AppState) -> Result<CanaryReport, ApiError> {
         checked_at: rfc3339(now),
         violations,
     };
+    // Counted every time, zero included, so the series exists before the
+    // first violation and an alert sees that one too.
+    metrics::counter!("holdfast_invariant_violations_total")
+        .increment(report.violations.len() as u64);
     if !report.ok {
-        metrics::counter!("holdfast_invariant_violations_total")
-            .increment(report.violations.len() as u64);
         for v in &report.violations {
             tracing::error!(violation = %v, "invariant violated");
         }

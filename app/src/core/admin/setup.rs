@@ -6,6 +6,7 @@ use super::audit::{self, Entry};
 use super::audit_detail::Detail;
 use super::auth::Admin;
 use super::layout::{check, seats_of};
+use crate::core::platform::db;
 use crate::core::seed::insert_layout;
 use crate::core::{ApiError, AppState};
 use crate::model::console::{CreatedEvent, EventLayout};
@@ -65,7 +66,7 @@ pub async fn create_event(
     };
     let entry = Entry::on_event(&admin.actor, "create_event", event_id, &detail);
     audit::record(&mut tx, &entry, now).await?;
-    tx.commit().await?;
+    db::commit(tx).await?;
     Ok(CreatedEvent {
         event_id,
         seat_count: seats.len() as i64,
@@ -107,7 +108,7 @@ pub async fn set_published(
         .bind(event_id)
         .fetch_one(&mut *tx)
         .await?;
-    tx.commit().await?;
+    db::commit(tx).await?;
     state.seat_maps.forget(event_id);
     Ok(CreatedEvent {
         event_id,

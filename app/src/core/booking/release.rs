@@ -4,6 +4,7 @@
 
 use super::store;
 use super::BookingStatus;
+use crate::core::platform::db;
 use crate::core::{ApiError, AppState};
 use crate::model::{BookingId, BuyerId};
 
@@ -16,7 +17,7 @@ pub async fn cancel_hold(
     let now = state.clock.now();
     let mut tx = state.db.begin().await?;
     let released = store::cancel_hold(&mut tx, booking_id, buyer, now).await?;
-    tx.commit().await?;
+    db::commit(tx).await?;
     if let Some(released) = released {
         state
             .seat_maps
@@ -40,7 +41,7 @@ pub async fn expire_due_holds(state: &AppState, batch: i64) -> Result<u64, ApiEr
     let mut tx = state.db.begin().await?;
     let due = store::due_holds(&mut tx, &state.db, now, batch).await?;
     let released = store::expire_stale(&mut tx, &due, now).await?;
-    tx.commit().await?;
+    db::commit(tx).await?;
     for r in &released {
         state.seat_maps.publish(r.event_id, &r.as_changes(), now);
     }

@@ -5,6 +5,7 @@
 //! reconciliation worker asks again with the same idempotency key.
 
 use crate::core::platform::clock::At;
+use crate::core::platform::db;
 use std::time::Duration;
 
 use super::store as payments;
@@ -62,7 +63,7 @@ pub async fn start_checkout(
         give_up(state, booking_id).await?;
         return Err(ApiError::HoldExpired);
     }
-    tx.commit().await?;
+    db::commit(tx).await?;
     if let Some(event_id) = moved {
         let seats = seats_in_checkout(state, booking_id).await?;
         state.seat_maps.publish(event_id, &seats, now);
@@ -105,7 +106,7 @@ pub async fn start_checkout(
     if let Some(key) = key {
         idempotency::complete(&mut tx, buyer, key, 200, &body).await?;
     }
-    tx.commit().await?;
+    db::commit(tx).await?;
     crate::core::platform::metrics::payment("started");
     Ok(Idempotent::Fresh(response))
 }
@@ -148,7 +149,7 @@ pub async fn give_up(state: &AppState, booking_id: &BookingId) -> Result<bool, A
     let mut tx = state.db.begin().await?;
     let (ended, changes) =
         effects::apply_checkout_ended(&mut tx, booking_id, state.clock.now()).await?;
-    tx.commit().await?;
+    db::commit(tx).await?;
     outbox::publish(state, &changes);
     Ok(ended)
 }

@@ -5,6 +5,7 @@
 //! gets the same email twice and a payment is never refunded twice.
 
 use crate::core::platform::clock::At;
+use crate::core::platform::db;
 use serde::{Deserialize, Serialize};
 
 use super::effects::MapChanges;
@@ -144,7 +145,7 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
             claimed.push(row);
         }
     }
-    tx.commit().await?;
+    db::commit(tx).await?;
 
     let mut delivered = 0;
     for Due {
@@ -288,7 +289,7 @@ async fn refund(state: &AppState, booking_id: &BookingId, payload: &str) -> Resu
         )
         .await?;
     }
-    tx.commit().await?;
+    db::commit(tx).await?;
     Ok(())
 }
 

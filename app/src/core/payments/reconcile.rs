@@ -9,6 +9,7 @@ use super::effects;
 use super::outbox;
 use super::store as payments;
 use super::SessionState;
+use crate::core::platform::db;
 use crate::core::{ApiError, AppState};
 use crate::model::BookingId;
 
@@ -46,7 +47,7 @@ async fn settle(state: &AppState, booking_id: &BookingId) -> Result<bool, ApiErr
         None => {
             let mut tx = state.db.begin().await?;
             let request = checkout_request(&mut tx, state, booking_id).await?;
-            tx.commit().await?;
+            db::commit(tx).await?;
             if !can_still_create(state, &request, state.clock.now()) {
                 return give_up(state, booking_id).await;
             }
@@ -54,7 +55,7 @@ async fn settle(state: &AppState, booking_id: &BookingId) -> Result<bool, ApiErr
             if let Ok(s) = &session {
                 let mut tx = state.db.begin().await?;
                 record_session(&mut tx, booking_id, s, state.clock.now()).await?;
-                tx.commit().await?;
+                db::commit(tx).await?;
             }
             session
         }
@@ -87,7 +88,7 @@ async fn settle(state: &AppState, booking_id: &BookingId) -> Result<bool, ApiErr
                 .1
         }
     };
-    tx.commit().await?;
+    db::commit(tx).await?;
     outbox::publish(state, &changes);
     Ok(true)
 }

@@ -9,6 +9,7 @@ use super::effects::{self, MapChanges, Paid};
 use super::money_back::{self, MoneyBack};
 use super::outbox;
 use super::signature;
+use crate::core::platform::db;
 use crate::core::platform::metrics;
 use crate::core::{ApiError, AppState};
 use crate::model::BookingId;
@@ -124,7 +125,7 @@ pub async fn receive(
         .bind(&outcome)
         .execute(&mut *tx)
         .await?;
-    tx.commit().await?;
+    db::commit(tx).await?;
     outbox::publish(state, &changes);
     metrics::webhook(kind, &outcome);
     tracing::info!(event_id, kind, outcome, "webhook applied");

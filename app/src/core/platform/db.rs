@@ -12,6 +12,8 @@ use std::time::Duration;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
+use super::jobs::fence::{self, Fence};
+
 /// The tables whose rows an on-sale multiplies (`refresh_statistics`).
 const BUSY_TABLES: [&str; 5] = [
     "booking",
@@ -127,8 +129,15 @@ impl Db {
         }
     }
 
+    /// A write transaction. On SQLite it takes the write lock at once
+    /// (`BEGIN IMMEDIATE`): a transaction that read first and wrote later
+    /// would otherwise fail with `SQLITE_BUSY`, without waiting, when
+    /// another process wrote in between (two instances on one file).
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
-        self.write.begin().await
+        match self.backend {
+            Backend::Sqlite => self.write.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.write.begin().await,
+        }
     }
 
     /// Row locking for queue-like claims by workers running on every
@@ -241,6 +250,20 @@ fn ensure_sqlite_dir(url: &str) {
 
 /// True when a statement failed on a unique constraint (SQLite gives no
 /// constraint name, so the kind is all we match on).
+/// Commits `tx`. Every transaction commits here, so a job's run (see
+/// `jobs::fence`) writes only while it still holds its job's lease: inside
+/// a run, the fence is read in the transaction first, and a stale one rolls
+/// everything back. Outside a run this is a plain commit.
+pub async fn commit(mut tx: Tx) -> Result<(), sqlx::Error> {
+    if let Some(fence) = Fence::current() {
+        if !fence.still_held(&mut tx).await? {
+            tx.rollback().await?;
+            return Err(fence::lost(&fence));
+        }
+    }
+    tx.commit().await
+}
+
 pub fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
 }

@@ -66,3 +66,20 @@ pub fn admission_refused() {
 pub fn promo(outcome: &'static str) {
     counter!("holdfast_promo_total", "outcome" => outcome).increment(1);
 }
+
+/// A job's interval, for the overdue alert (`time() - last success > 3 ×
+/// interval`).
+pub fn job_interval(job: &'static str, every: std::time::Duration) {
+    gauge!("holdfast_job_interval_seconds", "task" => job).set(every.as_secs_f64());
+}
+
+/// A job's run ended (here, holding its lease); a success moves its
+/// last-success time.
+pub fn job_run(job: &'static str, ok: bool, at: super::clock::At) {
+    let outcome = if ok { "ok" } else { "failed" };
+    counter!("holdfast_job_runs_total", "task" => job, "outcome" => outcome).increment(1);
+    if ok {
+        gauge!("holdfast_job_last_success_timestamp_seconds", "task" => job)
+            .set(at.ms() as f64 / 1000.0);
+    }
+}

@@ -12,7 +12,8 @@
 //! - `rate_limit`, `stream_slots`, `client_addr`: who the client is, and how
 //!   much it may do and hold open;
 //! - `metrics`: the Prometheus series;
-//! - `secrets`: the deployment's root secret and the keys derived from it.
+//! - `secrets`: the deployment's root secret and the keys derived from it;
+//! - `jobs`: the one runner of every periodic job (leases, fencing, runs).
 
 pub mod client_addr;
 pub mod clock;
@@ -22,6 +23,7 @@ pub mod error;
 mod error_words;
 pub mod fanout;
 pub mod idempotency;
+pub mod jobs;
 pub mod metrics;
 pub mod rate_limit;
 pub mod secrets;

@@ -3,6 +3,7 @@
 
 use super::{normalise, store};
 use crate::core::booking;
+use crate::core::platform::db;
 use crate::core::{ApiError, AppState};
 use crate::model::console::CampaignKind;
 use crate::model::{BookingId, BookingStatus, BuyerId, PromoApplied};
@@ -88,7 +89,7 @@ async fn claim(
         discount_cents,
     };
     store::record_use(&mut tx, booking_id, &used, now).await?;
-    tx.commit().await?;
+    db::commit(tx).await?;
     Ok(PromoApplied {
         amount_cents: booking.price.minor() - discount_cents,
         discount_cents,

@@ -6,6 +6,7 @@ use super::{new_code, normalise};
 use crate::core::admin::audit::{self, Entry};
 use crate::core::admin::audit_detail::Detail;
 use crate::core::admin::auth::Admin;
+use crate::core::platform::db;
 use crate::core::platform::db::is_unique_violation;
 use crate::core::platform::error::FieldError;
 use crate::core::{ApiError, AppState};
@@ -56,7 +57,7 @@ pub async fn create(
         now,
     )
     .await?;
-    tx.commit().await?;
+    db::commit(tx).await?;
     one(state, id).await
 }
 

@@ -14,6 +14,7 @@
 
 use super::store;
 use super::view::places;
+use crate::core::platform::db;
 use crate::core::{catalog, ApiError, AppState};
 use crate::model::EventId;
 
@@ -72,7 +73,7 @@ pub async fn admit_due(state: &AppState, event_id: EventId) -> Result<i64, ApiEr
         now
     };
     store::record_step(&mut tx, event_id, through, admit, next_since, now).await?;
-    tx.commit().await?;
+    db::commit(tx).await?;
     if admit > 0 {
         state.waiting_rooms.forget(event_id);
         crate::core::platform::metrics::admitted(admit);

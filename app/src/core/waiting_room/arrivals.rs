@@ -7,6 +7,7 @@
 //! order they arrived.
 
 use crate::core::platform::clock::At;
+use crate::core::platform::db;
 use std::collections::HashMap;
 
 use tokio::sync::{mpsc, oneshot};
@@ -129,7 +130,7 @@ async fn write_places(
         }
     }
     if newcomers.is_empty() {
-        tx.commit().await?;
+        db::commit(tx).await?;
         return Ok(places);
     }
     let Some(last) = store::issue_numbers(&mut tx, event_id, newcomers.len() as i64).await? else {
@@ -161,7 +162,7 @@ async fn write_places(
             places.insert((*buyer).clone(), Some(*place));
         }
     }
-    tx.commit().await?;
+    db::commit(tx).await?;
     // Those who lost the race to another instance: their place from there.
     for (buyer, _, _) in &fresh {
         if !places.contains_key(*buyer) {

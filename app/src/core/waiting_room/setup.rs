@@ -5,6 +5,7 @@ use crate::core::admin::audit::{self, Entry};
 use crate::core::admin::audit_detail::Detail;
 use crate::core::admin::auth::Admin;
 use crate::core::platform::clock::rfc3339;
+use crate::core::platform::db;
 use crate::core::{ApiError, AppState};
 use crate::model::console::RoomSummary;
 use crate::model::EventId;
@@ -39,7 +40,7 @@ pub async fn configure(
     };
     let entry = Entry::on_event(&admin.actor, "waiting_room", event_id, &detail);
     audit::record(&mut tx, &entry, now).await?;
-    tx.commit().await?;
+    db::commit(tx).await?;
     state.waiting_rooms.forget(event_id);
     summary(state, event_id).await
 }

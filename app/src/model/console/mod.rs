@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 use crate::i18n::{Locale, Msg};
 use crate::model::{BookingId, BookingStatus, BuyerId, EventId, SeatId};
 
+mod jobs;
 mod setup;
+pub use jobs::*;
 pub use setup::*;
 
 /// One event's live picture: counts, money, holds and what happened lately.

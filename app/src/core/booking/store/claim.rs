@@ -26,6 +26,7 @@ use super::ending::{expire_stale, Released};
 use super::BookingStatus::*;
 use super::{claim_sql, BookingStatus, NewBooking};
 use crate::core::platform::clock::{rfc3339, At};
+use crate::core::platform::db;
 use crate::core::platform::db::{is_unique_violation, Backend, Db, Tx};
 use crate::core::platform::idempotency::{self, IdempotencyKey};
 use crate::model::money::Money;
@@ -130,7 +131,7 @@ pub async fn claim(db: &Db, claim: &Claim) -> Result<Claimed, sqlx::Error> {
     let mut tx = db.begin().await?;
     let outcome = decide(db.backend, &mut tx, claim).await?;
     if matches!(outcome, Claimed::Held { .. }) {
-        tx.commit().await?;
+        db::commit(tx).await?;
     } else {
         tx.rollback().await?;
     }

@@ -37,6 +37,7 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
 use super::claim::{claim as claim_alone, decide, Claim, Claimed};
+use crate::core::platform::db;
 use crate::core::platform::db::{Backend, Db};
 
 /// Claims waiting for the writer at most (then `claim` waits to queue).
@@ -206,7 +207,7 @@ async fn together(db: &Db, claims: &[&Claim]) -> Result<Vec<Option<Claimed>>, sq
             .await?;
         outcomes.push(outcome);
     }
-    tx.commit().await?;
+    db::commit(tx).await?;
     Ok(outcomes)
 }
 

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 use super::{other, session_row, Delivery, Sandbox, SessionRow, DELAY_MS};
 use crate::core::payments::ProviderError;
 use crate::core::platform::clock::At;
+use crate::core::platform::db;
 use crate::core::platform::db::Tx;
 
 impl Sandbox {
@@ -59,7 +60,7 @@ impl Sandbox {
             )
             .await?;
         }
-        tx.commit().await.map_err(other)?;
+        db::commit(tx).await.map_err(other)?;
         let urls: (String, String) =
             sqlx::query_as("select success_url, cancel_url from sandbox_session where id = $1")
                 .bind(session_id)

@@ -13,6 +13,7 @@ mod delivery;
 mod events;
 
 use crate::core::platform::clock::At;
+use crate::core::platform::db;
 use crate::model::money::Money;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -168,7 +169,7 @@ impl PaymentProvider for Sandbox {
         let mut tx = self.db.begin().await.map_err(other)?;
         self.expire_open(&mut tx, session_id, self.clock.now())
             .await?;
-        tx.commit().await.map_err(other)?;
+        db::commit(tx).await.map_err(other)?;
         let row = self
             .session(session_id)
             .await?
@@ -183,7 +184,7 @@ impl PaymentProvider for Sandbox {
         let row = session_row(&mut *tx, session_id)
             .await?
             .ok_or_else(|| ProviderError::Refused("no such session".into()))?;
-        tx.commit().await.map_err(other)?;
+        db::commit(tx).await.map_err(other)?;
         Ok(self.view(row))
     }
 
@@ -241,7 +242,7 @@ impl PaymentProvider for Sandbox {
             self.enqueue(&mut tx, "charge.refunded", charge, Delivery::Once)
                 .await?;
         }
-        tx.commit().await.map_err(other)?;
+        db::commit(tx).await.map_err(other)?;
         Ok(refund_id)
     }
 }

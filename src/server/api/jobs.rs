@@ -1,0 +1,50 @@
+//! The Jobs view of the admin API: every periodic job with its holder and
+//! last runs, and "Run now".
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use holdfast_app::core::admin::auth::Admin;
+use holdfast_app::core::platform::error::ErrorBody;
+use holdfast_app::core::platform::jobs::{self, history};
+use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::model::console::{JobView, RunRequested};
+
+/// `GET /api/admin/jobs`.
+#[utoipa::path(
+    get,
+    path = "/api/admin/jobs",
+    tag = "admin",
+    summary = "Periodic jobs: holder, next run, last runs",
+    responses((status = 200, body = Vec<JobView>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    _admin: Admin,
+) -> Result<Json<Vec<JobView>>, ApiError> {
+    Ok(Json(history::jobs(&state.db).await?))
+}
+
+/// `POST /api/admin/jobs/{jobName}/run`: due now; the next poll of any
+/// instance runs it (after the run under way, if one is).
+#[utoipa::path(
+    post,
+    path = "/api/admin/jobs/{jobName}/run",
+    tag = "admin",
+    summary = "Run a job now",
+    params(("jobName" = String, Path, description = "a job's name, as listed")),
+    responses((status = 202, body = RunRequested), (status = 404, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn run_now(
+    State(state): State<AppState>,
+    _admin: Admin,
+    Path(name): Path<String>,
+) -> Result<(StatusCode, Json<RunRequested>), ApiError> {
+    if !jobs::run_now(&state, &name).await? {
+        return Err(ApiError::NotFound("no such job"));
+    }
+    tracing::info!(job = name, "run now asked for");
+    Ok((StatusCode::ACCEPTED, Json(RunRequested { name })))
+}

@@ -1,0 +1,432 @@
+//! The job runner (`core::platform::jobs`) against a real database, with
+//! two instances sharing it: one runs a job at a time, a holder that
+//! stalled past its lease writes nothing after the takeover, a killed
+//! holder's job is taken over and run again, a failure is recorded with
+//! its error, and the Jobs view and "Run now" work over HTTP.
+
+mod common;
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use holdfast_app::core::platform::clock::{ManualClock, SharedClock};
+use holdfast_app::core::platform::db;
+use holdfast_app::core::platform::jobs::{Job, Runner};
+use holdfast_app::core::AppState;
+use reqwest::StatusCode;
+use tokio::sync::Notify;
+
+use common::{Backend, TestApp};
+
+const LEASE: Duration = Duration::from_secs(10);
+const EVERY: Duration = Duration::from_secs(1);
+
+/// Two instances of Holdfast on one database, moved by one clock.
+struct Pair {
+    a: TestApp,
+    b: TestApp,
+    clock: Arc<ManualClock>,
+}
+
+impl Pair {
+    /// `None` when Postgres is asked for and not wanted.
+    async fn new(backend: Backend) -> Option<Pair> {
+        if matches!(backend, Backend::Postgres) && !common::wants_postgres() {
+            return None;
+        }
+        let a = common::spawn_app(backend).await;
+        let b = common::spawn_on(&a.database_url, None, |_| {}).await;
+        sqlx::query("create table probe (fence bigint not null, step text not null)")
+            .execute(a.state.db.writer())
+            .await
+            .expect("probe table");
+        Some(Pair {
+            clock: a.clock.clone(),
+            a,
+            b,
+        })
+    }
+
+    fn state(&self, app: &TestApp) -> AppState {
+        let clock: SharedClock = self.clock.clone();
+        AppState {
+            clock,
+            ..app.state.clone()
+        }
+    }
+
+    fn runner(&self, app: &TestApp, name: &str, job: Job) -> Arc<Runner> {
+        Arc::new(Runner::new(self.state(app), vec![job], name.into(), LEASE))
+    }
+
+    async fn rows(&self, sql: &str) -> Vec<(i64, String)> {
+        sqlx::query_as(sql)
+            .fetch_all(self.a.state.db.reader())
+            .await
+            .expect("rows")
+    }
+}
+
+/// The probe job's one write: a row naming the run's fence and its step,
+/// committed as every write is (`db::commit`, fenced inside a run).
+async fn write(state: &AppState, step: &str) -> Result<(), sqlx::Error> {
+    let fence = holdfast_app::core::platform::jobs::fence::Fence::current()
+        .map(|f| f.token)
+        .unwrap_or(-1);
+    let mut tx = state.db.begin().await?;
+    sqlx::query("insert into probe (fence, step) values ($1, $2)")
+        .bind(fence)
+        .bind(step)
+        .execute(&mut *tx)
+        .await?;
+    db::commit(tx).await
+}
+
+async fn finish_all(handles: Vec<tokio::task::JoinHandle<()>>) {
+    for h in handles {
+        h.await.expect("run");
+    }
+}
+
+async fn one_instance_at_a_time(backend: Backend) {
+    let Some(pair) = Pair::new(backend).await else {
+        return;
+    };
+    let in_flight = Arc::new(AtomicUsize::new(0));
+    let most = Arc::new(AtomicUsize::new(0));
+    let job = {
+        let (in_flight, most) = (in_flight.clone(), most.clone());
+        Job::new("probe", EVERY, move |state| {
+            let (in_flight, most) = (in_flight.clone(), most.clone());
+            async move {
+                let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                tokio::time::sleep(Duration::from_millis(15)).await;
+                let written = write(&state, "ran").await;
+                in_flight.fetch_sub(1, Ordering::SeqCst);
+                written.map(|_| 1).map_err(|e| e.to_string())
+            }
+        })
+    };
+    let a = pair.runner(&pair.a, "a", job.clone());
+    let b = pair.runner(&pair.b, "b", job);
+    a.register().await.expect("register");
+    b.register().await.expect("register");
+    const ROUNDS: usize = 30;
+    for _ in 0..ROUNDS {
+        // Both instances poll at the same moment, several times over.
+        let polls = (0..3)
+            .flat_map(|_| [a.clone(), b.clone()])
+            .map(|r| async move { r.poll().await.expect("poll") });
+        let started: Vec<_> = futures::future::join_all(polls)
+            .await
+            .into_iter()
+            .flatten()
+            .collect();
+        assert_eq!(
+            started.len(),
+            1,
+            "exactly one poll of six starts the due run"
+        );
+        finish_all(started).await;
+        pair.clock.advance_ms(EVERY.as_millis() as i64);
+    }
+    assert_eq!(most.load(Ordering::SeqCst), 1, "two runs overlapped");
+    let ran = pair
+        .rows("select fence, step from probe order by fence")
+        .await;
+    let fences: Vec<i64> = ran.iter().map(|r| r.0).collect();
+    assert_eq!(
+        fences,
+        (1..=ROUNDS as i64).collect::<Vec<_>>(),
+        "one run per fence, in order"
+    );
+    let runs = pair
+        .rows("select fence, outcome from job_run order by fence")
+        .await;
+    assert_eq!(runs.len(), ROUNDS);
+    assert!(runs.iter().all(|r| r.1 == "ok"), "{runs:?}");
+}
+
+async fn a_stalled_holder_cannot_write_after_the_takeover(backend: Backend) {
+    let Some(pair) = Pair::new(backend).await else {
+        return;
+    };
+    let stall_next = Arc::new(AtomicBool::new(true));
+    let stalled = Arc::new(Notify::new());
+    let resume = Arc::new(Notify::new());
+    let late_write = Arc::new(Mutex::new(None::<String>));
+    let job = {
+        let (stall_next, stalled, resume, late_write) = (
+            stall_next.clone(),
+            stalled.clone(),
+            resume.clone(),
+            late_write.clone(),
+        );
+        Job::new("probe", EVERY, move |state| {
+            let (stall_next, stalled, resume, late_write) = (
+                stall_next.clone(),
+                stalled.clone(),
+                resume.clone(),
+                late_write.clone(),
+            );
+            async move {
+                write(&state, "before").await.map_err(|e| e.to_string())?;
+                if stall_next.swap(false, Ordering::SeqCst) {
+                    // A pause (GC, a frozen VM): heartbeats and all.
+                    stalled.notify_one();
+                    resume.notified().await;
+                    let refused = write(&state, "after").await;
+                    *late_write.lock().unwrap() = Some(format!("{refused:?}"));
+                    return refused.map(|_| 1).map_err(|e| e.to_string());
+                }
+                write(&state, "after").await.map_err(|e| e.to_string())?;
+                Ok(2)
+            }
+        })
+    };
+    // A's runs never beat: the whole process is paused.
+    let a = Arc::new(
+        Runner::new(pair.state(&pair.a), vec![job.clone()], "a".into(), LEASE)
+            .beating_every(Duration::from_secs(3600)),
+    );
+    let b = pair.runner(&pair.b, "b", job);
+    a.register().await.expect("register");
+    let a_run = a.poll().await.expect("poll");
+    assert_eq!(a_run.len(), 1);
+    stalled.notified().await;
+    // Within the lease nobody else may start it.
+    pair.clock.advance_ms(LEASE.as_millis() as i64 - 1);
+    assert!(
+        b.poll().await.expect("poll").is_empty(),
+        "taken over inside the lease"
+    );
+    // Past it, B takes over and runs the job whole.
+    pair.clock.advance_ms(2);
+    finish_all(b.poll().await.expect("poll")).await;
+    // A wakes up and tries its write.
+    resume.notify_one();
+    finish_all(a_run).await;
+    let said = late_write
+        .lock()
+        .unwrap()
+        .clone()
+        .expect("A tried to write");
+    assert!(
+        said.contains("passed to another instance"),
+        "A's late write was not refused: {said}"
+    );
+    let probe = pair
+        .rows("select fence, step from probe order by fence, step")
+        .await;
+    assert_eq!(
+        probe,
+        vec![
+            (1, "before".to_string()),
+            (2, "after".into()),
+            (2, "before".into())
+        ],
+        "the stale holder wrote after the takeover"
+    );
+    let runs = pair
+        .rows("select fence, outcome || ':' || instance from job_run order by id")
+        .await;
+    assert_eq!(
+        runs,
+        vec![(1, "abandoned:a".to_string()), (2, "ok:b".into())]
+    );
+    let holder: Option<String> = sqlx::query_scalar("select holder from job where name = 'probe'")
+        .fetch_one(pair.a.state.db.reader())
+        .await
+        .expect("job");
+    assert_eq!(
+        holder, None,
+        "B's end freed the job; A's stale end changed nothing"
+    );
+}
+
+async fn a_killed_holder_is_taken_over_and_the_job_resumed(backend: Backend) {
+    let Some(pair) = Pair::new(backend).await else {
+        return;
+    };
+    let first = Arc::new(AtomicBool::new(true));
+    let job = {
+        let first = first.clone();
+        Job::new("probe", EVERY, move |state| {
+            let first = first.clone();
+            async move {
+                write(&state, "started").await.map_err(|e| e.to_string())?;
+                if first.swap(false, Ordering::SeqCst) {
+                    std::future::pending::<()>().await;
+                }
+                write(&state, "done").await.map_err(|e| e.to_string())?;
+                Ok(7)
+            }
+        })
+    };
+    let a = pair.runner(&pair.a, "a", job.clone());
+    let b = pair.runner(&pair.b, "b", job);
+    a.register().await.expect("register");
+    let a_run = a.poll().await.expect("poll");
+    while pair.rows("select fence, step from probe").await.is_empty() {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    // kill -9: nothing of A's run goes on, no end is written.
+    for run in a_run {
+        run.abort();
+    }
+    assert!(
+        b.poll().await.expect("poll").is_empty(),
+        "taken over while A's lease lasts"
+    );
+    pair.clock.advance_ms(LEASE.as_millis() as i64 + 1);
+    finish_all(b.poll().await.expect("poll")).await;
+    let runs: Vec<(i64, String, String, Option<String>, i64)> =
+        sqlx::query_as("select fence, instance, outcome, error, done from job_run order by id")
+            .fetch_all(pair.a.state.db.reader())
+            .await
+            .expect("runs");
+    assert_eq!(runs.len(), 2, "{runs:?}");
+    let (fence, instance, outcome, error, _) = &runs[0];
+    assert_eq!(
+        (*fence, instance.as_str(), outcome.as_str()),
+        (1, "a", "abandoned")
+    );
+    let error = error.as_deref().unwrap_or_default();
+    assert!(
+        error.contains("a stopped beating") && error.contains("taken over by b"),
+        "{error}"
+    );
+    assert_eq!(
+        (runs[1].0, runs[1].1.as_str(), runs[1].2.as_str(), runs[1].4),
+        (2, "b", "ok", 7)
+    );
+    let probe = pair
+        .rows("select fence, step from probe order by fence, step")
+        .await;
+    assert_eq!(
+        probe,
+        vec![
+            (1, "started".to_string()),
+            (2, "done".into()),
+            (2, "started".into())
+        ]
+    );
+}
+
+async fn a_failure_is_recorded_and_the_jobs_view_shows_it(backend: Backend) {
+    let Some(pair) = Pair::new(backend).await else {
+        return;
+    };
+    let job = Job::new("mail-relay", Duration::from_secs(60), |_state| async {
+        Err("the mail relay said 451 try later".to_string())
+    });
+    let a = pair.runner(&pair.a, "a", job);
+    a.register().await.expect("register");
+    finish_all(a.poll().await.expect("poll")).await;
+    assert!(
+        a.poll().await.expect("poll").is_empty(),
+        "not due again before its interval"
+    );
+
+    let admin = pair.a.admin();
+    let view = admin.get("/api/admin/jobs").await;
+    assert_eq!(view.status, StatusCode::OK, "{}", view.text);
+    let jobs = view.json();
+    let job = jobs
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|j| j["name"] == "mail-relay")
+        .expect("listed");
+    assert_eq!(job["everyMs"], 60_000);
+    assert_eq!(job["holder"], serde_json::Value::Null);
+    assert_eq!(job["runs"][0]["outcome"], "failed");
+    assert_eq!(job["runs"][0]["error"], "the mail relay said 451 try later");
+    assert_eq!(job["runs"][0]["instance"], "a");
+
+    // Run now: due at once, on whichever instance polls first.
+    let asked = admin
+        .post("/api/admin/jobs/mail-relay/run", None, None)
+        .await;
+    assert_eq!(asked.status, StatusCode::ACCEPTED, "{}", asked.text);
+    let b = pair.runner(
+        &pair.b,
+        "b",
+        Job::new("mail-relay", Duration::from_secs(60), |_s| async { Ok(3) }),
+    );
+    finish_all(b.poll().await.expect("poll")).await;
+    let jobs = admin.get("/api/admin/jobs").await.json();
+    let job = jobs
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["name"] == "mail-relay")
+        .unwrap()
+        .clone();
+    assert_eq!(job["runs"][0]["outcome"], "ok");
+    assert_eq!(job["runs"][0]["done"], 3);
+    assert_eq!(job["runs"][0]["instance"], "b");
+    assert_eq!(job["runs"].as_array().unwrap().len(), 2);
+
+    let unknown = admin
+        .post("/api/admin/jobs/no-such-job/run", None, None)
+        .await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    assert_eq!(unknown.code(), "NOT_FOUND");
+    let stranger = pair
+        .a
+        .buyer()
+        .post("/api/admin/jobs/mail-relay/run", None, None)
+        .await;
+    assert_eq!(
+        stranger.status,
+        StatusCode::UNAUTHORIZED,
+        "{}",
+        stranger.text
+    );
+    assert_eq!(
+        pair.a.buyer().get("/api/admin/jobs").await.status,
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+/// The product's own jobs through the runner: the sweeper, fenced, expires
+/// a lapsed hold and records what it did.
+async fn the_sweeper_runs_as_a_job(backend: Backend) {
+    let Some(pair) = Pair::new(backend).await else {
+        return;
+    };
+    let config = holdfast::server::config::Config::for_tests(&pair.a.database_url);
+    let jobs = holdfast::server::workers::jobs(&config);
+    let runner = Arc::new(Runner::new(pair.state(&pair.a), jobs, "a".into(), LEASE));
+    runner.register().await.expect("register");
+    let seat = pair.a.first_seat(1).await;
+    let held = pair.a.buyer().hold(1, seat).await;
+    assert_eq!(held.status, StatusCode::OK, "{}", held.text);
+    // Everything runs once now (a first run is due at once).
+    finish_all(runner.poll().await.expect("poll")).await;
+    pair.clock
+        .advance_ms(config.sweep_interval.as_millis() as i64 + 301_000);
+    finish_all(runner.poll().await.expect("poll")).await;
+    let sweeps = pair
+        .rows("select done, outcome from job_run where job = 'sweep' order by id")
+        .await;
+    assert_eq!(
+        sweeps,
+        vec![(0, "ok".to_string()), (1, "ok".into())],
+        "{sweeps:?}"
+    );
+    let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+    assert_eq!(pair.a.status_of(&booking).await, "EXPIRED");
+    pair.a.assert_invariants().await;
+}
+
+for_each_backend!(
+    one_instance_at_a_time,
+    a_stalled_holder_cannot_write_after_the_takeover,
+    a_killed_holder_is_taken_over_and_the_job_resumed,
+    a_failure_is_recorded_and_the_jobs_view_shows_it,
+    the_sweeper_runs_as_a_job,
+);
