@@ -22,7 +22,7 @@ start)
   source "$(dirname "$0")/lib.sh"
   port=$(free_port)
   as_pg "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
-  echo "-h 127.0.0.1 -p $port -k $dir -c max_connections=300 -c shared_buffers=256MB -c fsync=on ${PG_OPTIONS:-}" > "$dir/options"
+  echo "-h 127.0.0.1 -p $port -k $dir -c max_connections=300 -c shared_buffers=256MB -c fsync=on -c log_lock_waits=on -c deadlock_timeout=200ms ${PG_OPTIONS:-}" > "$dir/options"
   as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "$(cat "$dir/options")" start >/dev/null
   echo "postgres://postgres@127.0.0.1:$port/postgres"
   ;;

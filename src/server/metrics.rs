@@ -31,6 +31,13 @@ pub fn handle() -> &'static PrometheusHandle {
                 ],
             )
             .expect("buckets")
+            .set_buckets_for_metric(
+                Matcher::Full("holdfast_db_pool_wait_seconds".to_string()),
+                &[
+                    0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0,
+                ],
+            )
+            .expect("buckets")
             .install_recorder()
             .expect("one metrics recorder per process");
         let upkeep = handle.clone();
@@ -81,14 +88,20 @@ pub async fn track(request: Request, next: Next) -> Response {
 }
 
 pub async fn render(State(state): State<AppState>) -> Response {
-    if let Ok(backlog) = outbox::backlog(&state).await {
+    if let Ok((backlog, oldest)) = outbox::backlog(&state).await {
         gauge!("holdfast_outbox_backlog").set(backlog as f64);
+        gauge!("holdfast_outbox_oldest_age_seconds").set(oldest as f64 / 1000.0);
+    }
+    if let Ok(waiting) = state.db.lock_waiters().await {
+        gauge!("holdfast_db_lock_waiters").set(waiting as f64);
     }
     for (pool, p) in [("read", state.db.reader()), ("write", state.db.writer())] {
         let size = p.size() as f64;
         let idle = p.num_idle() as f64;
         gauge!("holdfast_db_pool_connections", "pool" => pool).set(size);
         gauge!("holdfast_db_pool_in_use", "pool" => pool).set(size - idle);
+        gauge!("holdfast_db_pool_max", "pool" => pool)
+            .set(p.options().get_max_connections() as f64);
     }
     (
         [(

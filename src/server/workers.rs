@@ -4,7 +4,8 @@
 //! invariant canary, the purges and fresh planner statistics. Each runs on
 //! one instance at a time under a fenced lease, and each only tidies or
 //! delivers: correctness never waits for it, and running it again after a
-//! crash is safe.
+//! crash is safe. A run's transaction that the database rolls back for
+//! contention is run again whole (`retry`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,6 +17,7 @@ use holdfast_app::core::payments::reconcile::reconcile_due;
 use holdfast_app::core::payments::sandbox::Sandbox;
 use holdfast_app::core::platform::idempotency;
 use holdfast_app::core::platform::jobs::{self, Job, RunResult, Runner};
+use holdfast_app::core::platform::retry::retried;
 use holdfast_app::core::platform::session_store::DbSessionStore;
 use holdfast_app::core::waiting_room::admit::admit_all_due;
 use holdfast_app::core::waiting_room::setup::open_automatic_rooms;
@@ -45,13 +47,15 @@ pub fn jobs(config: &Config) -> Vec<Job> {
             sweep_expired_holds(&s).await
         }),
         Job::new("reconcile", config.reconcile_interval, |s| async move {
-            Ok(reconcile_due(&s).await.map_err(say)? as u64)
+            Ok(retried("reconcile", || reconcile_due(&s))
+                .await
+                .map_err(say)? as u64)
         }),
         // Batch after batch while they come back full: after an on-sale
         // thousands of confirmations wait, and one batch a second would
         // take minutes (the simulator measured it).
         Job::new("outbox", second, |s| async move {
-            in_batches(outbox::BATCH, || dispatch_due(&s)).await
+            in_batches(outbox::BATCH, || retried("outbox", || dispatch_due(&s))).await
         }),
         Job::new("sandbox-deliveries", second, |s| async move {
             match &s.payments.sandbox {
@@ -69,7 +73,9 @@ pub fn jobs(config: &Config) -> Vec<Job> {
                         .await
                         .map_err(say)?;
                 }
-                Ok(admit_all_due(&s).await.map_err(say)? as u64)
+                Ok(retried("admission", || admit_all_due(&s))
+                    .await
+                    .map_err(say)? as u64)
             },
         ),
         // A violation logs at error level, counts in
@@ -162,7 +168,9 @@ where
 pub async fn sweep_expired_holds(state: &AppState) -> RunResult {
     let mut total = 0;
     loop {
-        let n = expire_due_holds(state, SWEEP_BATCH).await.map_err(say)?;
+        let n = retried("sweep", || expire_due_holds(state, SWEEP_BATCH))
+            .await
+            .map_err(say)?;
         total += n;
         if n < SWEEP_BATCH as u64 {
             return Ok(total);

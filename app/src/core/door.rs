@@ -14,7 +14,7 @@ use super::admin::auth::Admin;
 use super::booking::store;
 use super::platform::clock::{rfc3339, At};
 use super::{ApiError, AppState};
-use crate::core::platform::db;
+use crate::core::platform::{db, retry};
 use crate::model::BookingId;
 use crate::model::BookingStatus;
 use crate::model::{EventId, SeatId};
@@ -88,6 +88,16 @@ fn gate_name(gate: Option<&str>) -> Result<String, ApiError> {
 }
 
 pub async fn check_in(
+    state: &AppState,
+    admin: &Admin,
+    token: &str,
+    gate: Option<&str>,
+) -> Result<CheckedIn, ApiError> {
+    retry::retried("check-in", || check_in_once(state, admin, token, gate)).await
+}
+
+/// One attempt of `check_in`.
+async fn check_in_once(
     state: &AppState,
     admin: &Admin,
     token: &str,

@@ -10,8 +10,8 @@ use crate::core::booking::store::{self, Locked, Released};
 use crate::core::payments::outbox::{self, RefundReason};
 use crate::core::payments::store as payments;
 use crate::core::platform::clock::At;
-use crate::core::platform::db;
 use crate::core::platform::db::Tx;
+use crate::core::platform::{db, retry};
 use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
@@ -58,8 +58,19 @@ impl Act {
     }
 }
 
-/// Does `act` to the booking, as `admin`.
+/// Does `act` to the booking, as `admin`; run again whole when the database
+/// rolls it back for contention.
 pub async fn act(
+    state: &AppState,
+    admin: &Admin,
+    booking_id: &BookingId,
+    act: Act,
+) -> Result<ActionOutcome, ApiError> {
+    retry::retried("admin action", || act_once(state, admin, booking_id, act)).await
+}
+
+/// One attempt of `act`.
+async fn act_once(
     state: &AppState,
     admin: &Admin,
     booking_id: &BookingId,

@@ -4,12 +4,21 @@
 
 use super::store;
 use super::BookingStatus;
-use crate::core::platform::db;
+use crate::core::platform::{db, retry};
 use crate::core::{ApiError, AppState};
 use crate::model::{BookingId, BuyerId};
 
-/// HELD → CANCELLED by the buyer who holds it.
+/// HELD → CANCELLED by the buyer who holds it; run again whole when the
+/// database rolls it back for contention (`retry::retried`).
 pub async fn cancel_hold(
+    state: &AppState,
+    buyer: &BuyerId,
+    booking_id: &BookingId,
+) -> Result<BookingStatus, ApiError> {
+    retry::retried("release", || cancel_hold_once(state, buyer, booking_id)).await
+}
+
+async fn cancel_hold_once(
     state: &AppState,
     buyer: &BuyerId,
     booking_id: &BookingId,

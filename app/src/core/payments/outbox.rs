@@ -294,11 +294,13 @@ async fn refund(state: &AppState, booking_id: &BookingId, payload: &str) -> Resu
 }
 
 /// Undelivered rows (for /metrics and the admin console).
-pub async fn backlog(state: &AppState) -> Result<i64, sqlx::Error> {
-    let (n,): (i64,) = sqlx::query_as("select count(*) from outbox where delivered_at is null")
-        .fetch_one(state.db.reader())
-        .await?;
-    Ok(n)
+/// Undelivered rows, and how long the oldest has waited (ms; 0 if none).
+pub async fn backlog(state: &AppState) -> Result<(i64, i64), sqlx::Error> {
+    let (n, oldest): (i64, Option<At>) =
+        sqlx::query_as("select count(*), min(created_at) from outbox where delivered_at is null")
+            .fetch_one(state.db.reader())
+            .await?;
+    Ok((n, oldest.map_or(0, |at| (state.clock.now() - at).max(0))))
 }
 
 /// Publishes committed seat changes to the map.

@@ -10,40 +10,76 @@ use super::money_back::{self, MoneyBack};
 use super::outbox;
 use super::signature;
 use crate::core::platform::db;
-use crate::core::platform::metrics;
+use crate::core::platform::{metrics, retry};
 use crate::core::{ApiError, AppState};
 use crate::model::BookingId;
 
-/// Verifies and applies one delivery; returns the outcome recorded.
+/// Verifies and applies one delivery; returns the outcome recorded. The
+/// application is one transaction, run again whole when the database rolls
+/// it back for contention (`retry`).
 pub async fn receive(
     state: &AppState,
     header: Option<&str>,
     body: &[u8],
 ) -> Result<String, ApiError> {
-    let header = header.ok_or_else(|| {
-        ApiError::validation("missing Stripe-Signature header", "Stripe-Signature")
+    metrics::webhook_received();
+    let event = verified(state, header, body).map_err(|(reason, e)| {
+        metrics::webhook_failed(reason);
+        e
     })?;
-    let now = state.clock.now();
+    let applied = retry::retried("webhook", || apply(state, &event)).await;
+    if applied.is_err() {
+        metrics::webhook_failed("error");
+    }
+    applied
+}
+
+/// The delivery's event, once its signature is good and it reads as one;
+/// else why not (`signature` or `invalid`) and the answer.
+fn verified(
+    state: &AppState,
+    header: Option<&str>,
+    body: &[u8],
+) -> Result<Value, (&'static str, ApiError)> {
+    let header = header.ok_or_else(|| {
+        let e = ApiError::validation("missing Stripe-Signature header", "Stripe-Signature");
+        ("signature", e)
+    })?;
     signature::verify(
         &state.payments.settings.webhook_secret,
         header,
         body,
-        now.unix_secs(),
+        state.clock.now().unix_secs(),
     )
     .map_err(|e| {
-        ApiError::validation(
+        let e = ApiError::validation(
             format!("webhook signature refused: {e}"),
             "Stripe-Signature",
+        );
+        ("signature", e)
+    })?;
+    let event: Value = serde_json::from_slice(body).map_err(|_| {
+        (
+            "invalid",
+            ApiError::validation("webhook body is not JSON", "body"),
         )
     })?;
-    let event: Value = serde_json::from_slice(body)
-        .map_err(|_| ApiError::validation("webhook body is not JSON", "body"))?;
+    if event["id"].as_str().is_none() || event["type"].as_str().is_none() {
+        let e = ApiError::validation("webhook event needs an id and a type", "body");
+        return Err(("invalid", e));
+    }
+    Ok(event)
+}
+
+/// Applies a verified event in one transaction: the inbox row and its effect.
+async fn apply(state: &AppState, event: &Value) -> Result<String, ApiError> {
     let (Some(event_id), Some(kind)) = (event["id"].as_str(), event["type"].as_str()) else {
         return Err(ApiError::validation(
             "webhook event needs an id and a type",
             "body",
         ));
     };
+    let now = state.clock.now();
     let object = &event["data"]["object"];
     let booking_id = match kind {
         "charge.refunded" | "charge.dispute.created" => {

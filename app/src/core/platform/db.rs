@@ -45,6 +45,8 @@ pub struct Db {
     /// connections of their own, so a crowd's reads queueing for the pool
     /// never hold up the commit their holds wait for; on SQLite the writer.
     claims: AnyPool,
+    /// Which pool `write` is, in the pool-wait histogram.
+    write_label: &'static str,
 }
 
 pub type Tx = sqlx::Transaction<'static, sqlx::Any>;
@@ -64,6 +66,7 @@ impl Db {
                 read,
                 claims: write.clone(),
                 write,
+                write_label: "write",
             })
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             let pool = AnyPoolOptions::new()
@@ -81,6 +84,7 @@ impl Db {
                 read: pool.clone(),
                 write: pool,
                 claims,
+                write_label: "write",
             })
         } else {
             Err(sqlx::Error::Configuration(
@@ -125,6 +129,7 @@ impl Db {
     pub fn for_claims(&self) -> Db {
         Db {
             write: self.claims.clone(),
+            write_label: "claims",
             ..self.clone()
         }
     }
@@ -133,10 +138,31 @@ impl Db {
     /// (`BEGIN IMMEDIATE`): a transaction that read first and wrote later
     /// would otherwise fail with `SQLITE_BUSY`, without waiting, when
     /// another process wrote in between (two instances on one file).
+    /// The wait is measured (`holdfast_db_pool_wait_seconds`): a
+    /// connection from the pool, then the `BEGIN` (one local round trip).
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
-        match self.backend {
+        let asked = std::time::Instant::now();
+        let tx = match self.backend {
             Backend::Sqlite => self.write.begin_with("BEGIN IMMEDIATE").await,
             Backend::Postgres => self.write.begin().await,
+        };
+        super::metrics::pool_wait(self.write_label, asked.elapsed());
+        tx
+    }
+
+    /// Sessions of this database waiting on a lock right now (Postgres;
+    /// SQLite's single writer queues in the pool instead: 0).
+    pub async fn lock_waiters(&self) -> Result<i64, sqlx::Error> {
+        match self.backend {
+            Backend::Sqlite => Ok(0),
+            Backend::Postgres => {
+                sqlx::query_scalar(
+                    "select count(*) from pg_stat_activity
+                     where wait_event_type = 'Lock' and datname = current_database()",
+                )
+                .fetch_one(&self.read)
+                .await
+            }
         }
     }
 

@@ -76,6 +76,12 @@ pub enum ApiError {
     /// simply be sent again.
     #[error("we are very busy right now; nothing was done, please try again in a moment")]
     Busy,
+    /// The database rolled the transaction back for contention (a deadlock,
+    /// a serialization failure, a busy file), and so did every retry
+    /// (`retry::retried`): nothing was done; the same request may be sent
+    /// again.
+    #[error("we are very busy right now; nothing was done, please try again in a moment")]
+    Contended(super::retry::Contention),
     /// Too many live streams open from this client, or on this instance.
     #[error("too many live updates are open right now; try again in a few seconds")]
     TooManyStreams,
@@ -135,9 +141,10 @@ impl ApiError {
             ApiError::IdempotencyKeyMissing => StatusCode::BAD_REQUEST,
             ApiError::Validation { status, .. } => *status,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::ProviderUnavailable | ApiError::Busy | ApiError::TooManyStreams => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ApiError::ProviderUnavailable
+            | ApiError::Busy
+            | ApiError::Contended(_)
+            | ApiError::TooManyStreams => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden | ApiError::CrossSite | ApiError::AdmissionRequired => {
                 StatusCode::FORBIDDEN
@@ -171,7 +178,7 @@ impl ApiError {
             ApiError::Unauthorized => "UNAUTHORIZED",
             ApiError::Forbidden | ApiError::CrossSite => "FORBIDDEN",
             ApiError::RateLimited { .. } => "RATE_LIMITED",
-            ApiError::Busy => "SERVICE_BUSY",
+            ApiError::Busy | ApiError::Contended(_) => "SERVICE_BUSY",
             ApiError::TooManyStreams => "TOO_MANY_STREAMS",
             ApiError::AdmissionRequired => "ADMISSION_REQUIRED",
             ApiError::PromoUnknown => "PROMO_UNKNOWN",
@@ -262,7 +269,10 @@ impl From<sqlx::Error> for ApiError {
                 tracing::warn!("no database connection within the pool's wait; answered 503");
                 ApiError::Busy
             }
-            e => ApiError::internal(e),
+            e => match super::retry::Contention::of(&e) {
+                Some(why) => ApiError::Contended(why),
+                None => ApiError::internal(e),
+            },
         }
     }
 }
@@ -275,7 +285,7 @@ impl IntoResponse for ApiError {
         let mut response = (self.status(), axum::Json(self.body())).into_response();
         let retry_after_secs = match self {
             ApiError::RateLimited { retry_after_secs } => Some(retry_after_secs),
-            ApiError::Busy => Some(1),
+            ApiError::Busy | ApiError::Contended(_) => Some(1),
             ApiError::TooManyStreams => Some(5),
             _ => None,
         };

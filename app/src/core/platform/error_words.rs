@@ -36,7 +36,7 @@ impl ApiError {
             ApiError::PromoUnknown => Msg::RefusedPromoUnknown,
             ApiError::PromoExhausted => Msg::RefusedPromoExhausted,
             ApiError::PromoAlreadyApplied => Msg::RefusedPromoApplied,
-            ApiError::Busy | ApiError::TooManyStreams => Msg::RefusedBusy,
+            ApiError::Busy | ApiError::Contended(_) | ApiError::TooManyStreams => Msg::RefusedBusy,
             ApiError::AlreadyCheckedIn { .. } => Msg::RefusedAlreadyIn,
             ApiError::TicketVoid(_) => Msg::RefusedTicketVoid,
             _ => Msg::RefusedOther,

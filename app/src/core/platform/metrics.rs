@@ -79,7 +79,38 @@ pub fn job_run(job: &'static str, ok: bool, at: super::clock::At) {
     let outcome = if ok { "ok" } else { "failed" };
     counter!("holdfast_job_runs_total", "task" => job, "outcome" => outcome).increment(1);
     if ok {
-        gauge!("holdfast_job_last_success_timestamp_seconds", "task" => job)
-            .set(at.ms() as f64 / 1000.0);
+        job_succeeded_at(job, at);
     }
+}
+
+pub fn job_succeeded_at(job: &'static str, at: super::clock::At) {
+    gauge!("holdfast_job_last_success_timestamp_seconds", "task" => job)
+        .set(at.ms() as f64 / 1000.0);
+}
+
+/// A transaction rolled back for contention, run again.
+pub fn db_retry(why: super::retry::Contention) {
+    counter!("holdfast_db_retries_total", "cause" => why.as_str()).increment(1);
+}
+
+/// A transaction that lost every retry: the client heard 503.
+pub fn db_retries_exhausted(why: super::retry::Contention) {
+    counter!("holdfast_db_retries_exhausted_total", "cause" => why.as_str()).increment(1);
+}
+
+/// A payment provider's delivery arrived (before its signature is checked).
+pub fn webhook_received() {
+    counter!("holdfast_webhook_received_total").increment(1);
+}
+
+/// A delivery answered with an error: `signature`, `invalid` (not an
+/// event we can read) or `error` (ours: it will be delivered again).
+pub fn webhook_failed(reason: &'static str) {
+    counter!("holdfast_webhook_failures_total", "reason" => reason).increment(1);
+}
+
+/// How long a transaction waited for its connection (and `BEGIN`).
+pub fn pool_wait(pool: &'static str, waited: std::time::Duration) {
+    metrics::histogram!("holdfast_db_pool_wait_seconds", "pool" => pool)
+        .record(waited.as_secs_f64());
 }

@@ -13,6 +13,8 @@
 //!   much it may do and hold open;
 //! - `metrics`: the Prometheus series;
 //! - `secrets`: the deployment's root secret and the keys derived from it;
+//! - `retry`: a use case run again whole when the database rolled it back
+//!   for contention (then 503 `SERVICE_BUSY`);
 //! - `jobs`: the one runner of every periodic job (leases, fencing, runs).
 
 pub mod client_addr;
@@ -26,6 +28,7 @@ pub mod idempotency;
 pub mod jobs;
 pub mod metrics;
 pub mod rate_limit;
+pub mod retry;
 pub mod secrets;
 pub mod session_store;
 pub mod state;

@@ -115,7 +115,7 @@ pub async fn dashboard(
         recent: settled::recent(state, event_id, &local).await?,
         webhooks: logs::webhooks(state, event_id, &local).await?,
         mail: logs::mail(state, event_id, &local).await?,
-        outbox_backlog: outbox::backlog(state).await?,
+        outbox_backlog: outbox::backlog(state).await?.0,
         audit: audit::recent(&state.db, Some(event_id), RECENT, locale).await?,
         canary,
     })

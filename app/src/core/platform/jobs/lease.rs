@@ -246,3 +246,10 @@ pub async fn forget_runs(db: &Db, before: At) -> Result<u64, sqlx::Error> {
         .await?
         .rows_affected())
 }
+
+/// Each job's last successful end, as recorded by any instance.
+pub async fn last_successes(db: &Db) -> Result<Vec<(String, At)>, sqlx::Error> {
+    sqlx::query_as("select job, max(ended_at) from job_run where outcome = 'ok' group by job")
+        .fetch_all(db.reader())
+        .await
+}

@@ -48,11 +48,18 @@ impl Runner {
 
     /// Adds this instance's jobs to the table (each instance does, so a
     /// job added by an upgrade appears with the first instance running it).
+    /// Its series start from what the table remembers, so a job that has
+    /// not succeeded since a restart of every instance still looks overdue.
     pub async fn register(&self) -> Result<(), sqlx::Error> {
+        lease::register(&self.state.db, &self.jobs).await?;
+        let last = lease::last_successes(&self.state.db).await?;
         for job in &self.jobs {
             metrics::job_interval(job.name, job.every);
+            if let Some((_, at)) = last.iter().find(|(name, _)| name == job.name) {
+                metrics::job_succeeded_at(job.name, *at);
+            }
         }
-        lease::register(&self.state.db, &self.jobs).await
+        Ok(())
     }
 
     /// One poll: starts a run of every due job whose lease this instance
