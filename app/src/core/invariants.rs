@@ -130,5 +130,31 @@ pub async fn violations(db: &Db, now: At) -> Result<Vec<String>, sqlx::Error> {
             .into_iter()
             .map(|(b, subject, n)| format!("booking {b} was mailed \"{subject}\" {n} times")),
     );
+    // Every booking's history ends where the booking stands, each step
+    // starts where the one before it ended, and every step names a cause.
+    let astray: Vec<(String, String, Option<String>)> = sqlx::query_as(
+        "select b.id, b.status, h.to_status from booking b
+         left join booking_history h
+           on h.id = (select max(id) from booking_history where booking_id = b.id)
+         where h.to_status is null or h.to_status <> b.status",
+    )
+    .fetch_all(db.reader())
+    .await?;
+    out.extend(astray.into_iter().map(|(b, status, last)| match last {
+        Some(last) => format!("booking {b} is {status} but its history ends at {last}"),
+        None => format!("booking {b} has no history"),
+    }));
+    let broken: Vec<(String, i64)> = sqlx::query_as(
+        "select h.booking_id, h.id from booking_history h
+         where h.cause = 'unrecorded'
+            or (h.from_status is not null and h.from_status is distinct from (
+                 select p.to_status from booking_history p
+                 where p.booking_id = h.booking_id and p.id < h.id order by p.id desc limit 1))",
+    )
+    .fetch_all(db.reader())
+    .await?;
+    out.extend(broken.into_iter().map(|(b, step)| {
+        format!("booking {b}'s history step {step} has no cause or skips a status")
+    }));
     Ok(out)
 }

@@ -2,6 +2,7 @@
 //! functions and the hydrated pages. Plain data: no I/O, no SQL.
 
 mod booking;
+mod booking_history;
 mod booking_status;
 pub mod console;
 mod event;
@@ -15,6 +16,7 @@ pub mod seat_drawing;
 mod state_names;
 
 pub use booking::*;
+pub use booking_history::{Cause, CauseKind, HistoryEntry};
 pub use booking_status::BookingStatus;
 pub use event::*;
 pub use ids::{BookingId, BuyerId, EventId, SeatId};

@@ -4,6 +4,7 @@
 mod admin;
 mod admin_session;
 mod best;
+mod booking_history;
 mod bookings;
 mod door;
 mod events;
@@ -112,6 +113,10 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/api/admin/events/{eventId}/stream",
             get(admin::dashboard_stream),
+        )
+        .route(
+            "/api/admin/bookings/{bookingId}/history",
+            get(booking_history::show),
         )
         .route(
             "/api/admin/bookings/{bookingId}/{action}",

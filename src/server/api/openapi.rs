@@ -14,17 +14,18 @@ use holdfast_app::model::console::{
 };
 use holdfast_app::model::seat_drawing::{DrawnCategory, DrawnSeats, SeatDrawing};
 use holdfast_app::model::{
-    BookingSeat, BookingView, EventDetail, EventKind, EventSummary, GeneralAdmissionArea,
-    GeneralAdmissionLine, HoldResponse, PayResponse, PaymentView, PriceCategory, PromoApplied,
-    QueueStatus, Seat, SeatMapSnapshot, SeatStatus, SeatStatuses, SeatView, TicketView,
+    BookingSeat, BookingView, CauseKind, EventDetail, EventKind, EventSummary,
+    GeneralAdmissionArea, GeneralAdmissionLine, HistoryEntry, HoldResponse, PayResponse,
+    PaymentView, PriceCategory, PromoApplied, QueueStatus, Seat, SeatMapSnapshot, SeatStatus,
+    SeatStatuses, SeatView, TicketView,
 };
 use serde::Deserialize;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::{
-    admin, admin_session, best, bookings, door, events, holds, jobs, on_sale_admin, payments,
-    promos, queue, seat_map, stream,
+    admin, admin_session, best, booking_history, bookings, door, events, holds, jobs,
+    on_sale_admin, payments, promos, queue, seat_map, stream,
 };
 use holdfast_app::model::SeatId;
 
@@ -75,7 +76,7 @@ impl Modify for Security {
         admin_session::login, admin_session::logout, admin_session::whoami, admin::holds, admin::invariants,
         admin::audit_log, admin::events, admin::create_event, admin::publish,
         admin::unpublish, admin::dashboard, admin::dashboard_stream, admin::booking_action,
-        door::check_in, jobs::list, jobs::run_now,
+        door::check_in, jobs::list, jobs::run_now, booking_history::show,
         queue::join_queue, queue::queue_status, queue::queue_stream,
         promos::apply_promo, promos::claim_pooled,
         on_sale_admin::set_queue, on_sale_admin::queue_summary,
@@ -91,7 +92,7 @@ impl Modify for Security {
         CategorySpec, SectionSpec, StandingSpec, CreatedEvent,
         QueueStatus, PromoApplied, RoomSummary, NewPromo, PromoCampaign, CampaignKind,
         promos::PromoRequest, promos::PooledCode, on_sale_admin::RoomSettings,
-        door::CheckInRequest, CheckedIn, TicketView, JobView, JobRunView, RunOutcome, RunRequested,
+        door::CheckInRequest, CheckedIn, TicketView, JobView, JobRunView, RunOutcome, RunRequested, HistoryEntry, CauseKind,
     )),
     modifiers(&Security),
 )]

@@ -16,7 +16,7 @@ use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
 use crate::model::console::{ActionOutcome, BookingAction};
-use crate::model::BookingId;
+use crate::model::{BookingId, Cause};
 use crate::model::{BookingStatus, PaymentStatus};
 
 /// One extension adds at most this much.
@@ -106,6 +106,11 @@ struct Acting<'a> {
 }
 
 impl<'a> Acting<'a> {
+    /// The cause the booking's history records for this action.
+    fn by(&self) -> Cause {
+        Cause::Admin(self.admin.actor.clone())
+    }
+
     async fn begin(
         state: &'a AppState,
         admin: &'a Admin,
@@ -174,7 +179,9 @@ impl<'a> Acting<'a> {
 
 /// HELD → CANCELLED, whoever holds it.
 async fn release(mut a: Acting<'_>) -> Result<ActionOutcome, ApiError> {
-    let Some(released) = store::cancel_hold_by_admin(&mut a.tx, a.booking_id, a.now).await? else {
+    let by = a.by();
+    let Some(released) = store::cancel_hold_by_admin(&mut a.tx, a.booking_id, &by, a.now).await?
+    else {
         return Err(a.refused("only a running hold can be released", "this booking"));
     };
     let seats = released.seats.len();
@@ -219,7 +226,8 @@ async fn extend(mut a: Acting<'_>, seconds: i64) -> Result<ActionOutcome, ApiErr
 /// through the outbox with the booking's one refund key). Asking again
 /// answers the refund already under way and changes nothing.
 async fn refund(mut a: Acting<'_>) -> Result<ActionOutcome, ApiError> {
-    let Some(released) = store::cancel_booked(&mut a.tx, a.booking_id, a.now).await? else {
+    let by = a.by();
+    let Some(released) = store::cancel_booked(&mut a.tx, a.booking_id, &by, a.now).await? else {
         return match payments::status(&mut a.tx, a.booking_id).await? {
             Some(
                 p @ (PaymentStatus::RefundPending

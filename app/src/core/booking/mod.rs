@@ -5,6 +5,7 @@
 pub mod best;
 pub mod blocks;
 pub mod ga;
+pub mod history;
 pub mod hold;
 pub mod query;
 pub mod release;

@@ -17,7 +17,7 @@ use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
 use crate::model::money::Money;
-use crate::model::{BookingId, BuyerId};
+use crate::model::{BookingId, BuyerId, Cause};
 use crate::model::{BookingStatus, PayResponse};
 use crate::model::{EventId, SeatId};
 
@@ -60,7 +60,7 @@ pub async fn start_checkout(
         // (Only a retry gets here, which changed nothing: rolling back
         // leaves no Idempotency-Key in flight.)
         tx.rollback().await?;
-        give_up(state, booking_id).await?;
+        give_up(state, booking_id, &Cause::Buyer).await?;
         return Err(ApiError::HoldExpired);
     }
     db::commit(tx).await?;
@@ -145,10 +145,14 @@ async fn payment_deadline(
 /// Ends a booking whose checkout can no longer be created (the pay step's
 /// retry, or reconciliation): nobody can have paid a session that never
 /// reached the buyer. Answers whether it ended it.
-pub async fn give_up(state: &AppState, booking_id: &BookingId) -> Result<bool, ApiError> {
+pub async fn give_up(
+    state: &AppState,
+    booking_id: &BookingId,
+    by: &Cause,
+) -> Result<bool, ApiError> {
     let mut tx = state.db.begin().await?;
     let (ended, changes) =
-        effects::apply_checkout_ended(&mut tx, booking_id, state.clock.now()).await?;
+        effects::apply_checkout_ended(&mut tx, booking_id, by, state.clock.now()).await?;
     db::commit(tx).await?;
     outbox::publish(state, &changes);
     Ok(ended)

@@ -9,7 +9,7 @@ use crate::core::booking::store::{self, Locked};
 use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
-use crate::model::BookingId;
+use crate::model::{BookingId, Cause};
 use crate::model::{BookingStatus, EventId, PaymentStatus, SeatId};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +61,8 @@ pub struct Paid<'a> {
     pub currency: &'a str,
     /// The address the buyer gave at checkout (for the confirmation).
     pub customer_email: Option<&'a str>,
+    /// Who says so: the provider's webhook event, or reconciliation.
+    pub by: &'a Cause,
 }
 
 /// The provider says the booking's checkout is paid.
@@ -118,19 +120,19 @@ async fn settle_paid(
     };
     let outcome = match booking.status {
         BookingStatus::PaymentPending if right_amount => {
-            store::book(tx, booking_id, now).await?;
+            store::book(tx, booking_id, paid.by, now).await?;
             confirmed(tx, booking_id, &booking, now).await?;
             booked_seats(tx, booking_id, &mut changes).await?;
             PaidOutcome::Booked
         }
         BookingStatus::PaymentPending => {
-            if let Some(r) = store::end_unpaid_checkout(tx, booking_id, now).await? {
+            if let Some(r) = store::end_unpaid_checkout(tx, booking_id, paid.by, now).await? {
                 changes.changes = r.as_changes();
             }
             queue_refund(tx, booking_id, now).await?
         }
         BookingStatus::Expired | BookingStatus::Cancelled if right_amount => {
-            match store::retake(tx, booking_id, now).await? {
+            match store::retake(tx, booking_id, paid.by, now).await? {
                 Ok(()) => {
                     confirmed(tx, booking_id, &booking, now).await?;
                     booked_seats(tx, booking_id, &mut changes).await?;
@@ -153,6 +155,7 @@ async fn settle_paid(
 pub async fn apply_checkout_ended(
     tx: &mut Tx,
     booking_id: &BookingId,
+    by: &Cause,
     now: At,
 ) -> Result<(bool, MapChanges), sqlx::Error> {
     let Some(booking) = store::lock(tx, booking_id).await? else {
@@ -162,7 +165,7 @@ pub async fn apply_checkout_ended(
     if payments::status(tx, booking_id).await? != Some(PaymentStatus::Expired) {
         return Ok((false, MapChanges::default()));
     }
-    let Some(released) = store::end_unpaid_checkout(tx, booking_id, now).await? else {
+    let Some(released) = store::end_unpaid_checkout(tx, booking_id, by, now).await? else {
         return Ok((false, MapChanges::default()));
     };
     crate::core::platform::metrics::payment("failed");

@@ -12,7 +12,7 @@ use crate::core::booking::store;
 use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 use crate::i18n::Msg;
-use crate::model::BookingId;
+use crate::model::{BookingId, Cause};
 use crate::model::{BookingStatus, PaymentStatus};
 
 /// What the provider says happened to the money after it arrived, outside
@@ -57,6 +57,7 @@ pub async fn apply_money_back(
     tx: &mut Tx,
     booking_id: &BookingId,
     what: MoneyBack<'_>,
+    by: &Cause,
     now: At,
 ) -> Result<(MoneyBackOutcome, MapChanges), sqlx::Error> {
     let Some(booking) = store::lock(tx, booking_id).await? else {
@@ -90,7 +91,7 @@ pub async fn apply_money_back(
     let Some(from) = moved else {
         return Ok((MoneyBackOutcome::AlreadySettled, MapChanges::default()));
     };
-    let released = store::void(tx, booking_id, to, now).await?;
+    let released = store::void(tx, booking_id, to, by, now).await?;
     let outcome = if from == PaymentStatus::RefundPending && to == BookingStatus::Refunded {
         crate::core::platform::metrics::payment("refunded");
         MoneyBackOutcome::RefundConfirmed

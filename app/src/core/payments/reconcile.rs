@@ -11,7 +11,7 @@ use super::store as payments;
 use super::SessionState;
 use crate::core::platform::db;
 use crate::core::{ApiError, AppState};
-use crate::model::BookingId;
+use crate::model::{BookingId, Cause};
 
 const LEASE_MS: i64 = 60_000;
 
@@ -49,7 +49,7 @@ async fn settle(state: &AppState, booking_id: &BookingId) -> Result<bool, ApiErr
             let request = checkout_request(&mut tx, state, booking_id).await?;
             db::commit(tx).await?;
             if !can_still_create(state, &request, state.clock.now()) {
-                return give_up(state, booking_id).await;
+                return give_up(state, booking_id, &Cause::Reconciliation).await;
             }
             let session = provider.create_checkout(&request).await;
             if let Ok(s) = &session {
@@ -78,12 +78,13 @@ async fn settle(state: &AppState, booking_id: &BookingId) -> Result<bool, ApiErr
                 amount_cents: session.amount_cents,
                 currency: &session.currency,
                 customer_email: session.customer_email.as_deref(),
+                by: &Cause::Reconciliation,
             };
             let (_, changes) = effects::apply_paid(&mut tx, booking_id, paid, now).await?;
             changes
         }
         _ => {
-            effects::apply_checkout_ended(&mut tx, booking_id, now)
+            effects::apply_checkout_ended(&mut tx, booking_id, &Cause::Reconciliation, now)
                 .await?
                 .1
         }

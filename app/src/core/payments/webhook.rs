@@ -12,7 +12,7 @@ use super::signature;
 use crate::core::platform::db;
 use crate::core::platform::{metrics, retry};
 use crate::core::{ApiError, AppState};
-use crate::model::BookingId;
+use crate::model::{BookingId, Cause};
 
 /// Verifies and applies one delivery; returns the outcome recorded. The
 /// application is one transaction, run again whole when the database rolls
@@ -80,6 +80,7 @@ async fn apply(state: &AppState, event: &Value) -> Result<String, ApiError> {
         ));
     };
     let now = state.clock.now();
+    let by = Cause::Webhook(event_id.to_string());
     let object = &event["data"]["object"];
     let booking_id = match kind {
         "charge.refunded" | "charge.dispute.created" => {
@@ -122,13 +123,14 @@ async fn apply(state: &AppState, event: &Value) -> Result<String, ApiError> {
                 customer_email: object["customer_details"]["email"]
                     .as_str()
                     .or(object["customer_email"].as_str()),
+                by: &by,
             };
             let (o, c) = effects::apply_paid(&mut tx, b, paid, now).await?;
             changes = c;
             o.as_str().to_string()
         }
         ("checkout.session.async_payment_failed" | "checkout.session.expired", Some(b)) => {
-            let (ended, c) = effects::apply_checkout_ended(&mut tx, b, now).await?;
+            let (ended, c) = effects::apply_checkout_ended(&mut tx, b, &by, now).await?;
             changes = c;
             let outcome = if ended {
                 "checkout_ended"
@@ -145,12 +147,13 @@ async fn apply(state: &AppState, event: &Value) -> Result<String, ApiError> {
                 charged_cents: object["amount"].as_i64().unwrap_or(i64::MAX),
                 refund_id: object["refunds"]["data"][0]["id"].as_str(),
             };
-            let (o, c) = money_back::apply_money_back(&mut tx, b, back, now).await?;
+            let (o, c) = money_back::apply_money_back(&mut tx, b, back, &by, now).await?;
             changes = c;
             o.as_str().to_string()
         }
         ("charge.dispute.created", Some(b)) => {
-            let (o, c) = money_back::apply_money_back(&mut tx, b, MoneyBack::Disputed, now).await?;
+            let (o, c) =
+                money_back::apply_money_back(&mut tx, b, MoneyBack::Disputed, &by, now).await?;
             changes = c;
             o.as_str().to_string()
         }

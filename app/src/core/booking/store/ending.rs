@@ -6,8 +6,8 @@ use super::BookingStatus::{self, *};
 use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
-use crate::model::BookingId;
 use crate::model::BuyerId;
+use crate::model::{BookingId, Cause};
 use crate::model::{EventId, SeatId};
 
 /// What ending a booking freed, for the seat map.
@@ -31,7 +31,7 @@ enum HoldEnd<'a> {
     /// Its owner lets it go while it runs: → CANCELLED.
     Owner(&'a str),
     /// An admin releases it while it runs: → CANCELLED.
-    Admin,
+    Admin(&'a Cause),
 }
 
 /// Ends a HELD booking (one statement naming its source state), gives back
@@ -42,20 +42,20 @@ async fn end_hold(
     how: HoldEnd<'_>,
     now: At,
 ) -> Result<Option<Released>, sqlx::Error> {
-    let (to, condition) = match how {
-        HoldEnd::Expiry => (Expired, "held_until <= $2"),
-        HoldEnd::Owner(_) => (Cancelled, "held_until > $2 and buyer_id = $3"),
-        HoldEnd::Admin => (Cancelled, "held_until > $2"),
+    let (to, condition, cause) = match how {
+        HoldEnd::Expiry => (Expired, "held_until <= $2", Cause::Expiry),
+        HoldEnd::Owner(_) => (Cancelled, "held_until > $2 and buyer_id = $4", Cause::Buyer),
+        HoldEnd::Admin(by) => (Cancelled, "held_until > $2", by.clone()),
     };
     debug_assert!(Held.can_become(to));
     let sql = format!(
-        "update booking set status = {}, updated_at = $2
+        "update booking set status = {}, updated_at = $2, cause = $3
          where id = $1 and status = {} and {condition}
          returning event_id, ga_area_id, ga_quantity",
         to.sql(),
         Held.sql()
     );
-    let mut q = sqlx::query_as(&sql).bind(id).bind(now);
+    let mut q = sqlx::query_as(&sql).bind(id).bind(now).bind(cause.stored());
     if let HoldEnd::Owner(buyer) = how {
         q = q.bind(buyer);
     }
@@ -106,13 +106,14 @@ pub async fn cancel_hold(
     end_hold(tx, id, HoldEnd::Owner(buyer), now).await
 }
 
-/// HELD → CANCELLED by an admin, whoever holds it.
+/// HELD → CANCELLED by an admin (`by`), whoever holds it.
 pub async fn cancel_hold_by_admin(
     tx: &mut Tx,
     id: &BookingId,
+    by: &Cause,
     now: At,
 ) -> Result<Option<Released>, sqlx::Error> {
-    end_hold(tx, id, HoldEnd::Admin, now).await
+    end_hold(tx, id, HoldEnd::Admin(by), now).await
 }
 
 /// BOOKED → CANCELLED when an admin refunds it: the seats go back; the
@@ -120,9 +121,10 @@ pub async fn cancel_hold_by_admin(
 pub async fn cancel_booked(
     tx: &mut Tx,
     id: &BookingId,
+    by: &Cause,
     now: At,
 ) -> Result<Option<Released>, sqlx::Error> {
-    let ended = end_from(tx, id, &[Booked], Cancelled, now).await?;
+    let ended = end_from(tx, id, &[Booked], Cancelled, by, now).await?;
     release(tx, id, ended).await
 }
 
@@ -134,6 +136,7 @@ async fn end_from(
     id: &BookingId,
     from: &[BookingStatus],
     to: BookingStatus,
+    cause: &Cause,
     now: At,
 ) -> Result<Option<Ended>, sqlx::Error> {
     debug_assert!(from.iter().all(|f| f.can_become(to)));
@@ -141,7 +144,8 @@ async fn end_from(
         return Ok(None);
     }
     let sql = format!(
-        "update booking set status = {}, updated_at = $2 where id = $1 and status in {}
+        "update booking set status = {}, updated_at = $2, cause = $3
+         where id = $1 and status in {}
          returning event_id, ga_area_id, ga_quantity",
         to.sql(),
         BookingStatus::sql_list(from)
@@ -149,6 +153,7 @@ async fn end_from(
     sqlx::query_as(&sql)
         .bind(id)
         .bind(now)
+        .bind(cause.stored())
         .fetch_optional(&mut **tx)
         .await
 }
@@ -215,9 +220,10 @@ async fn release(
 pub async fn end_unpaid_checkout(
     tx: &mut Tx,
     id: &BookingId,
+    cause: &Cause,
     now: At,
 ) -> Result<Option<Released>, sqlx::Error> {
-    let ended = end_from(tx, id, &[PaymentPending], Expired, now).await?;
+    let ended = end_from(tx, id, &[PaymentPending], Expired, cause, now).await?;
     release(tx, id, ended).await
 }
 
@@ -229,15 +235,16 @@ pub async fn void(
     tx: &mut Tx,
     id: &BookingId,
     to: BookingStatus,
+    cause: &Cause,
     now: At,
 ) -> Result<Option<Released>, sqlx::Error> {
     let sources = BookingStatus::sources_of(to);
     let (live, ended): (Vec<_>, Vec<_>) = sources.into_iter().partition(|s| s.is_live());
     // A live booking gives its seats and places back; an ended one did.
-    if let Some(row) = end_from(tx, id, &live, to, now).await? {
+    if let Some(row) = end_from(tx, id, &live, to, cause, now).await? {
         return release(tx, id, Some(row)).await;
     }
-    Ok(end_from(tx, id, &ended, to, now)
+    Ok(end_from(tx, id, &ended, to, cause, now)
         .await?
         .map(|(event_id, _, _)| Released {
             event_id,

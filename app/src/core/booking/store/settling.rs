@@ -6,9 +6,9 @@ use super::BookingStatus::{self, *};
 use super::{ending::expire_stale, placeholders, seats_of, stale_holds_on};
 use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
-use crate::model::BookingId;
 use crate::model::BuyerId;
 use crate::model::EventId;
+use crate::model::{BookingId, Cause};
 
 /// HELD → PAYMENT_PENDING by its owner while the hold runs; the deadline
 /// becomes the checkout's.
@@ -21,7 +21,7 @@ pub async fn begin_payment(
 ) -> Result<Option<EventId>, sqlx::Error> {
     debug_assert!(Held.can_become(PaymentPending));
     let sql = format!(
-        "update booking set status = {}, held_until = $4, updated_at = $3
+        "update booking set status = {}, held_until = $4, updated_at = $3, cause = 'buyer'
          where id = $1 and buyer_id = $2 and status = {} and held_until > $3
          returning event_id",
         PaymentPending.sql(),
@@ -57,9 +57,15 @@ pub async fn move_payment_deadline(
     Ok(())
 }
 
-/// PAYMENT_PENDING → BOOKED: the provider says it is paid.
-pub async fn book(tx: &mut Tx, id: &BookingId, now: At) -> Result<bool, sqlx::Error> {
-    move_status(tx, id, &[PaymentPending], Booked, now).await
+/// PAYMENT_PENDING → BOOKED: the provider says it is paid (`cause`: its
+/// webhook, or reconciliation).
+pub async fn book(
+    tx: &mut Tx,
+    id: &BookingId,
+    cause: &Cause,
+    now: At,
+) -> Result<bool, sqlx::Error> {
+    move_status(tx, id, &[PaymentPending], Booked, cause, now).await
 }
 
 /// `from → to` for a booking whose seats do not change hands (they stay
@@ -69,17 +75,19 @@ async fn move_status(
     id: &BookingId,
     from: &[BookingStatus],
     to: BookingStatus,
+    cause: &Cause,
     now: At,
 ) -> Result<bool, sqlx::Error> {
     debug_assert!(from.iter().all(|f| f.can_become(to)));
     let sql = format!(
-        "update booking set status = {}, updated_at = $2 where id = $1 and status in {}",
+        "update booking set status = {}, updated_at = $2, cause = $3 where id = $1 and status in {}",
         to.sql(),
         BookingStatus::sql_list(from)
     );
     Ok(sqlx::query(&sql)
         .bind(id)
         .bind(now)
+        .bind(cause.stored())
         .execute(&mut **tx)
         .await?
         .rows_affected()
@@ -107,6 +115,7 @@ pub enum RetakeRefused {
 pub async fn retake(
     tx: &mut Tx,
     id: &BookingId,
+    cause: &Cause,
     now: At,
 ) -> Result<Result<(), RetakeRefused>, sqlx::Error> {
     debug_assert!(Expired.can_become(Booked) && Cancelled.can_become(Booked));
@@ -127,7 +136,7 @@ pub async fn retake(
         }
     }
     let mut savepoint = sqlx::Connection::begin(&mut **tx).await?;
-    let refused = retake_within(&mut savepoint, id, now).await?;
+    let refused = retake_within(&mut savepoint, id, cause, now).await?;
     match refused {
         None => savepoint.commit().await?,
         Some(_) => savepoint.rollback().await?,
@@ -138,10 +147,12 @@ pub async fn retake(
 async fn retake_within(
     sp: &mut sqlx::Transaction<'_, sqlx::Any>,
     id: &BookingId,
+    cause: &Cause,
     now: At,
 ) -> Result<Option<RetakeRefused>, sqlx::Error> {
     let sql = format!(
-        "update booking set status = {}, updated_at = $2 where id = $1 and status in {}
+        "update booking set status = {}, updated_at = $2, cause = $3
+         where id = $1 and status in {}
          returning ga_area_id, ga_quantity",
         Booked.sql(),
         BookingStatus::sql_list(&[Expired, Cancelled])
@@ -149,6 +160,7 @@ async fn retake_within(
     let won: Option<(Option<i64>, i64)> = sqlx::query_as(&sql)
         .bind(id)
         .bind(now)
+        .bind(cause.stored())
         .fetch_optional(&mut **sp)
         .await?;
     let Some((ga_area, qty)) = won else {
@@ -184,7 +196,7 @@ async fn retake_within(
 
 /// EXPIRED / CANCELLED → REFUNDED once the provider confirmed the refund.
 pub async fn mark_refunded(tx: &mut Tx, id: &BookingId, now: At) -> Result<bool, sqlx::Error> {
-    move_status(tx, id, &[Expired, Cancelled], Refunded, now).await
+    move_status(tx, id, &[Expired, Cancelled], Refunded, &Cause::Refund, now).await
 }
 
 /// Moves a booking's amount by `delta` cents (a promo code applied, or

@@ -1,0 +1,45 @@
+//! A booking's history: every status it took, why and when. The rows are
+//! appended by the database's trigger in each transition's own transaction
+//! (migration 0013), from the cause the transition's statement names
+//! (`booking.cause`); this only reads them.
+
+use crate::core::platform::clock::{rfc3339, At};
+use crate::core::platform::db::Db;
+use crate::model::{BookingId, BookingStatus, Cause, HistoryEntry};
+
+#[derive(sqlx::FromRow)]
+struct Row {
+    from_status: Option<BookingStatus>,
+    to_status: BookingStatus,
+    cause: String,
+    at: At,
+}
+
+/// The booking's history, oldest first; `None` for a booking that does not
+/// exist.
+pub async fn of(db: &Db, id: &BookingId) -> Result<Option<Vec<HistoryEntry>>, sqlx::Error> {
+    let rows: Vec<Row> = sqlx::query_as(
+        "select from_status, to_status, cause, at from booking_history
+         where booking_id = $1 order by id",
+    )
+    .bind(id)
+    .fetch_all(db.reader())
+    .await?;
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(
+        rows.into_iter()
+            .map(|r| {
+                let cause = Cause::from_stored(&r.cause);
+                HistoryEntry {
+                    from: r.from_status,
+                    to: r.to_status,
+                    cause: cause.kind(),
+                    by: cause.by().map(str::to_string),
+                    at: rfc3339(r.at),
+                }
+            })
+            .collect(),
+    ))
+}
