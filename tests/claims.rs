@@ -310,57 +310,6 @@ on_both_backends!(
     }
 );
 
-/// The server as an operator runs it, on a database of its own, killed
-/// (SIGKILL) while a crowd's claims are in its batches.
-struct Server {
-    child: std::process::Child,
-    base: String,
-}
-
-impl Server {
-    async fn start(database_url: &str) -> Server {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_holdfast"))
-            .env_clear()
-            .env("DATABASE_URL", database_url)
-            .env("LEPTOS_SITE_ADDR", format!("127.0.0.1:{port}"))
-            .env("RATE_LIMIT_IP_PER_MINUTE", "0")
-            .env("RATE_LIMIT_SESSION_PER_MINUTE", "0")
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("the server starts");
-        // Owned at once: dropped (on a panic too), it is killed and reaped.
-        let server = Server {
-            child,
-            base: format!("http://127.0.0.1:{port}"),
-        };
-        let http = reqwest::Client::new();
-        for _ in 0..600 {
-            if http
-                .get(format!("{}/readyz", server.base))
-                .send()
-                .await
-                .is_ok_and(|r| r.status() == 200)
-            {
-                return server;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        }
-        panic!("the server did not become ready in 60 s");
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Killed mid-batch, the server loses nothing it acknowledged and leaves
 /// nothing half-made: every acknowledged hold is HELD with exactly its
 /// seats; every booking the crash left has exactly the seats one request
@@ -371,7 +320,7 @@ async fn a_crash_mid_batch_loses_nothing_acknowledged(backend: common::Backend) 
         return;
     }
     let (url, _tmp) = common::fresh_database(backend).await;
-    let mut server = Server::start(&url).await;
+    let mut server = common::process::Server::start(&url, &[]).await;
     let pool = pool();
     let claims: Vec<Vec<i64>> = (0..500)
         .map(|_| {
@@ -480,7 +429,7 @@ async fn a_crash_mid_batch_loses_nothing_acknowledged(backend: common::Backend) 
     assert!(violations.is_empty(), "{violations:?}");
 
     // Started again, the server shows every acknowledged seat held.
-    let again = Server::start(&url).await;
+    let again = common::process::Server::start(&url, &[]).await;
     let map: serde_json::Value = http
         .get(format!("{}/api/events/1/seats", again.base))
         .send()

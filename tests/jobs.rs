@@ -430,3 +430,120 @@ for_each_backend!(
     a_failure_is_recorded_and_the_jobs_view_shows_it,
     the_sweeper_runs_as_a_job,
 );
+
+/// A real process killed (SIGKILL) in the middle of a run: the sweeper of
+/// instance A is inside its transaction (a trigger makes the expiry
+/// statement sleep) when A dies. Instance B, another process, takes the
+/// job over once A's lease is over, records A's run as abandoned, and
+/// expires the hold once. Postgres: its `pg_sleep` is what holds the run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_process_killed_mid_run_is_taken_over_by_another() {
+    use common::process::Server;
+    if !common::wants_postgres() {
+        return;
+    }
+    let (url, _) = common::fresh_database(Backend::Postgres).await;
+    let settings = [
+        ("HOLD_TTL_SECONDS", "1"),
+        ("SWEEP_INTERVAL_SECONDS", "1"),
+        ("JOB_LEASE_SECONDS", "3"),
+    ];
+    let mut a = Server::start(&url, &settings).await;
+    let db = sqlx::AnyPool::connect(&url).await.expect("pool");
+    sqlx::raw_sql(
+        "create function slow_expiry() returns trigger language plpgsql as $$
+         begin perform pg_sleep(4); return new; end $$;
+         create trigger slow_expiry before update on booking for each row
+         when (new.status = 'EXPIRED') execute function slow_expiry();",
+    )
+    .execute(&db)
+    .await
+    .expect("trigger");
+    let http = reqwest::Client::new();
+    let seat: i64 = sqlx::query_scalar("select min(id) from seat where event_id = 1")
+        .fetch_one(&db)
+        .await
+        .expect("a seat");
+    let held: serde_json::Value = http
+        .post(format!("{}/api/events/1/holds", a.base))
+        .header("Idempotency-Key", "killed-mid-run")
+        .json(&serde_json::json!({ "seatIds": [seat] }))
+        .send()
+        .await
+        .expect("hold")
+        .json()
+        .await
+        .expect("json");
+    let booking = held["bookingId"].as_str().expect("held").to_string();
+
+    // A's sweeper is inside the expiry when it dies.
+    let mut holder = None;
+    for _ in 0..100 {
+        let sleeping: i64 = sqlx::query_scalar(
+            "select count(*) from pg_stat_activity where wait_event = 'PgSleep'",
+        )
+        .fetch_one(&db)
+        .await
+        .expect("activity");
+        if sleeping > 0 {
+            holder = sqlx::query_scalar("select holder from job where name = 'sweep'")
+                .fetch_one(&db)
+                .await
+                .expect("job");
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let holder: String = holder.expect("A's sweep reached the slow expiry");
+    a.kill();
+    sqlx::raw_sql("drop trigger slow_expiry on booking")
+        .execute(&db)
+        .await
+        .expect("drop trigger");
+    let status: String = sqlx::query_scalar("select status from booking where id = $1")
+        .bind(&booking)
+        .fetch_one(&db)
+        .await
+        .expect("booking");
+    assert_eq!(status, "HELD", "A's run died before its commit");
+
+    let _b = Server::start(&url, &settings).await;
+    let mut runs: Vec<(String, String, i64)> = Vec::new();
+    for _ in 0..150 {
+        runs = sqlx::query_as(
+            "select instance, outcome, done from job_run where job = 'sweep' order by id",
+        )
+        .fetch_all(&db)
+        .await
+        .expect("runs");
+        if runs.iter().any(|r| r.1 == "ok" && r.2 == 1) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let abandoned: Vec<_> = runs.iter().filter(|r| r.1 == "abandoned").collect();
+    assert_eq!(abandoned.len(), 1, "{runs:?}");
+    assert_eq!(abandoned[0].0, holder, "the abandoned run is A's");
+    let after = runs.iter().position(|r| r.1 == "abandoned").unwrap();
+    assert!(
+        runs[after + 1..]
+            .iter()
+            .any(|r| r.0 != holder && r.1 == "ok" && r.2 == 1),
+        "B expired the hold after taking over: {runs:?}"
+    );
+    let steps: Vec<(String, String)> = sqlx::query_as(
+        "select to_status, cause from booking_history where booking_id = $1 order by id",
+    )
+    .bind(&booking)
+    .fetch_all(&db)
+    .await
+    .expect("history");
+    assert_eq!(
+        steps,
+        vec![
+            ("HELD".to_string(), "buyer".to_string()),
+            ("EXPIRED".into(), "expiry".into())
+        ],
+        "expired once"
+    );
+}

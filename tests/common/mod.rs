@@ -4,6 +4,8 @@
 //! clock the test moves by hand.
 #![allow(dead_code)]
 
+pub mod process;
+
 use std::sync::Arc;
 
 use holdfast::server::{build, config::Config};

@@ -41,13 +41,29 @@ pub enum CauseKind {
     Unrecorded,
 }
 
+impl CauseKind {
+    /// The kind as the API and the console write it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CauseKind::Buyer => "buyer",
+            CauseKind::Admin => "admin",
+            CauseKind::Webhook => "webhook",
+            CauseKind::Reconciliation => "reconciliation",
+            CauseKind::Expiry => "expiry",
+            CauseKind::Refund => "refund",
+            CauseKind::BeforeHistory => "before history",
+            CauseKind::Unrecorded => "unrecorded",
+        }
+    }
+}
+
 impl Cause {
     /// As `booking.cause` and `booking_history.cause` keep it.
     pub fn stored(&self) -> String {
         match self {
             Cause::Admin(actor) => format!("admin:{actor}"),
             Cause::Webhook(event) => format!("webhook:{event}"),
-            other => other.kind_name().to_string(),
+            other => other.kind().as_str().to_string(),
         }
     }
 
@@ -85,19 +101,6 @@ impl Cause {
         match self {
             Cause::Admin(who) | Cause::Webhook(who) => Some(who),
             _ => None,
-        }
-    }
-
-    fn kind_name(&self) -> &'static str {
-        match self {
-            Cause::Buyer => "buyer",
-            Cause::Admin(_) => "admin",
-            Cause::Webhook(_) => "webhook",
-            Cause::Reconciliation => "reconciliation",
-            Cause::Expiry => "expiry",
-            Cause::Refund => "refund",
-            Cause::BeforeHistory => "before history",
-            Cause::Unrecorded => "unrecorded",
         }
     }
 }
