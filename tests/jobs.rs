@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use holdfast_app::core::platform::clock::{ManualClock, SharedClock};
+use holdfast_app::core::platform::clock::{Clock, ManualClock, SharedClock};
 use holdfast_app::core::platform::db;
 use holdfast_app::core::platform::jobs::{Job, Runner};
 use holdfast_app::core::AppState;
@@ -429,6 +429,7 @@ for_each_backend!(
     a_killed_holder_is_taken_over_and_the_job_resumed,
     a_failure_is_recorded_and_the_jobs_view_shows_it,
     the_sweeper_runs_as_a_job,
+    a_cron_job_runs_at_its_fire_times,
 );
 
 /// A real process killed (SIGKILL) in the middle of a run: the sweeper of
@@ -546,4 +547,52 @@ async fn a_process_killed_mid_run_is_taken_over_by_another() {
         ],
         "expired once"
     );
+}
+
+/// A cron job is first due at its next fire time, then at each one after.
+async fn a_cron_job_runs_at_its_fire_times(backend: Backend) {
+    use holdfast_app::core::platform::jobs::Schedule;
+    let Some(pair) = Pair::new(backend).await else {
+        return;
+    };
+    let every_five_minutes = Schedule::cron("0 */5 * * * *").expect("parses");
+    let job = Job::on("report", every_five_minutes, |state| async move {
+        write(&state, "ran")
+            .await
+            .map(|_| 1)
+            .map_err(|e| e.to_string())
+    });
+    let runner = pair.runner(&pair.a, "a", job);
+    runner.register().await.expect("register");
+    let next: i64 = pair
+        .a
+        .scalar("select next_run_at from job where name = 'report'")
+        .await;
+    assert_eq!(next % 300_000, 0, "a five-minute boundary");
+    let wait = next - pair.clock.now().ms();
+    assert!(wait > 0 && wait <= 300_000, "{wait}");
+    pair.clock.advance_ms(wait - 1);
+    assert!(
+        runner.poll().await.expect("poll").is_empty(),
+        "not before its time"
+    );
+    pair.clock.advance_ms(1);
+    finish_all(runner.poll().await.expect("poll")).await;
+    let after: i64 = pair
+        .a
+        .scalar("select next_run_at from job where name = 'report'")
+        .await;
+    assert_eq!(after, next + 300_000, "then at the next fire time");
+    let listed = pair.a.admin().get("/api/admin/jobs").await.json();
+    let report = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["name"] == "report")
+        .unwrap()
+        .clone();
+    assert_eq!(report["schedule"], "cron 0 */5 * * * *");
+    assert_eq!(report["everyMs"], 300_000);
+    assert!(Schedule::cron("every tuesday").is_err());
+    assert!(Schedule::cron(holdfast::server::workers::PURGE_CRON).is_ok());
 }

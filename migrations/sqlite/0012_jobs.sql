@@ -4,6 +4,9 @@
 -- stalled past its lease changes nothing once another instance took over.
 create table job (
     name text primary key,
+    -- `every N ms` or `cron <expression>`, as the instances' code says.
+    schedule text not null default '',
+    -- The usual gap between runs (for an interval, the interval).
     every_ms integer not null,
     next_run_at integer not null default 0,
     -- The run under way: who holds it, with which fence, since when, and

@@ -161,12 +161,15 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
             "email" => deliver_email(state, &booking_id, &key, &payload).await,
             _ => refund(state, &booking_id, &payload).await,
         };
+        // Each mark in a transaction of its own, committed through
+        // `db::commit`: inside the outbox job, only while its lease holds.
+        let mut tx = state.db.begin().await?;
         match result {
             Ok(()) => {
                 sqlx::query("update outbox set delivered_at = $2 where id = $1")
                     .bind(id)
                     .bind(state.clock.now())
-                    .execute(state.db.writer())
+                    .execute(&mut *tx)
                     .await?;
                 delivered += 1;
             }
@@ -176,10 +179,11 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
                 sqlx::query("update outbox set attempts = attempts + 1, next_attempt_at = $2, lease_until = 0 where id = $1")
                     .bind(id)
                     .bind(state.clock.now() + backoff)
-                    .execute(state.db.writer())
+                    .execute(&mut *tx)
                     .await?;
             }
         }
+        db::commit(tx).await?;
     }
     Ok(delivered)
 }

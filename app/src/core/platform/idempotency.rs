@@ -197,12 +197,15 @@ pub async fn release(db: &Db, buyer: &BuyerId, key: &IdempotencyKey) -> Result<(
 }
 
 /// Drops keys older than the retention; returns how many.
+/// A transaction of its own, committed through `db::commit`: inside the
+/// purge job it writes only while the job's lease holds.
 pub async fn purge_expired(db: &Db, now: At) -> Result<u64, sqlx::Error> {
-    Ok(
-        sqlx::query("delete from idempotency_key where created_at < $1")
-            .bind(now - RETENTION_MS)
-            .execute(db.writer())
-            .await?
-            .rows_affected(),
-    )
+    let mut tx = db.begin().await?;
+    let purged = sqlx::query("delete from idempotency_key where created_at < $1")
+        .bind(now - RETENTION_MS)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    super::db::commit(tx).await?;
+    Ok(purged)
 }

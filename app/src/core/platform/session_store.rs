@@ -43,13 +43,17 @@ impl DbSessionStore {
         }
     }
 
-    /// Deletes sessions past their expiry; returns how many.
+    /// Deletes sessions past their expiry; returns how many. Committed
+    /// through `db::commit` (fenced inside the purge job).
     pub async fn delete_expired(&self) -> std::result::Result<u64, sqlx::Error> {
-        Ok(sqlx::query("delete from session where expiry_ms < $1")
+        let mut tx = self.db.begin().await?;
+        let deleted = sqlx::query("delete from session where expiry_ms < $1")
             .bind(chrono::Utc::now().timestamp_millis())
-            .execute(self.db.writer())
+            .execute(&mut *tx)
             .await?
-            .rows_affected())
+            .rows_affected();
+        super::db::commit(tx).await?;
+        Ok(deleted)
     }
 }
 

@@ -36,7 +36,9 @@ impl RunOutcome {
 #[serde(rename_all = "camelCase")]
 pub struct JobView {
     pub name: String,
-    /// Start to start, across all instances.
+    /// `every 1000 ms`, or `cron <sec min hour day month weekday>` (UTC).
+    pub schedule: String,
+    /// The usual gap between runs, across all instances.
     pub every_ms: i64,
     /// When it is next due (RFC 3339, UTC); in the past while it waits for
     /// a poll.

@@ -54,7 +54,7 @@ fn job_row(j: JobView, run_now: impl Fn(String) + Copy + 'static) -> impl IntoVi
     view! {
         <tr data-job=key>
             <th scope="row">{j.name}</th>
-            <td>{seconds(j.every_ms)}</td>
+            <td>{j.schedule}</td>
             <td>{j.holder.unwrap_or_else(|| t(Msg::JobIdle).to_string())}</td>
             <td>{clock_time(&j.next_run_at)}</td>
             <td>{runs}</td>
@@ -77,12 +77,4 @@ fn run_item(r: JobRunView) -> impl IntoView {
 /// `2026-12-02T16:28:47.123Z` → `16:28:47 UTC`.
 fn clock_time(rfc3339: &str) -> String {
     format!("{} UTC", rfc3339.get(11..19).unwrap_or(rfc3339))
-}
-
-fn seconds(ms: i64) -> String {
-    if ms % 1000 == 0 {
-        format!("{} s", ms / 1000)
-    } else {
-        format!("{ms} ms")
-    }
 }

@@ -10,6 +10,7 @@ const RUNS_SHOWN: i64 = 10;
 #[derive(sqlx::FromRow)]
 struct JobRow {
     name: String,
+    schedule: String,
     every_ms: i64,
     next_run_at: At,
     holder: Option<String>,
@@ -30,7 +31,7 @@ struct RunRow {
 
 pub async fn jobs(db: &Db) -> Result<Vec<JobView>, sqlx::Error> {
     let rows: Vec<JobRow> = sqlx::query_as(
-        "select name, every_ms, next_run_at, holder, fence, lease_until from job order by name",
+        "select name, schedule, every_ms, next_run_at, holder, fence, lease_until from job order by name",
     )
     .fetch_all(db.reader())
     .await?;
@@ -47,6 +48,7 @@ pub async fn jobs(db: &Db) -> Result<Vec<JobView>, sqlx::Error> {
         views.push(JobView {
             lease_until: job.holder.as_ref().map(|_| rfc3339(job.lease_until)),
             name: job.name,
+            schedule: job.schedule,
             every_ms: job.every_ms,
             next_run_at: rfc3339(job.next_run_at),
             holder: job.holder,

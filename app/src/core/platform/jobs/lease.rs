@@ -10,15 +10,17 @@ use crate::core::platform::db::{self, Db};
 use crate::model::console::RunOutcome;
 
 /// Adds the jobs this instance runs that the table lacks, and keeps each
-/// one's interval as this instance's configuration says.
-pub async fn register(db: &Db, jobs: &[Job]) -> Result<(), sqlx::Error> {
+/// one's schedule as this instance's configuration says.
+pub async fn register(db: &Db, jobs: &[Job], now: At) -> Result<(), sqlx::Error> {
     for job in jobs {
         sqlx::query(
-            "insert into job (name, every_ms) values ($1, $2)
-             on conflict (name) do update set every_ms = excluded.every_ms",
+            "insert into job (name, schedule, every_ms, next_run_at) values ($1, $2, $3, $4)
+             on conflict (name) do update set schedule = excluded.schedule, every_ms = excluded.every_ms",
         )
         .bind(job.name)
-        .bind(job.every_ms())
+        .bind(job.schedule.describe())
+        .bind(job.schedule.gap(now).as_millis() as i64)
+        .bind(job.schedule.first_due(now))
         .execute(db.writer())
         .await?;
     }
@@ -53,7 +55,6 @@ struct Current {
     heartbeat_at: Option<At>,
     next_run_at: At,
     lease_until: At,
-    every_ms: i64,
 }
 
 /// Takes `job`'s lease for `instance` until `now + lease_ms` if it is due
@@ -61,18 +62,18 @@ struct Current {
 /// has it. A takeover records the abandoned run, in the same transaction.
 pub async fn acquire(
     db: &Db,
-    job: &'static str,
+    job: &Job,
     instance: &str,
     now: At,
     lease_ms: i64,
 ) -> Result<Option<Taken>, sqlx::Error> {
     let mut tx = db.begin().await?;
     let row: Option<Current> = sqlx::query_as(&format!(
-        "select fence, holder, started_at, heartbeat_at, next_run_at, lease_until, every_ms
+        "select fence, holder, started_at, heartbeat_at, next_run_at, lease_until
          from job where name = $1{}",
         db.lock_row()
     ))
-    .bind(job)
+    .bind(job.name)
     .fetch_optional(&mut *tx)
     .await?;
     let Some(row) = row else { return Ok(None) };
@@ -82,19 +83,19 @@ pub async fn acquire(
         return Ok(None);
     }
     let fence = row.fence + 1;
-    // The next run is due one interval after this one starts; "Run now"
-    // during the run moves it back to now.
+    // The next run is due by the schedule, counted from this one's start;
+    // "Run now" during the run moves it back to now.
     let moved = sqlx::query(
         "update job set holder = $2, fence = $3, started_at = $4, heartbeat_at = $4,
              lease_until = $5, next_run_at = $6
          where name = $1 and fence = $7",
     )
-    .bind(job)
+    .bind(job.name)
     .bind(instance)
     .bind(fence)
     .bind(now)
     .bind(now + lease_ms)
-    .bind(now + row.every_ms)
+    .bind(job.schedule.next_after(now))
     .bind(row.fence)
     .execute(&mut *tx)
     .await?
@@ -107,7 +108,7 @@ pub async fn acquire(
         let last_beat = row.heartbeat_at.unwrap_or(row.lease_until);
         record(
             &mut tx,
-            job,
+            job.name,
             row.fence,
             holder,
             row.started_at.unwrap_or(last_beat),
@@ -124,7 +125,10 @@ pub async fn acquire(
     }
     tx.commit().await?;
     Ok(Some(Taken {
-        fence: Fence { job, token: fence },
+        fence: Fence {
+            job: job.name,
+            token: fence,
+        },
         took_over,
     }))
 }
@@ -238,13 +242,16 @@ pub async fn run_now(db: &Db, job: &str) -> Result<bool, sqlx::Error> {
     )
 }
 
-/// Forgets runs older than `before` (the purge job).
+/// Forgets runs older than `before` (the purge job; fenced).
 pub async fn forget_runs(db: &Db, before: At) -> Result<u64, sqlx::Error> {
-    Ok(sqlx::query("delete from job_run where ended_at < $1")
+    let mut tx = db.begin().await?;
+    let forgotten = sqlx::query("delete from job_run where ended_at < $1")
         .bind(before)
-        .execute(db.writer())
+        .execute(&mut *tx)
         .await?
-        .rows_affected())
+        .rows_affected();
+    db::commit(tx).await?;
+    Ok(forgotten)
 }
 
 /// Each job's last successful end, as recorded by any instance.

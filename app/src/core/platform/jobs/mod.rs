@@ -10,6 +10,8 @@
 //! - a run **beats** while it works; a holder that stops beating (a crash, a
 //!   `kill -9`) is found by the next instance's poll once its lease is over,
 //!   which records the abandoned run and runs the job again (`runner`);
+//! - a job runs on an interval (start to start) or at a cron expression's
+//!   fire times (`Schedule`);
 //! - every run leaves a row in `job_run` (start, end, outcome, how much it
 //!   did, the error, the instance); the console's Jobs view reads them
 //!   (`history`), and "Run now" moves a job's next run to now.
@@ -29,6 +31,7 @@ use std::time::Duration;
 
 pub use runner::{forget_old_runs, run_now, Runner};
 
+use crate::core::platform::clock::At;
 use crate::core::AppState;
 
 /// What one run of a job did (how many things it handled), or why it failed.
@@ -36,13 +39,67 @@ pub type RunResult = Result<u64, String>;
 
 pub type RunFuture = Pin<Box<dyn Future<Output = RunResult> + Send>>;
 
-/// A periodic job: its name (the key in `job`), how often it runs (start
-/// to start, across all instances), and its work.
+/// A periodic job: its name (the key in `job`), when it runs (across all
+/// instances), and its work.
 #[derive(Clone)]
 pub struct Job {
     pub name: &'static str,
-    pub every: Duration,
+    pub schedule: Schedule,
     work: Arc<dyn Fn(AppState) -> RunFuture + Send + Sync>,
+}
+
+/// When a job runs.
+#[derive(Clone)]
+pub enum Schedule {
+    /// Start to start: the next run is due this long after one starts.
+    Every(Duration),
+    /// At the fire times of a cron expression, in UTC (with seconds:
+    /// `sec min hour day-of-month month day-of-week`).
+    Cron(Arc<cron::Schedule>),
+}
+
+impl Schedule {
+    /// A cron schedule; the expression's error when it does not parse.
+    pub fn cron(expression: &str) -> Result<Schedule, String> {
+        expression
+            .parse::<cron::Schedule>()
+            .map(|s| Schedule::Cron(Arc::new(s)))
+            .map_err(|e| format!("cron expression {expression:?}: {e}"))
+    }
+
+    /// When the run after one starting at `start` is due.
+    pub fn next_after(&self, start: At) -> At {
+        match self {
+            Schedule::Every(every) => start + every.as_millis() as i64,
+            Schedule::Cron(cron) => chrono::DateTime::from_timestamp_millis(start.ms())
+                .and_then(|t| cron.after(&t).next())
+                .map_or(At::from_ms(i64::MAX), |t| At::from_ms(t.timestamp_millis())),
+        }
+    }
+
+    /// When a job seen for the first time is first due: an interval job at
+    /// once, a cron job at its next fire time.
+    fn first_due(&self, now: At) -> At {
+        match self {
+            Schedule::Every(_) => At::from_ms(0),
+            Schedule::Cron(_) => self.next_after(now),
+        }
+    }
+
+    /// The usual gap between runs (the overdue alert's unit).
+    pub fn gap(&self, now: At) -> Duration {
+        let next = self.next_after(now);
+        let after = self.next_after(next);
+        Duration::from_millis((after - next).max(0) as u64)
+    }
+
+    /// As the Jobs view says it: `every 1000 ms`, or the cron expression.
+    pub fn describe(&self) -> String {
+        match self {
+            Schedule::Every(every) => format!("every {} ms", every.as_millis()),
+            Schedule::Cron(cron) => format!("cron {cron}"),
+        }
+    }
 }
 
 impl Job {
@@ -51,18 +108,22 @@ impl Job {
         F: Fn(AppState) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = RunResult> + Send + 'static,
     {
+        Job::on(name, Schedule::Every(every), work)
+    }
+
+    pub fn on<F, Fut>(name: &'static str, schedule: Schedule, work: F) -> Job
+    where
+        F: Fn(AppState) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = RunResult> + Send + 'static,
+    {
         Job {
             name,
-            every,
+            schedule,
             work: Arc::new(move |state| Box::pin(work(state))),
         }
     }
 
     fn start(&self, state: AppState) -> RunFuture {
         (self.work)(state)
-    }
-
-    fn every_ms(&self) -> i64 {
-        self.every.as_millis() as i64
     }
 }

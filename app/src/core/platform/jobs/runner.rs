@@ -51,10 +51,11 @@ impl Runner {
     /// Its series start from what the table remembers, so a job that has
     /// not succeeded since a restart of every instance still looks overdue.
     pub async fn register(&self) -> Result<(), sqlx::Error> {
-        lease::register(&self.state.db, &self.jobs).await?;
+        let now = self.state.clock.now();
+        lease::register(&self.state.db, &self.jobs, now).await?;
         let last = lease::last_successes(&self.state.db).await?;
         for job in &self.jobs {
-            metrics::job_interval(job.name, job.every);
+            metrics::job_interval(job.name, job.schedule.gap(now));
             if let Some((_, at)) = last.iter().find(|(name, _)| name == job.name) {
                 metrics::job_succeeded_at(job.name, *at);
             }
@@ -73,8 +74,7 @@ impl Runner {
             let Some(job) = self.jobs.iter().find(|j| j.name == name) else {
                 continue;
             };
-            let Some(taken) =
-                lease::acquire(db, job.name, &self.instance, now, self.lease_ms).await?
+            let Some(taken) = lease::acquire(db, job, &self.instance, now, self.lease_ms).await?
             else {
                 continue;
             };
