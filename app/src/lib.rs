@@ -79,7 +79,6 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/admin") view=ui::console::home::AdminHome/>
                     <Route path=path!("/admin/events/:id") view=ui::console::dashboard::AdminEventPage/>
                     <Route path=path!("/admin/scan") view=ui::console::door_scanner::DoorScanner/>
-                    <Route path=path!("/admin/jobs") view=ui::console::jobs_page::JobsPage/>
                 </Routes>
             </main>
         </Router>

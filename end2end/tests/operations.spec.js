@@ -1,6 +1,7 @@
 // What an on-call engineer opens: the console's Jobs page (every periodic
-// job, where it runs, its last runs, Run now) and a booking's history on
-// the event's dashboard (every status, why and when).
+// job, where it runs, its last runs, Run now) and a booking's history from
+// the event's dashboard (every status, why and when). Both are plain
+// server-rendered pages.
 const { test, expect } = require('@playwright/test');
 const { signInToConsole } = require('./helpers');
 
@@ -30,7 +31,6 @@ test('the Jobs page lists every job with its runs, and Run now runs one', async 
   await signInToConsole(page);
   await page.getByRole('link', { name: 'Jobs' }).click();
   await expect(page.getByRole('heading', { name: 'Jobs' })).toBeVisible();
-  await page.waitForLoadState('networkidle');
   for (const job of ['sweep', 'reconcile', 'outbox', 'sandbox-deliveries', 'waiting-rooms', 'canary', 'purge', 'statistics']) {
     await expect(page.getByRole('rowheader', { name: job, exact: true })).toBeVisible();
   }
@@ -45,7 +45,6 @@ test('the Jobs page lists every job with its runs, and Run now runs one', async 
   await expect(page.getByRole('status')).toContainText('canary runs at the next poll.');
   await expect(async () => {
     await page.reload();
-    await page.waitForLoadState('networkidle');
     expect(await canaryRuns.count()).toBeGreaterThan(before);
   }).toPass({ timeout: 15_000 });
   await expect(canaryRuns.first()).toHaveClass(/ok/);
@@ -59,10 +58,13 @@ test("a booking's history shows every status, why and when", async ({ page, brow
   await buyer.close();
 
   await signInToConsole(page);
+  // The dashboard shows the booking's first 8 characters; the Jobs page
+  // finds its history by them.
   await page.goto('/admin/events/2');
-  await page.waitForLoadState('networkidle');
-  const row = page.locator('table.recent tr', { hasText: bookingId.slice(0, 8) });
-  await row.getByRole('button', { name: 'History' }).click();
+  await expect(page.locator('table.recent tr', { hasText: bookingId.slice(0, 8) })).toBeVisible({ timeout: 10_000 });
+  await page.goto('/admin/jobs');
+  await page.getByLabel("A booking's history").fill(bookingId.slice(0, 8));
+  await page.getByRole('button', { name: 'History' }).click();
   const panel = page.locator('section.booking-history');
   await expect(panel.getByRole('heading')).toContainText(`History of booking ${bookingId.slice(0, 8)}`);
   const steps = panel.locator('li');
@@ -70,6 +72,16 @@ test("a booking's history shows every status, why and when", async ({ page, brow
   await expect(steps.nth(0)).toContainText('buyer');
   await expect(steps.nth(1)).toContainText('buyer');
   await expect(steps.nth(2)).toContainText('webhook (evt_');
-  await panel.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/booking-history.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/booking-history-phone.png', fullPage: true });
+});
+
+test('the history lookup says when nothing or too much matches', async ({ page }) => {
+  await signInToConsole(page);
+  await page.goto('/admin/bookings/history?booking=ffffffff-ffff');
+  await expect(page.getByRole('status')).toContainText('No booking starts with ffffffff-ffff.');
+  await page.goto('/admin/bookings/history?booking=<script>');
+  await expect(page.getByRole('status')).toContainText('No booking starts with');
+  expect(await page.content()).not.toContain('<script>alert');
 });

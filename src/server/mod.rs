@@ -9,6 +9,7 @@ pub mod error_shape;
 pub mod language;
 pub mod limits;
 pub mod metrics;
+pub mod operations_pages;
 pub mod protect;
 pub mod sandbox_pages;
 pub mod telemetry;
@@ -176,6 +177,7 @@ pub async fn build(
     let router = Router::new()
         .merge(api::routes())
         .merge(sandbox_pages::routes())
+        .merge(operations_pages::routes())
         .merge(language::routes())
         .merge(assets::routes(&config.site_root))
         .leptos_routes_with_context(

@@ -384,18 +384,6 @@ messages! {
         CreatePromo => "Create promo", "Tạo khuyến mãi";
         DoorHeading => "Door", "Cửa vào";
         JobsHeading => "Jobs", "Tác vụ định kỳ";
-        JobsIntro => "Each job runs on one instance at a time; a run that stops beating is taken over.", "Mỗi tác vụ chạy trên một máy tại một thời điểm; lần chạy ngừng báo nhịp sẽ được máy khác tiếp quản.";
-        ColJob => "Job", "Tác vụ";
-        ColEvery => "Every", "Chu kỳ";
-        ColRunningOn => "Running on", "Đang chạy trên";
-        ColNextRun => "Next run", "Lần chạy tới";
-        ColLastRuns => "Last runs", "Các lần chạy gần đây";
-        JobIdle => "idle", "rảnh";
-        NoRunsYet => "no run yet", "chưa chạy lần nào";
-        RunNow => "Run now", "Chạy ngay";
-        RunAsked => "{job} runs at the next poll.", "{job} sẽ chạy ở lần kiểm tra tới.";
-        ShowHistory => "History", "Lịch sử";
-        HistoryOf => "History of booking {id}", "Lịch sử đặt chỗ {id}";
         SignInConsoleFirst => "Sign in to the console first: ", "Hãy đăng nhập vào bảng điều khiển trước: ";
         SignInLink => "sign in", "đăng nhập";
         ScanNotReached => "The scan did not reach the server; scan again.", "Lượt quét chưa đến máy chủ; vui lòng quét lại.";
@@ -414,6 +402,21 @@ messages! {
         Sunday => "Sunday", "Chủ Nhật";
     }
     server {
+        HistoryLookup => "A booking's history: its id, or the first 8 characters the dashboard shows", "Lịch sử một đặt chỗ: mã đầy đủ, hoặc 8 ký tự đầu như trên bảng điều khiển";
+        NoBookingStarts => "No booking starts with {id}.", "Không có đặt chỗ nào bắt đầu bằng {id}.";
+        SeveralBookingsStart => "Several bookings start with {id}: give more of it.", "Có nhiều đặt chỗ bắt đầu bằng {id}: hãy nhập dài hơn.";
+        ShowHistory => "History", "Lịch sử";
+        JobsIntro => "Each job runs on one instance at a time; a run that stops beating is taken over.", "Mỗi tác vụ chạy trên một máy tại một thời điểm; lần chạy ngừng báo nhịp sẽ được máy khác tiếp quản.";
+        ColJob => "Job", "Tác vụ";
+        ColEvery => "Schedule", "Lịch chạy";
+        ColRunningOn => "Running on", "Đang chạy trên";
+        ColNextRun => "Next run", "Lần chạy tới";
+        ColLastRuns => "Last runs", "Các lần chạy gần đây";
+        JobIdle => "idle", "rảnh";
+        NoRunsYet => "no run yet", "chưa chạy lần nào";
+        RunNow => "Run now", "Chạy ngay";
+        RunAsked => "{job} runs at the next poll.", "{job} sẽ chạy ở lần kiểm tra tới.";
+        HistoryOf => "History of booking {id}", "Lịch sử đặt chỗ {id}";
         FixMarkedFields => "Please correct the fields marked.", "Vui lòng sửa các trường được đánh dấu.";
         RefusedAlreadyIn => "Already checked in.", "Vé này đã được soát.";
         RefusedTicketVoid => "This ticket is void.", "Vé này không còn hiệu lực.";

@@ -173,7 +173,8 @@ fn tenths(v: i64) -> String {
     }
 }
 
-fn escape(s: &str) -> String {
+/// Text made safe inside HTML and its attributes.
+pub fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

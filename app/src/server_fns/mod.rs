@@ -6,7 +6,6 @@ pub mod buyer;
 pub mod console;
 #[cfg(feature = "ssr")]
 pub mod console_refusal;
-pub mod operations;
 
 /// Counts one attempt against the caller's address (`RATE_LIMIT_IP_PER_MINUTE`),
 /// as the REST middleware does for the same steps.

@@ -8,7 +8,7 @@ mod booking_history;
 mod bookings;
 mod door;
 mod events;
-mod extract;
+pub(crate) mod extract;
 mod health;
 mod hold_attempt;
 mod holds;

@@ -43,3 +43,14 @@ pub async fn of(db: &Db, id: &BookingId) -> Result<Option<Vec<HistoryEntry>>, sq
             .collect(),
     ))
 }
+
+/// The ids of the bookings whose id starts with `prefix` (at most two: one
+/// is an answer, two say the prefix is too short). `prefix` holds only hex
+/// digits and dashes (the caller keeps it so), never `%` or `_`.
+pub async fn starting_with(db: &Db, prefix: &str) -> Result<Vec<BookingId>, sqlx::Error> {
+    debug_assert!(prefix.chars().all(|c| c.is_ascii_hexdigit() || c == '-'));
+    sqlx::query_scalar("select id from booking where id like $1 order by id limit 2")
+        .bind(format!("{prefix}%"))
+        .fetch_all(db.reader())
+        .await
+}

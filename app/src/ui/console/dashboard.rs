@@ -10,11 +10,10 @@ use leptos::task::spawn_local;
 use leptos_router::hooks::use_params_map;
 
 use crate::model::console::{BookingAction, Dashboard, LiveHold};
+use crate::model::BookingId;
 use crate::model::BookingStatus;
 use crate::model::EventId;
-use crate::model::{BookingId, HistoryEntry};
 use crate::server_fns::console::{admin_act, admin_dashboard};
-use crate::server_fns::operations::admin_booking_history;
 use crate::ui::console::on_sale_panel::OnSalePanel;
 use crate::ui::console::words;
 
@@ -68,14 +67,6 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
     let tick = RwSignal::new(now_ms());
     let live = RwSignal::new(false);
     let notice = RwSignal::new(None::<String>);
-    let shown = RwSignal::new(None::<(BookingId, Vec<HistoryEntry>)>);
-    let show_history = move |booking: BookingId| {
-        spawn_local(async move {
-            if let Ok(steps) = admin_booking_history(booking.clone()).await {
-                shown.set(Some((booking, steps)));
-            }
-        });
-    };
     Effect::new(move |_| {
         received.set(now_ms());
         connect_dashboard(event_id, dash, received, live);
@@ -147,7 +138,7 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
             <table class="recent">
                 <thead><tr><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColStatus)}</th><th>{t(Msg::ColAmount)}</th><th>{t(Msg::ColWhy)}</th><th>{t(Msg::ColAt)}</th><th></th></tr></thead>
                 <tbody>{d.recent.into_iter().map(|r| {
-                    let (b1, b2, b3) = (r.booking_id.clone(), r.booking_id.clone(), r.booking_id.clone());
+                    let (b1, b2) = (r.booking_id.clone(), r.booking_id.clone());
                     let booked = r.status == BookingStatus::Booked;
                     view! {
                         <tr>
@@ -156,8 +147,7 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
                             <td>{use_locale().price(r.amount_cents, &r.currency)}</td>
                             <td>{r.reason_kind.words(use_locale(), r.refunded_cents, &r.currency)}</td>
                             <td>{words::when(use_locale(), &r.at_local, &r.at)}</td>
-                            <td><button class="show-history" on:click=move |_| show_history(b3.clone())>{t(Msg::ShowHistory)}</button>
-                            {booked.then(|| view! {
+                            <td>{booked.then(|| view! {
                                 <button class="refund" on:click=move |_| act(b1.clone(), BookingAction::Refund, 0)>{t(Msg::Refund)}</button>
                                 <button class="resend" on:click=move |_| act(b2.clone(), BookingAction::Resend, 0)>{t(Msg::ResendEmail)}</button>
                             })}</td>
@@ -200,7 +190,6 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
         {move || notice.get().map(|n| view! { <p class="notice action-result" role="status">{n}</p> })}
         {holds}
         {history}
-        {move || shown.get().map(|(booking, steps)| history_panel(&booking, steps))}
         {feeds}
     }
     .into_any()
@@ -236,21 +225,6 @@ fn hold_row(
                 <button class="extend" on:click=move |_| act(b2.clone(), BookingAction::Extend, 60)>{t(Msg::PlusMinute)}</button>
             })}</td>
         </tr>
-    }
-}
-
-/// Every status the booking took: from → to, why, by whom, when (UTC).
-fn history_panel(booking: &BookingId, steps: Vec<HistoryEntry>) -> impl IntoView {
-    view! {
-        <section class="booking-history" aria-live="polite">
-            <h3>{fill(Msg::HistoryOf, &[("id", &short(booking))])}</h3>
-            <ol>{steps.into_iter().map(|s| {
-                let from = s.from.map(|f| format!("{} → ", f.words(use_locale()))).unwrap_or_default();
-                let cause = s.cause.as_str();
-                let by = s.by.map(|b| format!(" ({b})")).unwrap_or_default();
-                view! { <li>{format!("{from}{} · {cause}{by} · {}", s.to.words(use_locale()), s.at.get(11..19).unwrap_or(&s.at))}</li> }
-            }).collect_view()}</ol>
-        </section>
     }
 }
 
