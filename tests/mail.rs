@@ -1,7 +1,8 @@
 //! Outbox email over SMTP (lettre) against a small SMTP server on 127.0.0.1
 //! that records what it receives: the confirmation goes to the address the
-//! checkout collected, exactly once however often the dispatcher runs, and a
-//! relay that refuses leaves the mail in the outbox until it accepts.
+//! checkout collected, exactly once however often the dispatcher runs, a
+//! relay that refuses leaves the mail in the outbox until it accepts, and a
+//! send cut short by a crash is not repeated (at most once).
 
 mod common;
 
@@ -156,6 +157,33 @@ async fn a_refusing_relay_keeps_the_mail_in_the_outbox(backend: Backend) {
     assert!(got[0].data.contains(&booking));
 }
 
+/// A dispatcher that handed the mail to the relay and died before writing it
+/// down left the row marked: the next one skips it rather than send it twice.
+async fn a_send_cut_short_is_not_sent_again(backend: Backend) {
+    let Some((app, relay)) = app_with_relay(backend).await else {
+        return;
+    };
+    let booking = buy(&app, 123).await;
+    sqlx::query("update outbox set sending_at = 1 where kind = 'email' and booking_id = $1")
+        .bind(&booking)
+        .execute(app.state.db.writer())
+        .await
+        .unwrap();
+    assert_eq!(app.dispatch_outbox().await, 1);
+    app.clock.advance_ms(120_000);
+    assert_eq!(app.dispatch_outbox().await, 0);
+    assert!(relay.received.lock().unwrap().is_empty(), "sent a second time");
+    let channel: String = sqlx::query_scalar("select channel from mailbox where booking_id = $1")
+        .bind(&booking)
+        .fetch_one(app.state.db.reader())
+        .await
+        .unwrap();
+    assert_eq!(channel, "smtp-unconfirmed");
+    app.assert_invariants().await;
+}
+
 for_each_backend!(confirmation_sent_once_over_smtp);
+
+for_each_backend!(a_send_cut_short_is_not_sent_again);
 
 for_each_backend!(a_refusing_relay_keeps_the_mail_in_the_outbox);

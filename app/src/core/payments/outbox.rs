@@ -158,7 +158,7 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
     } in claimed
     {
         let result = match kind.as_str() {
-            "email" => deliver_email(state, &booking_id, &key, &payload).await,
+            "email" => deliver_email(state, id, &booking_id, &key, &payload).await,
             _ => refund(state, &booking_id, &payload).await,
         };
         // Each mark in a transaction of its own, committed through
@@ -189,11 +189,15 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
 }
 
 /// Sends one mail at most once per dedupe key: a key already in the mailbox
-/// was delivered; otherwise over SMTP when the buyer's address is known (a
-/// crash between sending and recording sends it again: at least once), then
-/// recorded in the mailbox.
+/// was delivered; otherwise over SMTP when the buyer's address is known,
+/// then recorded in the mailbox. The send is written down first
+/// (`sending_at`): if a dispatcher died after asking the relay and before the
+/// mailbox row, the next one finds the mark and skips the mail rather than
+/// send it twice (recorded as `smtp-unconfirmed`). A relay that refuses sent
+/// nothing: the mark is taken back and the mail waits for its retry.
 async fn deliver_email(
     state: &AppState,
+    outbox_id: i64,
     booking_id: &BookingId,
     key: &str,
     payload: &str,
@@ -208,12 +212,17 @@ async fn deliver_email(
     }
     let address = payments::customer_email(&state.db, booking_id).await?;
     let mailer = &state.payments.mailer;
-    let channel = mailer.channel_for(address.as_deref());
+    let mut channel = mailer.channel_for(address.as_deref());
     if let (Some(to), "smtp") = (&address, channel) {
-        mailer
-            .send(to, &email.subject, &email.body)
-            .await
-            .map_err(|e| ApiError::Internal(e.into()))?;
+        if mark_sending(state, outbox_id, true).await? {
+            if let Err(e) = mailer.send(to, &email.subject, &email.body).await {
+                mark_sending(state, outbox_id, false).await?;
+                return Err(ApiError::Internal(e.into()));
+            }
+        } else {
+            tracing::warn!(%booking_id, key, "an earlier attempt may have sent this mail; not sent again");
+            channel = "smtp-unconfirmed";
+        }
     }
     sqlx::query(
         "insert into mailbox (dedupe_key, booking_id, recipient, subject, body, created_at, channel)
@@ -229,6 +238,23 @@ async fn deliver_email(
     .execute(state.db.writer())
     .await?;
     Ok(())
+}
+
+/// Writes down (`on`) that the row's mail is being handed to the relay,
+/// only if no earlier attempt did; or takes the mark back after a refusal.
+/// Whether it changed the row. Fenced like every job write.
+async fn mark_sending(state: &AppState, outbox_id: i64, on: bool) -> Result<bool, ApiError> {
+    let mut tx = state.db.begin().await?;
+    let query = if on {
+        sqlx::query("update outbox set sending_at = $2 where id = $1 and sending_at is null")
+            .bind(outbox_id)
+            .bind(state.clock.now())
+    } else {
+        sqlx::query("update outbox set sending_at = null where id = $1").bind(outbox_id)
+    };
+    let changed = query.execute(&mut *tx).await?.rows_affected() == 1;
+    db::commit(tx).await?;
+    Ok(changed)
 }
 
 /// Refunds through the provider (its idempotency key makes a repeat the same
