@@ -172,7 +172,10 @@ async fn a_send_cut_short_is_not_sent_again(backend: Backend) {
     assert_eq!(app.dispatch_outbox().await, 1);
     app.clock.advance_ms(120_000);
     assert_eq!(app.dispatch_outbox().await, 0);
-    assert!(relay.received.lock().unwrap().is_empty(), "sent a second time");
+    assert!(
+        relay.received.lock().unwrap().is_empty(),
+        "sent a second time"
+    );
     let channel: String = sqlx::query_scalar("select channel from mailbox where booking_id = $1")
         .bind(&booking)
         .fetch_one(app.state.db.reader())
