@@ -408,7 +408,7 @@ messages! {
         ShowHistory => "History", "Lịch sử";
         JobsIntro => "Each job runs on one instance at a time; a run that stops beating is taken over.", "Mỗi tác vụ chạy trên một máy tại một thời điểm; lần chạy ngừng báo nhịp sẽ được máy khác tiếp quản.";
         ColJob => "Job", "Tác vụ";
-        ColEvery => "Schedule", "Lịch chạy";
+        ColSchedule => "Schedule", "Lịch chạy";
         ColRunningOn => "Running on", "Đang chạy trên";
         ColNextRun => "Next run", "Lần chạy tới";
         ColLastRuns => "Last runs", "Các lần chạy gần đây";

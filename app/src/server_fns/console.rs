@@ -16,7 +16,7 @@ pub struct Refusal {
 }
 
 #[cfg(feature = "ssr")]
-pub(super) async fn admin() -> Result<crate::core::admin::auth::Admin, ServerFnError> {
+async fn admin() -> Result<crate::core::admin::auth::Admin, ServerFnError> {
     let state = expect_context::<crate::core::AppState>();
     leptos_axum::extract_with_state::<crate::core::admin::auth::Admin, _>(&state)
         .await

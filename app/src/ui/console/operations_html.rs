@@ -14,7 +14,7 @@ use crate::model::HistoryEntry;
 pub fn jobs_table(l: Locale, jobs: &[JobView]) -> String {
     let head = [
         Msg::ColJob,
-        Msg::ColEvery,
+        Msg::ColSchedule,
         Msg::ColRunningOn,
         Msg::ColNextRun,
         Msg::ColLastRuns,
@@ -47,7 +47,7 @@ fn job_row(l: Locale, j: &JobView) -> String {
          <td data-label=\"{}\">{}</td><td data-label=\"{}\">{holder}</td>\
          <td data-label=\"{}\">{}</td><td data-label=\"{}\">{runs}</td>\
          <td><form method=\"post\" action=\"/admin/jobs/{name}/run\"><button class=\"run-now\">{}</button></form></td></tr>",
-        label(Msg::ColEvery),
+        label(Msg::ColSchedule),
         escape(&j.schedule),
         label(Msg::ColRunningOn),
         label(Msg::ColNextRun),
