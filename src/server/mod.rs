@@ -1,6 +1,7 @@
 //! The server process: configuration, database, router, workers, shutdown.
 //! Thin by design: every decision lives in `holdfast_app::core`.
 
+pub mod account_pages;
 pub mod api;
 pub mod assets;
 pub mod compression;
@@ -177,6 +178,7 @@ pub async fn build(
     let router = Router::new()
         .merge(api::routes())
         .merge(sandbox_pages::routes())
+        .merge(account_pages::routes())
         .merge(operations_pages::routes())
         .merge(language::routes())
         .merge(assets::routes(&config.site_root))

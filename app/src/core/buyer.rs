@@ -1,6 +1,8 @@
 //! The buyer is the session: the first request that needs an identity gets
 //! a fresh buyer id stored in its (database-backed) session, so any instance
-//! serves any buyer.
+//! serves any buyer. A session signed in to an account carries the
+//! account's buyer id instead (`core::account`), and its address: an
+//! `Owner` sees the bookings paid with it too.
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -9,7 +11,10 @@ use tower_sessions::Session;
 use super::ApiError;
 use crate::model::BuyerId;
 
-const BUYER_KEY: &str = "buyer_id";
+/// The session's buyer id.
+pub const BUYER_KEY: &str = "buyer_id";
+/// The address of the account the session is signed in to.
+pub const ACCOUNT_KEY: &str = "account_email";
 
 #[derive(Debug, Clone)]
 pub struct Buyer(pub BuyerId);
@@ -64,9 +69,46 @@ impl<S: Send + Sync> FromRequestParts<S> for MaybeBuyer {
     }
 }
 
+/// Whose bookings a request may read or change: its buyer's, and — signed
+/// in — those paid with the account's address wherever they were booked.
+#[derive(Debug, Clone)]
+pub struct Owner {
+    pub buyer: BuyerId,
+    /// The signed-in account's address (lower case).
+    pub email: Option<String>,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Owner {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let Buyer(buyer) = Buyer::from_request_parts(parts, state).await?;
+        let session = Session::from_request_parts(parts, state)
+            .await
+            .map_err(|(_, msg)| ApiError::Internal(msg.into()))?;
+        let email = session
+            .get::<String>(ACCOUNT_KEY)
+            .await
+            .map_err(session_error)?;
+        Ok(Owner { buyer, email })
+    }
+}
+
+impl Owner {
+    /// The SQL condition on `booking` (aliased `alias`) that keeps to this
+    /// owner's bookings, with the buyer bound at `$buyer` and the address at
+    /// `$email`.
+    pub fn condition(alias: &str, buyer: u8, email: u8) -> String {
+        format!(
+            "({alias}.buyer_id = ${buyer} or {alias}.id in
+              (select booking_id from payment where lower(customer_email) = ${email}))"
+        )
+    }
+}
+
 /// A session store that could not get a database connection in time is
 /// busy (503, nothing done, try again), not broken.
-fn session_error(e: tower_sessions::session::Error) -> ApiError {
+pub fn session_error(e: tower_sessions::session::Error) -> ApiError {
     if e.to_string().contains("pool timed out") {
         tracing::warn!("session store busy: no database connection in time; answered 503");
         ApiError::Busy

@@ -120,7 +120,8 @@ pub async fn violations(db: &Db, now: At) -> Result<Vec<String>, sqlx::Error> {
     );
     // No buyer gets the same email twice (a resend by the admin is asked for).
     let twice: Vec<(String, String, i64)> = sqlx::query_as(
-        "select booking_id, subject, count(*) from mailbox where dedupe_key not like 'resend-%'
+        "select booking_id, subject, count(*) from mailbox
+         where booking_id is not null and dedupe_key not like 'resend-%'
          group by booking_id, subject having count(*) > 1",
     )
     .fetch_all(db.reader())

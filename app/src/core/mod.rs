@@ -9,6 +9,7 @@
 //! - `catalog` reads events, categories and seats; `event_time` shows a
 //!   start in its place's time zone; `seed` loads the demo data.
 
+pub mod account;
 pub mod admin;
 pub mod booking;
 pub mod buyer;

@@ -52,6 +52,10 @@ messages! {
         // The frame of every page.
         Tagline => "Concert and cruise seats, held fairly", "Vé hòa nhạc và du thuyền, giữ chỗ công bằng";
         NavMyBookings => "My bookings", "Vé của tôi";
+        CancelBooking => "Cancel this booking", "Hủy đơn này";
+        CancelRefundNote => "Cancelling now gives back {amount} under the event's refund policy. Your places go to other buyers at once; this cannot be undone.", "Hủy ngay bây giờ bạn được hoàn {amount} theo chính sách hoàn tiền của sự kiện. Chỗ của bạn sẽ được mở cho người khác ngay; không thể hoàn tác.";
+        CancelAndRefund => "Cancel and refund {amount}", "Hủy và hoàn {amount}";
+        ReleaseHold => "Release these places", "Trả lại các chỗ này";
         Language => "Language", "Ngôn ngữ";
         PageNotFound => "Page not found.", "Không tìm thấy trang.";
 
@@ -501,6 +505,23 @@ messages! {
         MailDisputed => "Your bank disputed the payment for this booking, so its tickets are no longer valid. If this is a mistake, contact the organizer.", "Ngân hàng của bạn đã khiếu nại khoản thanh toán cho đơn này nên vé không còn hiệu lực. Nếu có nhầm lẫn, hãy liên hệ ban tổ chức.";
         MailLatePaymentRefunded => "Your payment arrived after the hold had ended and the seats had gone to someone else, so we refunded it in full.", "Khoản thanh toán của bạn đến sau khi thời gian giữ chỗ đã hết và chỗ đã thuộc về người khác, nên chúng tôi đã hoàn lại toàn bộ.";
         MailOrganizerRefunded => "The organizer cancelled your booking and refunded your payment in full.", "Ban tổ chức đã hủy đơn đặt chỗ của bạn và hoàn lại toàn bộ tiền.";
+        MailBuyerCancelled => "You cancelled this booking. Under the event's refund policy {amount} goes back to the card you paid with; its tickets are no longer valid.", "Bạn đã hủy đơn đặt chỗ này. Theo chính sách hoàn tiền của sự kiện, {amount} sẽ được hoàn về thẻ bạn đã dùng để thanh toán; vé của đơn không còn hiệu lực.";
+        AuditRefundPolicy => "refund policy: in full until {full} days before the start, {percent} % until {partial} days", "chính sách hoàn tiền: hoàn toàn bộ đến {full} ngày trước giờ bắt đầu, {percent} % đến {partial} ngày";
+        AuditNoCancellation => "refund policy: buyers cannot cancel", "chính sách hoàn tiền: người mua không thể hủy";
+        MailSignInSubject => "Your Holdfast sign-in link", "Liên kết đăng nhập Holdfast của bạn";
+        MailSignInBody => "Open this link within 15 minutes to sign in and see your bookings on any device:\n{url}\n\nThe link works once. If you did not ask for it, ignore this email: nobody can sign in without it.", "Mở liên kết này trong vòng 15 phút để đăng nhập và xem vé của bạn trên mọi thiết bị:\n{url}\n\nLiên kết chỉ dùng được một lần. Nếu bạn không yêu cầu, hãy bỏ qua email này: không ai đăng nhập được nếu không có nó.";
+        MailYourBookings => "Your bookings with this address:", "Các đơn đặt chỗ với địa chỉ này:";
+        BackToBooking => "Back to the booking", "Quay lại đơn đặt chỗ";
+        SignInTitle => "Sign in or find your booking", "Đăng nhập hoặc tìm đơn đặt chỗ";
+        SignInExplain => "Enter the email address you paid with. We send you a link that signs you in on this device and lists your bookings; no password needed.", "Nhập địa chỉ email bạn đã dùng khi thanh toán. Chúng tôi sẽ gửi một liên kết để đăng nhập trên thiết bị này và liệt kê các đơn của bạn; không cần mật khẩu.";
+        SignInEmail => "Email address", "Địa chỉ email";
+        SignInSend => "Email me a sign-in link", "Gửi liên kết đăng nhập cho tôi";
+        SignInSent => "If that address can receive mail, a sign-in link is on its way. It works once, for 15 minutes.", "Nếu địa chỉ đó nhận được thư, liên kết đăng nhập đang được gửi đến. Liên kết dùng được một lần, trong 15 phút.";
+        SignedInAs => "Signed in as {email}.", "Đã đăng nhập với {email}.";
+        SignedOut => "You are signed out on this device.", "Bạn đã đăng xuất trên thiết bị này.";
+        LinkUsed => "This sign-in link was already used. Links work once: ask for a new one.", "Liên kết đăng nhập này đã được sử dụng. Mỗi liên kết chỉ dùng một lần: hãy yêu cầu liên kết mới.";
+        LinkExpired => "This sign-in link has expired (links work for 15 minutes). Ask for a new one.", "Liên kết đăng nhập này đã hết hạn (liên kết có hiệu lực 15 phút). Hãy yêu cầu liên kết mới.";
+        LinkUnknown => "This sign-in link is not valid. Check that the whole link was copied, or ask for a new one.", "Liên kết đăng nhập này không hợp lệ. Hãy kiểm tra bạn đã chép đủ liên kết, hoặc yêu cầu liên kết mới.";
 
         // The sandbox's hosted checkout (Stripe's page in production, which
         // follows the browser's language by itself).

@@ -72,6 +72,10 @@ pub struct BookingView {
     /// party can enter one by one.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub tickets: Vec<TicketView>,
+    /// For a BOOKED booking its buyer may still cancel (the event's refund
+    /// policy): what cancelling now gives back, in minor units (additive).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub cancel_refund_cents: Option<i64>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -102,6 +106,18 @@ pub struct PayResponse {
     pub checkout_url: String,
     pub checkout_session_id: String,
     pub expires_in_ms: i64,
+}
+
+/// The answer to `POST /api/bookings/{id}/cancel`: the booking ended, its
+/// places are free again, and `refundCents` goes back to the buyer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct CancelResponse {
+    pub booking_id: BookingId,
+    pub status: BookingStatus,
+    pub refund_cents: i64,
+    pub currency: String,
 }
 
 /// The `payment` object of a booking.

@@ -298,10 +298,10 @@ pub async fn booking(
 ) -> Result<Option<crate::model::BookingView>, ServerFnError> {
     use crate::core::ApiError;
     let state = expect_context::<crate::core::AppState>();
-    let crate::core::buyer::Buyer(buyer) = leptos_axum::extract().await?;
+    let owner: crate::core::buyer::Owner = leptos_axum::extract().await?;
     match crate::core::booking::query::booking_of_buyer(
         &state,
-        &buyer,
+        &owner,
         &booking_id,
         Locale::of_page(),
     )
@@ -316,8 +316,8 @@ pub async fn booking(
 #[server]
 pub async fn my_bookings() -> Result<Vec<crate::model::BookingView>, ServerFnError> {
     let state = expect_context::<crate::core::AppState>();
-    let crate::core::buyer::Buyer(buyer) = leptos_axum::extract().await?;
-    crate::core::booking::query::bookings_of_buyer(&state, &buyer, Locale::of_page())
+    let owner: crate::core::buyer::Owner = leptos_axum::extract().await?;
+    crate::core::booking::query::bookings_of_buyer(&state, &owner, Locale::of_page())
         .await
         .map_err(server_error)
 }
@@ -326,9 +326,9 @@ pub async fn my_bookings() -> Result<Vec<crate::model::BookingView>, ServerFnErr
 #[server]
 pub async fn ticket_qr(booking_id: BookingId) -> Result<Option<String>, ServerFnError> {
     let state = expect_context::<crate::core::AppState>();
-    let crate::core::buyer::Buyer(buyer) = leptos_axum::extract().await?;
+    let owner: crate::core::buyer::Owner = leptos_axum::extract().await?;
     let booked =
-        crate::core::booking::query::booking_of_buyer(&state, &buyer, &booking_id, Locale::En)
+        crate::core::booking::query::booking_of_buyer(&state, &owner, &booking_id, Locale::En)
             .await
             .is_ok_and(|b| b.status == crate::model::BookingStatus::Booked);
     Ok(booked.then(|| state.tickets.qr_svg(&booking_id)).flatten())

@@ -14,17 +14,17 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use futures::stream::Stream;
 use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::admin::{actions, audit, canary, console, setup};
+use holdfast_app::core::admin::{actions, audit, canary, console, mailbox, setup};
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::Locale;
 use holdfast_app::model::console::{
     ActionOutcome, AdminEvent, AuditRow, BookingAction, CanaryReport, CreatedEvent, Dashboard,
-    EventLayout, LiveHold,
+    EventLayout, LiveHold, MailMessage,
 };
 use serde::Deserialize;
 
 use super::extract::{self, EventPath, RawBody};
-use holdfast_app::model::EventId;
+use holdfast_app::model::{EventId, RefundPolicy};
 
 #[derive(Deserialize)]
 pub struct EventQuery {
@@ -143,6 +143,51 @@ pub async fn publish(
 ) -> Result<Json<CreatedEvent>, ApiError> {
     Ok(Json(
         setup::set_published(&state, &admin, event_id, true).await?,
+    ))
+}
+
+#[derive(Deserialize)]
+pub struct MailboxQuery {
+    recipient: String,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/admin/mailbox",
+    tag = "admin",
+    summary = "What was mailed to an address, newest first (50)",
+    params(("recipient" = String, Query, description = "the address")),
+    responses((status = 200, body = Vec<MailMessage>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn mailbox(
+    State(state): State<AppState>,
+    _admin: Admin,
+    Query(q): Query<MailboxQuery>,
+) -> Result<Json<Vec<MailMessage>>, ApiError> {
+    Ok(Json(mailbox::mail_to(&state, &q.recipient).await?))
+}
+
+#[utoipa::path(
+    put,
+    path = "/api/admin/events/{eventId}/refund-policy",
+    tag = "admin",
+    summary = "Set what buyers get back when they cancel (an empty policy: no cancellation)",
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
+    request_body = RefundPolicy,
+    responses((status = 200, body = RefundPolicy), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn set_refund_policy(
+    State(state): State<AppState>,
+    admin: Admin,
+    EventPath(event_id): EventPath,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Result<Json<RefundPolicy>, ApiError> {
+    let policy: RefundPolicy = extract::json(&headers, &body)?;
+    Ok(Json(
+        setup::set_refund_policy(&state, &admin, event_id, policy).await?,
     ))
 }
 

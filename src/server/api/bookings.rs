@@ -1,17 +1,21 @@
 //! A buyer's own bookings.
 
-use axum::extract::{Path, State};
+use axum::extract::{OriginalUri, Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
 use axum::Json;
 use holdfast_app::core::booking::{query, release};
-use holdfast_app::core::buyer::Buyer;
+use holdfast_app::core::buyer::{Buyer, Owner};
 use holdfast_app::core::door::{self, TicketStatus};
+use holdfast_app::core::payments::cancellation;
 use holdfast_app::core::platform::error::ErrorBody;
+use holdfast_app::core::platform::idempotency::IdempotencyKey;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::Locale;
-use holdfast_app::model::BookingView;
+use holdfast_app::model::{BookingView, CancelResponse};
 use serde_json::{json, Value};
 
-use super::extract::BookingPath;
+use super::extract::{self, BookingPath, RawBody};
 
 #[utoipa::path(
     get,
@@ -23,11 +27,11 @@ use super::extract::BookingPath;
 )]
 pub async fn show(
     State(state): State<AppState>,
-    buyer: Buyer,
+    owner: Owner,
     BookingPath(id): BookingPath,
 ) -> Result<Json<BookingView>, ApiError> {
     Ok(Json(
-        query::booking_of_buyer(&state, &buyer.0, &id, Locale::En).await?,
+        query::booking_of_buyer(&state, &owner, &id, Locale::En).await?,
     ))
 }
 
@@ -35,16 +39,38 @@ pub async fn show(
     get,
     path = "/api/bookings",
     tag = "bookings",
-    summary = "The session buyer's bookings",
+    summary = "The session buyer's bookings (signed in: the account's, and those paid with its address)",
     responses((status = 200, body = Vec<BookingView>)),
 )]
 pub async fn mine(
     State(state): State<AppState>,
-    buyer: Buyer,
+    owner: Owner,
 ) -> Result<Json<Vec<BookingView>>, ApiError> {
     Ok(Json(
-        query::bookings_of_buyer(&state, &buyer.0, Locale::En).await?,
+        query::bookings_of_buyer(&state, &owner, Locale::En).await?,
     ))
+}
+
+/// The owner cancels a BOOKED booking under the event's refund policy.
+#[utoipa::path(
+    post,
+    path = "/api/bookings/{bookingId}/cancel",
+    tag = "bookings",
+    summary = "Cancel your booked booking; the answer states the refund",
+    params(("bookingId" = String, Path, pattern = "^[0-9a-fA-F-]{36}$", description = "booking id (UUID)"), ("Idempotency-Key" = String, Header, description = "1–255 printable ASCII, required")),
+    responses((status = 200, body = CancelResponse), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)),
+)]
+pub async fn cancel(
+    State(state): State<AppState>,
+    owner: Owner,
+    BookingPath(id): BookingPath,
+    OriginalUri(uri): OriginalUri,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Result<Response, ApiError> {
+    let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
+    let outcome = cancellation::cancel(&state, &owner, &id, Some(&key)).await?;
+    Ok(extract::idempotent_json(outcome))
 }
 
 /// The owner releases a HELD booking.

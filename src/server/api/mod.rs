@@ -1,6 +1,7 @@
 //! The REST API of API.md. Handlers parse input at the edge, call one use
 //! case, and shape the answer; they decide no transition themselves.
 
+mod account;
 mod admin;
 mod admin_session;
 mod best;
@@ -85,6 +86,15 @@ pub fn routes() -> Router<AppState> {
             get(bookings::show).delete(bookings::release),
         )
         .route("/api/bookings/{bookingId}/pay", post(payments::pay))
+        .route("/api/bookings/{bookingId}/cancel", post(bookings::cancel))
+        .route("/api/auth/email-link", post(account::email_link))
+        .route("/api/auth/sign-out", post(account::sign_out))
+        .route("/api/auth/session", get(account::whoami))
+        .route("/api/admin/mailbox", get(admin::mailbox))
+        .route(
+            "/api/admin/events/{eventId}/refund-policy",
+            axum::routing::put(admin::set_refund_policy),
+        )
         .route(
             "/api/payments/webhook",
             post(payments::webhook).layer(DefaultBodyLimit::max(WEBHOOK_MAX_BYTES)),

@@ -8,23 +8,23 @@ use holdfast_app::core::door::CheckedIn;
 use holdfast_app::core::platform::error::{ErrorBody, ErrorDetail, FieldError};
 use holdfast_app::model::console::{
     ActionOutcome, AuditRow, BookingAction, BookingActivity, CampaignKind, CanaryReport,
-    CategorySpec, CreatedEvent, Dashboard, EventLayout, JobRunView, JobView, LiveHold, MailRow,
-    NewPromo, PromoCampaign, RoomSummary, RunOutcome, RunRequested, SeatCounts, SectionSpec,
-    StandingCount, StandingSpec, WebhookRow,
+    CategorySpec, CreatedEvent, Dashboard, EventLayout, JobRunView, JobView, LiveHold, MailMessage,
+    MailRow, NewPromo, PromoCampaign, RoomSummary, RunOutcome, RunRequested, SeatCounts,
+    SectionSpec, StandingCount, StandingSpec, WebhookRow,
 };
 use holdfast_app::model::seat_drawing::{DrawnCategory, DrawnSeats, SeatDrawing};
 use holdfast_app::model::{
-    BookingSeat, BookingView, CauseKind, EventDetail, EventKind, EventSummary,
+    BookingSeat, BookingView, CancelResponse, CauseKind, EventDetail, EventKind, EventSummary,
     GeneralAdmissionArea, GeneralAdmissionLine, HistoryEntry, HoldResponse, PayResponse,
-    PaymentView, PriceCategory, PromoApplied, QueueStatus, Seat, SeatMapSnapshot, SeatStatus,
-    SeatStatuses, SeatView, TicketView,
+    PaymentView, PriceCategory, PromoApplied, QueueStatus, RefundPolicy, Seat, SeatMapSnapshot,
+    SeatStatus, SeatStatuses, SeatView, TicketView,
 };
 use serde::Deserialize;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::{
-    admin, admin_session, best, booking_history, bookings, door, events, holds, jobs,
+    account, admin, admin_session, best, booking_history, bookings, door, events, holds, jobs,
     on_sale_admin, payments, promos, queue, seat_map, stream,
 };
 use holdfast_app::model::SeatId;
@@ -71,7 +71,8 @@ impl Modify for Security {
     paths(
         events::list, events::detail, seat_map::seats, seat_map::statuses, seat_map::drawing, stream::seats,
         holds::hold_one, holds::hold_many, holds::hold_general_admission, best::best_available,
-        bookings::mine, bookings::show, bookings::release, bookings::check_ticket,
+        bookings::mine, bookings::show, bookings::release, bookings::cancel, bookings::check_ticket,
+        account::email_link, account::sign_out, account::whoami, admin::set_refund_policy, admin::mailbox,
         payments::pay, payments::webhook,
         admin_session::login, admin_session::logout, admin_session::whoami, admin::holds, admin::invariants,
         admin::audit_log, admin::events, admin::create_event, admin::publish,
@@ -92,7 +93,7 @@ impl Modify for Security {
         CategorySpec, SectionSpec, StandingSpec, CreatedEvent,
         QueueStatus, PromoApplied, RoomSummary, NewPromo, PromoCampaign, CampaignKind,
         promos::PromoRequest, promos::PooledCode, on_sale_admin::RoomSettings,
-        door::CheckInRequest, CheckedIn, TicketView, JobView, JobRunView, RunOutcome, RunRequested, HistoryEntry, CauseKind,
+        door::CheckInRequest, CheckedIn, CancelResponse, RefundPolicy, MailMessage, account::EmailLinkRequest, account::SignedIn, TicketView, JobView, JobRunView, RunOutcome, RunRequested, HistoryEntry, CauseKind,
     )),
     modifiers(&Security),
 )]

@@ -40,6 +40,11 @@ pub enum Detail {
         open: bool,
         per_minute: i64,
     },
+    RefundPolicy {
+        full_days: Option<i64>,
+        partial_days: Option<i64>,
+        percent: Option<i64>,
+    },
 }
 
 impl Detail {
@@ -54,6 +59,24 @@ impl Detail {
                 l.fill(Msg::AuditEventCreated, &[("name", name), ("n", seats)])
             }
             Detail::Published => l.t(Msg::AuditPublished).to_string(),
+            Detail::RefundPolicy {
+                full_days,
+                partial_days,
+                percent,
+            } => match (full_days, partial_days, percent) {
+                (None, None, _) => l.t(Msg::AuditNoCancellation).to_string(),
+                _ => {
+                    let days = |d: &Option<i64>| d.map_or("-".to_string(), |d| d.to_string());
+                    l.fill(
+                        Msg::AuditRefundPolicy,
+                        &[
+                            ("full", &days(full_days)),
+                            ("partial", &days(partial_days)),
+                            ("percent", &percent.unwrap_or(0)),
+                        ],
+                    )
+                }
+            },
             Detail::Unpublished => l.t(Msg::AuditUnpublished).to_string(),
             Detail::CheckedIn { places, gate } => {
                 l.fill(Msg::AuditCheckedIn, &[("places", places), ("gate", gate)])

@@ -46,6 +46,9 @@ pub fn check(layout: &EventLayout) -> Vec<FieldError> {
             message: message.to_string(),
         })
     };
+    if let Err((field, why)) = layout.refund_policy.check() {
+        bad(format!("refundPolicy.{field}"), why);
+    }
     if layout.name.trim().is_empty() || layout.name.len() > 120 {
         bad("name".into(), "a name of 1 to 120 characters");
     }

@@ -10,4 +10,5 @@ pub mod auth;
 pub mod canary;
 pub mod console;
 pub mod layout;
+pub mod mailbox;
 pub mod setup;

@@ -10,7 +10,7 @@ use crate::core::platform::db;
 use crate::core::seed::insert_layout;
 use crate::core::{ApiError, AppState};
 use crate::model::console::{CreatedEvent, EventLayout};
-use crate::model::EventId;
+use crate::model::{EventId, RefundPolicy};
 
 pub async fn create_event(
     state: &AppState,
@@ -27,8 +27,9 @@ pub async fn create_event(
     let slug = format!("event-{}", uuid::Uuid::new_v4().simple());
     let mut tx = state.db.begin().await?;
     let (event_id,): (EventId,) = sqlx::query_as(
-        "insert into event (slug, name, kind, venue, starts_at, currency, published, on_sale_at, created_at, time_zone)
-         values ($1, $2, $3, $4, $5, $6, 0, $7, $8, $9) returning id",
+        "insert into event (slug, name, kind, venue, starts_at, currency, published, on_sale_at, created_at, time_zone,
+                            refund_full_days, refund_partial_days, refund_partial_percent)
+         values ($1, $2, $3, $4, $5, $6, 0, $7, $8, $9, $10, $11, $12) returning id",
     )
     .bind(&slug)
     .bind(layout.name.trim())
@@ -39,6 +40,9 @@ pub async fn create_event(
     .bind(on_sale_at)
     .bind(now)
     .bind(layout.zone())
+    .bind(layout.refund_policy.full_refund_until_days)
+    .bind(layout.refund_policy.partial_refund_until_days)
+    .bind(layout.refund_policy.partial_refund_percent)
     .fetch_one(&mut *tx)
     .await?;
     let categories: Vec<(&str, &str, i64, &str)> = layout
@@ -72,6 +76,45 @@ pub async fn create_event(
         seat_count: seats.len() as i64,
         published: false,
     })
+}
+
+/// Sets what buyers get back when they cancel a booking of the event
+/// (bookings already made follow the new policy too: it is read when the
+/// buyer cancels).
+pub async fn set_refund_policy(
+    state: &AppState,
+    admin: &Admin,
+    event_id: EventId,
+    policy: RefundPolicy,
+) -> Result<RefundPolicy, ApiError> {
+    if let Err((field, why)) = policy.check() {
+        return Err(ApiError::unprocessable(format!("{field} {why}"), field));
+    }
+    let now = state.clock.now();
+    let mut tx = state.db.begin().await?;
+    let changed = sqlx::query(
+        "update event set refund_full_days = $2, refund_partial_days = $3, refund_partial_percent = $4
+         where id = $1",
+    )
+    .bind(event_id)
+    .bind(policy.full_refund_until_days)
+    .bind(policy.partial_refund_until_days)
+    .bind(policy.partial_refund_percent)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if changed != 1 {
+        return Err(ApiError::NotFound("event"));
+    }
+    let detail = Detail::RefundPolicy {
+        full_days: policy.full_refund_until_days,
+        partial_days: policy.partial_refund_until_days,
+        percent: policy.partial_refund_percent,
+    };
+    let entry = Entry::on_event(&admin.actor, "refund_policy", event_id, &detail);
+    audit::record(&mut tx, &entry, now).await?;
+    db::commit(tx).await?;
+    Ok(policy)
 }
 
 /// Publishes or withdraws an event. A withdrawn event takes no new holds

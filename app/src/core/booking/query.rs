@@ -1,12 +1,14 @@
-//! Reading bookings, always through their owner: another buyer's booking
+//! Reading bookings, always through their owner (`Owner`: the session's
+//! buyer, and a signed-in account's paid bookings): another buyer's booking
 //! answers exactly like an unknown id.
 
 use super::BookingStatus;
+use crate::core::buyer::Owner;
 use crate::core::platform::clock::{rfc3339, At};
 use crate::core::{ApiError, AppState};
 use crate::i18n::{Locale, Msg};
 use crate::model::money::Money;
-use crate::model::BuyerId;
+use crate::model::RefundPolicy;
 use crate::model::{
     BookingId, BookingSeat, BookingView, EventBrief, EventId, EventKind, GeneralAdmissionLine,
     PaymentView, SeatId, TicketView,
@@ -41,7 +43,35 @@ struct BookingRow {
     created_at: At,
     updated_at: At,
     discount_cents: Option<i64>,
+    #[sqlx(flatten)]
+    refund_policy: RefundPolicyRow,
+    starts_at: At,
 }
+
+/// The event's cancellation policy, as stored.
+#[derive(sqlx::FromRow)]
+pub(crate) struct RefundPolicyRow {
+    pub refund_full_days: Option<i64>,
+    pub refund_partial_days: Option<i64>,
+    pub refund_partial_percent: Option<i64>,
+}
+
+impl From<RefundPolicyRow> for RefundPolicy {
+    fn from(r: RefundPolicyRow) -> RefundPolicy {
+        RefundPolicy {
+            full_refund_until_days: r.refund_full_days,
+            partial_refund_until_days: r.refund_partial_days,
+            partial_refund_percent: r.refund_partial_percent,
+        }
+    }
+}
+
+/// The booking's event's cancellation policy and start, beside `COLUMNS`.
+const REFUND_POLICY: &str =
+    "(select e.refund_full_days from event e where e.id = booking.event_id) as refund_full_days,
+     (select e.refund_partial_days from event e where e.id = booking.event_id) as refund_partial_days,
+     (select e.refund_partial_percent from event e where e.id = booking.event_id) as refund_partial_percent,
+     (select e.starts_at from event e where e.id = booking.event_id) as starts_at";
 
 const COLUMNS: &str = "id, event_id, status, held_until, amount_cents, currency, ga_area_id, ga_quantity, created_at, updated_at,
      (select p.discount_cents from booking_promo p where p.booking_id = booking.id) as discount_cents";
@@ -50,15 +80,17 @@ const COLUMNS: &str = "id, event_id, status, held_until, amount_cents, currency,
 /// names them in English).
 pub async fn booking_of_buyer(
     state: &AppState,
-    buyer: &BuyerId,
+    owner: &Owner,
     booking_id: &BookingId,
     l: Locale,
 ) -> Result<BookingView, ApiError> {
     let row: Option<BookingRow> = sqlx::query_as(&format!(
-        "select {COLUMNS} from booking where id = $1 and buyer_id = $2"
+        "select {COLUMNS}, {REFUND_POLICY} from booking where id = $1 and {}",
+        Owner::condition("booking", 2, 3)
     ))
     .bind(booking_id)
-    .bind(buyer)
+    .bind(&owner.buyer)
+    .bind(owner.email.as_deref())
     .fetch_optional(state.db.reader())
     .await?;
     let row = row.ok_or(ApiError::NotFound("booking"))?;
@@ -74,13 +106,15 @@ pub async fn booking_of_buyer(
 /// The buyer's bookings, newest first (without seat details beyond labels).
 pub async fn bookings_of_buyer(
     state: &AppState,
-    buyer: &BuyerId,
+    owner: &Owner,
     l: Locale,
 ) -> Result<Vec<BookingView>, ApiError> {
     let rows: Vec<BookingRow> = sqlx::query_as(&format!(
-        "select {COLUMNS} from booking where buyer_id = $1 order by created_at desc limit 100"
+        "select {COLUMNS}, {REFUND_POLICY} from booking where {} order by created_at desc limit 100",
+        Owner::condition("booking", 1, 2)
     ))
-    .bind(buyer)
+    .bind(&owner.buyer)
+    .bind(owner.email.as_deref())
     .fetch_all(state.db.reader())
     .await?;
     let mut out = Vec::with_capacity(rows.len());
@@ -138,7 +172,14 @@ fn view(
     } else {
         Vec::new()
     };
+    let cancel_refund_cents = (status == BookingStatus::Booked)
+        .then(|| {
+            let left = row.price.minor() - payment.as_ref().map_or(0, |p| p.refunded_cents);
+            RefundPolicy::from(row.refund_policy).refund_cents(left, row.starts_at.ms(), now.ms())
+        })
+        .flatten();
     BookingView {
+        cancel_refund_cents,
         id: row.id,
         event_id: row.event_id,
         event,

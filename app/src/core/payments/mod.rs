@@ -7,6 +7,7 @@
 //! applied once (inbox); every side effect leaves through the outbox with an
 //! idempotency key.
 
+pub mod cancellation;
 pub mod checkout;
 pub mod confirmation;
 pub mod deadline;

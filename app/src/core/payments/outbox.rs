@@ -14,6 +14,7 @@ use crate::core::booking::store;
 use crate::core::platform::db::Tx;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Msg;
+use crate::model::money::Money;
 use crate::model::BookingId;
 use crate::model::BuyerId;
 use crate::model::PaymentStatus;
@@ -25,8 +26,17 @@ struct Email {
     to: String,
     subject: String,
     body: String,
+    /// What only the recipient may read (a sign-in link): once the relay
+    /// has the mail, the copies kept here and in the mailbox lose it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    secret: Option<String>,
 }
 
+/// What the kept copy of a sent mail says instead of its secret.
+pub const REDACTED: &str = "[sent by email only]";
+
+/// A mail about a booking, to its buyer (`to` is `buyer:{id}`: the
+/// address the checkout collected is used).
 pub async fn enqueue_email(
     tx: &mut Tx,
     booking_id: &BookingId,
@@ -36,13 +46,36 @@ pub async fn enqueue_email(
     body: &str,
     now: At,
 ) -> Result<(), sqlx::Error> {
-    let payload = serde_json::to_string(&Email {
+    let email = Email {
         to: to.into(),
         subject: subject.into(),
         body: body.into(),
-    })
-    .unwrap_or_default();
-    enqueue(tx, "email", booking_id, dedupe_key, &payload, now).await
+        secret: None,
+    };
+    let payload = serde_json::to_string(&email).unwrap_or_default();
+    enqueue(tx, "email", Some(booking_id), dedupe_key, &payload, now).await
+}
+
+/// A mail to an address, about no booking, carrying `secret` (a sign-in
+/// link: only the relay's copy keeps it; without a relay the mailbox is
+/// the delivery and keeps it).
+pub async fn enqueue_secret_email(
+    tx: &mut Tx,
+    dedupe_key: &str,
+    to: &str,
+    subject: &str,
+    body: &str,
+    secret: &str,
+    now: At,
+) -> Result<(), sqlx::Error> {
+    let email = Email {
+        to: to.into(),
+        subject: subject.into(),
+        body: body.into(),
+        secret: Some(secret.into()),
+    };
+    let payload = serde_json::to_string(&email).unwrap_or_default();
+    enqueue(tx, "email", None, dedupe_key, &payload, now).await
 }
 
 /// Why money goes back; decides what the buyer is told.
@@ -53,24 +86,41 @@ pub enum RefundReason {
     LatePayment,
     /// An admin refunded a booked booking.
     Admin,
+    /// The buyer cancelled under the event's refund policy.
+    BuyerCancelled,
 }
 
 #[derive(Serialize, Deserialize)]
 struct Refund {
     reason: RefundReason,
+    /// How much goes back (minor units); none: all that is left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cents: Option<i64>,
 }
 
+/// Queues the refund of all that is left of the booking's payment.
 pub async fn enqueue_refund(
     tx: &mut Tx,
     booking_id: &BookingId,
     reason: RefundReason,
     now: At,
 ) -> Result<(), sqlx::Error> {
-    let payload = serde_json::to_string(&Refund { reason }).unwrap_or_default();
+    enqueue_refund_of(tx, booking_id, reason, None, now).await
+}
+
+/// Queues a refund of `cents` (at most what is left; none: all of it).
+pub async fn enqueue_refund_of(
+    tx: &mut Tx,
+    booking_id: &BookingId,
+    reason: RefundReason,
+    cents: Option<i64>,
+    now: At,
+) -> Result<(), sqlx::Error> {
+    let payload = serde_json::to_string(&Refund { reason, cents }).unwrap_or_default();
     enqueue(
         tx,
         "refund",
-        booking_id,
+        Some(booking_id),
         &refund_key(booking_id),
         &payload,
         now,
@@ -86,7 +136,7 @@ pub fn refund_key(booking_id: &BookingId) -> String {
 async fn enqueue(
     tx: &mut Tx,
     kind: &str,
-    booking_id: &BookingId,
+    booking_id: Option<&BookingId>,
     key: &str,
     payload: &str,
     now: At,
@@ -111,7 +161,8 @@ struct Due {
     id: i64,
     /// `email` or `refund`.
     kind: String,
-    booking_id: BookingId,
+    /// None for mail to an address (sign-in links).
+    booking_id: Option<BookingId>,
     dedupe_key: String,
     payload: String,
     attempts: i64,
@@ -157,9 +208,12 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
         attempts,
     } in claimed
     {
-        let result = match kind.as_str() {
-            "email" => deliver_email(state, id, &booking_id, &key, &payload).await,
-            _ => refund(state, &booking_id, &payload).await,
+        let result = match (kind.as_str(), &booking_id) {
+            ("email", _) => deliver_email(state, id, booking_id.as_ref(), &key, &payload).await,
+            (_, Some(booking_id)) => refund(state, booking_id, &payload).await,
+            (_, None) => Err(ApiError::InvalidState(
+                "a refund without its booking".into(),
+            )),
         };
         // Each mark in a transaction of its own, committed through
         // `db::commit`: inside the outbox job, only while its lease holds.
@@ -174,7 +228,7 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
                 delivered += 1;
             }
             Err(e) => {
-                tracing::warn!(error = %e, kind, %booking_id, "outbox delivery failed; will retry");
+                tracing::warn!(error = %e, kind, booking_id = ?booking_id, "outbox delivery failed; will retry");
                 let backoff = 1000 * 2i64.pow(attempts.clamp(0, 10) as u32);
                 sqlx::query("update outbox set attempts = attempts + 1, next_attempt_at = $2, lease_until = 0 where id = $1")
                     .bind(id)
@@ -198,7 +252,7 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
 async fn deliver_email(
     state: &AppState,
     outbox_id: i64,
-    booking_id: &BookingId,
+    booking_id: Option<&BookingId>,
     key: &str,
     payload: &str,
 ) -> Result<(), ApiError> {
@@ -210,7 +264,10 @@ async fn deliver_email(
     if sent.is_some() {
         return Ok(());
     }
-    let address = payments::customer_email(&state.db, booking_id).await?;
+    let address = match booking_id {
+        Some(booking_id) => payments::customer_email(&state.db, booking_id).await?,
+        None => Some(email.to.clone()),
+    };
     let mailer = &state.payments.mailer;
     let mut channel = mailer.channel_for(address.as_deref());
     if let (Some(to), "smtp") = (&address, channel) {
@@ -220,9 +277,25 @@ async fn deliver_email(
                 return Err(ApiError::Internal(e.into()));
             }
         } else {
-            tracing::warn!(%booking_id, key, "an earlier attempt may have sent this mail; not sent again");
+            tracing::warn!(booking_id = ?booking_id, key, "an earlier attempt may have sent this mail; not sent again");
             channel = "smtp-unconfirmed";
         }
+    }
+    let mut kept = email.body.clone();
+    if let (Some(secret), true) = (&email.secret, channel != "mailbox") {
+        kept = kept.replace(secret.as_str(), REDACTED);
+        let payload = Email {
+            to: email.to.clone(),
+            subject: email.subject.clone(),
+            body: kept.clone(),
+            secret: None,
+        };
+        let payload = serde_json::to_string(&payload).map_err(ApiError::internal)?;
+        sqlx::query("update outbox set payload = $2 where id = $1")
+            .bind(outbox_id)
+            .bind(payload)
+            .execute(state.db.writer())
+            .await?;
     }
     sqlx::query(
         "insert into mailbox (dedupe_key, booking_id, recipient, subject, body, created_at, channel)
@@ -232,7 +305,7 @@ async fn deliver_email(
     .bind(booking_id)
     .bind(address.as_deref().unwrap_or(&email.to))
     .bind(&email.subject)
-    .bind(&email.body)
+    .bind(&kept)
     .bind(state.clock.now())
     .bind(channel)
     .execute(state.db.writer())
@@ -264,16 +337,24 @@ async fn mark_sending(state: &AppState, outbox_id: i64, on: bool) -> Result<bool
 /// (the bank took the money back; a refund would be refused).
 async fn refund(state: &AppState, booking_id: &BookingId, payload: &str) -> Result<(), ApiError> {
     // Rows queued before reasons were recorded are late payments.
-    let reason = serde_json::from_str::<Refund>(payload)
-        .map(|r| r.reason)
-        .unwrap_or(RefundReason::LatePayment);
+    let Refund { reason, cents } = serde_json::from_str::<Refund>(payload).unwrap_or(Refund {
+        reason: RefundReason::LatePayment,
+        cents: None,
+    });
     let Some(target) = payments::refund_target(&state.db, booking_id).await? else {
         return Err(ApiError::InvalidState(format!(
             "no payment to refund for {booking_id}"
         )));
     };
+    let amount = match cents {
+        Some(cents) => Money::new(cents.clamp(0, target.left.minor()), target.left.currency()),
+        None => target.left,
+    };
     let mut refund_id = None;
-    if target.status == Some(PaymentStatus::RefundPending) {
+    if target.status == Some(PaymentStatus::RefundPending) && amount.minor() == 0 {
+        // Nothing due under the policy: no call, the payment still settles.
+        refund_id = Some("none".to_string());
+    } else if target.status == Some(PaymentStatus::RefundPending) {
         let Some(intent) = target.payment_intent else {
             return Err(ApiError::InvalidState(format!(
                 "no payment intent to refund for {booking_id}"
@@ -282,7 +363,7 @@ async fn refund(state: &AppState, booking_id: &BookingId, payload: &str) -> Resu
         let id = state
             .payments
             .provider
-            .refund(&intent, target.left, &refund_key(booking_id))
+            .refund(&intent, amount, &refund_key(booking_id))
             .await
             .map_err(ApiError::internal)?;
         refund_id = Some(id);
@@ -294,6 +375,10 @@ async fn refund(state: &AppState, booking_id: &BookingId, payload: &str) -> Resu
     if let Some(id) = &refund_id {
         if payments::complete_refund(&mut tx, booking_id, id, now).await? {
             crate::core::platform::metrics::payment("refunded");
+            if cents.is_some() {
+                payments::record_partial_refund(&mut tx, booking_id, amount.minor(), None, now)
+                    .await?;
+            }
         }
     }
     // Only a refunded payment ends its booking as REFUNDED.
@@ -305,8 +390,12 @@ async fn refund(state: &AppState, booking_id: &BookingId, payload: &str) -> Resu
             .await?;
         let l = crate::core::buyer_language::of_booking(&mut tx, booking_id).await?;
         let why = match reason {
-            RefundReason::LatePayment => Msg::MailLatePaymentRefunded,
-            RefundReason::Admin => Msg::MailOrganizerRefunded,
+            RefundReason::LatePayment => l.t(Msg::MailLatePaymentRefunded).to_string(),
+            RefundReason::Admin => l.t(Msg::MailOrganizerRefunded).to_string(),
+            RefundReason::BuyerCancelled => {
+                let amount = l.price(amount.minor(), amount.currency().code());
+                l.fill(Msg::MailBuyerCancelled, &[("amount", &amount)])
+            }
         };
         enqueue_email(
             &mut tx,
@@ -314,7 +403,7 @@ async fn refund(state: &AppState, booking_id: &BookingId, payload: &str) -> Resu
             &format!("refunded-{booking_id}"),
             &format!("buyer:{}", buyer.0),
             l.t(Msg::MailRefundedSubject),
-            l.t(why),
+            &why,
             now,
         )
         .await?;

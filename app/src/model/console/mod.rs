@@ -160,6 +160,22 @@ pub struct WebhookRow {
     pub at_local: String,
 }
 
+/// A mail as the mailbox keeps it (`GET /api/admin/mailbox`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct MailMessage {
+    /// None for mail about no booking (sign-in links).
+    pub booking_id: Option<BookingId>,
+    pub recipient: String,
+    pub subject: String,
+    pub body: String,
+    /// `mailbox`, `smtp` or `smtp-unconfirmed`.
+    pub channel: String,
+    pub at: String,
+}
+
+/// One mail of an event's log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]

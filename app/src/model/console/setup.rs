@@ -24,6 +24,8 @@ pub struct EventLayout {
     pub categories: Vec<CategorySpec>,
     pub sections: Vec<SectionSpec>,
     pub general_admission: Vec<StandingSpec>,
+    /// What buyers get back when they cancel (none: they cannot).
+    pub refund_policy: crate::model::RefundPolicy,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

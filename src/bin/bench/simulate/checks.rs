@@ -88,7 +88,7 @@ pub async fn verify(
     );
     // Nothing twice: one confirmation mail per booking and subject.
     let twice: Vec<(String, String, i64)> = sqlx::query_as(
-        "select booking_id, subject, count(*) from mailbox group by booking_id, subject having count(*) > 1",
+        "select booking_id, subject, count(*) from mailbox where booking_id is not null group by booking_id, subject having count(*) > 1",
     )
     .fetch_all(db.reader())
     .await?;

@@ -194,17 +194,22 @@ impl PaymentProvider for Sandbox {
         amount: Money,
         idempotency_key: &str,
     ) -> Result<String, ProviderError> {
-        let paid: Option<(String,)> = sqlx::query_as(
-            "select id from sandbox_session where payment_intent_id = $1 and payment_status = 'paid'",
+        let paid: Option<(String, i64)> = sqlx::query_as(
+            "select id, amount_cents from sandbox_session where payment_intent_id = $1 and payment_status = 'paid'",
         )
         .bind(payment_intent_id)
         .fetch_optional(self.db.reader())
         .await
         .map_err(other)?;
-        if paid.is_none() {
+        let Some((_, charged_cents)) = paid else {
             return Err(ProviderError::Refused(
                 "nothing was paid on this payment intent".into(),
             ));
+        };
+        if amount.minor() <= 0 || amount.minor() > charged_cents {
+            return Err(ProviderError::Refused(format!(
+                "a refund must be between 1 and the {charged_cents} charged"
+            )));
         }
         let amount_cents = amount.minor();
         let id = format!("re_sb_{}", uuid::Uuid::new_v4().simple());
@@ -233,10 +238,10 @@ impl PaymentProvider for Sandbox {
             let charge = json!({
                 "id": format!("ch_sb_{}", &payment_intent_id.trim_start_matches("pi_sb_")),
                 "object": "charge",
-                "amount": amount_cents,
+                "amount": charged_cents,
                 "amount_refunded": amount_cents,
                 "payment_intent": payment_intent_id,
-                "refunded": true,
+                "refunded": amount_cents == charged_cents,
                 "refunds": { "object": "list", "data": [{ "id": refund_id, "object": "refund", "amount": amount_cents }] },
             });
             self.enqueue(&mut tx, "charge.refunded", charge, Delivery::Once)

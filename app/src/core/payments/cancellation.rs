@@ -1,0 +1,125 @@
+//! A buyer cancels their own BOOKED booking under the event's refund
+//! policy: the booking ends CANCELLED and its places are free at once, the
+//! policy's amount goes back through the outbox (the booking's one refund
+//! key, so it is refunded once however the request, an admin's refund or a
+//! late webhook interleave: each takes the booking's row lock first).
+
+use super::outbox::{self, RefundReason};
+use super::store as payments;
+use crate::core::booking::{begin_with_key, earlier_answer, store, Idempotent};
+use crate::core::buyer::Owner;
+use crate::core::platform::clock::At;
+use crate::core::platform::db::{self, Tx};
+use crate::core::platform::idempotency::{self, IdempotencyKey};
+use crate::core::{ApiError, AppState};
+use crate::model::{BookingId, BookingStatus, CancelResponse, Cause, RefundPolicy};
+
+/// Cancels `booking_id` for its owner, refunding what the policy gives.
+pub async fn cancel(
+    state: &AppState,
+    owner: &Owner,
+    booking_id: &BookingId,
+    key: Option<&IdempotencyKey>,
+) -> Result<Idempotent<CancelResponse>, ApiError> {
+    if let Some(answer) = earlier_answer(state, &owner.buyer, key).await? {
+        return Ok(answer);
+    }
+    let now = state.clock.now();
+    let mut tx = match begin_with_key(state, &owner.buyer, key, now).await? {
+        Ok(tx) => tx,
+        Err(answer) => return Ok(answer),
+    };
+    let booking = store::lock(&mut tx, booking_id)
+        .await?
+        .ok_or(ApiError::NotFound("booking"))?;
+    if !owns(&mut tx, owner, booking_id).await? {
+        return Err(ApiError::NotFound("booking"));
+    }
+    if booking.status != BookingStatus::Booked {
+        return Err(ApiError::InvalidState(format!(
+            "only a booked booking can be cancelled; this one is {}",
+            booking.status
+        )));
+    }
+    let refund_cents = refund_due(&mut tx, booking_id, now).await?;
+    let Some(released) = store::cancel_booked(&mut tx, booking_id, &Cause::Buyer, now).await?
+    else {
+        return Err(ApiError::InvalidState(
+            "only a booked booking can be cancelled".into(),
+        ));
+    };
+    if !payments::begin_refund(&mut tx, booking_id, now).await? {
+        // BOOKED always has a paid payment (invariant 5); never refund blind.
+        return Err(ApiError::InvalidState(
+            "this booking has no paid payment to refund".into(),
+        ));
+    }
+    let reason = RefundReason::BuyerCancelled;
+    outbox::enqueue_refund_of(&mut tx, booking_id, reason, Some(refund_cents), now).await?;
+    let response = CancelResponse {
+        booking_id: booking_id.clone(),
+        status: BookingStatus::Cancelled,
+        refund_cents,
+        currency: booking.price.currency().code().to_string(),
+    };
+    if let Some(key) = key {
+        let body = serde_json::to_string(&response).map_err(ApiError::internal)?;
+        idempotency::complete(&mut tx, &owner.buyer, key, 200, &body).await?;
+    }
+    db::commit(tx).await?;
+    state
+        .seat_maps
+        .publish(released.event_id, &released.as_changes(), now);
+    crate::core::platform::metrics::payment("cancelled_by_buyer");
+    Ok(Idempotent::Fresh(response))
+}
+
+/// Whether the booking is the owner's (theirs, or paid with their address).
+async fn owns(tx: &mut Tx, owner: &Owner, booking_id: &BookingId) -> Result<bool, sqlx::Error> {
+    let row: Option<(i64,)> = sqlx::query_as(&format!(
+        "select 1 from booking where id = $1 and {}",
+        Owner::condition("booking", 2, 3)
+    ))
+    .bind(booking_id)
+    .bind(&owner.buyer)
+    .bind(owner.email.as_deref())
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(row.is_some())
+}
+
+/// What the event's policy gives back of what is left of the payment now;
+/// 409 when it allows no cancellation (any more).
+async fn refund_due(tx: &mut Tx, booking_id: &BookingId, now: At) -> Result<i64, ApiError> {
+    let (full, partial, percent, starts_at, left): (
+        Option<i64>,
+        Option<i64>,
+        Option<i64>,
+        At,
+        Option<i64>,
+    ) = sqlx::query_as(
+        "select e.refund_full_days, e.refund_partial_days, e.refund_partial_percent, e.starts_at,
+                (select p.amount_cents - p.refunded_cents from payment p where p.booking_id = b.id)
+         from booking b join event e on e.id = b.event_id where b.id = $1",
+    )
+    .bind(booking_id)
+    .fetch_one(&mut **tx)
+    .await?;
+    let policy = RefundPolicy {
+        full_refund_until_days: full,
+        partial_refund_until_days: partial,
+        partial_refund_percent: percent,
+    };
+    if !policy.allows_cancellation() {
+        return Err(ApiError::InvalidState(
+            "the organizer does not allow cancelling bookings for this event".into(),
+        ));
+    }
+    policy
+        .refund_cents(left.unwrap_or(0), starts_at.ms(), now.ms())
+        .ok_or_else(|| {
+            ApiError::InvalidState(
+                "it is too close to the start to cancel under this event's refund policy".into(),
+            )
+        })
+}

@@ -1,0 +1,215 @@
+//! The buyer's pages that work without the app's script: asking for a
+//! sign-in link (which is also how a booking is found without an account),
+//! opening it, signing out, and the booking page's two forms — cancel a
+//! booked booking under its refund policy, release a running hold. Each
+//! form answers with a redirect back (303), or a page saying why not.
+
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Form, Router};
+use holdfast_app::core::account::link::{self, LinkRefused};
+use holdfast_app::core::account::{session, EmailAddress};
+use holdfast_app::core::booking::release;
+use holdfast_app::core::buyer::Owner;
+use holdfast_app::core::payments::cancellation;
+use holdfast_app::core::platform::client_addr::ClientAddr;
+use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::i18n::{Locale, Msg};
+use serde::Deserialize;
+use tower_sessions::Session;
+
+use crate::server::api::extract::BookingPath;
+use crate::server::sandbox_pages::html_escape;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/sign-in", get(sign_in_page).post(ask_for_link))
+        .route("/sign-out", post(sign_out))
+        .route("/auth/{token}", get(open_link))
+        .route("/bookings/{bookingId}/cancel", post(cancel))
+        .route("/bookings/{bookingId}/release", post(release_hold))
+}
+
+#[derive(Deserialize, Default)]
+struct Said {
+    #[serde(default)]
+    sent: Option<String>,
+    #[serde(default)]
+    out: Option<String>,
+}
+
+async fn sign_in_page(session: Session, headers: HeaderMap, Query(said): Query<Said>) -> Response {
+    let l = Locale::of_headers(&headers);
+    let notice = if said.sent.is_some() {
+        Some(l.t(Msg::SignInSent))
+    } else if said.out.is_some() {
+        Some(l.t(Msg::SignedOut))
+    } else {
+        None
+    };
+    match session::signed_in_as(&session).await {
+        Ok(email) => Html(page(l, email.as_deref(), notice, None, "")).into_response(),
+        Err(e) => sorry(l, &e),
+    }
+}
+
+#[derive(Deserialize)]
+struct LinkForm {
+    email: String,
+}
+
+async fn ask_for_link(
+    State(state): State<AppState>,
+    client: Option<Extension<ClientAddr>>,
+    headers: HeaderMap,
+    Form(form): Form<LinkForm>,
+) -> Response {
+    let l = Locale::of_headers(&headers);
+    let asked = match EmailAddress::parse(&form.email) {
+        Ok(address) => {
+            let client = client.map(|Extension(c)| c.limit_key());
+            link::request(&state, &address, client, l).await
+        }
+        Err(e) => Err(e),
+    };
+    match asked {
+        Ok(()) => Redirect::to("/sign-in?sent=1").into_response(),
+        Err(e) => (
+            e.status(),
+            Html(page(l, None, None, Some(&e.for_buyer(l)), &form.email)),
+        )
+            .into_response(),
+    }
+}
+
+async fn sign_out(session: Session, headers: HeaderMap) -> Response {
+    match session::sign_out(&session).await {
+        Ok(()) => Redirect::to("/sign-in?out=1").into_response(),
+        Err(e) => sorry(Locale::of_headers(&headers), &e),
+    }
+}
+
+/// Opening the mailed link signs this session in and shows its bookings.
+async fn open_link(
+    State(state): State<AppState>,
+    session: Session,
+    headers: HeaderMap,
+    Path(token): Path<String>,
+) -> Response {
+    let l = Locale::of_headers(&headers);
+    let signed_in = match link::redeem(&state, &token).await {
+        Ok(Ok(address)) => session::sign_in(&state, &session, &address).await,
+        Ok(Err(refused)) => {
+            let why = match refused {
+                LinkRefused::Used => Msg::LinkUsed,
+                LinkRefused::Expired => Msg::LinkExpired,
+                LinkRefused::Unknown => Msg::LinkUnknown,
+            };
+            return (
+                StatusCode::GONE,
+                Html(page(l, None, None, Some(l.t(why)), "")),
+            )
+                .into_response();
+        }
+        Err(e) => Err(e),
+    };
+    match signed_in {
+        Ok(_) => Redirect::to("/bookings").into_response(),
+        Err(e) => sorry(l, &e),
+    }
+}
+
+async fn cancel(
+    State(state): State<AppState>,
+    owner: Owner,
+    headers: HeaderMap,
+    BookingPath(id): BookingPath,
+) -> Response {
+    let l = Locale::of_headers(&headers);
+    match cancellation::cancel(&state, &owner, &id, None).await {
+        Ok(_) => Redirect::to(&format!("/bookings/{id}")).into_response(),
+        Err(e) => refused(l, &e, &format!("/bookings/{id}")),
+    }
+}
+
+async fn release_hold(
+    State(state): State<AppState>,
+    owner: Owner,
+    headers: HeaderMap,
+    BookingPath(id): BookingPath,
+) -> Response {
+    let l = Locale::of_headers(&headers);
+    match release::cancel_hold(&state, &owner.buyer, &id).await {
+        Ok(_) => Redirect::to(&format!("/bookings/{id}")).into_response(),
+        Err(e) => refused(l, &e, &format!("/bookings/{id}")),
+    }
+}
+
+/// The sign-in page: who is signed in (and a way out), or the form.
+fn page(
+    l: Locale,
+    email: Option<&str>,
+    notice: Option<&str>,
+    error: Option<&str>,
+    typed: &str,
+) -> String {
+    let notice = notice.map_or(String::new(), |n| {
+        format!(r#"<p class="notice" role="status">{}</p>"#, html_escape(n))
+    });
+    let error = error.map_or(String::new(), |e| {
+        format!(r#"<p class="error" role="alert">{}</p>"#, html_escape(e))
+    });
+    let body = match email {
+        Some(email) => format!(
+            r#"{notice}<p data-testid="signed-in-as">{who}</p>
+<p><a href="/bookings">{mine}</a></p>
+<form method="post" action="/sign-out"><button type="submit">{out}</button></form>"#,
+            who = html_escape(&l.fill(Msg::SignedInAs, &[("email", &email)])),
+            mine = l.t(Msg::NavMyBookings),
+            out = l.t(Msg::SignOut),
+        ),
+        None => format!(
+            r#"{notice}{error}<p>{explain}</p>
+<form method="post" action="/sign-in" class="sign-in">
+  <label>{label}
+    <input type="email" name="email" required autocomplete="email" placeholder="you@example.com" value="{typed}">
+  </label>
+  <button type="submit">{send}</button>
+</form>"#,
+            explain = l.t(Msg::SignInExplain),
+            label = l.t(Msg::SignInEmail),
+            send = l.t(Msg::SignInSend),
+            typed = html_escape(typed),
+        ),
+    };
+    shell(l, l.t(Msg::SignInTitle), &body)
+}
+
+/// A form that could not be carried out: why, and the way back.
+fn refused(l: Locale, e: &ApiError, back: &str) -> Response {
+    let body = format!(
+        r#"<p class="error" role="alert">{}</p><p><a href="{}">{}</a></p>"#,
+        html_escape(&e.for_buyer(l)),
+        html_escape(back),
+        l.t(Msg::BackToBooking),
+    );
+    (e.status(), Html(shell(l, l.t(Msg::Sorry), &body))).into_response()
+}
+
+fn sorry(l: Locale, e: &ApiError) -> Response {
+    refused(l, e, "/sign-in")
+}
+
+fn shell(l: Locale, title: &str, body: &str) -> String {
+    format!(
+        r#"<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} · Holdfast</title><link rel="stylesheet" href="/pkg/holdfast.css"></head>
+<body><header class="topbar"><a class="brand" href="/">Holdfast</a><span class="tagline">{tagline}</span><a class="nav" href="/bookings">{mine}</a></header>
+<main class="account"><h1>{title}</h1>{body}</main></body></html>"#,
+        lang = l.tag(),
+        tagline = l.t(Msg::Tagline),
+        mine = l.t(Msg::NavMyBookings),
+    )
+}

@@ -1,0 +1,90 @@
+//! Buyers' accounts over the API: ask for a sign-in link, sign out, and
+//! who the session is. The link itself is opened in a browser
+//! (`account_pages`).
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use holdfast_app::core::account::{link, session, EmailAddress};
+use holdfast_app::core::platform::client_addr::ClientAddr;
+use holdfast_app::core::platform::error::ErrorBody;
+use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::i18n::Locale;
+use serde::{Deserialize, Serialize};
+use tower_sessions::Session;
+
+use super::extract::{self, RawBody};
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EmailLinkRequest {
+    /// Where the link goes.
+    email: String,
+}
+
+/// Whether the session is signed in, and as whom.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SignedIn {
+    signed_in: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    email: Option<String>,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/auth/email-link",
+    tag = "accounts",
+    summary = "Mail a sign-in link (202 whatever the address has)",
+    request_body = EmailLinkRequest,
+    responses((status = 202, description = "`{ message }`: a link is on its way if the address can receive mail"), (status = 415, body = ErrorBody), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)),
+)]
+pub async fn email_link(
+    State(state): State<AppState>,
+    client: Option<Extension<ClientAddr>>,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Result<Response, ApiError> {
+    let request: EmailLinkRequest = extract::json(&headers, &body)?;
+    let address = EmailAddress::parse(&request.email)?;
+    let client = client.map(|Extension(c)| c.limit_key());
+    link::request(&state, &address, client, Locale::of_headers(&headers)).await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(serde_json::json!({
+            "message": "if that address can receive mail, a sign-in link is on its way; it works once, for 15 minutes"
+        })),
+    )
+        .into_response())
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/auth/sign-out",
+    tag = "accounts",
+    summary = "Sign this session out (it becomes a new guest)",
+    responses((status = 200, body = SignedIn)),
+)]
+pub async fn sign_out(session: Session) -> Result<Json<SignedIn>, ApiError> {
+    session::sign_out(&session).await?;
+    Ok(Json(SignedIn {
+        signed_in: false,
+        email: None,
+    }))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/auth/session",
+    tag = "accounts",
+    summary = "Whether this session is signed in, and to which address",
+    responses((status = 200, body = SignedIn)),
+)]
+pub async fn whoami(session: Session) -> Result<Json<SignedIn>, ApiError> {
+    let email = session::signed_in_as(&session).await?;
+    Ok(Json(SignedIn {
+        signed_in: email.is_some(),
+        email,
+    }))
+}
