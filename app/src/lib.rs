@@ -68,6 +68,7 @@ pub fn App() -> impl IntoView {
                 <a class="brand" href="/">"Holdfast"</a>
                 <span class="tagline">{l.t(i18n::Msg::Tagline)}</span>
                 <a class="nav" href="/bookings">{l.t(i18n::Msg::NavMyBookings)}</a>
+                <a class="nav" href="/sign-in" rel="external">{l.t(i18n::Msg::SignIn)}</a>
                 <ui::language::LanguageSwitch/>
             </header>
             <main>

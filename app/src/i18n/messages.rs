@@ -209,7 +209,7 @@ messages! {
         ExplainBooked => "Paid and confirmed.", "Đã thanh toán và xác nhận.";
         ExplainExpired => "The hold ended before a payment arrived; the seats went back on sale. Nothing was charged.", "Thời gian giữ chỗ đã hết trước khi có thanh toán; các chỗ đã được mở bán lại. Bạn không bị trừ tiền.";
         ExplainCancelled => "This hold was released and the seats went back on sale. Nothing was charged.", "Lượt giữ chỗ này đã được hủy và các chỗ đã được mở bán lại. Bạn không bị trừ tiền.";
-        ExplainRefunded => "Your payment was refunded in full and the tickets are no longer valid: it arrived after the hold had ended and the seats had gone to someone else, or the booking was cancelled and refunded by the organizer.", "Khoản thanh toán đã được hoàn lại toàn bộ và vé không còn hiệu lực: tiền đến sau khi thời gian giữ chỗ đã hết và chỗ đã thuộc về người khác, hoặc ban tổ chức đã hủy và hoàn tiền đơn này.";
+        ExplainRefunded => "This booking is cancelled and its payment refunded; its tickets are no longer valid. The email we sent says why: a payment that came after the hold had ended, the organizer's refund, or your own cancellation.", "Đơn này đã bị hủy và khoản thanh toán đã được hoàn lại; vé không còn hiệu lực. Email chúng tôi gửi cho biết lý do: tiền đến sau khi thời gian giữ chỗ đã hết, ban tổ chức hoàn tiền, hoặc chính bạn đã hủy.";
         ExplainDisputed => "Your bank disputed this payment, so the tickets are no longer valid and the seats went back on sale. If this is a mistake, please contact the organizer.", "Ngân hàng của bạn đã khiếu nại khoản thanh toán này nên vé không còn hiệu lực và các chỗ đã được mở bán lại. Nếu có nhầm lẫn, vui lòng liên hệ ban tổ chức.";
         StatusHeld => "HELD", "ĐANG GIỮ";
         StatusPaymentPending => "PAYMENT PENDING", "CHỜ THANH TOÁN";
@@ -221,7 +221,7 @@ messages! {
         RefundedLabel => "Refunded: ", "Đã hoàn lại: ";
         AllMyBookings => "All my bookings", "Tất cả vé của tôi";
         Loading => "Loading…", "Đang tải…";
-        NoBookingsYet => "No bookings yet in this browser.", "Chưa có đơn đặt chỗ nào trong trình duyệt này.";
+        NoBookingsYet => "No bookings yet in this browser. Booked on another device? Sign in with your email.", "Chưa có đơn đặt chỗ nào trong trình duyệt này. Đã đặt trên thiết bị khác? Hãy đăng nhập bằng email.";
         BookingsFailed => "Your bookings could not be loaded.", "Không tải được các đơn đặt chỗ của bạn.";
         PreparingTicket => "Preparing your ticket…", "Đang chuẩn bị vé…";
         TicketQr => "Ticket QR code", "Mã QR của vé";

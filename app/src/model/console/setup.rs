@@ -24,7 +24,10 @@ pub struct EventLayout {
     pub categories: Vec<CategorySpec>,
     pub sections: Vec<SectionSpec>,
     pub general_admission: Vec<StandingSpec>,
-    /// What buyers get back when they cancel (none: they cannot).
+    /// What buyers get back when they cancel (none: they cannot). The
+    /// console's form leaves it to `PUT …/refund-policy`: kept out of the
+    /// browser's wasm.
+    #[cfg(feature = "ssr")]
     pub refund_policy: crate::model::RefundPolicy,
 }
 

@@ -154,9 +154,37 @@ fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
                 <p class="refunded-part" data-testid="refunded-part">{l.t(Msg::RefundedLabel)} {l.price(p.refunded_cents, &b.currency)}</p>
             })}
             {(b.status == BookingStatus::Booked).then(|| view! { <Ticket id=b.id.clone()/> })}
+            <div class="booking-actions" inner_html=actions(l, &b)></div>
             <p><a href="/bookings">{l.t(Msg::AllMyBookings)}</a></p>
         </article>
     }
+}
+
+/// What the buyer may do to the booking from its page, as plain forms the
+/// server answers with a redirect back (no script needed): cancel a booked
+/// booking, confirming the refund the event's policy gives now; release a
+/// running hold. Written as markup, not views: a view costs the browser's
+/// wasm far more than these few lines of text.
+fn actions(l: Locale, b: &BookingView) -> String {
+    let escape = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    if let Some(cents) = b.cancel_refund_cents {
+        let amount = l.price(cents, &b.currency);
+        return format!(
+            r#"<details class="cancel-booking"><summary>{}</summary><p>{}</p><form method="post" action="/bookings/{}/cancel"><button type="submit" class="danger">{}</button></form></details>"#,
+            escape(l.t(Msg::CancelBooking)),
+            escape(&l.fill(Msg::CancelRefundNote, &[("amount", &amount)])),
+            b.id,
+            escape(&l.fill(Msg::CancelAndRefund, &[("amount", &amount)])),
+        );
+    }
+    if b.status == BookingStatus::Held && b.expires_in_ms.is_some_and(|ms| ms > 0) {
+        return format!(
+            r#"<form method="post" action="/bookings/{}/release"><button type="submit">{}</button></form>"#,
+            b.id,
+            escape(l.t(Msg::ReleaseHold)),
+        );
+    }
+    String::new()
 }
 
 #[component]

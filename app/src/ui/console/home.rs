@@ -186,7 +186,7 @@ fn NewEvent(events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>) ->
                     capacity,
                 }]
             },
-            refund_policy: Default::default(),
+            ..Default::default()
         };
         spawn_local(async move {
             match admin_create_event(layout).await {

@@ -1,0 +1,114 @@
+// Buyers who come back: a booking made on a phone is found on a laptop by
+// signing in with the email link (read from the mailbox through the admin
+// API), shown with its QR code, cancelled within the event's refund policy
+// from its page — REFUNDED, and the seat free on the map again.
+const { test, expect, request, devices } = require('@playwright/test');
+const { holdSeat } = require('./helpers');
+
+const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
+
+// The newest sign-in link mailed to `email` (the outbox sends within a second or two).
+async function mailedLink(admin, email) {
+  let link = null;
+  await expect(async () => {
+    const mail = await admin.get(`/api/admin/mailbox?recipient=${encodeURIComponent(email)}`);
+    expect(mail.status()).toBe(200);
+    const rows = await mail.json();
+    const found = rows.length ? rows[0].body.match(/\/auth\/[0-9a-f]{64}/) : null;
+    expect(found).not.toBeNull();
+    link = found[0];
+  }).toPass({ timeout: 15_000 });
+  return link;
+}
+
+test('book on a phone, sign in on a laptop with the emailed link, cancel within the policy', async ({ browser, baseURL }) => {
+  const email = `phone-${Date.now()}@example.com`;
+  const admin = await request.newContext({ baseURL });
+  expect((await admin.post('/api/admin/login', { data: { password: PASSWORD } })).status()).toBe(200);
+  // The organizer's policy: in full until 14 days before, half until 2.
+  const policy = await admin.put('/api/admin/events/2/refund-policy', {
+    data: { fullRefundUntilDays: 14, partialRefundUntilDays: 2, partialRefundPercent: 50 },
+  });
+  expect(policy.status()).toBe(200);
+
+  // On the phone: a guest books one seat and pays with an address.
+  const phoneContext = await browser.newContext({ ...devices['Pixel 5'] });
+  const phone = await phoneContext.newPage();
+  await phone.goto('/events/2');
+  const seat = await phone.locator('circle.seat.available').nth(230).getAttribute('data-id');
+  await holdSeat(phone, seat);
+  await phone.getByRole('button', { name: 'Pay now' }).click();
+  await expect(phone).toHaveURL(/\/sandbox\/checkout\//);
+  await phone.locator('input[name=email]').fill(email);
+  await phone.getByRole('button', { name: /^Pay / }).click();
+  await expect(phone).toHaveURL(/\/bookings\//);
+  await expect(phone.getByTestId('booking-status')).toHaveText('BOOKED', { timeout: 15_000 });
+  const bookingUrl = phone.url().split('?')[0];
+
+  // On the laptop: a stranger until the link is opened.
+  const laptopContext = await browser.newContext();
+  const laptop = await laptopContext.newPage();
+  await laptop.goto(bookingUrl);
+  await expect(laptop.getByText('There is no such booking')).toBeVisible();
+  await laptop.goto('/');
+  await laptop.getByRole('link', { name: 'Sign in' }).click();
+  await expect(laptop).toHaveURL(/\/sign-in$/);
+  await laptop.getByLabel('Email address').fill(email);
+  await laptop.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect(laptop.getByRole('status')).toContainText('sign-in link is on its way');
+  await laptop.screenshot({ path: 'test-results/sign-in-sent.png', fullPage: true });
+
+  const link = await mailedLink(admin, email);
+  await laptop.goto(link);
+  await expect(laptop).toHaveURL(/\/bookings$/);
+  await expect(laptop.locator('.event-card')).toHaveCount(1);
+  await expect(laptop.locator('.event-card .kind')).toHaveText('BOOKED');
+  await laptop.locator('.event-card a').click();
+  await expect(laptop.getByTestId('booking-status')).toHaveText('BOOKED');
+  await expect(laptop.getByTestId('ticket').locator('svg')).toBeVisible();
+  // The link worked once.
+  const again = await (await browser.newContext()).newPage();
+  const reopened = await again.goto(link);
+  expect(reopened.status()).toBe(410);
+  await expect(again.getByText('already used')).toBeVisible();
+
+  // Cancel, confirming the amount the policy gives back (the event is weeks away: all of it).
+  await laptop.getByText('Cancel this booking').click();
+  await expect(laptop.locator('.cancel-booking')).toContainText('gives back €');
+  await laptop.screenshot({ path: 'test-results/cancel-confirm.png', fullPage: true });
+  await laptop.getByRole('button', { name: /^Cancel and refund €/ }).click();
+  await expect(laptop.getByTestId('booking-status')).toHaveText('REFUNDED', { timeout: 20_000 });
+  await laptop.screenshot({ path: 'test-results/cancelled-refunded.png', fullPage: true });
+
+  // The phone's page says so too, and the seat is free on every map.
+  await phone.goto(bookingUrl);
+  await expect(phone.getByTestId('booking-status')).toHaveText('REFUNDED');
+  await phone.screenshot({ path: 'test-results/refunded-phone.png', fullPage: true });
+  await laptop.goto('/events/2');
+  await expect(laptop.locator(`#seat-${seat}`)).toHaveClass(/available/);
+
+  // The mail said what came back.
+  const mail = await (await admin.get(`/api/admin/mailbox?recipient=${encodeURIComponent(email)}`)).json();
+  expect(mail.some((m) => m.body.includes('You cancelled this booking'))).toBe(true);
+
+  // Signing out on the laptop: its bookings page is a stranger's again.
+  await laptop.goto('/sign-in');
+  await expect(laptop.getByTestId('signed-in-as')).toContainText(email);
+  await laptop.getByRole('button', { name: 'Sign out' }).click();
+  await laptop.goto('/bookings');
+  await expect(laptop.locator('.event-card')).toHaveCount(0);
+  await admin.put('/api/admin/events/2/refund-policy', { data: {} });
+});
+
+test('a buyer releases their own hold from the booking page', async ({ page }) => {
+  await page.goto('/events/2');
+  const seat = await page.locator('circle.seat.available').nth(240).getAttribute('data-id');
+  await holdSeat(page, seat);
+  await page.goto('/bookings');
+  await page.locator('.event-card a').first().click();
+  await expect(page.getByTestId('booking-status')).toHaveText('HELD');
+  await page.getByRole('button', { name: 'Release these places' }).click();
+  await expect(page.getByTestId('booking-status')).toHaveText('CANCELLED');
+  await page.goto('/events/2');
+  await expect(page.locator(`#seat-${seat}`)).toHaveClass(/available/);
+});
