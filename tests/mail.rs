@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use common::{Backend, TestApp};
 use holdfast_app::core::payments::sandbox::Delivery;
+use mail_parser::MimeHeaders;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 
@@ -74,7 +75,12 @@ async fn start_relay() -> (String, Arc<Relay>) {
                                 if l == "." {
                                     break;
                                 }
-                                data.push_str(&l);
+                                // A line the client dot-stuffed (RFC 5321 4.5.2).
+                                data.push_str(
+                                    l.strip_prefix('.')
+                                        .filter(|_| l.starts_with(".."))
+                                        .unwrap_or(&l),
+                                );
                                 data.push('\n');
                             }
                             current.data = data;
@@ -125,7 +131,7 @@ async fn confirmation_sent_once_over_smtp(backend: Backend) {
     assert_eq!(got.len(), 1, "one mail, however often it runs: {got:?}");
     assert_eq!(got[0].recipients, vec!["ada@example.com".to_string()]);
     assert!(got[0].data.contains("Subject: Your booking is confirmed"));
-    assert!(got[0].data.contains(&booking));
+    assert!(Letter::of(&got[0]).text.contains(&booking));
     let channel: (String, String) =
         sqlx::query_as("select channel, recipient from mailbox where booking_id = $1")
             .bind(&booking)
@@ -154,8 +160,156 @@ async fn a_refusing_relay_keeps_the_mail_in_the_outbox(backend: Backend) {
     assert_eq!(app.dispatch_outbox().await, 1);
     let got = relay.received.lock().unwrap().clone();
     assert_eq!(got.len(), 1, "{got:?}");
-    assert!(got[0].data.contains(&booking));
+    assert!(Letter::of(&got[0]).text.contains(&booking));
 }
+
+/// A received mail taken apart: its plain text, its HTML, its inline images
+/// (Content-ID, type, bytes).
+struct Letter {
+    text: String,
+    html: String,
+    images: Vec<(String, String, Vec<u8>)>,
+}
+
+impl Letter {
+    fn of(received: &Received) -> Letter {
+        let message = mail_parser::MessageParser::default()
+            .parse(received.data.as_bytes())
+            .expect("a MIME message");
+        Letter {
+            text: message.body_text(0).expect("a text part").into_owned(),
+            html: message.body_html(0).expect("an HTML part").into_owned(),
+            images: message
+                .attachments()
+                .map(|a| {
+                    let kind = a
+                        .content_type()
+                        .map(|t| format!("{}/{}", t.ctype(), t.subtype().unwrap_or_default()))
+                        .unwrap_or_default();
+                    (
+                        a.content_id().unwrap_or_default().to_string(),
+                        kind,
+                        a.contents().to_vec(),
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The confirmation is worth receiving: the event, its place and time, the
+/// places, the amount, a link to the booking, in plain text and in HTML,
+/// with each ticket's QR code as an inline PNG the HTML shows.
+async fn the_confirmation_carries_the_booking_and_its_tickets(backend: Backend) {
+    let Some((app, relay)) = app_with_relay(backend).await else {
+        return;
+    };
+    let (_, booking) = app
+        .book(&[130, 131], "ada@example.com", Delivery::Once)
+        .await;
+    app.dispatch_outbox().await;
+    let got = relay.received.lock().unwrap().clone();
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0].data.contains("multipart/alternative"),
+        "{}",
+        got[0].data
+    );
+    assert!(got[0].data.contains("multipart/related"));
+    let letter = Letter::of(&got[0]);
+    let (name, venue): (String, String) =
+        sqlx::query_as("select name, venue from event where id = 1")
+            .fetch_one(app.state.db.reader())
+            .await
+            .unwrap();
+    let amount = app
+        .scalar(&format!(
+            "select amount_cents from booking where id = '{booking}'"
+        ))
+        .await;
+    let paid = holdfast_app::model::money::Money::of(amount, "EUR")
+        .unwrap()
+        .format(holdfast_app::i18n::Locale::En);
+    let link = format!("{}/bookings/{booking}", app.base);
+    for part in [&letter.text, &letter.html] {
+        for said in [&name, &venue, &paid, &link] {
+            assert!(part.contains(said.as_str()), "{said:?} missing from {part}");
+        }
+    }
+    assert!(
+        letter.html.contains(&format!(r#"<a href="{link}">"#)),
+        "{}",
+        letter.html
+    );
+    assert_eq!(letter.images.len(), 2, "one QR code per seat");
+    for (i, (seat, (cid, kind, png))) in [130, 131].iter().zip(&letter.images).enumerate() {
+        assert_eq!(cid, &format!("ticket-{}@holdfast", i + 1));
+        assert_eq!(kind, "image/png");
+        assert!(
+            letter.html.contains(&format!("cid:{cid}")),
+            "{}",
+            letter.html
+        );
+        // The very code the door checks for that seat.
+        let token = app
+            .state
+            .tickets
+            .unit_token(&booking.clone().into(), &seat.to_string());
+        assert_eq!(
+            Some(png.clone()),
+            holdfast_app::core::ticket_image::qr_png(&token)
+        );
+    }
+    app.assert_invariants().await;
+}
+
+/// Over a relay, the sign-in link reaches the buyer and no copy kept here
+/// carries it.
+async fn a_sign_in_link_leaves_no_copy_behind(backend: Backend) {
+    let Some((app, relay)) = app_with_relay(backend).await else {
+        return;
+    };
+    let asked = app
+        .buyer()
+        .post(
+            "/api/auth/email-link",
+            None,
+            Some(serde_json::json!({ "email": "ada@example.com" })),
+        )
+        .await;
+    assert_eq!(asked.status, 202, "{}", asked.text);
+    app.dispatch_outbox().await;
+    let got = relay.received.lock().unwrap().clone();
+    assert_eq!(got[0].recipients, vec!["ada@example.com".to_string()]);
+    let letter = Letter::of(&got[0]);
+    let at = letter.text.find("/auth/").expect("the link");
+    let token = &letter.text[at + 6..at + 6 + 64];
+    assert!(letter.html.contains(token));
+    let (body,): (String,) =
+        sqlx::query_as("select body from mailbox where recipient = 'ada@example.com'")
+            .fetch_one(app.state.db.reader())
+            .await
+            .unwrap();
+    let (payload,): (String,) = sqlx::query_as("select payload from outbox where kind = 'email'")
+        .fetch_one(app.state.db.reader())
+        .await
+        .unwrap();
+    for kept in [&body, &payload] {
+        assert!(!kept.contains(token), "{kept}");
+        assert!(
+            kept.contains(holdfast_app::core::payments::outbox::REDACTED),
+            "{kept}"
+        );
+    }
+    // The link works.
+    let buyer = app.buyer();
+    assert_eq!(buyer.get(&format!("/auth/{token}")).await.status, 200);
+}
+
+for_each_backend!(
+    the_confirmation_carries_the_booking_and_its_tickets,
+    a_sign_in_link_leaves_no_copy_behind
+);
 
 /// A dispatcher that handed the mail to the relay and died before writing it
 /// down left the row marked: the next one skips it rather than send it twice.

@@ -3,7 +3,7 @@
 //! when their mail is written. A buyer who never said is written to in
 //! English.
 
-use crate::core::platform::db::Tx;
+use crate::core::platform::db::{Db, Tx};
 use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
 use crate::model::{BookingId, BuyerId};
@@ -23,16 +23,30 @@ pub async fn remember(state: &AppState, buyer: &BuyerId, l: Locale) -> Result<()
     Ok(())
 }
 
+const OF_BOOKING: &str =
+    "select l.language from booking b join buyer_language l on l.buyer_id = b.buyer_id
+     where b.id = $1";
+
 /// The language of the buyer of this booking.
 pub async fn of_booking(tx: &mut Tx, booking_id: &BookingId) -> Result<Locale, sqlx::Error> {
-    let row: Option<(String,)> = sqlx::query_as(
-        "select l.language from booking b join buyer_language l on l.buyer_id = b.buyer_id
-         where b.id = $1",
-    )
-    .bind(booking_id)
-    .fetch_optional(&mut **tx)
-    .await?;
-    Ok(row
-        .and_then(|(tag,)| Locale::parse(&tag))
-        .unwrap_or_default())
+    let row: Option<(String,)> = sqlx::query_as(OF_BOOKING)
+        .bind(booking_id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    Ok(said(row))
+}
+
+/// The same, outside a transaction (a mail on its way out).
+pub async fn of_booking_now(db: &Db, booking_id: &BookingId) -> Result<Locale, sqlx::Error> {
+    let row: Option<(String,)> = sqlx::query_as(OF_BOOKING)
+        .bind(booking_id)
+        .fetch_optional(db.reader())
+        .await?;
+    Ok(said(row))
+}
+
+/// The language a stored tag names (English when none, or unknown).
+fn said(row: Option<(String,)>) -> Locale {
+    row.and_then(|(tag,)| Locale::parse(&tag))
+        .unwrap_or_default()
 }

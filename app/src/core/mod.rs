@@ -24,6 +24,7 @@ pub mod promo;
 pub mod seat_map;
 pub mod seed;
 pub mod ticket;
+pub mod ticket_image;
 pub mod waiting_room;
 
 pub use platform::error::ApiError;

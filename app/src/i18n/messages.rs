@@ -197,7 +197,7 @@ messages! {
 
         // A booking.
         LoadingBooking => "Loading your booking…", "Đang tải đơn đặt chỗ…";
-        NoSuchBooking => "There is no such booking in this browser session.", "Không có đơn đặt chỗ này trong phiên trình duyệt này.";
+        NoSuchBooking => "There is no such booking in this browser session. If it is yours, sign in with the email address you paid with.", "Không có đơn đặt chỗ này trong phiên trình duyệt này. Nếu đơn là của bạn, hãy đăng nhập bằng địa chỉ email bạn đã dùng khi thanh toán.";
         BookingFailed => "Your booking could not be loaded. Please try again in a moment.", "Không tải được đơn đặt chỗ. Vui lòng thử lại sau giây lát.";
         BookingHeading => "Booking ", "Đơn đặt chỗ ";
         ConfirmingPayment => "We are confirming your payment with the payment provider; this page updates by itself.", "Chúng tôi đang xác nhận thanh toán với bên thanh toán; trang này tự cập nhật.";
@@ -498,7 +498,7 @@ messages! {
         // Mail to the buyer, in the language they paid in.
         MailConfirmedSubject => "Your booking is confirmed", "Đơn đặt chỗ của bạn đã được xác nhận";
         MailPaid => "Booking {booking} is paid ({amount}). Your tickets are ready.", "Đơn đặt chỗ {booking} đã được thanh toán ({amount}). Vé của bạn đã sẵn sàng.";
-        MailShowQr => "Show the QR code of this booking (My bookings) at the door.", "Hãy xuất trình mã QR của đơn này (trong mục Vé của tôi) ở cửa vào.";
+        MailShowQr => "Show your tickets' QR codes at the door: each place has its own, in this email and on your booking's page.", "Hãy xuất trình mã QR của vé ở cửa vào: mỗi chỗ có một mã riêng, trong email này và trên trang đơn đặt chỗ của bạn.";
         MailRefundedSubject => "Your payment was refunded", "Khoản thanh toán của bạn đã được hoàn lại";
         MailRefundedInFull => "Your payment was refunded in full, so your booking is cancelled and its tickets are no longer valid.", "Khoản thanh toán của bạn đã được hoàn lại toàn bộ, vì vậy đơn đặt chỗ đã bị hủy và vé không còn hiệu lực.";
         MailDisputedSubject => "Your booking is cancelled: the payment is disputed", "Đơn đặt chỗ của bạn đã bị hủy: khoản thanh toán đang bị khiếu nại";
@@ -508,6 +508,7 @@ messages! {
         MailBuyerCancelled => "You cancelled this booking. Under the event's refund policy {amount} goes back to the card you paid with; its tickets are no longer valid.", "Bạn đã hủy đơn đặt chỗ này. Theo chính sách hoàn tiền của sự kiện, {amount} sẽ được hoàn về thẻ bạn đã dùng để thanh toán; vé của đơn không còn hiệu lực.";
         AuditRefundPolicy => "refund policy: in full until {full} days before the start, {percent} % until {partial} days", "chính sách hoàn tiền: hoàn toàn bộ đến {full} ngày trước giờ bắt đầu, {percent} % đến {partial} ngày";
         AuditNoCancellation => "refund policy: buyers cannot cancel", "chính sách hoàn tiền: người mua không thể hủy";
+        MailSeeBooking => "Your booking, on any device (elsewhere, sign in with this email address):", "Đơn đặt chỗ của bạn, trên mọi thiết bị (ở thiết bị khác, hãy đăng nhập bằng địa chỉ email này):";
         MailSignInSubject => "Your Holdfast sign-in link", "Liên kết đăng nhập Holdfast của bạn";
         MailSignInBody => "Open this link within 15 minutes to sign in and see your bookings on any device:\n{url}\n\nThe link works once. If you did not ask for it, ignore this email: nobody can sign in without it.", "Mở liên kết này trong vòng 15 phút để đăng nhập và xem vé của bạn trên mọi thiết bị:\n{url}\n\nLiên kết chỉ dùng được một lần. Nếu bạn không yêu cầu, hãy bỏ qua email này: không ai đăng nhập được nếu không có nó.";
         MailYourBookings => "Your bookings with this address:", "Các đơn đặt chỗ với địa chỉ này:";

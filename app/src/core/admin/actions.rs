@@ -260,13 +260,12 @@ async fn resend_confirmation(mut a: Acting<'_>) -> Result<ActionOutcome, ApiErro
     let (subject, text) =
         crate::core::payments::confirmation::confirmation(&mut a.tx, booking_id, a.booking.price)
             .await?;
-    outbox::enqueue_email(
+    outbox::enqueue_confirmation(
         &mut a.tx,
         booking_id,
         &format!("resend-{booking_id}-{audit_id}"),
         &format!("buyer:{}", a.booking.buyer_id),
-        &subject,
-        &text,
+        (&subject, &text),
         a.now,
     )
     .await?;

@@ -202,13 +202,12 @@ async fn confirmed(
     now: At,
 ) -> Result<(), sqlx::Error> {
     let (subject, text) = super::confirmation::confirmation(tx, booking_id, booking.price).await?;
-    outbox::enqueue_email(
+    outbox::enqueue_confirmation(
         tx,
         booking_id,
         &format!("confirmed-{booking_id}"),
         &format!("buyer:{}", booking.buyer_id),
-        &subject,
-        &text,
+        (&subject, &text),
         now,
     )
     .await

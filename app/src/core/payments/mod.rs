@@ -20,6 +20,7 @@ pub mod sandbox;
 pub mod signature;
 pub mod store;
 pub mod stripe;
+pub mod tickets;
 pub mod webhook;
 
 use crate::core::platform::clock::At;

@@ -9,7 +9,9 @@ use crate::core::platform::db;
 use serde::{Deserialize, Serialize};
 
 use super::effects::MapChanges;
+use super::mail::Letter;
 use super::store as payments;
+use super::tickets;
 use crate::core::booking::store;
 use crate::core::platform::db::Tx;
 use crate::core::{ApiError, AppState};
@@ -30,6 +32,10 @@ struct Email {
     /// has the mail, the copies kept here and in the mailbox lose it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     secret: Option<String>,
+    /// Carries the booking's tickets (a confirmation): each one's QR code
+    /// goes along as an inline image.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    tickets: bool,
 }
 
 /// What the kept copy of a sent mail says instead of its secret.
@@ -51,6 +57,27 @@ pub async fn enqueue_email(
         subject: subject.into(),
         body: body.into(),
         secret: None,
+        tickets: false,
+    };
+    let payload = serde_json::to_string(&email).unwrap_or_default();
+    enqueue(tx, "email", Some(booking_id), dedupe_key, &payload, now).await
+}
+
+/// The confirmation of a paid booking: a booking mail with its tickets.
+pub async fn enqueue_confirmation(
+    tx: &mut Tx,
+    booking_id: &BookingId,
+    dedupe_key: &str,
+    to: &str,
+    (subject, body): (&str, &str),
+    now: At,
+) -> Result<(), sqlx::Error> {
+    let email = Email {
+        to: to.into(),
+        subject: subject.into(),
+        body: body.into(),
+        secret: None,
+        tickets: true,
     };
     let payload = serde_json::to_string(&email).unwrap_or_default();
     enqueue(tx, "email", Some(booking_id), dedupe_key, &payload, now).await
@@ -73,6 +100,7 @@ pub async fn enqueue_secret_email(
         subject: subject.into(),
         body: body.into(),
         secret: Some(secret.into()),
+        tickets: false,
     };
     let payload = serde_json::to_string(&email).unwrap_or_default();
     enqueue(tx, "email", None, dedupe_key, &payload, now).await
@@ -270,9 +298,20 @@ async fn deliver_email(
     };
     let mailer = &state.payments.mailer;
     let mut channel = mailer.channel_for(address.as_deref());
+    let mut letter = Letter {
+        subject: email.subject.clone(),
+        text: email.body.clone(),
+        images: Vec::new(),
+    };
+    if let Some(booking_id) = booking_id {
+        letter.text.push_str(&link_to(state, booking_id).await?);
+    }
     if let (Some(to), "smtp") = (&address, channel) {
+        if let (Some(booking_id), true) = (booking_id, email.tickets) {
+            letter.images = tickets::images(state, booking_id).await?;
+        }
         if mark_sending(state, outbox_id, true).await? {
-            if let Err(e) = mailer.send(to, &email.subject, &email.body).await {
+            if let Err(e) = mailer.send(to, &letter).await {
                 mark_sending(state, outbox_id, false).await?;
                 return Err(ApiError::Internal(e.into()));
             }
@@ -281,7 +320,7 @@ async fn deliver_email(
             channel = "smtp-unconfirmed";
         }
     }
-    let mut kept = email.body.clone();
+    let mut kept = letter.text;
     if let (Some(secret), true) = (&email.secret, channel != "mailbox") {
         kept = kept.replace(secret.as_str(), REDACTED);
         let payload = Email {
@@ -289,6 +328,7 @@ async fn deliver_email(
             subject: email.subject.clone(),
             body: kept.clone(),
             secret: None,
+            tickets: false,
         };
         let payload = serde_json::to_string(&payload).map_err(ApiError::internal)?;
         sqlx::query("update outbox set payload = $2 where id = $1")
@@ -311,6 +351,21 @@ async fn deliver_email(
     .execute(state.db.writer())
     .await?;
     Ok(())
+}
+
+/// The end of every booking mail: where to see the booking (signing in
+/// by email link on a device that has not booked it).
+async fn link_to(state: &AppState, booking_id: &BookingId) -> Result<String, ApiError> {
+    let l = crate::core::buyer_language::of_booking_now(&state.db, booking_id).await?;
+    let base = state
+        .payments
+        .settings
+        .public_base_url
+        .trim_end_matches('/');
+    Ok(format!(
+        "\n\n{}\n{base}/bookings/{booking_id}\n",
+        l.t(Msg::MailSeeBooking)
+    ))
 }
 
 /// Writes down (`on`) that the row's mail is being handed to the relay,

@@ -166,7 +166,11 @@ fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
 /// running hold. Written as markup, not views: a view costs the browser's
 /// wasm far more than these few lines of text.
 fn actions(l: Locale, b: &BookingView) -> String {
-    let escape = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let escape = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
     if let Some(cents) = b.cancel_refund_cents {
         let amount = l.price(cents, &b.currency);
         return format!(

@@ -1,0 +1,48 @@
+//! A confirmation's tickets as mail carries them: one QR code per seat or
+//! standing place (the door admits each alone), as inline PNGs captioned
+//! with the place's name.
+
+use super::mail::InlineImage;
+use crate::core::{ApiError, AppState};
+use crate::i18n::Msg;
+use crate::model::{BookingId, EventKind, SeatId};
+
+pub async fn images(
+    state: &AppState,
+    booking_id: &BookingId,
+) -> Result<Vec<InlineImage>, ApiError> {
+    let l = crate::core::buyer_language::of_booking_now(&state.db, booking_id).await?;
+    let seats: Vec<(SeatId, String, String, i64, String)> = sqlx::query_as(
+        "select s.id, s.section, s.row_label, s.number, e.kind from booking_seat bs
+         join seat s on s.id = bs.seat_id join event e on e.id = s.event_id
+         where bs.booking_id = $1 order by s.id",
+    )
+    .bind(booking_id)
+    .fetch_all(state.db.reader())
+    .await?;
+    let (standing,): (i64,) = sqlx::query_as("select ga_quantity from booking where id = $1")
+        .bind(booking_id)
+        .fetch_one(state.db.reader())
+        .await?;
+    let ids: Vec<SeatId> = seats.iter().map(|s| s.0).collect();
+    let names = seats
+        .iter()
+        .map(|(_, section, row, number, kind)| {
+            let kind = EventKind::parse(kind).unwrap_or(EventKind::Concert);
+            kind.place_name(l, section, row, *number)
+        })
+        .chain((1..=standing).map(|n| l.fill(Msg::StandingPlaceNumber, &[("n", &n)])));
+    Ok(crate::core::door::units(&ids, standing)
+        .into_iter()
+        .zip(names)
+        .enumerate()
+        .filter_map(|(i, (unit, caption))| {
+            let token = state.tickets.unit_token(booking_id, &unit);
+            Some(InlineImage {
+                cid: format!("ticket-{}@holdfast", i + 1),
+                caption,
+                png: crate::core::ticket_image::qr_png(&token)?,
+            })
+        })
+        .collect())
+}
