@@ -238,9 +238,23 @@ on_both_backends!(
         let sent = mail(booking.clone()).await;
         assert_eq!(sent.len(), 2, "{sent:?}");
         assert_eq!(sent[1].0, "Khoản thanh toán của bạn đã được hoàn lại");
-        assert_eq!(
-            sent[1].1,
-            "Ban tổ chức đã hủy đơn đặt chỗ của bạn và hoàn lại toàn bộ tiền."
+        assert!(
+            sent[1]
+                .1
+                .starts_with("Ban tổ chức đã hủy đơn đặt chỗ của bạn và hoàn lại toàn bộ tiền."),
+            "{}",
+            sent[1].1
+        );
+        // It says what the booking was for, and where to see it, in Vietnamese.
+        assert!(
+            sent[1].1.contains("Đơn đặt chỗ của bạn, trên mọi thiết bị"),
+            "{}",
+            sent[1].1
+        );
+        assert!(
+            sent[1].1.contains(&format!("/bookings/{booking}")),
+            "{}",
+            sent[1].1
         );
 
         // A buyer who never said otherwise is written to in English.

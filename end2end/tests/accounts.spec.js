@@ -3,7 +3,7 @@
 // API), shown with its QR code, cancelled within the event's refund policy
 // from its page — REFUNDED, and the seat free on the map again.
 const { test, expect, request, devices } = require('@playwright/test');
-const { holdSeat } = require('./helpers');
+const { holdSeat, signInToConsole } = require('./helpers');
 
 const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
 
@@ -25,11 +25,27 @@ test('book on a phone, sign in on a laptop with the emailed link, cancel within 
   const email = `phone-${Date.now()}@example.com`;
   const admin = await request.newContext({ baseURL });
   expect((await admin.post('/api/admin/login', { data: { password: PASSWORD } })).status()).toBe(200);
-  // The organizer's policy: in full until 14 days before, half until 2.
-  const policy = await admin.put('/api/admin/events/2/refund-policy', {
-    data: { fullRefundUntilDays: 14, partialRefundUntilDays: 2, partialRefundPercent: 50 },
-  });
-  expect(policy.status()).toBe(200);
+  // The organizer sets the policy in the console: in full until 14 days
+  // before, half until 2 (a half without its window is refused first).
+  const organizerContext = await browser.newContext();
+  const organizer = await organizerContext.newPage();
+  await signInToConsole(organizer);
+  await organizer.getByRole('link', { name: 'Jobs' }).click();
+  await organizer.getByRole('link', { name: 'Refund policies' }).click();
+  const form = organizer.locator('section.refund-policy[data-event="2"]');
+  await expect(form).toContainText('buyers cannot cancel');
+  await form.getByLabel('Part (%)').fill('50');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(organizer.locator('section.refund-policy[data-event="2"] [role=alert]')).toContainText('needs its window');
+  const retry = organizer.locator('section.refund-policy[data-event="2"]');
+  await retry.getByLabel('In full until (days before)').fill('14');
+  await retry.getByLabel('Part until (days before)').fill('2');
+  await retry.getByLabel('Part (%)').fill('50');
+  await retry.getByRole('button', { name: 'Save' }).click();
+  await expect(organizer.getByRole('status')).toContainText('Saved');
+  await expect(organizer.locator('section.refund-policy[data-event="2"]')).toContainText('in full until 14 days before the start; 50 % until 2 days before');
+  await organizer.setViewportSize({ width: 390, height: 844 });
+  await organizer.screenshot({ path: 'test-results/refund-policies-phone.png', fullPage: true });
 
   // On the phone: a guest books one seat and pays with an address.
   const phoneContext = await browser.newContext({ ...devices['Pixel 5'] });

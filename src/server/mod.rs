@@ -12,6 +12,7 @@ pub mod limits;
 pub mod metrics;
 pub mod operations_pages;
 pub mod protect;
+pub mod refund_policy_pages;
 pub mod sandbox_pages;
 pub mod telemetry;
 pub mod workers;
@@ -180,6 +181,7 @@ pub async fn build(
         .merge(sandbox_pages::routes())
         .merge(account_pages::routes())
         .merge(operations_pages::routes())
+        .merge(refund_policy_pages::routes())
         .merge(language::routes())
         .merge(assets::routes(&config.site_root))
         .leptos_routes_with_context(

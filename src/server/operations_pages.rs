@@ -136,7 +136,7 @@ async fn booking_history(
     Ok(Html(shell(l, l.t(Msg::ShowHistory), "", &body)).into_response())
 }
 
-fn sign_in_first(l: Locale) -> String {
+pub(crate) fn sign_in_first(l: Locale) -> String {
     format!(
         "<p class=\"notice\">{}<a href=\"/admin\">{}</a></p>",
         escape(l.t(Msg::SignInConsoleFirst)),
@@ -173,7 +173,7 @@ table.job-list{border-collapse:collapse;width:100%}\
 table.job-list th,table.job-list td{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}\
 ol.runs{margin:0;padding-left:1.4rem;font-size:.9rem}\
 li.run.failed,li.run.abandoned{color:#a40000}\
-form.history-lookup{margin-top:1.5rem}form.history-lookup input{min-width:12rem}\
+form.history-lookup{margin-top:1.5rem}section.refund-policy{border-bottom:1px solid #ddd;padding:.5rem 0 1rem}section.refund-policy label{display:inline-block;margin:.3rem .8rem .3rem 0}form.history-lookup input{min-width:12rem}\
 @media (max-width:700px){table.job-list thead{display:none}\
 table.job-list tr{display:grid;grid-template-columns:1fr 1fr;gap:.2rem .6rem;border-bottom:1px solid #ccc;padding:.6rem 0}\
 table.job-list th,table.job-list td{display:block;border:0;padding:0}\
@@ -181,7 +181,7 @@ table.job-list td[data-label]::before{content:attr(data-label) \": \";color:#555
 table.job-list td:nth-child(5){grid-column:1/-1}\
 ol.runs li:nth-child(n+4){display:none}button.run-now{min-height:44px}}";
 
-fn shell(l: Locale, title: &str, intro: &str, body: &str) -> String {
+pub(crate) fn shell(l: Locale, title: &str, intro: &str, body: &str) -> String {
     let intro = if intro.is_empty() {
         String::new()
     } else {
@@ -190,8 +190,10 @@ fn shell(l: Locale, title: &str, intro: &str, body: &str) -> String {
     format!(
         r#"<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · Holdfast</title><link rel="stylesheet" href="/pkg/holdfast.css"><link rel="icon" href="/favicon.ico"><style>{STYLE}</style></head>
-<body><main class="operations"><p><a href="/admin">← Console</a></p><h1>{title}</h1>{intro}{body}</main></body></html>"#,
+<body><main class="operations"><p><a href="/admin">← Console</a> · <a href="/admin/jobs">{jobs}</a> · <a href="/admin/refund-policies">{policies}</a></p><h1>{title}</h1>{intro}{body}</main></body></html>"#,
         lang = l.tag(),
         title = escape(title),
+        jobs = escape(l.t(Msg::JobsHeading)),
+        policies = escape(l.t(Msg::RefundPolicies)),
     )
 }

@@ -23,7 +23,7 @@ mod seat_map;
 mod stream;
 
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{any, get, post};
+use axum::routing::{any, get, post, put};
 use axum::Router;
 use holdfast_app::core::{ApiError, AppState};
 
@@ -93,7 +93,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/admin/mailbox", get(admin::mailbox))
         .route(
             "/api/admin/events/{eventId}/refund-policy",
-            axum::routing::put(admin::set_refund_policy),
+            put(admin::set_refund_policy),
         )
         .route(
             "/api/payments/webhook",

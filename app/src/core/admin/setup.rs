@@ -6,6 +6,7 @@ use super::audit::{self, Entry};
 use super::audit_detail::Detail;
 use super::auth::Admin;
 use super::layout::{check, seats_of};
+use crate::core::booking::query::RefundPolicyRow;
 use crate::core::platform::db;
 use crate::core::seed::insert_layout;
 use crate::core::{ApiError, AppState};
@@ -76,6 +77,29 @@ pub async fn create_event(
         seat_count: seats.len() as i64,
         published: false,
     })
+}
+
+/// Every event and its refund policy, soonest first.
+pub async fn refund_policies(
+    state: &AppState,
+) -> Result<Vec<(EventId, String, RefundPolicy)>, ApiError> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        id: EventId,
+        name: String,
+        #[sqlx(flatten)]
+        policy: RefundPolicyRow,
+    }
+    let rows: Vec<Row> = sqlx::query_as(
+        "select id, name, refund_full_days, refund_partial_days, refund_partial_percent
+         from event order by starts_at, id",
+    )
+    .fetch_all(state.db.reader())
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| (r.id, r.name, r.policy.into()))
+        .collect())
 }
 
 /// Sets what buyers get back when they cancel a booking of the event

@@ -7,10 +7,11 @@
 use crate::core::event_time::local_start;
 use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
-use crate::i18n::{format, Msg};
+use crate::i18n::{format, Locale, Msg};
 use crate::model::money::Money;
 use crate::model::BookingId;
 use crate::model::EventKind;
+use sqlx::AnyConnection;
 
 /// The confirmation of a paid booking, in its buyer's language: (subject,
 /// text).
@@ -20,6 +21,32 @@ pub async fn confirmation(
     price: Money,
 ) -> Result<(String, String), sqlx::Error> {
     let l = crate::core::buyer_language::of_booking(tx, booking_id).await?;
+    let subject = l.t(Msg::MailConfirmedSubject).to_string();
+    let amount = price.format(l);
+    let mut text = l.fill(
+        Msg::MailPaid,
+        &[("booking", &booking_id), ("amount", &amount)],
+    );
+    text.push('\n');
+    let Some((kind, about)) = about(tx, booking_id, l).await? else {
+        return Ok((subject, text));
+    };
+    text.push_str(&format!(
+        "\n{about}\n{}\n{}\n",
+        l.t(Msg::MailShowQr),
+        kind.farewell(l)
+    ));
+    Ok((subject, text))
+}
+
+/// What a booking is for, as every mail about it says it: the event, its
+/// place and its time in the event's zone, then each place by name (and
+/// the standing places). `None` for a booking without its event.
+pub async fn about(
+    conn: &mut AnyConnection,
+    booking_id: &BookingId,
+    l: Locale,
+) -> Result<Option<(EventKind, String)>, sqlx::Error> {
     #[derive(sqlx::FromRow)]
     struct Booked {
         name: String,
@@ -35,22 +62,8 @@ pub async fn confirmation(
          from booking b join event e on e.id = b.event_id where b.id = $1",
     )
     .bind(booking_id)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(&mut *conn)
     .await?;
-    let seats: Vec<(String, String, i64)> = sqlx::query_as(
-        "select s.section, s.row_label, s.number from booking_seat bs join seat s on s.id = bs.seat_id
-         where bs.booking_id = $1 order by s.id",
-    )
-    .bind(booking_id)
-    .fetch_all(&mut **tx)
-    .await?;
-    let subject = l.t(Msg::MailConfirmedSubject).to_string();
-    let amount = price.format(l);
-    let mut text = l.fill(
-        Msg::MailPaid,
-        &[("booking", &booking_id), ("amount", &amount)],
-    );
-    text.push('\n');
     let Some(Booked {
         name,
         kind,
@@ -60,12 +73,19 @@ pub async fn confirmation(
         ga_quantity: standing,
     }) = event
     else {
-        return Ok((subject, text));
+        return Ok(None);
     };
+    let seats: Vec<(String, String, i64)> = sqlx::query_as(
+        "select s.section, s.row_label, s.number from booking_seat bs join seat s on s.id = bs.seat_id
+         where bs.booking_id = $1 order by s.id",
+    )
+    .bind(booking_id)
+    .fetch_all(&mut *conn)
+    .await?;
     let kind = EventKind::parse(&kind).unwrap_or(EventKind::Concert);
     let local = local_start(starts_at, &zone);
     let when = format::when(l, &local.at, &local.abbreviation).unwrap_or_default();
-    text.push_str(&format!("\n{name}\n{venue} · {when}\n\n"));
+    let mut text = format!("{name}\n{venue} · {when}\n\n");
     for (section, row, number) in seats {
         text.push_str(&kind.place_name(l, &section, &row, number));
         text.push('\n');
@@ -74,10 +94,5 @@ pub async fn confirmation(
         text.push_str(&l.plural(standing, Msg::StandingOne, Msg::StandingMany));
         text.push('\n');
     }
-    text.push_str(&format!(
-        "\n{}\n{}\n",
-        l.t(Msg::MailShowQr),
-        kind.farewell(l)
-    ));
-    Ok((subject, text))
+    Ok(Some((kind, text)))
 }

@@ -9,6 +9,7 @@ use crate::core::booking::store::{self, Locked};
 use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 use crate::core::seat_map::Occupancy;
+use crate::i18n::Msg;
 use crate::model::{BookingId, Cause};
 use crate::model::{BookingStatus, EventId, PaymentStatus, SeatId};
 
@@ -169,13 +170,14 @@ pub async fn apply_checkout_ended(
         return Ok((false, MapChanges::default()));
     };
     crate::core::platform::metrics::payment("failed");
+    let l = crate::core::buyer_language::of_booking(tx, booking_id).await?;
     outbox::enqueue_email(
         tx,
         booking_id,
         &format!("expired-{booking_id}"),
         &format!("buyer:{}", booking.buyer_id),
-        "Your reservation has ended",
-        "The payment was not completed in time, so the seats were released. Nothing was charged.",
+        l.t(Msg::MailExpiredSubject),
+        l.t(Msg::MailExpired),
         now,
     )
     .await?;

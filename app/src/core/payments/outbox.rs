@@ -304,7 +304,9 @@ async fn deliver_email(
         images: Vec::new(),
     };
     if let Some(booking_id) = booking_id {
-        letter.text.push_str(&link_to(state, booking_id).await?);
+        letter
+            .text
+            .push_str(&about_and_link(state, booking_id, email.tickets).await?);
     }
     if let (Some(to), "smtp") = (&address, channel) {
         if let (Some(booking_id), true) = (booking_id, email.tickets) {
@@ -353,19 +355,32 @@ async fn deliver_email(
     Ok(())
 }
 
-/// The end of every booking mail: where to see the booking (signing in
-/// by email link on a device that has not booked it).
-async fn link_to(state: &AppState, booking_id: &BookingId) -> Result<String, ApiError> {
+/// The end of every booking mail: what the booking is for (a confirmation
+/// says it already) and where to see it (signing in by email link on a
+/// device that has not booked it).
+async fn about_and_link(
+    state: &AppState,
+    booking_id: &BookingId,
+    confirmation: bool,
+) -> Result<String, ApiError> {
     let l = crate::core::buyer_language::of_booking_now(&state.db, booking_id).await?;
+    let mut end = String::new();
+    if !confirmation {
+        let mut conn = state.db.reader().acquire().await?;
+        if let Some((_, about)) = super::confirmation::about(&mut conn, booking_id, l).await? {
+            end.push_str(&format!("\n\n{}", about.trim_end()));
+        }
+    }
     let base = state
         .payments
         .settings
         .public_base_url
         .trim_end_matches('/');
-    Ok(format!(
+    end.push_str(&format!(
         "\n\n{}\n{base}/bookings/{booking_id}\n",
         l.t(Msg::MailSeeBooking)
-    ))
+    ));
+    Ok(end)
 }
 
 /// Writes down (`on`) that the row's mail is being handed to the relay,

@@ -186,7 +186,9 @@ fn NewEvent(events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>) ->
                     capacity,
                 }]
             },
-            ..Default::default()
+            // Set on its own page (Refund policies), not in this form.
+            #[cfg(feature = "ssr")]
+            refund_policy: Default::default(),
         };
         spawn_local(async move {
             match admin_create_event(layout).await {
