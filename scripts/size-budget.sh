@@ -28,8 +28,8 @@ site=${1:-target/site}
 # top bar, the booking page's cancel and release forms — written as markup
 # through inner_html, 1.3 KB, where views had cost 3.8 KB; the refund
 # policies page is served as HTML, linked from the Jobs page, not the
-# console's wasm): 562.0 KB measured, the first visit 599,134 bytes of its
-# 600,000.
+# console's wasm; a partial refund's own explanation): 562.4 KB measured,
+# the first visit 599,502 bytes of its 600,000.
 declare -A budget=([wasm]=562500 [js]=12000 [css]=6000)
 status=0
 while read -r kind hash; do

@@ -14,16 +14,22 @@ use serde_json::json;
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
-/// Asks for a link to `email` and hands it out: the `/auth/…` path read
-/// from the mailbox through the admin API.
-async fn link_for(app: &TestApp, asker: &Buyer, email: &str) -> String {
-    let asked = asker
+/// Asks for a sign-in link to `email`.
+async fn ask_for_link(buyer: &Buyer, email: impl Into<String>) -> common::Answer {
+    let email: String = email.into();
+    buyer
         .post(
             "/api/auth/email-link",
             None,
             Some(json!({ "email": email })),
         )
-        .await;
+        .await
+}
+
+/// Asks for a link to `email` and hands it out: the `/auth/…` path read
+/// from the mailbox through the admin API.
+async fn link_for(app: &TestApp, asker: &Buyer, email: &str) -> String {
+    let asked = ask_for_link(asker, email).await;
     assert_eq!(asked.status, 202, "{}", asked.text);
     app.dispatch_outbox().await;
     latest_link(app, email)
@@ -119,13 +125,7 @@ on_both_backends!(
         assert_eq!(whoami(&laptop).await, None);
 
         // Bad input changes nothing and says what is wrong.
-        let bad = phone
-            .post(
-                "/api/auth/email-link",
-                None,
-                Some(json!({ "email": "ana at example" })),
-            )
-            .await;
+        let bad = ask_for_link(&phone, "ana at example").await;
         assert_eq!(bad.status, 422, "{}", bad.text);
         assert_eq!(bad.json()["error"]["fields"][0], "email", "{}", bad.text);
     }
@@ -137,13 +137,7 @@ on_both_backends!(
         let asker = app.buyer();
         // Three to one address per window; the fourth is answered alike and not sent.
         for _ in 0..4 {
-            let asked = asker
-                .post(
-                    "/api/auth/email-link",
-                    None,
-                    Some(json!({ "email": "bo@example.com" })),
-                )
-                .await;
+            let asked = ask_for_link(&asker, "bo@example.com").await;
             assert_eq!(asked.status, 202, "{}", asked.text);
         }
         app.dispatch_outbox().await;
@@ -151,13 +145,7 @@ on_both_backends!(
         // Ten from one client per window, whatever the addresses.
         let mut refused = 0;
         for i in 0..10 {
-            let asked = asker
-                .post(
-                    "/api/auth/email-link",
-                    None,
-                    Some(json!({ "email": format!("n{i}@example.com") })),
-                )
-                .await;
+            let asked = ask_for_link(&asker, format!("n{i}@example.com")).await;
             if asked.status == 429 {
                 assert_eq!(asked.code(), "RATE_LIMITED");
                 refused += 1;
@@ -166,13 +154,7 @@ on_both_backends!(
         assert_eq!(refused, 4, "4 + 6 links, then 429");
         // The window moves on.
         app.clock.advance_ms(15 * 60 * 1000 + 1);
-        let asked = asker
-            .post(
-                "/api/auth/email-link",
-                None,
-                Some(json!({ "email": "bo@example.com" })),
-            )
-            .await;
+        let asked = ask_for_link(&asker, "bo@example.com").await;
         assert_eq!(asked.status, 202, "{}", asked.text);
     }
 );

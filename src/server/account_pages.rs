@@ -21,7 +21,7 @@ use serde::Deserialize;
 use tower_sessions::Session;
 
 use crate::server::api::extract::BookingPath;
-use crate::server::sandbox_pages::html_escape;
+use holdfast_app::model::seat_drawing::escape as html_escape;
 
 pub fn routes() -> Router<AppState> {
     Router::new()

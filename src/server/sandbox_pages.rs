@@ -175,7 +175,7 @@ fn sorry(l: Locale, what: Msg) -> String {
     shell(l, l.t(Msg::Sorry), &format!("<p>{}</p>", l.t(what)))
 }
 
-pub(crate) fn html_escape(s: &str) -> String {
+fn html_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -99,8 +99,7 @@ pub async fn request(
         &mut tx,
         &format!("sign-in-{}", &hash[..32]),
         address.as_str(),
-        l.t(Msg::MailSignInSubject),
-        &body,
+        (l.t(Msg::MailSignInSubject), &body),
         &url,
         now,
     )

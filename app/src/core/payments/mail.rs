@@ -9,6 +9,7 @@
 //! inline PNG the HTML shows (`multipart/alternative` of text and a
 //! `multipart/related` HTML with its images).
 
+use crate::model::seat_drawing::escape;
 use lettre::message::{header::ContentType, Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
@@ -134,13 +135,6 @@ fn linked(line: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]

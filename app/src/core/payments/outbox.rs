@@ -41,6 +41,19 @@ struct Email {
 /// What the kept copy of a sent mail says instead of its secret.
 pub const REDACTED: &str = "[sent by email only]";
 
+impl Email {
+    /// A plain mail: no secret, no tickets.
+    fn new(to: &str, subject: &str, body: &str) -> Email {
+        Email {
+            to: to.into(),
+            subject: subject.into(),
+            body: body.into(),
+            secret: None,
+            tickets: false,
+        }
+    }
+}
+
 /// A mail about a booking, to its buyer (`to` is `buyer:{id}`: the
 /// address the checkout collected is used).
 pub async fn enqueue_email(
@@ -52,15 +65,8 @@ pub async fn enqueue_email(
     body: &str,
     now: At,
 ) -> Result<(), sqlx::Error> {
-    let email = Email {
-        to: to.into(),
-        subject: subject.into(),
-        body: body.into(),
-        secret: None,
-        tickets: false,
-    };
-    let payload = serde_json::to_string(&email).unwrap_or_default();
-    enqueue(tx, "email", Some(booking_id), dedupe_key, &payload, now).await
+    let email = Email::new(to, subject, body);
+    enqueue_mail(tx, Some(booking_id), dedupe_key, &email, now).await
 }
 
 /// The confirmation of a paid booking: a booking mail with its tickets.
@@ -73,14 +79,10 @@ pub async fn enqueue_confirmation(
     now: At,
 ) -> Result<(), sqlx::Error> {
     let email = Email {
-        to: to.into(),
-        subject: subject.into(),
-        body: body.into(),
-        secret: None,
         tickets: true,
+        ..Email::new(to, subject, body)
     };
-    let payload = serde_json::to_string(&email).unwrap_or_default();
-    enqueue(tx, "email", Some(booking_id), dedupe_key, &payload, now).await
+    enqueue_mail(tx, Some(booking_id), dedupe_key, &email, now).await
 }
 
 /// A mail to an address, about no booking, carrying `secret` (a sign-in
@@ -90,20 +92,26 @@ pub async fn enqueue_secret_email(
     tx: &mut Tx,
     dedupe_key: &str,
     to: &str,
-    subject: &str,
-    body: &str,
+    (subject, body): (&str, &str),
     secret: &str,
     now: At,
 ) -> Result<(), sqlx::Error> {
     let email = Email {
-        to: to.into(),
-        subject: subject.into(),
-        body: body.into(),
         secret: Some(secret.into()),
-        tickets: false,
+        ..Email::new(to, subject, body)
     };
-    let payload = serde_json::to_string(&email).unwrap_or_default();
-    enqueue(tx, "email", None, dedupe_key, &payload, now).await
+    enqueue_mail(tx, None, dedupe_key, &email, now).await
+}
+
+async fn enqueue_mail(
+    tx: &mut Tx,
+    booking_id: Option<&BookingId>,
+    dedupe_key: &str,
+    email: &Email,
+    now: At,
+) -> Result<(), sqlx::Error> {
+    let payload = serde_json::to_string(email).unwrap_or_default();
+    enqueue(tx, "email", booking_id, dedupe_key, &payload, now).await
 }
 
 /// Why money goes back; decides what the buyer is told.
@@ -325,13 +333,7 @@ async fn deliver_email(
     let mut kept = letter.text;
     if let (Some(secret), true) = (&email.secret, channel != "mailbox") {
         kept = kept.replace(secret.as_str(), REDACTED);
-        let payload = Email {
-            to: email.to.clone(),
-            subject: email.subject.clone(),
-            body: kept.clone(),
-            secret: None,
-            tickets: false,
-        };
+        let payload = Email::new(&email.to, &email.subject, &kept);
         let payload = serde_json::to_string(&payload).map_err(ApiError::internal)?;
         sqlx::query("update outbox set payload = $2 where id = $1")
             .bind(outbox_id)

@@ -41,6 +41,7 @@ fn explain_status(b: &BookingView) -> Msg {
         (BookingStatus::Booked, _) => Msg::ExplainBooked,
         (BookingStatus::Expired, _) => Msg::ExplainExpired,
         (BookingStatus::Cancelled, _) => Msg::ExplainCancelled,
+        (BookingStatus::Refunded, _) if partly_refunded(b) => Msg::ExplainRefundedPart,
         (BookingStatus::Refunded, _) => Msg::ExplainRefunded,
         (BookingStatus::Disputed, _) => Msg::ExplainDisputed,
     }
@@ -166,11 +167,7 @@ fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
 /// running hold. Written as markup, not views: a view costs the browser's
 /// wasm far more than these few lines of text.
 fn actions(l: Locale, b: &BookingView) -> String {
-    let escape = |s: &str| {
-        s.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-    };
+    use crate::model::seat_drawing::escape;
     if let Some(cents) = b.cancel_refund_cents {
         let amount = l.price(cents, &b.currency);
         return format!(
