@@ -182,8 +182,10 @@ async fn bookings_of(
     sqlx::query_as(&format!(
         "select b.id, e.name, b.status from booking b join event e on e.id = b.event_id
          where b.status in {listed}
-           and (b.buyer_id = (select buyer_id from account where email = $1)
-                or b.id in (select booking_id from payment where lower(customer_email) = $1))
+           and b.id in (select mine.id from booking mine
+                         where mine.buyer_id = (select buyer_id from account where email = $1)
+                        union select paid.booking_id from payment paid
+                         where lower(paid.customer_email) = $1)
          order by b.created_at desc limit 20"
     ))
     .bind(address.as_str())
