@@ -277,6 +277,18 @@ on_both_backends!(
 /// One of the requests racing a cancellation: who, and the status it got.
 type Racer<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = (&'a str, u16)> + Send + 'a>>;
 
+/// The amounts the sandbox refunded for the booking's payment.
+async fn refunds_at_the_sandbox(app: &TestApp, booking: &str) -> Vec<(i64,)> {
+    sqlx::query_as(
+        "select r.amount_cents from sandbox_refund r join payment p on p.payment_intent_id = r.payment_intent_id
+         where p.booking_id = $1",
+    )
+    .bind(booking)
+    .fetch_all(app.state.db.reader())
+    .await
+    .unwrap()
+}
+
 /// Sets event 1's policy: in full until 30 days before, half until 7.
 async fn half_after_a_month(app: &TestApp) {
     let set = app
@@ -386,14 +398,7 @@ on_both_backends!(
         app.deliver_events().await;
         app.dispatch_outbox().await;
         assert_eq!(app.status_of(&booking).await, "REFUNDED");
-        let refunds: Vec<(i64,)> = sqlx::query_as(
-        "select r.amount_cents from sandbox_refund r join payment p on p.payment_intent_id = r.payment_intent_id
-         where p.booking_id = $1",
-    )
-    .bind(&booking)
-    .fetch_all(app.state.db.reader())
-    .await
-    .unwrap();
+        let refunds = refunds_at_the_sandbox(&app, &booking).await;
         assert_eq!(refunds, vec![(paid / 2,)]);
         let refunded = app
             .scalar(&format!(
@@ -487,14 +492,7 @@ on_both_backends!(
             app.dispatch_outbox().await;
             app.deliver_events().await;
             app.dispatch_outbox().await;
-            let refunds: Vec<(i64,)> = sqlx::query_as(
-            "select r.amount_cents from sandbox_refund r join payment p on p.payment_intent_id = r.payment_intent_id
-             where p.booking_id = $1",
-        )
-        .bind(&booking)
-        .fetch_all(app.state.db.reader())
-        .await
-        .unwrap();
+            let refunds = refunds_at_the_sandbox(&app, &booking).await;
             let expected = if buyer_won { paid / 2 } else { paid };
             assert_eq!(refunds, vec![(expected,)], "round {round}: {answers:?}");
             assert_eq!(app.status_of(&booking).await, "REFUNDED");

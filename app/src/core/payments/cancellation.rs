@@ -6,6 +6,7 @@
 
 use super::outbox::{self, RefundReason};
 use super::store as payments;
+use crate::core::booking::query::RefundPolicyRow;
 use crate::core::booking::{begin_with_key, earlier_answer, store, Idempotent};
 use crate::core::buyer::Owner;
 use crate::core::platform::clock::At;
@@ -91,25 +92,26 @@ async fn owns(tx: &mut Tx, owner: &Owner, booking_id: &BookingId) -> Result<bool
 /// What the event's policy gives back of what is left of the payment now;
 /// 409 when it allows no cancellation (any more).
 async fn refund_due(tx: &mut Tx, booking_id: &BookingId, now: At) -> Result<i64, ApiError> {
-    let (full, partial, percent, starts_at, left): (
-        Option<i64>,
-        Option<i64>,
-        Option<i64>,
-        At,
-        Option<i64>,
-    ) = sqlx::query_as(
+    #[derive(sqlx::FromRow)]
+    struct Due {
+        #[sqlx(flatten)]
+        policy: RefundPolicyRow,
+        starts_at: At,
+        left_cents: Option<i64>,
+    }
+    let due: Due = sqlx::query_as(
         "select e.refund_full_days, e.refund_partial_days, e.refund_partial_percent, e.starts_at,
-                (select p.amount_cents - p.refunded_cents from payment p where p.booking_id = b.id)
+                (select p.amount_cents - p.refunded_cents from payment p where p.booking_id = b.id) as left_cents
          from booking b join event e on e.id = b.event_id where b.id = $1",
     )
     .bind(booking_id)
     .fetch_one(&mut **tx)
     .await?;
-    let policy = RefundPolicy {
-        full_refund_until_days: full,
-        partial_refund_until_days: partial,
-        partial_refund_percent: percent,
-    };
+    let (policy, starts_at, left) = (
+        RefundPolicy::from(due.policy),
+        due.starts_at,
+        due.left_cents,
+    );
     if !policy.allows_cancellation() {
         return Err(ApiError::InvalidState(
             "the organizer does not allow cancelling bookings for this event".into(),
