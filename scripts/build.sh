@@ -32,23 +32,32 @@ esac
 site=target/site
 mkdir -p "$site/pkg"
 
-echo "==> hydrate (wasm)"
-cargo build --lib --target wasm32-unknown-unknown --no-default-features --features hydrate "${wasm_profile[@]}"
-wasm-bindgen --target web --no-typescript --out-dir "$site/pkg" --out-name holdfast \
-  "target/wasm32-unknown-unknown/$wasm_dir/holdfast.wasm"
-if [ "$wasm_dir" = wasm-release ]; then
-  echo "==> wasm-opt -Oz --converge"
-  # The features Rust's wasm32 target emits; wasm-opt refuses others.
-  # --converge: -Oz again until the wasm stops shrinking (2.5 KB brotli less
-  # than one round, for about a minute more).
-  tools/node_modules/.bin/wasm-opt -Oz --converge --strip-debug --strip-producers \
-    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    "$site/pkg/holdfast_bg.wasm" -o "$site/pkg/holdfast.wasm"
-  rm -f "$site/pkg/holdfast_bg.wasm"
-else
-  mv -f "$site/pkg/holdfast_bg.wasm" "$site/pkg/holdfast.wasm"
-fi
+# Two wasm builds of the same pages: the buyer's (`hydrate`), and the
+# console's (`console`: every page, the organizer's console included),
+# which the server sends with the pages under /admin.
+for bundle in holdfast holdfast-console; do
+  features=hydrate
+  [ "$bundle" = holdfast-console ] && features=console
+  echo "==> $bundle (wasm, --features $features)"
+  cargo build --lib --target wasm32-unknown-unknown --no-default-features --features "$features" "${wasm_profile[@]}"
+  wasm-bindgen --target web --no-typescript --out-dir "$site/pkg" --out-name "$bundle" \
+    "target/wasm32-unknown-unknown/$wasm_dir/holdfast.wasm"
+  if [ "$wasm_dir" = wasm-release ]; then
+    # The features Rust's wasm32 target emits; wasm-opt refuses others.
+    # --converge (the buyer's): -Oz again until the wasm stops shrinking
+    # (2.5 KB brotli less than one round, for about a minute more).
+    converge=()
+    [ "$bundle" = holdfast ] && converge=(--converge)
+    echo "==> wasm-opt -Oz ${converge[*]} ($bundle)"
+    tools/node_modules/.bin/wasm-opt -Oz "${converge[@]}" --strip-debug --strip-producers \
+      --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+      --enable-mutable-globals --enable-reference-types --enable-multivalue \
+      "$site/pkg/${bundle}_bg.wasm" -o "$site/pkg/$bundle.wasm"
+    rm -f "$site/pkg/${bundle}_bg.wasm"
+  else
+    mv -f "$site/pkg/${bundle}_bg.wasm" "$site/pkg/$bundle.wasm"
+  fi
+done
 
 echo "==> assets"
 cp -f style/main.css "$site/pkg/holdfast.css"

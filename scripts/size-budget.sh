@@ -30,19 +30,31 @@ site=${1:-target/site}
 # policies page is served as HTML, linked from the Jobs page, not the
 # console's wasm; a partial refund's own explanation): 562.4 KB measured,
 # the first visit 599,502 bytes of its 600,000.
-declare -A budget=([wasm]=562500 [js]=12000 [css]=6000)
+# Lowered to 440,000 when the console left the buyer's wasm for its own
+# (`--features console`, sent with the pages under /admin): 427.3 KB
+# measured, the first visit 464,446 bytes.
+declare -A budget=([wasm]=440000 [js]=12000 [css]=6000)
+# The console's wasm (every page and the console, sent only with the pages
+# under /admin): not part of a buyer's visit; kept from growing unnoticed.
+declare -A console_budget=([wasm]=580000 [js]=12000)
 status=0
-while read -r kind hash; do
-  kind=${kind%:}
-  file="$site/pkg/holdfast.$hash.$kind.br"
-  if [ ! -f "$file" ]; then
-    echo "size budget: $file is missing (build with --wasm-release)" >&2
-    exit 1
-  fi
-  size=$(stat -c %s "$file")
-  limit=${budget[$kind]}
-  verdict=ok
-  if [ "$size" -gt "$limit" ]; then verdict="OVER"; status=1; fi
-  printf 'size budget: %-5s %8d bytes brotli (budget %d) %s\n' "$kind" "$size" "$limit" "$verdict"
-done < "$site/hash.txt"
+check() {
+  local bundle=$1 hash_file=$2 budget_name=$3
+  local -n limits=$budget_name
+  while read -r kind hash; do
+    kind=${kind%:}
+    file="$site/pkg/$bundle.$hash.$kind.br"
+    if [ ! -f "$file" ]; then
+      echo "size budget: $file is missing (build with --wasm-release)" >&2
+      exit 1
+    fi
+    size=$(stat -c %s "$file")
+    limit=${limits[$kind]}
+    verdict=ok
+    if [ "$size" -gt "$limit" ]; then verdict="OVER"; status=1; fi
+    printf 'size budget: %-16s %-5s %8d bytes brotli (budget %d) %s\n' "$bundle" "$kind" "$size" "$limit" "$verdict"
+  done < "$site/$hash_file"
+}
+check holdfast hash.txt budget
+check holdfast-console hash-console.txt console_budget
 exit $status

@@ -29,6 +29,7 @@ echo "==> alerts and dashboard (promtool check and unit tests; metrics named as 
 echo "==> tools"
 ./scripts/install-tools.sh
 cargo clippy -p holdfast-app --lib --target wasm32-unknown-unknown --no-default-features --features hydrate -- -D warnings
+cargo clippy -p holdfast-app --lib --target wasm32-unknown-unknown --no-default-features --features console -- -D warnings
 if [ ! -x /usr/bin/chromium ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi

@@ -16,9 +16,30 @@ use leptos_meta::{provide_meta_context, MetaTags, Title};
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 
+/// The console's pages where the console is built in: on the server and
+/// in the console's wasm.
+#[cfg(any(feature = "ssr", feature = "console"))]
+mod console {
+    pub use crate::ui::console::dashboard::AdminEventPage;
+    pub use crate::ui::console::door_scanner::DoorScanner;
+    pub use crate::ui::console::home::AdminHome;
+}
+
+/// The buyer's wasm has no console (136 KB of brotli less on a buyer's
+/// first visit): a link followed inside it to a console page loads that
+/// page from the server, which sends the console's wasm with it.
+#[cfg(not(any(feature = "ssr", feature = "console")))]
+mod console {
+    pub use crate::ui::console_elsewhere::ConsoleElsewhere as AdminEventPage;
+    pub use crate::ui::console_elsewhere::ConsoleElsewhere as DoorScanner;
+    pub use crate::ui::console_elsewhere::ConsoleElsewhere as AdminHome;
+}
+
 /// The HTML document around every page (server side).
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     let locale = i18n::Locale::of_page();
+    #[cfg(feature = "ssr")]
+    let options = bundle_of_page(options);
     view! {
         <!DOCTYPE html>
         <html lang=locale.tag()>
@@ -36,6 +57,26 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             </body>
         </html>
     }
+}
+
+/// Which wasm hydrates the page: the console's under `/admin`, the buyer's
+/// (without the console) everywhere else. Each is named by its own hash
+/// file (`hash.txt`, `hash-console.txt`, written by the build).
+#[cfg(feature = "ssr")]
+fn bundle_of_page(mut options: LeptosOptions) -> LeptosOptions {
+    let path = use_context::<axum::http::request::Parts>()
+        .map(|parts| parts.uri.path().to_string())
+        .unwrap_or_default();
+    if path == "/admin" || path.starts_with("/admin/") {
+        options.output_name = "holdfast-console".into();
+        let hash_file = options.hash_file.replace("hash.txt", "hash-console.txt");
+        // A site built before the split has no console hash file: the
+        // unhashed names are asked for then (and answered 404), rather
+        // than the buyer's wasm on a console page.
+        options.hash_files &= std::path::Path::new(&hash_file).is_file();
+        options.hash_file = hash_file.into();
+    }
+    options
 }
 
 /// The stylesheet's path: named by its hash when the build wrote the hash
@@ -77,9 +118,9 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/events/:id") view=ui::buyer::event::page::EventPage/>
                     <Route path=path!("/bookings") view=ui::buyer::booking_page::MyBookings/>
                     <Route path=path!("/bookings/:id") view=ui::buyer::booking_page::BookingPage/>
-                    <Route path=path!("/admin") view=ui::console::home::AdminHome/>
-                    <Route path=path!("/admin/events/:id") view=ui::console::dashboard::AdminEventPage/>
-                    <Route path=path!("/admin/scan") view=ui::console::door_scanner::DoorScanner/>
+                    <Route path=path!("/admin") view=console::AdminHome/>
+                    <Route path=path!("/admin/events/:id") view=console::AdminEventPage/>
+                    <Route path=path!("/admin/scan") view=console::DoorScanner/>
                 </Routes>
             </main>
         </Router>

@@ -166,3 +166,37 @@ test('the arena map: frame times while panning and zooming', async ({ page }) =>
   expect(result.panFrameMs.p95).toBeLessThan(50);
   expect(result.zoomFrameMs.p95).toBeLessThan(100);
 });
+
+// The console is not in the buyer's wasm: a buyer's page loads the buyer's
+// bundle, a console page the console's. A link to the console followed
+// inside a buyer's page (the router catches it) loads the console page
+// from the server, with its own wasm, and the console works there.
+test('a buyer gets the buyer wasm, the console its own, and a link between them works', async ({ page }) => {
+  const wasm = [];
+  page.on('request', (r) => {
+    const name = new URL(r.url()).pathname.split('/').pop();
+    if (name.endsWith('.wasm')) wasm.push(name);
+  });
+  await page.goto('/events/1');
+  await expect(page.getByTestId('seat-map')).toHaveAttribute('data-drawn', 'true');
+  expect(wasm).toHaveLength(1);
+  expect(wasm[0]).toMatch(/^holdfast\.[0-9a-f]{16}\.wasm$/);
+
+  // A link the buyer's router catches, as a console link on a buyer page would be.
+  await page.evaluate(() => {
+    const a = document.createElement('a');
+    a.href = '/admin';
+    a.textContent = 'to the console';
+    a.id = 'console-link';
+    document.querySelector('main').append(a);
+  });
+  await page.locator('#console-link').click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByLabel('Password')).toBeVisible();
+  await expect.poll(() => wasm.some((n) => /^holdfast-console\.[0-9a-f]{16}\.wasm$/.test(n))).toBe(true);
+  // Hydrated by the console's wasm: a wrong password is answered in place.
+  await page.waitForLoadState('networkidle');
+  await page.getByLabel('Password').fill('not the password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toContainText('not right');
+});

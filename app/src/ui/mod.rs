@@ -2,6 +2,9 @@
 //! folder of pages and the components only they use.
 
 pub mod buyer;
+#[cfg(any(feature = "ssr", feature = "console"))]
 pub mod console;
+#[cfg(not(any(feature = "ssr", feature = "console")))]
+pub mod console_elsewhere;
 pub mod language;
 pub mod live;
