@@ -33,10 +33,15 @@ site=${1:-target/site}
 # Lowered to 440,000 when the console left the buyer's wasm for its own
 # (`--features console`, sent with the pages under /admin): 427.3 KB
 # measured, the first visit 464,446 bytes.
-declare -A budget=([wasm]=440000 [js]=12000 [css]=6000)
+# Raised to 480,000 with the cruise pages (issue 16: the home page's
+# routes, a route's sailings by date, a sailing's ports and other dates,
+# each cabin's party with its supplement, the deck plan drawn as a ship —
+# cabins, hull, patterns): 469.4 KB measured, in the room the console's
+# leaving made for these issues.
+declare -A budget=([wasm]=480000 [js]=12000 [css]=6000)
 # The console's wasm (every page and the console, sent only with the pages
 # under /admin): not part of a buyer's visit; kept from growing unnoticed.
-declare -A console_budget=([wasm]=580000 [js]=12000)
+declare -A console_budget=([wasm]=620000 [js]=12000)
 status=0
 check() {
   local bundle=$1 hash_file=$2 budget_name=$3

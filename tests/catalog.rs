@@ -12,16 +12,28 @@ on_both_backends!(
         assert_eq!(list.status, 200);
         let events = list.json();
         let events = events.as_array().expect("array");
-        assert_eq!(events.len(), 3);
-        assert_eq!(events[0]["kind"], "concert");
-        assert_eq!(events[0]["seatCount"], 10_000);
-        assert_eq!(events[0]["availableCount"], 10_000);
-        assert_eq!(events[1]["kind"], "cruise");
-        assert!(events[1]["startsAt"].as_str().unwrap().ends_with('Z'));
+        // The arena, the opera house, and 18 sailings (each an event): the
+        // Aurora's 4 and the ferry's 7 each way.
+        assert_eq!(events.len(), 21);
+        let starts: Vec<&str> = events
+            .iter()
+            .map(|e| e["startsAt"].as_str().unwrap())
+            .collect();
+        let mut sorted = starts.clone();
+        sorted.sort();
+        assert_eq!(starts, sorted, "in order of start");
+        let by_id = |id: i64| events.iter().find(|e| e["id"] == id).unwrap();
+        assert_eq!(by_id(1)["kind"], "concert");
+        assert_eq!(by_id(1)["seatCount"], 10_000);
+        assert_eq!(by_id(1)["availableCount"], 10_000);
+        assert_eq!(by_id(2)["kind"], "cruise");
+        assert!(by_id(2)["startsAt"].as_str().unwrap().ends_with('Z'));
         // Hà Nội, in đồng (no decimals) and at 20:00 there.
-        assert_eq!(events[2]["currency"], "VND");
-        assert_eq!(events[2]["localStartsAt"], "2027-09-18T20:00:00+07:00");
-        assert_eq!(events[2]["seatCount"], 556);
+        assert_eq!(by_id(3)["currency"], "VND");
+        assert_eq!(by_id(3)["localStartsAt"], "2027-09-18T20:00:00+07:00");
+        assert_eq!(by_id(3)["seatCount"], 556);
+        let cruises = events.iter().filter(|e| e["kind"] == "cruise").count();
+        assert_eq!(cruises, 18);
     }
 );
 
@@ -127,9 +139,22 @@ on_both_backends!(
     a_restart_does_not_duplicate_the_demo_data,
     |app: TestApp| async move {
         let again = common::spawn_on(&app.database_url, None, |_| {}).await;
-        assert_eq!(again.scalar("select count(*) from event").await, 3);
-        assert_eq!(again.scalar("select count(*) from seat").await, 10_856);
+        assert_eq!(again.scalar("select count(*) from event").await, 21);
+        // The arena, the opera house, 4 sailings of 300 cabins, 14 of 270
+        // seats and rooms.
+        assert_eq!(again.scalar("select count(*) from seat").await, 15_536);
         assert_eq!(again.scalar("select count(*) from ga_area").await, 1);
+        assert_eq!(again.scalar("select count(*) from ship").await, 2);
+        assert_eq!(again.scalar("select count(*) from route").await, 3);
+        assert_eq!(again.scalar("select count(*) from sailing").await, 18);
+        assert_eq!(
+            again.scalar("select count(*) from cabin").await,
+            4 * 300 + 14 * 6
+        );
+        assert_eq!(
+            again.scalar("select count(*) from port_call").await,
+            4 * 7 + 14 * 2
+        );
     }
 );
 

@@ -108,6 +108,7 @@ pub fn App() -> impl IntoView {
             <header class="topbar">
                 <a class="brand" href="/">"Holdfast"</a>
                 <span class="tagline">{l.t(i18n::Msg::Tagline)}</span>
+                <a class="nav" href="/sailings">{l.t(i18n::Msg::SailingsHeading)}</a>
                 <a class="nav" href="/bookings">{l.t(i18n::Msg::NavMyBookings)}</a>
                 <a class="nav" href="/sign-in" rel="external">{l.t(i18n::Msg::SignIn)}</a>
                 <ui::language::LanguageSwitch/>
@@ -115,6 +116,7 @@ pub fn App() -> impl IntoView {
             <main>
                 <Routes fallback=move || view! { <p class="notice">{l.t(i18n::Msg::PageNotFound)}</p> }>
                     <Route path=path!("/") view=ui::buyer::event_list::EventList/>
+                    <Route path=path!("/sailings") view=ui::buyer::sailings::SailingList/>
                     <Route path=path!("/events/:id") view=ui::buyer::event::page::EventPage/>
                     <Route path=path!("/bookings") view=ui::buyer::booking_page::MyBookings/>
                     <Route path=path!("/bookings/:id") view=ui::buyer::booking_page::BookingPage/>

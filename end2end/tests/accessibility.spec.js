@@ -17,7 +17,7 @@ test('a seat can be found, selected and held with the keyboard alone', async ({ 
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowDown');
-  const focused = page.locator('circle.seat:focus');
+  const focused = page.locator('svg .seat:focus');
   await expect(focused).toHaveCount(1);
   const id = await focused.getAttribute('data-id');
   await page.keyboard.press('Enter');
@@ -34,7 +34,7 @@ test('a buyer who loses a seat gets alternatives and takes them in one click', a
   // This buyer's live stream is down, so its map does not know yet.
   await loser.route('**/seats/stream**', (route) => route.abort());
   await loser.goto('/events/2');
-  const id = await loser.locator('circle.seat.available').nth(200).getAttribute('data-id');
+  const id = await loser.locator('svg .seat.available').nth(200).getAttribute('data-id');
   await expect(async () => {
     await loser.locator(`#seat-${id}`).dispatchEvent('click');
     await expect(loser.locator(`#seat-${id}`)).toHaveClass(/selected/, { timeout: 500 });
@@ -94,7 +94,7 @@ test('accessible names follow the live status: taken, selected, yours', async ({
   const other = await browser.newContext({ baseURL });
   await watcher.goto('/events/2');
   await waitForHydration(watcher);
-  const ids = await watcher.locator('circle.seat.available').evaluateAll(
+  const ids = await watcher.locator('svg .seat.available').evaluateAll(
     (els) => els.slice(240, 243).map((e) => e.getAttribute('data-id')));
   const nameOf = async (id) => (await watcher.locator(`#seat-${id} title`).textContent())
     .replace(/, available$/, '');

@@ -3,7 +3,7 @@
 // API), shown with its QR code, cancelled within the event's refund policy
 // from its page — REFUNDED, and the seat free on the map again.
 const { test, expect, request, devices } = require('@playwright/test');
-const { holdSeat, signInToConsole } = require('./helpers');
+const { holdSeat, payHeld, signInToConsole } = require('./helpers');
 
 const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
 
@@ -51,9 +51,9 @@ test('book on a phone, sign in on a laptop with the emailed link, cancel within 
   const phoneContext = await browser.newContext({ ...devices['Pixel 5'] });
   const phone = await phoneContext.newPage();
   await phone.goto('/events/2');
-  const seat = await phone.locator('circle.seat.available').nth(230).getAttribute('data-id');
+  const seat = await phone.locator('svg .seat.available').nth(230).getAttribute('data-id');
   await holdSeat(phone, seat);
-  await phone.getByRole('button', { name: 'Pay now' }).click();
+  await payHeld(phone);
   await expect(phone).toHaveURL(/\/sandbox\/checkout\//);
   await phone.locator('input[name=email]').fill(email);
   await phone.getByRole('button', { name: /^Pay / }).click();
@@ -118,7 +118,7 @@ test('book on a phone, sign in on a laptop with the emailed link, cancel within 
 
 test('a buyer releases their own hold from the booking page', async ({ page }) => {
   await page.goto('/events/2');
-  const seat = await page.locator('circle.seat.available').nth(240).getAttribute('data-id');
+  const seat = await page.locator('svg .seat.available').nth(240).getAttribute('data-id');
   await holdSeat(page, seat);
   await page.goto('/bookings');
   await page.locator('.event-card a').first().click();

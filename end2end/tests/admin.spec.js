@@ -28,7 +28,7 @@ async function signIn(page, { wrongFirst = false } = {}) {
 
 async function holdOneSeat(page, eventId, nth) {
   await page.goto(`/events/${eventId}`);
-  const seat = page.locator('circle.seat.available').nth(nth);
+  const seat = page.locator('svg .seat.available').nth(nth);
   const id = await seat.getAttribute('data-id');
   await holdSeat(page, id);
   return id;

@@ -6,7 +6,7 @@ const { test, expect } = require('@playwright/test');
 async function selectOne(page) {
   await page.goto('/events/1');
   await expect(page.getByTestId('live')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
-  const id = await page.locator('circle.seat.available').nth(300).getAttribute('data-id');
+  const id = await page.locator('svg .seat.available').nth(300).getAttribute('data-id');
   await page.locator(`#seat-${id}`).dispatchEvent('click');
   await expect(page.getByTestId('selection').locator('li')).toHaveCount(1);
 }

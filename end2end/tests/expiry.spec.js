@@ -10,7 +10,7 @@ test('a hold runs out on screen and the seat is free for the next buyer', async 
   const page = await (await browser.newContext({ baseURL: shortURL })).newPage();
   await page.goto('/events/2');
   await expect(page.getByTestId('live')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
-  const id = await page.locator('circle.seat.available').nth(10).getAttribute('data-id');
+  const id = await page.locator('svg .seat.available').nth(10).getAttribute('data-id');
   await page.locator(`#seat-${id}`).dispatchEvent('click');
   await page.getByRole('button', { name: 'Hold seats' }).click();
   await expect(page.getByTestId('countdown')).toContainText('0:0');

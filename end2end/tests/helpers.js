@@ -34,4 +34,29 @@ async function holdSeat(page, id) {
   await expect(page.getByTestId('countdown')).toContainText(/\d:\d\d/);
 }
 
-module.exports = { holdSeat, signed, signInToConsole };
+// Pays a running hold from the event page: "Pay now", or on a cruise
+// "Name the guests and pay" — every guest named and born on the guests
+// page, which then goes to the checkout.
+async function payHeld(page) {
+  const guests = page.getByRole('link', { name: 'Name the guests and pay' });
+  if (await guests.count()) {
+    await guests.click();
+    await nameGuests(page);
+    return;
+  }
+  await page.getByRole('button', { name: 'Pay now' }).click();
+}
+
+// Fills the guests page (one name and date of birth per guest) and sends it.
+async function nameGuests(page, names = []) {
+  await expect(page.getByTestId('guests-form')).toBeVisible();
+  const inputs = page.locator('input[name$="-name"]');
+  const count = await inputs.count();
+  for (let i = 0; i < count; i++) {
+    await inputs.nth(i).fill(names[i] || `Guest ${i + 1} Tester`);
+    await page.locator('input[name$="-born"]').nth(i).fill(`19${70 + i}-0${1 + (i % 9)}-1${i % 10}`);
+  }
+  await page.getByRole('button', { name: /^Save the guests/ }).click();
+}
+
+module.exports = { holdSeat, nameGuests, payHeld, signed, signInToConsole };

@@ -63,7 +63,7 @@ async function hydrated(page) {
 // Two free seats side by side of the map, selected (repeated until
 // hydration took the click).
 async function pickTwo(page) {
-  const ids = await page.locator('circle.seat.available').evaluateAll((els) => {
+  const ids = await page.locator('svg .seat.available').evaluateAll((els) => {
     for (let i = 0; i + 1 < els.length; i++) {
       const [a, b] = [els[i], els[i + 1]];
       if (!a.classList.contains('held') && !b.classList.contains('held')) {
@@ -101,7 +101,7 @@ test.describe('in Vietnamese', () => {
       await hydrated(page);
       await expect(page.locator('.legend')).toContainText('2.500.000 ₫');
       await expect(page.locator('.legend')).toContainText('850.000 ₫');
-      const seatName = await page.locator('circle.seat title').first().textContent();
+      const seatName = await page.locator('svg .seat title').first().textContent();
       expect(seatName).toMatch(/^Khu [12], hàng [A-M], ghế \d+, [\d.]+ ₫, (còn trống|đã bán|người khác đang giữ)$/);
       await expectNoEnglish(page, 'the event page');
       await page.screenshot({ path: `test-results/vi-event-${size}.png`, fullPage: true });

@@ -3,13 +3,13 @@
 // buyer's payment arrives anyway. The booking page turns REFUNDED by itself
 // and says why; the other buyer keeps the seat.
 const { test, expect } = require('@playwright/test');
-const { holdSeat, signed } = require('./helpers');
+const { holdSeat, payHeld, signed } = require('./helpers');
 
 test('a payment that arrives after the seat went to someone else is refunded, and the page says so', async ({ page, browser }) => {
   await page.goto('/events/2');
-  const seat = await page.locator('circle.seat.available').nth(60).getAttribute('data-id');
+  const seat = await page.locator('svg .seat.available').nth(60).getAttribute('data-id');
   await holdSeat(page, seat);
-  await page.getByRole('button', { name: 'Pay now' }).click();
+  await payHeld(page);
   await expect(page).toHaveURL(/\/sandbox\/checkout\//);
 
   // The provider reports the checkout ended (as Stripe may, out of order).

@@ -29,7 +29,7 @@ test('seats can be chosen from a list, and the list and the map agree', async ({
   await expect(page.getByTestId('selection').locator('li')).toHaveCount(1);
   await expect(page.getByTestId('selection')).toContainText(name.split(', ').slice(0, 3).join(', '));
   // The same seat is selected on the map, and its name there says so.
-  const id = await page.locator('circle.seat.selected').getAttribute('data-id');
+  const id = await page.locator('svg .seat.selected').getAttribute('data-id');
   await expect(page.locator(`#seat-${id}`)).toHaveText(name.replace(/available$/, 'selected'));
   await page.screenshot({ path: 'test-results/seat-list.png', fullPage: true });
   // Unselected from the map, it is unselected in the list.
@@ -87,7 +87,7 @@ test.describe('on a phone', () => {
       expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
     }
     await hydrated(page);
-    const seat = await page.locator('circle.seat.available').nth(10).getAttribute('data-id');
+    const seat = await page.locator('svg .seat.available').nth(10).getAttribute('data-id');
     await page.locator(`#seat-${seat}`).dispatchEvent('click');
     const hold = page.getByRole('button', { name: 'Hold seats' });
     await hold.scrollIntoViewIfNeeded();

@@ -4,7 +4,7 @@
 // bank disputes it (the ticket is void, the seat is on sale again, the
 // console says why). Desktop and phone width.
 const { test, expect } = require('@playwright/test');
-const { holdSeat, signed, signInToConsole } = require('./helpers');
+const { holdSeat, payHeld, signInToConsole, signed } = require('./helpers');
 
 function event(type, object) {
   return JSON.stringify({ id: `evt_e2e_${type}_${Date.now()}`, object: 'event', type, data: { object } });
@@ -12,9 +12,9 @@ function event(type, object) {
 
 test('a partial refund keeps the ticket; a dispute voids it and frees the seat', async ({ page, browser }) => {
   await page.goto('/events/2');
-  const seat = await page.locator('circle.seat.available').nth(80).getAttribute('data-id');
+  const seat = await page.locator('svg .seat.available').nth(80).getAttribute('data-id');
   await holdSeat(page, seat);
-  await page.getByRole('button', { name: 'Pay now' }).click();
+  await payHeld(page);
   await expect(page).toHaveURL(/\/sandbox\/checkout\//);
   await page.getByRole('button', { name: /^Pay / }).click();
   await expect(page).toHaveURL(/\/bookings\//);

@@ -55,7 +55,7 @@ async function openArena(page) {
     const n = performance.getEntriesByType('navigation')[0];
     return { firstPaint: p ? p.startTime : null, responseEnd: n.responseEnd };
   });
-  await expect(page.locator('circle.seat')).toHaveCount(10_000);
+  await expect(page.locator('svg .seat')).toHaveCount(10_000);
   // Late requests (the favicon) finish before counting; the live stream
   // stays open, so "network idle" never comes: wait for the page's load
   // event and a quiet moment instead.

@@ -2,10 +2,11 @@
 // sandbox's hosted page, and land on the booking page, which turns BOOKED
 // by itself once the signed webhook has arrived.
 const { test, expect } = require('@playwright/test');
+const { payHeld } = require('./helpers');
 
 test('select two seats, hold, pay, and see the booking confirmed', async ({ page }) => {
   await page.goto('/events/2');
-  const seats = page.locator('circle.seat.available');
+  const seats = page.locator('svg .seat.available');
   const first = await seats.nth(40).getAttribute('data-id');
   const second = await seats.nth(41).getAttribute('data-id');
   await expect(async () => {
@@ -18,7 +19,7 @@ test('select two seats, hold, pay, and see the booking confirmed', async ({ page
   await expect(page.getByTestId('countdown')).toContainText(/\d:\d\d/);
   await page.screenshot({ path: 'test-results/hold-in-progress.png', fullPage: true });
 
-  await page.getByRole('button', { name: 'Pay now' }).click();
+  await payHeld(page);
   await expect(page).toHaveURL(/\/sandbox\/checkout\//);
   await expect(page.locator('.amount')).toContainText('€');
   await page.getByRole('button', { name: /^Pay / }).click();

@@ -13,10 +13,10 @@ test('the arena map loads, hydrates, and a click selects a seat', async ({ page 
   page.on('pageerror', (e) => errors.push(String(e)));
   const started = Date.now();
   await page.goto('/events/1');
-  await expect(page.locator('circle.seat')).toHaveCount(10000);
+  await expect(page.locator('svg .seat')).toHaveCount(10000);
   // Hydration is done when the wasm has attached the click handler: retry
   // clicking until the selection panel reacts.
-  const seat = page.locator('circle.seat.available').nth(120);
+  const seat = page.locator('svg .seat.available').nth(120);
   const id = await seat.getAttribute('data-id');
   await expect(async () => {
     await page.locator(`#seat-${id}`).dispatchEvent('click');
@@ -40,7 +40,7 @@ test('the arena map loads, hydrates, and a click selects a seat', async ({ page 
 
 test('a seat held by someone else cannot be selected', async ({ page, request }) => {
   await page.goto('/events/2');
-  const seat = page.locator('circle.seat.available').first();
+  const seat = page.locator('svg .seat.available').first();
   const id = await seat.getAttribute('data-id');
   const held = await request.post(`/api/events/2/seats/${id}/hold`, { headers: { 'Idempotency-Key': `e2e-${Date.now()}` } });
   expect(held.status()).toBe(200);
@@ -56,7 +56,7 @@ test('a hold by another buyer shows up live, without reloading', async ({ browse
   const other = await browser.newContext({ baseURL });
   await watcher.goto('/events/2');
   await expect(watcher.getByTestId('live')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
-  const id = await watcher.locator('circle.seat.available').nth(150).getAttribute('data-id');
+  const id = await watcher.locator('svg .seat.available').nth(150).getAttribute('data-id');
   const held = await other.request.post(`/api/events/2/seats/${id}/hold`, {
     headers: { 'Idempotency-Key': `live-${Date.now()}` },
   });
@@ -100,7 +100,7 @@ test('the event page says when, and every page has an icon', async ({ page, requ
 test('the selection stops at the per-booking limit, and says so', async ({ page }) => {
   await page.goto('/events/1');
   await expect(page.getByTestId('live')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
-  const ids = await page.locator('circle.seat.available').evaluateAll(
+  const ids = await page.locator('svg .seat.available').evaluateAll(
     (els) => els.slice(3000, 3011).map((e) => e.getAttribute('data-id')));
   await expect(page.getByText('Up to 10 seats per booking.')).toBeVisible();
   for (const id of ids.slice(0, 10)) await page.locator(`#seat-${id}`).dispatchEvent('click');
@@ -117,7 +117,7 @@ test('a selected seat someone else takes leaves the selection, and the buyer is 
   const other = await browser.newContext({ baseURL });
   await page.goto('/events/2');
   await expect(page.getByTestId('live')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
-  const id = await page.locator('circle.seat.available').nth(270).getAttribute('data-id');
+  const id = await page.locator('svg .seat.available').nth(270).getAttribute('data-id');
   await page.locator(`#seat-${id}`).dispatchEvent('click');
   await expect(page.getByTestId('selection').locator('li')).toHaveCount(1);
   const held = await other.request.post(`/api/events/2/seats/${id}/hold`, {

@@ -65,7 +65,7 @@ test('a buyer waits in the room, sees the place fall, is admitted and buys with 
   await page.screenshot({ path: 'test-results/waiting-room-moved.png', fullPage: true });
 
   // Admitted: the page turns into the seat map by itself.
-  const seats = page.locator('circle.seat.available');
+  const seats = page.locator('svg .seat.available');
   await expect(seats.first()).toBeVisible({ timeout: 45_000 });
   await holdSeat(page, await seats.nth(3).getAttribute('data-id'));
 

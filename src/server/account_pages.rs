@@ -202,7 +202,7 @@ fn sorry(l: Locale, e: &ApiError) -> Response {
     refused(l, e, "/sign-in")
 }
 
-fn shell(l: Locale, title: &str, body: &str) -> String {
+pub(crate) fn shell(l: Locale, title: &str, body: &str) -> String {
     format!(
         r#"<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · Holdfast</title><link rel="stylesheet" href="/pkg/holdfast.css"></head>

@@ -7,6 +7,7 @@ pub mod assets;
 pub mod compression;
 pub mod config;
 pub mod error_shape;
+pub mod guest_pages;
 pub mod language;
 pub mod limits;
 pub mod metrics;
@@ -180,6 +181,7 @@ pub async fn build(
         .merge(api::routes())
         .merge(sandbox_pages::routes())
         .merge(account_pages::routes())
+        .merge(guest_pages::routes())
         .merge(operations_pages::routes())
         .merge(refund_policy_pages::routes())
         .merge(language::routes())

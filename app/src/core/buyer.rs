@@ -106,6 +106,25 @@ impl Owner {
               union select paid.booking_id from payment paid where lower(paid.customer_email) = ${email})"
         )
     }
+
+    /// Whether the booking is the owner's (theirs, or paid with their
+    /// address), read in the caller's transaction.
+    pub async fn owns(
+        &self,
+        tx: &mut crate::core::platform::db::Tx,
+        booking_id: &crate::model::BookingId,
+    ) -> Result<bool, sqlx::Error> {
+        let row: Option<(i64,)> = sqlx::query_as(&format!(
+            "select 1 from booking where id = $1 and {}",
+            Owner::condition("booking", 2, 3)
+        ))
+        .bind(booking_id)
+        .bind(&self.buyer)
+        .bind(self.email.as_deref())
+        .fetch_optional(&mut **tx)
+        .await?;
+        Ok(row.is_some())
+    }
 }
 
 /// A session store that could not get a database connection in time is

@@ -21,6 +21,7 @@ pub mod invariants;
 pub mod payments;
 pub mod platform;
 pub mod promo;
+pub mod sailing;
 pub mod seat_map;
 pub mod seed;
 pub mod ticket;

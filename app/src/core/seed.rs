@@ -1,6 +1,7 @@
 //! Demo data, loaded on first start when the database has no events: a
 //! concert in a 10,000-seat arena (two bowls around a stage, four price
-//! categories, a standing floor), a cruise with three decks of cabins, and
+//! categories, a standing floor), the cruise line of `sailing::fleet` (a
+//! ship sailing weekly, a ferry sailing daily), and
 //! a night in Hà Nội's opera house priced in đồng (a currency without
 //! decimals, in the Asia/Ho_Chi_Minh zone).
 //! Idempotent: each event is inserted with `on conflict (slug) do nothing`,
@@ -10,6 +11,7 @@
 //! function each, read side by side.)
 
 use super::platform::db::{Db, Tx};
+use super::sailing::fleet;
 use crate::core::platform::clock::At;
 use crate::core::platform::db;
 use crate::model::EventId;
@@ -44,13 +46,21 @@ struct EventSpec {
     ga: Vec<(&'static str, &'static str, i64)>,
 }
 
+/// In this order, so a fresh database numbers them alike: the arena (1),
+/// the Aurora's first sailing (2), the opera house (3), the other sailings.
 pub async fn load_demo_data(db: &Db, now_ms: At) -> Result<(), sqlx::Error> {
-    for spec in [arena(), cruise(), hanoi()] {
-        let mut tx = db.begin().await?;
-        insert_event(&mut tx, &spec, now_ms).await?;
-        db::commit(tx).await?;
-    }
-    Ok(())
+    let mut tx = db.begin().await?;
+    insert_event(&mut tx, &arena(), now_ms).await?;
+    db::commit(tx).await?;
+    let mut tx = db.begin().await?;
+    fleet::insert_first_sailing(&mut tx, now_ms).await?;
+    db::commit(tx).await?;
+    let mut tx = db.begin().await?;
+    insert_event(&mut tx, &hanoi(), now_ms).await?;
+    db::commit(tx).await?;
+    let mut tx = db.begin().await?;
+    fleet::insert_other_sailings(&mut tx, now_ms).await?;
+    db::commit(tx).await
 }
 
 async fn insert_event(tx: &mut Tx, spec: &EventSpec, now_ms: At) -> Result<(), sqlx::Error> {
@@ -228,60 +238,6 @@ fn arena() -> EventSpec {
     }
 }
 
-/// The ship: three decks drawn one above the other, each with outside cabins
-/// on port and starboard and two rows of inside cabins between them.
-fn cruise() -> EventSpec {
-    let mut seats = Vec::new();
-    for (d, deck) in [5, 6, 7].into_iter().enumerate() {
-        let top = 40.0 + d as f64 * 260.0;
-        let rows = [
-            ("Port", 0.0, if deck == 7 { "SUITE" } else { "BALCONY" }),
-            ("Inside port", 70.0, "INSIDE"),
-            ("Inside starboard", 110.0, "INSIDE"),
-            (
-                "Starboard",
-                180.0,
-                if deck == 5 { "OCEAN" } else { "BALCONY" },
-            ),
-        ];
-        let mut number = deck * 1000 + 1;
-        for (row, dy, category) in rows {
-            let per_row = if row.starts_with("Inside") { 20 } else { 30 };
-            let pitch = 1500.0 / per_row as f64;
-            for i in 0..per_row {
-                seats.push(SeatSpec {
-                    category: category.to_string(),
-                    level: Some(format!("Deck {deck}")),
-                    section: format!("Deck {deck}"),
-                    row: row.to_string(),
-                    number: number as i64,
-                    label: format!("Cabin {number}"),
-                    x: round1(250.0 + pitch / 2.0 + i as f64 * pitch),
-                    y: top + dy + 20.0,
-                });
-                number += 1;
-            }
-        }
-    }
-    EventSpec {
-        slug: CRUISE_SLUG,
-        name: "MS Aurora — Norwegian Fjords, 7 nights",
-        kind: "cruise",
-        venue: "MS Aurora (Bergen round trip)",
-        starts_at: "2027-06-05T16:00:00Z",
-        time_zone: "Europe/Oslo",
-        currency: "EUR",
-        categories: vec![
-            ("SUITE", "Suite", 240000, "#92400e"),
-            ("BALCONY", "Balcony cabin", 149000, "#1d4ed8"),
-            ("OCEAN", "Ocean view cabin", 109000, "#047857"),
-            ("INSIDE", "Inside cabin", 79000, "#6b21a8"),
-        ],
-        seats,
-        ga: vec![],
-    }
-}
-
 /// The opera house: stalls in straight rows A–M facing the stage (the first
 /// three rows the dearest), a balcony of six rows behind them.
 fn hanoi() -> EventSpec {
@@ -348,19 +304,11 @@ mod tests {
 
     #[test]
     fn seats_do_not_overlap_on_the_map() {
-        for spec in [arena(), cruise(), hanoi()] {
+        for spec in [arena(), hanoi()] {
             let mut points: Vec<_> = spec.seats.iter().map(|s| (s.x, s.y)).collect();
             points.sort_by(|a, b| a.partial_cmp(b).unwrap());
             points.dedup();
             assert_eq!(points.len(), spec.seats.len(), "{}", spec.slug);
         }
-    }
-
-    #[test]
-    fn the_cruise_has_a_few_hundred_cabins_on_three_decks() {
-        let c = cruise();
-        assert!((200..=500).contains(&c.seats.len()));
-        let decks: std::collections::HashSet<_> = c.seats.iter().map(|s| s.level.clone()).collect();
-        assert_eq!(decks.len(), 3);
     }
 }

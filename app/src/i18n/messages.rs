@@ -67,6 +67,47 @@ messages! {
         KindCruise => "Cruise", "Du thuyền";
         AvailableOf => "{available} of {total} available", "Còn {available} / {total} chỗ";
 
+        // Sailings: the home page's routes, a route's sailings by date, a
+        // sailing's ports, a cabin's party.
+        SailingsHeading => "Sailings", "Các chuyến tàu";
+        SailingCount => "{n} sailings, next {when}", "{n} chuyến, chuyến tới {when}";
+        FromPrice => "from {price}", "từ {price}";
+        ChooseDate => "Choose a date", "Chọn ngày";
+        NightsOne => "{n} night", "{n} đêm";
+        NightsMany => "{n} nights", "{n} đêm";
+        Crossing => "{hours} h {minutes} min crossing", "{hours} giờ {minutes} phút";
+        SailingStatusCancelled => "Cancelled: {reason}", "Đã hủy: {reason}";
+        SailingStatusDeparted => "Departed", "Đã khởi hành";
+        SoldOutWord => "Sold out", "Hết chỗ";
+        ChoosePlaces => "Choose your {places}", "Chọn {places}";
+        NoSailings => "No sailings to show.", "Không có chuyến nào.";
+        LoadingSailings => "Loading sailings…", "Đang tải các chuyến…";
+        SailingsFailed => "Sailings could not be loaded. Please try again in a moment.", "Không tải được các chuyến. Vui lòng thử lại sau giây lát.";
+        Itinerary => "Itinerary", "Lịch trình";
+        PortArrives => "arrives {when}", "đến {when}";
+        PortDeparts => "departs {when}", "rời {when}";
+        OtherDates => "Other dates on this route", "Ngày khác trên tuyến này";
+        ShipPort => "Port side", "Mạn trái";
+        ShipStarboard => "Starboard side", "Mạn phải";
+        ShipBow => "Bow", "Mũi tàu";
+        ShipStern => "Stern", "Đuôi tàu";
+        Sleeps => "sleeps {min}–{max}", "{min}–{max} khách";
+        StepFree => "step-free access", "lối đi không bậc thềm";
+        GuestsTitle => "Guests", "Danh sách khách";
+        GuestsExplain => "Name every guest as on their passport, with their date of birth: the line needs them before boarding.", "Ghi tên từng khách như trên hộ chiếu, kèm ngày sinh: hãng tàu cần thông tin này trước khi lên tàu.";
+        GuestNumber => "Guest {n}", "Khách {n}";
+        GuestName => "Full name", "Họ và tên";
+        GuestBorn => "Date of birth", "Ngày sinh";
+        SaveGuestsAndPay => "Save the guests and pay", "Lưu danh sách khách và thanh toán";
+        SaveGuests => "Save the guests", "Lưu danh sách khách";
+        NameGuestsAndPay => "Name the guests and pay", "Ghi tên khách và thanh toán";
+        GuestsMissing => "Guests not named yet: the line needs them before boarding.", "Chưa ghi tên khách: hãng tàu cần thông tin này trước khi lên tàu.";
+        EditGuests => "Name or change the guests", "Ghi hoặc sửa tên khách";
+        GuestOne => "{n} guest", "{n} khách";
+        GuestMany => "{n} guests", "{n} khách";
+        GuestsIn => "Guests in {name}", "Số khách ở {name}";
+        CabinPricing => "A cabin's price is for 1 or 2 guests; each guest beyond two adds the category's supplement.", "Giá phòng dành cho 1 hoặc 2 khách; mỗi khách thêm tính phụ phí theo hạng phòng.";
+
         // Places, by the kind of event.
         SeatOne => "{n} seat", "{n} ghế";
         SeatMany => "{n} seats", "{n} ghế";

@@ -39,6 +39,14 @@ pub struct BookingSeat {
     /// As people name it: "Section L4, row 28, seat 1" (additive).
     #[serde(default)]
     pub name: String,
+    /// How many people the place is for: 1 for a seat, the party for a
+    /// cabin (additive).
+    #[serde(default = "one")]
+    pub guests: i64,
+}
+
+fn one() -> i64 {
+    1
 }
 
 /// `GET /api/bookings/{bookingId}`.
@@ -76,6 +84,10 @@ pub struct BookingView {
     /// policy): what cancelling now gives back, in minor units (additive).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub cancel_refund_cents: Option<i64>,
+    /// On a cruise: the guests named so far for its cabins and seats (the
+    /// manifest, `PUT /api/bookings/{bookingId}/guests`; additive).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub guests: Vec<super::sailing::Guest>,
     pub created_at: String,
     pub updated_at: String,
 }

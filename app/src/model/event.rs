@@ -36,10 +36,24 @@ impl EventKind {
     /// starboard, cabin 6051" on a ship (a cruise's sections are its decks
     /// and its rows the corridors); "Khu L4, hàng 28, ghế 1" in Vietnamese.
     pub fn place_name(self, l: Locale, section: &str, row: &str, number: i64) -> String {
+        self.name_place(l, self == EventKind::Cruise, section, row, number)
+    }
+
+    /// A place named as a seat or as a cabin: a ferry sells both ("Deck 1,
+    /// row A, seat 12"; "Deck 2, Port, cabin 201").
+    pub fn name_place(
+        self,
+        l: Locale,
+        cabin: bool,
+        section: &str,
+        row: &str,
+        number: i64,
+    ) -> String {
         let section = self.section_name(l, section);
-        let m = match self {
-            EventKind::Concert => Msg::SeatPlace,
-            EventKind::Cruise => Msg::CabinPlace,
+        let m = if cabin {
+            Msg::CabinPlace
+        } else {
+            Msg::SeatPlace
         };
         l.fill(
             m,

@@ -203,6 +203,41 @@ pub fn layout<'a>(seats: impl IntoIterator<Item = Spot<'a>>) -> MapLayout {
     }
 }
 
+/// A ship's layout from its decks' hulls (`SeatDrawing::hulls`): the view
+/// around every hull and its bow, each deck's tab showing its own hull, and
+/// the deck's name above its stern (never over the cabins). No stage.
+pub fn ship_layout(hulls: &[(String, [f64; 4])], bow: f64) -> MapLayout {
+    let Some(first) = hulls.first() else {
+        return MapLayout::default();
+    };
+    // Room above a hull for its name and its port side's, below for the
+    // starboard side's.
+    let (above, below) = (36.0, 24.0);
+    let reach = |h: &[f64; 4]| [h[0], h[1] - above, h[2] + bow, h[3] + below];
+    let all = hulls.iter().fold(reach(&first.1), |b, (_, h)| {
+        let r = reach(h);
+        [
+            b[0].min(r[0]),
+            b[1].min(r[1]),
+            b[2].max(r[2]),
+            b[3].max(r[3]),
+        ]
+    });
+    let view_box = ViewBox::around(all, PADDING / 2.0);
+    MapLayout {
+        view_box,
+        stage: ViewBox::new(view_box.x, view_box.y, 0.0, 0.0),
+        sections: hulls
+            .iter()
+            .map(|(n, h)| (n.clone(), h[0] + 40.0, h[1] - 22.0))
+            .collect(),
+        levels: hulls
+            .iter()
+            .map(|(n, h)| (n.clone(), ViewBox::around(reach(h), PADDING / 2.0)))
+            .collect(),
+    }
+}
+
 fn grow(bounds: &mut Option<[f64; 4]>, x: f64, y: f64) {
     *bounds = Some(match *bounds {
         None => [x, y, x, y],

@@ -12,6 +12,7 @@ pub mod money;
 mod payment_status;
 mod queue;
 mod refund_policy;
+pub mod sailing;
 mod seat;
 pub mod seat_drawing;
 mod state_names;

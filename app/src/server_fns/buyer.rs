@@ -36,6 +36,9 @@ pub struct EventPageData {
     pub waiting: Option<crate::model::QueueStatus>,
     /// The most seats one booking may have.
     pub max_per_booking: usize,
+    /// On a sailing: its route, ports and fares.
+    #[serde(default)]
+    pub sailing: Option<crate::model::sailing::SailingPage>,
 }
 
 #[server]
@@ -57,13 +60,28 @@ pub async fn event_page(event_id: EventId) -> Result<Option<EventPageData>, Serv
             drawing_url: String::new(),
             waiting: Some(status),
             max_per_booking: state.rules.max_seats_per_booking,
+            sailing: None,
         }));
     }
     let Some(map) = state.seat_maps.cached(event_id) else {
         return Ok(None);
     };
     let drawing = map.drawing();
+    let sailing = match detail.summary.kind {
+        crate::model::EventKind::Cruise => {
+            match crate::core::sailing::catalog::detail(&state, event_id).await {
+                Ok(sailing) => Some(crate::model::sailing::SailingPage {
+                    summary: sailing.summary,
+                    itinerary: sailing.itinerary,
+                }),
+                Err(ApiError::NotFound(_)) => None,
+                Err(e) => return Err(server_error(e)),
+            }
+        }
+        crate::model::EventKind::Concert => None,
+    };
     Ok(Some(EventPageData {
+        sailing,
         max_per_booking: state.rules.max_seats_per_booking,
         waiting: None,
         layout: drawing.layout.clone(),
@@ -198,23 +216,45 @@ impl HoldOutcome {
     }
 }
 
+/// Holds seats, and cabins for the parties `guests` names as
+/// `seat:count,seat:count` (the usual party of two where it names none;
+/// a string, as a form field carries it).
 #[server]
 pub async fn hold_seats(
     event_id: EventId,
     seat_ids: Vec<SeatId>,
+    guests: String,
     idempotency_key: String,
 ) -> Result<HoldOutcome, ServerFnError> {
-    use crate::core::booking::hold::hold_seats;
+    use crate::core::booking::hold::hold_parties;
 
     let state = expect_context::<crate::core::AppState>();
-    let body = serde_json::to_vec(&seat_ids).unwrap_or_default();
+    let body = serde_json::to_vec(&(&seat_ids, &guests)).unwrap_or_default();
     let fingerprint: [&[u8]; 3] = [b"hold_seats", &event_id.to_be_bytes(), &body];
     let (admitted, key) =
         match admit_to_hold(&state, event_id, &idempotency_key, &fingerprint).await? {
             Ok(admitted) => admitted,
             Err(e) => return Ok(HoldOutcome::refused(e)),
         };
-    HoldOutcome::from_hold(hold_seats(&state, &admitted, &seat_ids, Some(&key)).await)
+    let Some(guests) = parties(&guests) else {
+        return Ok(HoldOutcome::refused(crate::core::ApiError::unprocessable(
+            "guests must be seat:count pairs",
+            "guests",
+        )));
+    };
+    HoldOutcome::from_hold(hold_parties(&state, &admitted, &seat_ids, &guests, Some(&key)).await)
+}
+
+/// `12:3,15:2` → {12: 3, 15: 2}; `None` when it is not that.
+#[cfg(feature = "ssr")]
+fn parties(text: &str) -> Option<std::collections::HashMap<SeatId, i64>> {
+    text.split(',')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (seat, count) = p.split_once(':')?;
+            Some((seat.parse().ok()?, count.parse().ok()?))
+        })
+        .collect()
 }
 
 /// Holds places in a standing area (the page's stepper): the same use case

@@ -6,6 +6,7 @@ pub mod buyer;
 pub mod console;
 #[cfg(feature = "ssr")]
 pub mod console_refusal;
+pub mod sailings;
 
 /// Counts one attempt against the caller's address (`RATE_LIMIT_IP_PER_MINUTE`),
 /// as the REST middleware does for the same steps.

@@ -9,6 +9,7 @@ use holdfast_app::core::platform::error::ErrorBody;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::HoldResponse;
 use serde::Deserialize;
+use std::collections::HashMap;
 
 use super::extract;
 use super::hold_attempt::HoldAttempt;
@@ -35,6 +36,16 @@ pub async fn hold_one(
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HoldMany {
     seat_ids: Vec<serde_json::Value>,
+    #[serde(default)]
+    guests: Vec<Party>,
+}
+
+/// A cabin's party: `{ seatId, count }`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Party {
+    seat_id: serde_json::Value,
+    count: serde_json::Value,
 }
 
 #[utoipa::path(
@@ -59,8 +70,32 @@ pub async fn hold_many(
         .ok_or_else(|| {
             ApiError::unprocessable("seatIds must be positive whole numbers", "seatIds")
         })?;
-    let outcome = hold::hold_seats(&state, &hold.admitted, &seat_ids, Some(&hold.key)).await?;
+    let guests = parties(&req.guests)?;
+    let (admitted, key) = (&hold.admitted, Some(&hold.key));
+    let outcome = hold::hold_parties(&state, admitted, &seat_ids, &guests, key).await?;
     Ok(extract::idempotent_json(outcome))
+}
+
+/// Each cabin's party, once per cabin.
+fn parties(given: &[Party]) -> Result<HashMap<SeatId, i64>, ApiError> {
+    let mut guests = HashMap::new();
+    for party in given {
+        let seat = party.seat_id.as_i64().filter(|id| *id > 0).map(SeatId);
+        let count = party.count.as_i64().filter(|n| (1..=12).contains(n));
+        let (Some(seat), Some(count)) = (seat, count) else {
+            return Err(ApiError::unprocessable(
+                "guests must be [{ seatId, count }] with a count from 1 to 12",
+                "guests",
+            ));
+        };
+        if guests.insert(seat, count).is_some() {
+            return Err(ApiError::unprocessable(
+                format!("guests names seat {seat} twice"),
+                "guests",
+            ));
+        }
+    }
+    Ok(guests)
 }
 
 #[derive(Deserialize)]

@@ -19,6 +19,7 @@ pub mod openapi;
 mod payments;
 mod promos;
 mod queue;
+mod sailings;
 mod seat_map;
 mod stream;
 
@@ -38,6 +39,12 @@ pub fn routes() -> Router<AppState> {
         .route("/readyz", get(health::readyz))
         .route("/api/events", get(events::list))
         .route("/api/events/{eventId}", get(events::detail))
+        .route("/api/sailings", get(sailings::list))
+        .route("/api/sailings/{sailingId}", get(sailings::detail))
+        .route(
+            "/api/bookings/{bookingId}/guests",
+            put(sailings::set_guests),
+        )
         .route("/api/events/{eventId}/seats", get(seat_map::seats))
         .route(
             "/api/events/{eventId}/seats/status",

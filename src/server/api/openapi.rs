@@ -25,7 +25,11 @@ use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::{
     account, admin, admin_session, best, booking_history, bookings, door, events, holds, jobs,
-    on_sale_admin, payments, promos, queue, seat_map, stream,
+    on_sale_admin, payments, promos, queue, sailings, seat_map, stream,
+};
+use holdfast_app::model::sailing::{
+    Fare, Guest, Manifest, ManifestPlace, PortCall, RouteRef, SailingDetail, SailingStatus,
+    SailingSummary,
 };
 use holdfast_app::model::SeatId;
 
@@ -36,6 +40,43 @@ use holdfast_app::model::SeatId;
 pub struct HoldSeatsRequest {
     /// 1 to `MAX_SEATS_PER_BOOKING` distinct seats of the event.
     seat_ids: Vec<SeatId>,
+    /// On a sailing: the party of each cabin, within its occupancy (a cabin
+    /// not named is held for two, or its occupancy nearest two). A seat
+    /// sits one.
+    #[schema(nullable = false)]
+    guests: Option<Vec<PartyRequest>>,
+}
+
+/// One cabin's party in `HoldSeatsRequest`.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct PartyRequest {
+    seat_id: SeatId,
+    #[schema(minimum = 1, maximum = 12)]
+    count: i64,
+}
+
+/// `PUT /api/bookings/{bookingId}/guests`.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct GuestsRequest {
+    /// Every guest of every place of the booking, as many per place as it
+    /// was held for.
+    guests: Vec<GuestRequest>,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct GuestRequest {
+    seat_id: SeatId,
+    /// 1 to 100 characters.
+    full_name: String,
+    /// YYYY-MM-DD, from 1900 to the day of sailing.
+    #[schema(format = Date)]
+    birth_date: String,
 }
 
 /// `POST /api/events/{eventId}/general-admission/{areaId}/hold`.
@@ -74,6 +115,7 @@ impl Modify for Security {
         bookings::mine, bookings::show, bookings::release, bookings::cancel, bookings::check_ticket,
         account::email_link, account::sign_out, account::whoami, admin::set_refund_policy, admin::mailbox,
         payments::pay, payments::webhook,
+        sailings::list, sailings::detail, sailings::set_guests,
         admin_session::login, admin_session::logout, admin_session::whoami, admin::holds, admin::invariants,
         admin::audit_log, admin::events, admin::create_event, admin::publish,
         admin::unpublish, admin::dashboard, admin::dashboard_stream, admin::booking_action,
@@ -94,6 +136,7 @@ impl Modify for Security {
         QueueStatus, PromoApplied, RoomSummary, NewPromo, PromoCampaign, CampaignKind,
         promos::PromoRequest, promos::PooledCode, on_sale_admin::RoomSettings,
         door::CheckInRequest, CheckedIn, CancelResponse, RefundPolicy, MailMessage, account::EmailLinkRequest, account::SignedIn, TicketView, JobView, JobRunView, RunOutcome, RunRequested, HistoryEntry, CauseKind,
+        PartyRequest, GuestsRequest, GuestRequest, SailingSummary, SailingDetail, SailingStatus, RouteRef, PortCall, Fare, Guest, Manifest, ManifestPlace,
     )),
     modifiers(&Security),
 )]

@@ -13,7 +13,7 @@
 //!    unique index decides who wins a seat.
 
 use crate::core::platform::clock::At;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::store::{self, Claimed, Claiming};
 use super::suggest;
@@ -26,15 +26,28 @@ use crate::model::money::Money;
 use crate::model::BuyerId;
 use crate::model::{EventId, HoldResponse, SeatId};
 
-/// Holds seats for the buyer the gate admitted, on its event.
+/// Holds seats for the buyer the gate admitted, on its event (cabins for
+/// their usual party).
 pub async fn hold_seats(
     state: &AppState,
     admitted: &Admitted,
     seat_ids: &[SeatId],
     key: Option<&IdempotencyKey>,
 ) -> Result<Idempotent<HoldResponse>, ApiError> {
+    hold_parties(state, admitted, seat_ids, &HashMap::new(), key).await
+}
+
+/// Holds seats, and cabins for the parties `guests` names (per seat; the
+/// usual party of two where it names none).
+pub async fn hold_parties(
+    state: &AppState,
+    admitted: &Admitted,
+    seat_ids: &[SeatId],
+    guests: &HashMap<SeatId, i64>,
+    key: Option<&IdempotencyKey>,
+) -> Result<Idempotent<HoldResponse>, ApiError> {
     super::attempt(state, admitted, async |buyer, event_id| {
-        claim(state, buyer, event_id, seat_ids, key).await
+        claim(state, buyer, event_id, seat_ids, guests, key).await
     })
     .await
 }
@@ -44,6 +57,7 @@ async fn claim(
     buyer: &BuyerId,
     event_id: EventId,
     seat_ids: &[SeatId],
+    guests: &HashMap<SeatId, i64>,
     key: Option<&IdempotencyKey>,
 ) -> Result<Idempotent<HoldResponse>, ApiError> {
     let rules = &state.rules;
@@ -93,6 +107,7 @@ async fn claim(
     // with this very key, the lookup below already sees its answer. When
     // the map shows them free, the claim itself finds an earlier answer (its
     // key insert conflicts), so the common path skips the lookup.
+    let priced = map.priced(&ids, guests)?;
     let now = state.clock.now();
     let taken = map.taken_among(&ids, now);
     if !taken.is_empty() {
@@ -102,11 +117,7 @@ async fn claim(
         return Err(seat_taken(&map, &ids, &taken, now));
     }
 
-    let priced: Vec<(SeatId, i64)> = ids
-        .iter()
-        .map(|id| (*id, map.seat(*id).map_or(0, |s| s.price_cents)))
-        .collect();
-    let price = Money::new(priced.iter().map(|p| p.1).sum(), map.currency);
+    let price = Money::new(priced.iter().map(|p| p.price_cents).sum(), map.currency);
     let what = Claiming::Seats(priced);
     let hold = match claim_new_hold(state, buyer, event_id, what, price, now, key).await? {
         Ok(hold) => hold,

@@ -23,10 +23,15 @@ struct SeatRow {
     section: String,
     row_label: String,
     number: i64,
+    guests: i64,
+    /// 1 for a cabin (it has a cabin's occupancy), 0 for a seat.
+    is_cabin: i64,
 }
 
 const SEATS: &str =
-    "select s.id, s.label, bs.price_cents, s.section, s.row_label, s.number from booking_seat bs join seat s on s.id = bs.seat_id
+    "select s.id, s.label, bs.price_cents, s.section, s.row_label, s.number, bs.guests,
+            case when exists (select 1 from cabin c where c.seat_id = s.id) then 1 else 0 end as is_cabin
+     from booking_seat bs join seat s on s.id = bs.seat_id
      where bs.booking_id = $1 order by s.id";
 
 /// A booking as read, with its promo discount if any.
@@ -100,7 +105,9 @@ pub async fn booking_of_buyer(
         .await?;
     let payment = payment_of(state, booking_id).await?;
     let event = crate::core::catalog::event_brief(state, row.event_id).await?;
-    Ok(view(state, l, row, seats, payment, event))
+    let mut view = view(state, l, row, seats, payment, event);
+    view.guests = crate::core::sailing::manifest::guests_of(state, booking_id).await?;
+    Ok(view)
 }
 
 /// The buyer's bookings, newest first (without seat details beyond labels).
@@ -149,12 +156,7 @@ fn view(
         // the name is the place as a buyer reads it.
         let places = seats
             .iter()
-            .map(|s| {
-                (
-                    s.label.clone(),
-                    kind.place_name(l, &s.section, &s.row_label, s.number),
-                )
-            })
+            .map(|s| (s.label.clone(), name_of(kind, l, s)))
             .chain((1..=row.ga_quantity).map(|i| {
                 let name = l.fill(Msg::StandingPlaceNumber, &[("n", &i)]);
                 (name.clone(), name)
@@ -187,10 +189,11 @@ fn view(
         seats: seats
             .into_iter()
             .map(|s| BookingSeat {
-                name: kind.place_name(l, &s.section, &s.row_label, s.number),
+                name: name_of(kind, l, &s),
                 id: s.id,
                 label: s.label,
                 price_cents: s.price_cents,
+                guests: s.guests,
             })
             .collect(),
         general_admission: row
@@ -208,9 +211,15 @@ fn view(
         ticket,
         tickets,
         payment,
+        guests: Vec::new(),
         created_at: rfc3339(row.created_at),
         updated_at: rfc3339(row.updated_at),
     }
+}
+
+/// A seat, or a cabin (a place with a cabin's occupancy): a ferry sells both.
+fn name_of(kind: EventKind, l: Locale, s: &SeatRow) -> String {
+    kind.name_place(l, s.is_cabin == 1, &s.section, &s.row_label, s.number)
 }
 
 async fn payment_of(

@@ -33,7 +33,7 @@ pub async fn cancel(
     let booking = store::lock(&mut tx, booking_id)
         .await?
         .ok_or(ApiError::NotFound("booking"))?;
-    if !owns(&mut tx, owner, booking_id).await? {
+    if !owner.owns(&mut tx, booking_id).await? {
         return Err(ApiError::NotFound("booking"));
     }
     if booking.status != BookingStatus::Booked {
@@ -73,20 +73,6 @@ pub async fn cancel(
         .publish(released.event_id, &released.as_changes(), now);
     crate::core::platform::metrics::payment("cancelled_by_buyer");
     Ok(Idempotent::Fresh(response))
-}
-
-/// Whether the booking is the owner's (theirs, or paid with their address).
-async fn owns(tx: &mut Tx, owner: &Owner, booking_id: &BookingId) -> Result<bool, sqlx::Error> {
-    let row: Option<(i64,)> = sqlx::query_as(&format!(
-        "select 1 from booking where id = $1 and {}",
-        Owner::condition("booking", 2, 3)
-    ))
-    .bind(booking_id)
-    .bind(&owner.buyer)
-    .bind(owner.email.as_deref())
-    .fetch_optional(&mut **tx)
-    .await?;
-    Ok(row.is_some())
 }
 
 /// What the event's policy gives back of what is left of the payment now;

@@ -75,8 +75,10 @@ pub async fn about(
     else {
         return Ok(None);
     };
-    let seats: Vec<(String, String, i64)> = sqlx::query_as(
-        "select s.section, s.row_label, s.number from booking_seat bs join seat s on s.id = bs.seat_id
+    let seats: Vec<(String, String, i64, i64, i64)> = sqlx::query_as(
+        "select s.section, s.row_label, s.number, bs.guests,
+                case when exists (select 1 from cabin c where c.seat_id = s.id) then 1 else 0 end
+         from booking_seat bs join seat s on s.id = bs.seat_id
          where bs.booking_id = $1 order by s.id",
     )
     .bind(booking_id)
@@ -86,8 +88,12 @@ pub async fn about(
     let local = local_start(starts_at, &zone);
     let when = format::when(l, &local.at, &local.abbreviation).unwrap_or_default();
     let mut text = format!("{name}\n{venue} · {when}\n\n");
-    for (section, row, number) in seats {
-        text.push_str(&kind.place_name(l, &section, &row, number));
+    for (section, row, number, guests, cabin) in seats {
+        text.push_str(&kind.name_place(l, cabin == 1, &section, &row, number));
+        if cabin == 1 {
+            text.push_str(" · ");
+            text.push_str(&l.plural(guests, Msg::GuestOne, Msg::GuestMany));
+        }
         text.push('\n');
     }
     if standing > 0 {

@@ -12,8 +12,10 @@ pub async fn images(
     booking_id: &BookingId,
 ) -> Result<Vec<InlineImage>, ApiError> {
     let l = crate::core::buyer_language::of_booking_now(&state.db, booking_id).await?;
-    let seats: Vec<(SeatId, String, String, i64, String)> = sqlx::query_as(
-        "select s.id, s.section, s.row_label, s.number, e.kind from booking_seat bs
+    let seats: Vec<(SeatId, String, String, i64, String, i64)> = sqlx::query_as(
+        "select s.id, s.section, s.row_label, s.number, e.kind,
+                case when exists (select 1 from cabin c where c.seat_id = s.id) then 1 else 0 end
+         from booking_seat bs
          join seat s on s.id = bs.seat_id join event e on e.id = s.event_id
          where bs.booking_id = $1 order by s.id",
     )
@@ -27,9 +29,9 @@ pub async fn images(
     let ids: Vec<SeatId> = seats.iter().map(|s| s.0).collect();
     let names = seats
         .iter()
-        .map(|(_, section, row, number, kind)| {
+        .map(|(_, section, row, number, kind, cabin)| {
             let kind = EventKind::parse(kind).unwrap_or(EventKind::Concert);
-            kind.place_name(l, section, row, *number)
+            kind.name_place(l, *cabin == 1, section, row, *number)
         })
         .chain((1..=standing).map(|n| l.fill(Msg::StandingPlaceNumber, &[("n", &n)])));
     Ok(crate::core::door::units(&ids, standing)

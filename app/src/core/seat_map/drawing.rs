@@ -10,8 +10,8 @@ use sha2::{Digest, Sha256};
 
 use super::EventSeatMap;
 use crate::core::platform::compressed::{Compressed, Effort};
-use crate::model::geometry::{layout, MapLayout, Spot};
-use crate::model::seat_drawing::{DrawnCategory, DrawnSeats, SeatDrawing};
+use crate::model::geometry::{layout, ship_layout, MapLayout, Spot};
+use crate::model::seat_drawing::{DrawnCabins, DrawnCategory, DrawnSeats, SeatDrawing, BOW};
 
 /// The built drawing with its name and the page's layout of the same seats.
 pub struct Drawing {
@@ -42,7 +42,7 @@ fn draw(map: &EventSeatMap) -> Drawing {
     let mut categories: Vec<DrawnCategory> = Vec::new();
     let mut columns = DrawnSeats::default();
     let mut previous = [0; 4];
-    let mut category_of = |code: &str, cents: i64| -> u32 {
+    let mut category_of = |code: &str, cents: i64, extra: i64| -> u32 {
         match categories
             .iter()
             .position(|c| c.code == code && c.price_cents == cents)
@@ -52,17 +52,29 @@ fn draw(map: &EventSeatMap) -> Drawing {
                 categories.push(DrawnCategory {
                     code: code.to_string(),
                     price_cents: cents,
+                    extra_guest_cents: extra,
                 });
                 (categories.len() - 1) as u32
             }
         }
     };
-    for s in &map.seats {
+    let mut cabins = DrawnCabins::default();
+    for (i, s) in map.seats.iter().enumerate() {
+        let cabin = map.cabins.get(&s.id);
+        let extra = cabin.map_or(0, |c| c.extra_guest_cents);
         let indices = [
             sections.index(&s.section),
             rows.index(&s.row),
-            category_of(&s.category, s.price_cents),
+            category_of(&s.category, s.price_cents, extra),
         ];
+        if let Some(c) = cabin {
+            cabins.seat.push(i as u32);
+            cabins.width.push(tenths(c.width));
+            cabins.depth.push(tenths(c.depth));
+            cabins.min_guests.push(c.min_guests);
+            cabins.max_guests.push(c.max_guests);
+            cabins.accessible.push(c.accessible);
+        }
         let seat = [s.id.0, s.number, tenths(s.x), tenths(s.y)];
         columns.push(seat, previous, indices);
         previous = seat;
@@ -77,6 +89,7 @@ fn draw(map: &EventSeatMap) -> Drawing {
             Some([tenths(x), tenths(y), rows.index(&first.row) as i64])
         })
         .collect();
+    let ship = !cabins.seat.is_empty();
     let drawing = SeatDrawing {
         currency: map.currency.code().to_string(),
         radius,
@@ -84,7 +97,13 @@ fn draw(map: &EventSeatMap) -> Drawing {
         rows: rows.names,
         categories,
         seats: columns,
-        row_labels,
+        // A ship names its sides along the hull instead (its rows are corridors).
+        row_labels: if ship { Vec::new() } else { row_labels },
+        cabins: ship.then_some(cabins),
+    };
+    let layout = match drawing.hulls() {
+        Some(hulls) => ship_layout(&hulls, BOW),
+        None => layout,
     };
     let json = serde_json::to_vec(&drawing).unwrap_or_default();
     Drawing {

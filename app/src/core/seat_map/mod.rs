@@ -20,6 +20,7 @@ use crate::core::platform::compressed::Compressed;
 use crate::model::money::Currency;
 use crate::model::{EventDetail, EventId, SeatId, SeatStatus};
 
+pub mod cabins;
 mod claiming;
 mod drawing;
 mod registry;
@@ -77,6 +78,8 @@ pub struct EventSeatMap {
     pub event_id: EventId,
     pub currency: Currency,
     pub seats: Vec<Seat>,
+    /// The seats that are cabins (a sailing's), with their occupancy.
+    pub cabins: HashMap<SeatId, cabins::Cabin>,
     index: HashMap<SeatId, usize>,
     /// Seat indices grouped by (section, row), each group ordered by number.
     pub rows: Vec<Vec<usize>>,
@@ -130,6 +133,7 @@ impl EventSeatMap {
             event_id,
             currency,
             seats,
+            cabins: HashMap::new(),
             index,
             rows,
             live: Mutex::new(Live {
@@ -146,6 +150,12 @@ impl EventSeatMap {
             page_detail: Mutex::new(None),
             page_refresh: tokio::sync::Mutex::new(()),
         }
+    }
+
+    /// The map of a sailing, whose cabins take parties.
+    pub fn with_cabins(mut self, cabins: HashMap<SeatId, cabins::Cabin>) -> Self {
+        self.cabins = cabins;
+        self
     }
 
     pub fn index_of(&self, id: SeatId) -> Option<usize> {

@@ -160,7 +160,8 @@ async fn load(db: &Db, event_id: EventId) -> Result<Option<EventSeatMap>, ApiErr
             occupancy[i] = Occupancy::from_booking(status, held_until);
         }
     }
-    Ok(Some(EventSeatMap::new(
-        event_id, currency, seats, occupancy,
-    )))
+    let cabins = super::cabins::load(db, event_id).await?;
+    Ok(Some(
+        EventSeatMap::new(event_id, currency, seats, occupancy).with_cabins(cabins),
+    ))
 }

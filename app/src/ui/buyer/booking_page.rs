@@ -128,6 +128,10 @@ fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
     } else {
         explain(l, &b)
     };
+    let cruise = b
+        .event
+        .as_ref()
+        .is_some_and(|e| e.kind == crate::model::EventKind::Cruise);
     let places = b
         .general_admission
         .as_ref()
@@ -145,7 +149,10 @@ fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
             })}
             <ul class="booking-seats">
                 {b.seats.iter().map(|s| {
-                    let name = if s.name.is_empty() { s.label.clone() } else { s.name.clone() };
+                    let mut name = if s.name.is_empty() { s.label.clone() } else { s.name.clone() };
+                    if cruise {
+                        name = format!("{name} · {}", l.plural(s.guests, Msg::GuestOne, Msg::GuestMany));
+                    }
                     view! { <li>{name} " · " {l.price(s.price_cents, &b.currency)}</li> }
                 }).collect_view()}
                 {places.map(|p| view! { <li>{p}</li> })}
@@ -155,6 +162,7 @@ fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
                 <p class="refunded-part" data-testid="refunded-part">{l.t(Msg::RefundedLabel)} {l.price(p.refunded_cents, &b.currency)}</p>
             })}
             {(b.status == BookingStatus::Booked).then(|| view! { <Ticket id=b.id.clone()/> })}
+            <div class="booking-guests" inner_html=guests(l, &b)></div>
             <div class="booking-actions" inner_html=actions(l, &b)></div>
             <p><a href="/bookings">{l.t(Msg::AllMyBookings)}</a></p>
         </article>
@@ -186,6 +194,48 @@ fn actions(l: Locale, b: &BookingView) -> String {
         );
     }
     String::new()
+}
+
+/// A cruise booking's guests (the manifest) and the way to name or change
+/// them, as markup (see `actions`).
+fn guests(l: Locale, b: &BookingView) -> String {
+    use crate::model::seat_drawing::escape;
+    let cruise = b
+        .event
+        .as_ref()
+        .is_some_and(|e| e.kind == crate::model::EventKind::Cruise);
+    let live = matches!(
+        b.status,
+        BookingStatus::Held | BookingStatus::PaymentPending | BookingStatus::Booked
+    );
+    if !cruise || !live {
+        return String::new();
+    }
+    let listed = if b.guests.is_empty() {
+        format!(
+            r#"<p class="warning">{}</p>"#,
+            escape(l.t(Msg::GuestsMissing))
+        )
+    } else {
+        let names: String = b
+            .guests
+            .iter()
+            .map(|g| {
+                format!(
+                    "<li>{} ({})</li>",
+                    escape(&g.full_name),
+                    escape(&g.birth_date)
+                )
+            })
+            .collect();
+        format!(r#"<ul class="guest-list" data-testid="guest-list">{names}</ul>"#)
+    };
+    format!(
+        r#"<h2>{}</h2>{listed}<p><a href="/bookings/{}/guests" rel="external">{}</a></p>"#,
+        escape(l.t(Msg::GuestsTitle)),
+        b.id,
+        escape(l.t(Msg::EditGuests)),
+    )
 }
 
 #[component]

@@ -29,14 +29,15 @@ use crate::core::platform::clock::{rfc3339, At};
 use crate::core::platform::db;
 use crate::core::platform::db::{is_unique_violation, Backend, Db, Tx};
 use crate::core::platform::idempotency::{self, IdempotencyKey};
+use crate::core::seat_map::cabins::PricedPlace;
 use crate::model::money::Money;
 use crate::model::{BookingId, BuyerId, EventId, GeneralAdmissionLine, HoldResponse, SeatId};
 
 /// What a hold claims.
 #[derive(Debug, Clone)]
 pub enum Claiming {
-    /// Seats with their prices, in ascending seat order.
-    Seats(Vec<(SeatId, i64)>),
+    /// Seats with their prices and parties, in ascending seat order.
+    Seats(Vec<PricedPlace>),
     /// Places of a standing area (the booking's `ga` names the same).
     Places { area_id: i64, quantity: i64 },
 }
@@ -73,7 +74,7 @@ impl Claim {
         key: Option<&IdempotencyKey>,
     ) -> Result<(Claim, HoldResponse), serde_json::Error> {
         let (seat_ids, ga) = match &what {
-            Claiming::Seats(seats) => (seats.iter().map(|s| s.0).collect(), None),
+            Claiming::Seats(seats) => (seats.iter().map(|s| s.seat).collect(), None),
             Claiming::Places { area_id, quantity } => (Vec::new(), Some((*area_id, *quantity))),
         };
         let response = HoldResponse {
@@ -175,7 +176,7 @@ async fn step_by_step(tx: &mut Tx, c: &Claim, take_key: bool) -> Result<Claimed,
     }
     let freed = match &c.what {
         Claiming::Seats(seats) => {
-            let ids: Vec<SeatId> = seats.iter().map(|s| s.0).collect();
+            let ids: Vec<SeatId> = seats.iter().map(|s| s.seat).collect();
             let stale = super::stale_holds_on(tx, &ids, b.now_ms).await?;
             let freed = expire_stale(tx, &stale, b.now_ms).await?;
             if !super::insert_held(tx, b).await? {
@@ -247,8 +248,11 @@ async fn in_two_statements(tx: &mut Tx, c: &Claim) -> Result<Claimed, sqlx::Erro
         .bind(c.key.as_ref().map(|k| k.1.as_str()));
     match &c.what {
         Claiming::Seats(seats) => {
-            for (seat, price) in seats {
-                q = q.bind(*seat).bind(*price);
+            for place in seats {
+                q = q
+                    .bind(place.seat)
+                    .bind(place.price_cents)
+                    .bind(place.guests);
             }
         }
         Claiming::Places { area_id, .. } => q = q.bind(*area_id),

@@ -6,8 +6,8 @@
 //!
 //! Parameters: $1 buyer, $2 event, $3 booking id, $4 now, $5 held until,
 //! $6 amount, $7 currency, $8 places wanted, $9 the buyer's limit, $10 the
-//! Idempotency-Key (or null), $11 its answer; then the seats and their
-//! prices from $12, or the standing area as $12.
+//! Idempotency-Key (or null), $11 its answer; then the seats with their
+//! prices and parties from $12, or the standing area as $12.
 
 use super::BookingStatus::*;
 
@@ -62,12 +62,16 @@ pub fn seats(n: usize) -> String {
     const FIRST_SEAT_PARAM: usize = 12;
     let rows: Vec<String> = (0..n)
         .map(|i| {
-            let p = FIRST_SEAT_PARAM + 2 * i;
-            format!("({i}, cast(${p} as bigint), cast(${} as bigint))", p + 1)
+            let p = FIRST_SEAT_PARAM + 3 * i;
+            format!(
+                "({i}, cast(${p} as bigint), cast(${} as bigint), cast(${} as bigint))",
+                p + 1,
+                p + 2
+            )
         })
         .collect();
     let params: Vec<String> = (0..n)
-        .map(|i| format!("${}", FIRST_SEAT_PARAM + 2 * i))
+        .map(|i| format!("${}", FIRST_SEAT_PARAM + 3 * i))
         .collect();
     format!(
         "with {owned},
@@ -78,9 +82,9 @@ pub fn seats(n: usize) -> String {
          {READY},
          {new_booking},
          new_seats as (
-             insert into booking_seat (booking_id, seat_id, event_id, price_cents, live)
-             select nb.id, s.seat_id, $2, s.price_cents, 1
-             from new_booking nb cross join (values {rows}) as s(n, seat_id, price_cents)
+             insert into booking_seat (booking_id, seat_id, event_id, price_cents, guests, live)
+             select nb.id, s.seat_id, $2, s.price_cents, s.guests, 1
+             from new_booking nb cross join (values {rows}) as s(n, seat_id, price_cents, guests)
              order by s.n),
          {ANSWER}
          {RESULT}",

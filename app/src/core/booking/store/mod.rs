@@ -22,6 +22,7 @@ pub use settling::*;
 use super::status::BookingStatus::{self, *};
 use crate::core::platform::clock::At;
 use crate::core::platform::db::{Db, Tx};
+use crate::core::seat_map::cabins::PricedPlace;
 use crate::core::seat_map::Occupancy;
 use crate::model::money::Money;
 use crate::model::{BookingId, BuyerId};
@@ -64,26 +65,30 @@ pub async fn insert_held(tx: &mut Tx, b: &NewBooking) -> Result<bool, sqlx::Erro
     Ok(inserted == 1)
 }
 
-/// Claims the seats for a booking, in ascending seat order (the caller sorts):
+/// Claims the seats for a booking (each priced for its party), in ascending seat order (the caller sorts):
 /// the partial unique index refuses a seat that is already live elsewhere.
 pub async fn insert_seats(
     tx: &mut Tx,
     booking_id: &BookingId,
     event_id: EventId,
-    seats: &[(SeatId, i64)],
+    seats: &[PricedPlace],
 ) -> Result<(), sqlx::Error> {
     let mut sql = String::from(
-        "insert into booking_seat (booking_id, seat_id, event_id, price_cents, live) values ",
+        "insert into booking_seat (booking_id, seat_id, event_id, price_cents, guests, live) values ",
     );
     for i in 0..seats.len() {
         if i > 0 {
             sql.push(',');
         }
-        sql.push_str(&format!("($1, ${}, $2, ${}, 1)", 3 + 2 * i, 4 + 2 * i));
+        let p = 3 + 3 * i;
+        sql.push_str(&format!("($1, ${p}, $2, ${}, ${}, 1)", p + 1, p + 2));
     }
     let mut q = sqlx::query(&sql).bind(booking_id).bind(event_id);
-    for (seat, price) in seats {
-        q = q.bind(*seat).bind(*price);
+    for place in seats {
+        q = q
+            .bind(place.seat)
+            .bind(place.price_cents)
+            .bind(place.guests);
     }
     q.execute(&mut **tx).await?;
     Ok(())

@@ -95,6 +95,7 @@ pub fn HeldPanel(
     let again_ids = h.seat_ids.clone();
     let soon = move || left_ms.get() > 0 && left_ms.get() <= WARN_MS;
     let promo_booking = h.booking_id.clone();
+    let guests_booking = h.booking_id.clone();
     let promo_currency = h.currency.clone();
     view! {
         <div class="held-note" role="status">
@@ -130,7 +131,17 @@ pub fn HeldPanel(
                         {l.t(Msg::TimeLeft)}
                         <strong>{move || { let s = left_ms.get() / 1000; format!("{}:{:02}", s / 60, s % 60) }}</strong>
                     </p>
-                    <button class="hold pay" on:click=pay.clone()>{l.t(Msg::PayNow)}</button>
+                    // A cruise's guests are named at checkout (the manifest),
+                    // on their own page, which then pays.
+                    {if kind == EventKind::Cruise {
+                        view! {
+                            <a class="hold pay" href=format!("/bookings/{}/guests", guests_booking) rel="external">
+                                {l.t(Msg::NameGuestsAndPay)}
+                            </a>
+                        }.into_any()
+                    } else {
+                        view! { <button class="hold pay" on:click=pay.clone()>{l.t(Msg::PayNow)}</button> }.into_any()
+                    }}
                 </div>
             </Show>
             <Show when=move || error.get().is_some()>

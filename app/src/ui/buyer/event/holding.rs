@@ -12,8 +12,15 @@ use crate::ui::buyer::event::held_panel::{failure, new_idempotency_key};
 use crate::ui::buyer::event::seats::{flash, mark_seats, Look};
 use crate::ui::buyer::event::SeatPanel;
 
-/// Holds these seats for the buyer (nothing when there are none).
-pub fn hold_these(event_id: EventId, panel: SeatPanel, l: Locale, ids: Vec<SeatId>) {
+/// Holds these seats for the buyer (nothing when there are none), cabins
+/// for the parties `guests` names.
+pub fn hold_these(
+    event_id: EventId,
+    panel: SeatPanel,
+    l: Locale,
+    ids: Vec<SeatId>,
+    guests: Vec<(SeatId, i64)>,
+) {
     if ids.is_empty() {
         return;
     }
@@ -25,7 +32,12 @@ pub fn hold_these(event_id: EventId, panel: SeatPanel, l: Locale, ids: Vec<SeatI
     // are this buyer's own, not taken by someone else.
     panel.holding.set(ids.clone());
     leptos::task::spawn_local(async move {
-        let outcome = hold_seats(event_id, ids, key).await;
+        let guests = guests
+            .iter()
+            .map(|(seat, n)| format!("{seat}:{n}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let outcome = hold_seats(event_id, ids, guests, key).await;
         panel.holding.set(Vec::new());
         match outcome {
             Ok(HoldOutcome::Held(r)) => {

@@ -29,7 +29,7 @@ pub fn on_map_key(
             return None;
         }
         ("ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown" | "Enter" | " ", None) => {
-            doc.query_selector("circle.seat.available").ok().flatten()
+            doc.query_selector("svg .seat.available").ok().flatten()
         }
         ("ArrowRight", Some(seat)) => seat.next_element_sibling(),
         ("ArrowLeft", Some(seat)) => seat.previous_element_sibling(),
@@ -39,7 +39,17 @@ pub fn on_map_key(
     ev.prevent_default();
     let el = next.and_then(|n| n.dyn_into::<web_sys::SvgElement>().ok())?;
     let _ = el.focus();
-    Some((coord(&el, "cx"), coord(&el, "cy")))
+    Some(center(&el))
+}
+
+/// A place's centre on the map: a seat's circle centre, a cabin's (its
+/// rectangle carries it as `data-x`, `data-y`).
+fn center(el: &web_sys::Element) -> (f64, f64) {
+    if el.has_attribute("data-x") {
+        (coord(el, "data-x"), coord(el, "data-y"))
+    } else {
+        (coord(el, "cx"), coord(el, "cy"))
+    }
 }
 
 fn coord(el: &web_sys::Element, name: &str) -> f64 {
@@ -53,8 +63,8 @@ fn nearest_vertically(
     from: &web_sys::Element,
     down: bool,
 ) -> Option<web_sys::Element> {
-    let (x, y) = (coord(from, "cx"), coord(from, "cy"));
-    let all = doc.query_selector_all("circle.seat").ok()?;
+    let (x, y) = center(from);
+    let all = doc.query_selector_all("svg .seat").ok()?;
     let mut best: Option<(f64, web_sys::Element)> = None;
     for i in 0..all.length() {
         let Some(el) = all
@@ -63,7 +73,7 @@ fn nearest_vertically(
         else {
             continue;
         };
-        let (ex, ey) = (coord(&el, "cx"), coord(&el, "cy"));
+        let (ex, ey) = center(&el);
         let dy = if down { ey - y } else { y - ey };
         if dy < 3.0 {
             continue;

@@ -103,7 +103,7 @@ pub fn zoom_to_tap(seat: Option<&web_sys::Element>) -> Option<f64> {
     let any = || {
         web_sys::window()
             .and_then(|w| w.document())
-            .and_then(|d| d.query_selector("circle.seat").ok().flatten())
+            .and_then(|d| d.query_selector("svg .seat").ok().flatten())
     };
     let width = seat
         .cloned()

@@ -6,8 +6,9 @@
 //! (arrow-key navigation), `holding` (the hold request and its answer),
 //! `held_panel` (the countdown and Pay), the
 //! accessible `seat_list`, the `standing` areas bought by count, `best`
-//! (the server chooses), and the `waiting_room` shown instead while the
-//! queue is on.
+//! (the server chooses), the `waiting_room` shown instead while the
+//! queue is on, and on a sailing its `voyage` (ports, other dates, each
+//! cabin's party).
 
 use leptos::prelude::*;
 
@@ -28,6 +29,7 @@ pub mod seat_stream;
 pub mod seats;
 pub mod standing;
 pub mod tooltip;
+pub mod voyage;
 pub mod waiting_room;
 
 /// What the panel beside the map shows, shared with what changes it (the

@@ -36,6 +36,7 @@ use crate::ui::buyer::event::seats::{
 };
 use crate::ui::buyer::event::standing::{Standing, StandingSale};
 use crate::ui::buyer::event::tooltip::{tip_for, SeatTip, Tip};
+use crate::ui::buyer::event::voyage::{PartyChoice, Voyage};
 use crate::ui::buyer::event::waiting_room::WaitingRoom;
 use crate::ui::buyer::event::{Lost, SeatPanel};
 
@@ -168,7 +169,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         let seat = ev
             .target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("circle.seat").ok().flatten());
+            .and_then(|el| el.closest(".seat").ok().flatten());
         if touch.get_untracked() {
             if let Some(factor) = zoom_to_tap(seat.as_ref()) {
                 let (fx, fy) = pointer_fraction(&ev);
@@ -204,11 +205,28 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
 
     let currency_total = currency.clone();
     let offer_currency = StoredValue::new(currency.clone());
-    let total = move || l.price(picked.read().iter().map(|p| p.cents).sum(), &currency_total);
-    let hold_ids = move |ids: Vec<SeatId>| hold_these(event_id, panel, l, ids);
+    let party_currency = StoredValue::new(currency.clone());
+    let total = move || {
+        l.price(
+            picked.read().iter().map(|p| p.total_cents()).sum(),
+            &currency_total,
+        )
+    };
+    let hold_ids = move |ids: Vec<SeatId>| hold_these(event_id, panel, l, ids, Vec::new());
     let do_hold = move |_| {
         tip.set(None);
-        hold_ids(picked.get_untracked().iter().map(|p| p.id).collect())
+        let chosen = picked.get_untracked();
+        let guests = chosen
+            .iter()
+            .filter_map(|p| Some((p.id, p.party?.guests)))
+            .collect();
+        hold_these(
+            event_id,
+            panel,
+            l,
+            chosen.iter().map(|p| p.id).collect(),
+            guests,
+        )
     };
     // After a seat was lost: as many seats again, side by side, around it.
     let find_nearby = move |_| {
@@ -248,7 +266,8 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
 
     // Three parts, each type-erased: one nested view type this deep
     // overflows the compiler's query depth.
-    let colours = crate::ui::buyer::event::colours::category_css(&detail.categories);
+    let colours = crate::ui::buyer::event::colours::category_css(&detail.categories, !is_concert);
+    let voyage = data.sailing.clone().map(|s| view! { <Voyage s/> });
     let head = view! {
         <style>{colours}</style>
         <section class="event-head">
@@ -257,6 +276,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
             <p class="when" data-testid="event-when">
                 <time datetime=detail.summary.starts_at.clone()>{detail.summary.when(l)}</time>
             </p>
+            {voyage}
             <p class="live-indicator" data-testid="live" data-live=move || live.get().to_string()>
                 {move || l.t(if live.get() { Msg::Live } else { Msg::Reconnecting })}
             </p>
@@ -305,7 +325,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                         }
                         match ev.target()
                             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                            .and_then(|el| el.closest("circle.seat").ok().flatten())
+                            .and_then(|el| el.closest(".seat").ok().flatten())
                         {
                             Some(seat) => show_tip(&seat),
                             None => tip.set(None),
@@ -408,11 +428,15 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     <For each=move || picked.get() key=|p| p.id let:p>
                         <li>
                             <span>{p.name.clone()}</span>
+                            {p.party.map(|party| view! { <PartyChoice id=p.id name=p.name.clone() party currency=party_currency.get_value() picked/> })}
                             <button type="button" class="unselect" aria-label=l.fill(Msg::RemovePlace, &[("name", &p.name)])
                                 on:click=move |_| { unselect(p.id, picked); message.set(None); lost.set(None); }>"×"</button>
                         </li>
                     </For>
                 </ul>
+                <Show when=move || picked.read().iter().any(|p| p.party.is_some_and(|x| x.max > 2))>
+                    <p class="hint">{l.t(Msg::CabinPricing)}</p>
+                </Show>
                 <Show when=move || !picked.read().is_empty()>
                     <button type="button" class="link clear" data-testid="clear-selection"
                         on:click=move |_| { select_only(&[], picked, max_per_booking); message.set(None); lost.set(None); }>{l.t(Msg::ClearSelection)}</button>

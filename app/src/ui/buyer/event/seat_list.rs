@@ -88,7 +88,7 @@ fn available_in(l: Locale, kind: EventKind, section: &str) -> Vec<Listed> {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return Vec::new();
     };
-    let Ok(all) = doc.query_selector_all("circle.seat.available") else {
+    let Ok(all) = doc.query_selector_all("svg .seat.available") else {
         return Vec::new();
     };
     let prefix = format!("{}, ", kind.section_name(l, section));

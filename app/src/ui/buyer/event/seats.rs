@@ -16,7 +16,29 @@ use crate::model::SeatStatus;
 pub struct Picked {
     pub id: SeatId,
     pub name: String,
+    /// The place's price (a cabin's for up to two guests).
     pub cents: i64,
+    /// A cabin's party: how many it sleeps, what each guest beyond two
+    /// adds, and how many the buyer chose (`None` for a seat).
+    pub party: Option<Party>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+pub struct Party {
+    pub min: i64,
+    pub max: i64,
+    pub extra_cents: i64,
+    pub guests: i64,
+}
+
+impl Picked {
+    /// What the place costs for its party.
+    pub fn total_cents(&self) -> i64 {
+        self.cents
+            + self
+                .party
+                .map_or(0, |p| p.extra_cents * (p.guests - 2).max(0))
+    }
 }
 
 /// How a seat shows on the map.
@@ -158,9 +180,36 @@ pub fn toggle_seat(
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
     let name = name_of(&seat.text_content().unwrap_or_default());
+    let party = party_of(seat);
     show(seat, Look::Selected);
-    picked.update(|p| p.push(Picked { id, name, cents }));
+    picked.update(|p| {
+        p.push(Picked {
+            id,
+            name,
+            cents,
+            party,
+        })
+    });
     Toggled::Selected
+}
+
+/// A cabin's occupancy from its drawing (`data-guests="1-4"`), with the
+/// usual party of two chosen (within it).
+fn party_of(seat: &web_sys::Element) -> Option<Party> {
+    let (min, max) = seat
+        .get_attribute("data-guests")?
+        .split_once('-')
+        .and_then(|(a, b)| Some((a.parse::<i64>().ok()?, b.parse::<i64>().ok()?)))?;
+    let extra_cents = seat
+        .get_attribute("data-extra")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    Some(Party {
+        min,
+        max,
+        extra_cents,
+        guests: 2.clamp(min, max),
+    })
 }
 
 /// Gives seats of the map one look (after a hold, a refusal, a change).

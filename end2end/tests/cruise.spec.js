@@ -1,0 +1,78 @@
+// A cruise as a buyer books it: a sailing chosen by date on its route's
+// page, a cabin picked on the deck plan (drawn as a ship: cabins in the
+// hull, numbered, categories by colour and pattern), a party of three,
+// every guest named at checkout, paid, and the booking listing its guests.
+// The deck plan is screenshot at desktop and phone width.
+const { test, expect } = require('@playwright/test');
+const { nameGuests } = require('./helpers');
+
+async function hydrated(page) {
+  await expect(page.getByTestId('seat-map')).toHaveAttribute('data-drawn', 'true', { timeout: 20_000 });
+  await expect(page.getByTestId('live')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+}
+
+test('a buyer books a cabin for three guests on a sailing chosen by date', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('link', { name: /MS Aurora — Norwegian Fjords/ }).first().click();
+  await expect(page).toHaveURL(/\/sailings\?route=NORWAY-7N/);
+  const sailings = page.getByTestId('sailing');
+  await expect(sailings).toHaveCount(4);
+  await expect(sailings.nth(2)).toContainText('Sat 19 June 2027, 18:00 CEST');
+  await expect(sailings.nth(2)).toContainText('7 nights');
+  await expect(sailings.nth(2)).toContainText('from €790.00');
+  await page.screenshot({ path: 'test-results/cruise-sailings.png', fullPage: true });
+  await sailings.nth(2).getByRole('link', { name: 'Choose your cabins' }).click();
+
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/MS Aurora/);
+  await expect(page.getByTestId('event-when')).toHaveText('Sat 19 June 2027, 18:00 CEST');
+  await hydrated(page);
+  // Drawn as a ship: a hull with its bow, numbered cabins, no dots.
+  await expect(page.locator('.hull-outline')).toHaveCount(3);
+  await expect(page.locator('svg .seat.cabin')).toHaveCount(300);
+  await expect(page.locator('.cabin-number', { hasText: /^6012$/ })).toHaveCount(1);
+  await page.getByTestId('itinerary').locator('summary').click();
+  await expect(page.getByTestId('itinerary')).toContainText('Geiranger');
+  await page.screenshot({ path: 'test-results/cruise-deck-plan-desktop.png' });
+
+  // A cabin for up to four, for three: the price for two plus one supplement.
+  const cabin = page.locator('svg .seat.cabin.available.cat-BALCONY[data-guests="1-4"]').first();
+  const id = await cabin.getAttribute('data-id');
+  await expect(async () => {
+    await page.locator(`#seat-${id}`).dispatchEvent('click');
+    await expect(page.locator(`#seat-${id}`)).toHaveClass(/selected/, { timeout: 500 });
+  }).toPass({ timeout: 20_000 });
+  const party = page.getByTestId('guests');
+  await expect(party).toHaveValue('2');
+  await party.selectOption('3');
+  await expect(page.locator('.total')).toContainText('€1840.00');
+  await page.getByRole('button', { name: 'Hold seats' }).click();
+  await expect(page.getByTestId('countdown')).toContainText(/\d:\d\d/);
+  await expect(page.getByTestId('held-seats')).toContainText(/cabin \d+/);
+
+  // Checkout: every guest by name and date of birth, then the payment.
+  await page.getByRole('link', { name: 'Name the guests and pay' }).click();
+  await expect(page.locator('input[name$="-name"]')).toHaveCount(3);
+  await page.screenshot({ path: 'test-results/cruise-guests-form.png', fullPage: true });
+  await nameGuests(page, ['Kari Nordmann', 'Ola Nordmann', 'Emma Nordmann']);
+  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+  await expect(page.locator('.amount')).toContainText(/1,?840\.00/);
+  await page.getByRole('button', { name: /^Pay / }).click();
+
+  await expect(page).toHaveURL(/\/bookings\//);
+  await expect(page.getByTestId('booking-status')).toHaveText('BOOKED', { timeout: 15_000 });
+  await expect(page.getByTestId('guest-list').locator('li')).toHaveCount(3);
+  await expect(page.getByTestId('guest-list')).toContainText('Emma Nordmann');
+  await expect(page.locator('.booking-seats')).toContainText('3 guests');
+  await page.screenshot({ path: 'test-results/cruise-booked.png', fullPage: true });
+});
+
+test('the deck plan at phone width', async ({ browser }) => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await phone.newPage();
+  await page.goto('/events/2');
+  await hydrated(page);
+  await page.getByRole('tab', { name: 'Deck 6' }).click();
+  await page.screenshot({ path: 'test-results/cruise-deck-plan-phone.png' });
+  await expect(page.locator('.hull-outline')).toHaveCount(3);
+  await phone.close();
+});

@@ -1,0 +1,116 @@
+//! Sailings (each also an event: its seat map, holds and payments are at
+//! `/api/events/{sailingId}/…`) and the guests of a booking on one.
+
+use axum::extract::{FromRequestParts, Query, State};
+use axum::http::request::Parts;
+use axum::http::HeaderMap;
+use axum::Json;
+use holdfast_app::core::buyer::Owner;
+use holdfast_app::core::platform::error::ErrorBody;
+use holdfast_app::core::sailing::{catalog, manifest};
+use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::model::sailing::{Guest, Manifest, SailingDetail, SailingSummary};
+use holdfast_app::model::{EventId, SeatId};
+use serde::Deserialize;
+
+use super::extract::{self, BookingPath, PathParams, RawBody};
+
+#[derive(Deserialize)]
+pub struct RouteQuery {
+    route: Option<String>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/sailings",
+    tag = "sailings",
+    summary = "Sailings in departure order, with fares from and places free",
+    params(("route" = Option<String>, Query, description = "one route's sailings (its code, e.g. NORWAY-7N)")),
+    responses((status = 200, body = Vec<SailingSummary>), (status = 422, body = ErrorBody)),
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    Query(q): Query<RouteQuery>,
+) -> Result<Json<Vec<SailingSummary>>, ApiError> {
+    Ok(Json(catalog::list(&state, q.route.as_deref()).await?))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/sailings/{sailingId}",
+    tag = "sailings",
+    summary = "One sailing with its itinerary and fares",
+    params(("sailingId" = i64, Path, description = "sailing id (its event id)", example = 2, minimum = 1)),
+    responses((status = 200, body = SailingDetail), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)),
+)]
+pub async fn detail(
+    State(state): State<AppState>,
+    SailingPath(id): SailingPath,
+) -> Result<Json<SailingDetail>, ApiError> {
+    Ok(Json(catalog::detail(&state, id).await?))
+}
+
+/// The `{sailingId}` of a route, parsed (a sailing's id is its event's).
+pub struct SailingPath(pub EventId);
+
+impl<S: Send + Sync> FromRequestParts<S> for SailingPath {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let params = PathParams::read(parts, state, "sailingId").await?;
+        params.id("sailingId").map(|id| SailingPath(EventId(id)))
+    }
+}
+
+/// `PUT /api/bookings/{bookingId}/guests` body.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GuestsBody {
+    guests: Vec<GuestBody>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GuestBody {
+    seat_id: serde_json::Value,
+    full_name: String,
+    birth_date: String,
+}
+
+#[utoipa::path(
+    put,
+    path = "/api/bookings/{bookingId}/guests",
+    tag = "bookings",
+    summary = "Name every guest of your cruise booking (the manifest), replacing any named before",
+    params(("bookingId" = String, Path, pattern = "^[0-9a-fA-F-]{36}$", description = "booking id (UUID)")),
+    request_body = super::openapi::GuestsRequest,
+    responses((status = 200, body = Manifest), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 415, body = ErrorBody), (status = 422, body = ErrorBody)),
+)]
+pub async fn set_guests(
+    State(state): State<AppState>,
+    owner: Owner,
+    BookingPath(id): BookingPath,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Result<Json<Manifest>, ApiError> {
+    let req: GuestsBody = extract::json(&headers, &body)?;
+    let guests = req
+        .guests
+        .into_iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let seat_id = g.seat_id.as_i64().filter(|id| *id > 0).ok_or_else(|| {
+                ApiError::unprocessable(
+                    "seatId must be a positive whole number",
+                    &format!("guests[{i}].seatId"),
+                )
+            })?;
+            Ok(Guest {
+                seat_id: SeatId(seat_id),
+                full_name: g.full_name,
+                birth_date: g.birth_date,
+            })
+        })
+        .collect::<Result<Vec<_>, ApiError>>()?;
+    Ok(Json(manifest::set(&state, &owner, &id, guests).await?))
+}
