@@ -14,7 +14,7 @@ on_both_backends!(
         let events = events.as_array().expect("array");
         // The arena, the opera house, and 18 sailings (each an event): the
         // Aurora's 4 and the ferry's 7 each way.
-        assert_eq!(events.len(), 21);
+        assert_eq!(events.len(), 20);
         let starts: Vec<&str> = events
             .iter()
             .map(|e| e["startsAt"].as_str().unwrap())
@@ -139,7 +139,7 @@ on_both_backends!(
     a_restart_does_not_duplicate_the_demo_data,
     |app: TestApp| async move {
         let again = common::spawn_on(&app.database_url, None, |_| {}).await;
-        assert_eq!(again.scalar("select count(*) from event").await, 21);
+        assert_eq!(again.scalar("select count(*) from event").await, 20);
         // The arena, the opera house, 4 sailings of 300 cabins, 14 of 270
         // seats and rooms.
         assert_eq!(again.scalar("select count(*) from seat").await, 15_536);

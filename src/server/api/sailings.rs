@@ -1,6 +1,7 @@
 //! Sailings (each also an event: its seat map, holds and payments are at
 //! `/api/events/{sailingId}/…`) and the guests of a booking on one.
 
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequestParts, Query, State};
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
@@ -15,11 +16,6 @@ use serde::Deserialize;
 
 use super::extract::{self, BookingPath, PathParams, RawBody};
 
-#[derive(Deserialize)]
-pub struct RouteQuery {
-    route: Option<String>,
-}
-
 #[utoipa::path(
     get,
     path = "/api/sailings",
@@ -30,9 +26,16 @@ pub struct RouteQuery {
 )]
 pub async fn list(
     State(state): State<AppState>,
-    Query(q): Query<RouteQuery>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Vec<SailingSummary>>, ApiError> {
-    Ok(Json(catalog::list(&state, q.route.as_deref()).await?))
+    // Any query string gets an answer in the API's shape.
+    let Query(pairs) = query
+        .map_err(|_| ApiError::unprocessable("the query string could not be read", "route"))?;
+    let route = pairs
+        .into_iter()
+        .find(|(k, _)| k == "route")
+        .map(|(_, v)| v);
+    Ok(Json(catalog::list(&state, route.as_deref()).await?))
 }
 
 #[utoipa::path(
