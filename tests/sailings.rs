@@ -373,3 +373,70 @@ on_both_backends!(
         app.assert_invariants().await;
     }
 );
+
+on_both_backends!(
+    the_guests_page_names_every_guest_and_goes_on_to_pay,
+    |app: TestApp| async move {
+        let cabins = cabins(&app, 2).await;
+        let family = cabins.iter().find(|c| c.3 == 4).unwrap();
+        let buyer = app.buyer();
+        let held = hold_party(&buyer, 2, &[(family.0, 3)]).await;
+        assert_eq!(held.status, 200, "{}", held.text);
+        let booking = held.json()["bookingId"].as_str().unwrap().to_string();
+        let url = format!("{}/bookings/{booking}/guests", app.base);
+
+        let page = buyer.get(&format!("/bookings/{booking}/guests")).await;
+        assert_eq!(page.status, 200);
+        for n in 1..=3 {
+            assert!(page
+                .text
+                .contains(&format!("name=\"guest-{}-{n}-name\"", family.0)));
+            assert!(page
+                .text
+                .contains(&format!("name=\"guest-{}-{n}-born\"", family.0)));
+        }
+        assert!(
+            !page.text.contains(&format!("guest-{}-4-name", family.0)),
+            "three, not four"
+        );
+        assert!(
+            page.text.contains("data-testid=\"hold-left\""),
+            "the hold's time is said"
+        );
+        let stranger = app
+            .buyer()
+            .get(&format!("/bookings/{booking}/guests"))
+            .await;
+        assert_eq!(stranger.status, 404);
+
+        let field = |n: i64, what: &str| format!("guest-{}-{n}-{what}", family.0);
+        let mut form = vec![
+            (field(1, "name"), "Kari <b>Nordmann</b>".to_string()),
+            (field(1, "born"), "1984-02-29".to_string()),
+            (field(2, "name"), "Ola Nordmann".to_string()),
+            (field(2, "born"), "1982-11-03".to_string()),
+            (field(3, "name"), "Emma Nordmann".to_string()),
+            (field(3, "born"), String::new()),
+        ];
+        // A date missing: the form again, what was typed kept (escaped), nothing saved.
+        let refused = buyer.http.post(&url).form(&form).send().await.unwrap();
+        assert_eq!(refused.status(), 422);
+        let body = refused.text().await.unwrap();
+        assert!(body.contains("role=\"alert\""), "{body}");
+        assert!(body.contains("Kari &lt;b&gt;Nordmann&lt;/b&gt;"), "{body}");
+        let saved = format!("select count(*) from booking_guest where booking_id = '{booking}'");
+        assert_eq!(app.scalar(&saved).await, 0);
+
+        // Every guest named: saved, and on to the checkout.
+        form[5].1 = "2019-07-14".to_string();
+        let paid = buyer.http.post(&url).form(&form).send().await.unwrap();
+        assert_eq!(paid.status(), 200);
+        assert!(
+            paid.url().path().starts_with("/sandbox/checkout/"),
+            "{}",
+            paid.url()
+        );
+        assert_eq!(app.scalar(&saved).await, 3);
+        assert_eq!(app.status_of(&booking).await, "PAYMENT_PENDING");
+    }
+);

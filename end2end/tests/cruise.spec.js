@@ -2,16 +2,18 @@
 // page, a cabin picked on the deck plan (drawn as a ship: cabins in the
 // hull, numbered, categories by colour and pattern), a party of three,
 // every guest named at checkout, paid, and the booking listing its guests.
+// Then the line cancels that sailing from the console: the booking moves
+// to the next sailing by itself, and the buyer takes a full refund.
 // The deck plan is screenshot at desktop and phone width.
 const { test, expect } = require('@playwright/test');
-const { nameGuests } = require('./helpers');
+const { nameGuests, signInToConsole } = require('./helpers');
 
 async function hydrated(page) {
   await expect(page.getByTestId('seat-map')).toHaveAttribute('data-drawn', 'true', { timeout: 20_000 });
   await expect(page.getByTestId('live')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
 }
 
-test('a buyer books a cabin for three guests on a sailing chosen by date', async ({ page }) => {
+test('a buyer books a cabin for three guests on a sailing chosen by date, and takes a refund when the line cancels it', async ({ page, browser }) => {
   await page.goto('/');
   await page.getByRole('link', { name: /MS Aurora — Norwegian Fjords/ }).first().click();
   await expect(page).toHaveURL(/\/sailings\?route=NORWAY-7N/);
@@ -64,6 +66,37 @@ test('a buyer books a cabin for three guests on a sailing chosen by date', async
   await expect(page.getByTestId('guest-list')).toContainText('Emma Nordmann');
   await expect(page.locator('.booking-seats')).toContainText('3 guests');
   await page.screenshot({ path: 'test-results/cruise-booked.png', fullPage: true });
+  const bookingUrl = page.url();
+
+  // Storm: the line cancels that sailing from the console, with a reason
+  // and a confirmation; the rebooking's progress comes in live.
+  const office = await browser.newContext();
+  const admin = await office.newPage();
+  await signInToConsole(admin);
+  await admin.goto('/admin/sailings');
+  const row = admin.locator('tr', { hasText: 'Sat 19 June 2027' });
+  await row.locator('summary').click();
+  await row.getByLabel(/^Why/).fill('Storm warning: force 10 winds off the coast');
+  await row.getByRole('checkbox').check();
+  await row.getByRole('button', { name: 'Cancel the sailing and rebook' }).click();
+  await expect(admin).toHaveURL(/\/admin\/sailings\/\d+\/rebooking/);
+  await expect(admin.getByTestId('progress-left')).toHaveText('0', { timeout: 15_000 });
+  await expect(admin.getByTestId('progress-moved')).not.toHaveText('0');
+  await admin.screenshot({ path: 'test-results/cruise-rebooking-progress.png', fullPage: true });
+  await office.close();
+
+  // The buyer's booking moved by itself to the next sailing.
+  await page.goto(bookingUrl);
+  const rebooking = page.getByTestId('rebooking');
+  await expect(rebooking).toContainText('Your sailing was cancelled');
+  await expect(rebooking).toContainText('Storm warning');
+  await expect(page.getByTestId('rebooking-moved')).toContainText('Sat 26 June 2027');
+  await expect(page.getByTestId('booking-event')).toContainText('Sat 26 June 2027');
+  await expect(page.getByTestId('guest-list')).toContainText('Emma Nordmann');
+  await page.screenshot({ path: 'test-results/cruise-rebooked.png', fullPage: true });
+  await rebooking.getByRole('button', { name: /^Cancel and refund €1840\.00 in full/ }).click();
+  await expect(page.getByTestId('booking-status')).toHaveText('REFUNDED', { timeout: 20_000 });
+  await expect(page.getByTestId('rebooking-answer')).toHaveText('You chose a full refund.');
 });
 
 test('the deck plan at phone width', async ({ browser }) => {

@@ -188,7 +188,7 @@ fn page(
 }
 
 /// A form that could not be carried out: why, and the way back.
-fn refused(l: Locale, e: &ApiError, back: &str) -> Response {
+pub(crate) fn refused(l: Locale, e: &ApiError, back: &str) -> Response {
     let body = format!(
         r#"<p class="error" role="alert">{}</p><p><a href="{}">{}</a></p>"#,
         html_escape(&e.for_buyer(l)),

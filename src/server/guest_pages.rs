@@ -3,31 +3,64 @@
 //! name and date of birth. Saving a held booking's guests goes on to pay
 //! (303 to the checkout); a booked one's guests can be corrected until
 //! departure. The rules are `core::sailing::manifest`'s; a refusal shows
-//! the form again with what was typed and why.
+//! the form again with what was typed and why. The booking page's answer
+//! to a move off a cancelled sailing is posted here too.
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Form, Router};
 use holdfast_app::core::booking::query;
 use holdfast_app::core::buyer::Owner;
 use holdfast_app::core::payments::checkout;
-use holdfast_app::core::sailing::manifest;
+use holdfast_app::core::sailing::{manifest, rebooking};
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::{Locale, Msg};
 use holdfast_app::model::sailing::Guest;
 use holdfast_app::model::seat_drawing::escape as html_escape;
 use holdfast_app::model::{BookingId, BookingStatus, BookingView, EventKind};
 
-use super::account_pages::shell;
+use super::account_pages::{self, shell};
 use crate::server::api::extract::BookingPath;
+use crate::server::api::rebooking::read_answer;
 
 pub fn routes() -> Router<AppState> {
-    Router::new().route(
-        "/bookings/{bookingId}/guests",
-        get(guests_page).post(save_guests),
-    )
+    Router::new()
+        .route(
+            "/bookings/{bookingId}/guests",
+            get(guests_page).post(save_guests),
+        )
+        .route("/bookings/{bookingId}/rebooking", post(answer_rebooking))
+}
+
+/// The booking page's answer to a move off a cancelled sailing.
+#[derive(serde::Deserialize)]
+struct AnswerForm {
+    choice: String,
+    #[serde(default)]
+    sailing_id: Option<String>,
+}
+
+/// Keep, another sailing, or a refund (`core::sailing::rebooking::answer`),
+/// answered with a redirect back to the booking's page.
+async fn answer_rebooking(
+    State(state): State<AppState>,
+    owner: Owner,
+    headers: HeaderMap,
+    BookingPath(id): BookingPath,
+    Form(form): Form<AnswerForm>,
+) -> Response {
+    let l = Locale::of_headers(&headers);
+    let sailing = form.sailing_id.map(serde_json::Value::String);
+    let answered = match read_answer(&form.choice, sailing.as_ref()) {
+        Ok(answer) => rebooking::answer::answer(&state, &owner, &id, answer).await,
+        Err(e) => Err(e),
+    };
+    match answered {
+        Ok(_) => Redirect::to(&format!("/bookings/{id}")).into_response(),
+        Err(e) => refused(l, &e, &id),
+    }
 }
 
 async fn guests_page(
@@ -141,8 +174,19 @@ fn form(l: Locale, booking: &BookingView, known: &[Guest], error: Option<&str>) 
     } else {
         l.t(Msg::SaveGuests)
     };
+    // A hold keeps running while the guests are named: say for how long.
+    let left = booking
+        .expires_in_ms
+        .filter(|_| booking.status == BookingStatus::Held)
+        .map_or(String::new(), |ms| {
+            let minutes = (ms + 59_999) / 60_000;
+            format!(
+                r#"<p class="warning" data-testid="hold-left">{}</p>"#,
+                html_escape(&l.fill(Msg::HeldMinutesLeft, &[("minutes", &minutes)]))
+            )
+        });
     let body = format!(
-        r#"{what}<p>{explain}</p>{error}
+        r#"{what}{left}<p>{explain}</p>{error}
 <form method="post" action="/bookings/{id}/guests" class="guests" data-testid="guests-form">{places}
 <button type="submit" class="hold pay">{submit}</button></form>
 <p><a href="/bookings/{id}">{back}</a></p>"#,
@@ -153,15 +197,5 @@ fn form(l: Locale, booking: &BookingView, known: &[Guest], error: Option<&str>) 
 }
 
 fn refused(l: Locale, e: &ApiError, id: &BookingId) -> Response {
-    let status = if e.status() == StatusCode::OK {
-        StatusCode::BAD_REQUEST
-    } else {
-        e.status()
-    };
-    let body = format!(
-        r#"<p class="error" role="alert">{}</p><p><a href="/bookings/{id}">{}</a></p>"#,
-        html_escape(&e.for_buyer(l)),
-        l.t(Msg::BackToBooking),
-    );
-    (status, Html(shell(l, l.t(Msg::Sorry), &body))).into_response()
+    account_pages::refused(l, e, &format!("/bookings/{id}"))
 }

@@ -14,6 +14,7 @@ pub mod metrics;
 pub mod operations_pages;
 pub mod protect;
 pub mod refund_policy_pages;
+pub mod sailing_pages;
 pub mod sandbox_pages;
 pub mod telemetry;
 pub mod workers;
@@ -184,6 +185,7 @@ pub async fn build(
         .merge(guest_pages::routes())
         .merge(operations_pages::routes())
         .merge(refund_policy_pages::routes())
+        .merge(sailing_pages::routes())
         .merge(language::routes())
         .merge(assets::routes(&config.site_root))
         .leptos_routes_with_context(

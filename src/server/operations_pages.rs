@@ -190,10 +190,11 @@ pub(crate) fn shell(l: Locale, title: &str, intro: &str, body: &str) -> String {
     format!(
         r#"<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · Holdfast</title><link rel="stylesheet" href="/pkg/holdfast.css"><link rel="icon" href="/favicon.ico"><style>{STYLE}</style></head>
-<body><main class="operations"><p><a href="/admin">← Console</a> · <a href="/admin/jobs">{jobs}</a> · <a href="/admin/refund-policies">{policies}</a></p><h1>{title}</h1>{intro}{body}</main></body></html>"#,
+<body><main class="operations"><p><a href="/admin">← Console</a> · <a href="/admin/jobs">{jobs}</a> · <a href="/admin/refund-policies">{policies}</a> · <a href="/admin/sailings">{sailings}</a></p><h1>{title}</h1>{intro}{body}</main></body></html>"#,
         lang = l.tag(),
         title = escape(title),
         jobs = escape(l.t(Msg::JobsHeading)),
         policies = escape(l.t(Msg::RefundPolicies)),
+        sailings = escape(l.t(Msg::SailingsConsoleTitle)),
     )
 }

@@ -1,7 +1,8 @@
 //! The periodic jobs, as the job runner (`core::platform::jobs`) runs
 //! them: the expiry sweeper, payment reconciliation, the outbox dispatcher,
-//! the sandbox's webhook deliveries, the waiting rooms' steps, the
-//! invariant canary, the purges and fresh planner statistics. Each runs on
+//! the sandbox's webhook deliveries, a cancelled sailing's rebooking, the
+//! waiting rooms' steps, the invariant canary, the purges and fresh planner
+//! statistics. Each runs on
 //! one instance at a time under a fenced lease, and each only tidies or
 //! delivers: correctness never waits for it, and running it again after a
 //! crash is safe. A run's transaction that the database rolls back for
@@ -19,6 +20,7 @@ use holdfast_app::core::platform::idempotency;
 use holdfast_app::core::platform::jobs::{self, Job, RunResult, Runner, Schedule};
 use holdfast_app::core::platform::retry::retried;
 use holdfast_app::core::platform::session_store::DbSessionStore;
+use holdfast_app::core::sailing::rebooking;
 use holdfast_app::core::waiting_room::admit::admit_all_due;
 use holdfast_app::core::waiting_room::setup::open_automatic_rooms;
 use holdfast_app::core::AppState;
@@ -56,6 +58,14 @@ pub fn jobs(config: &Config) -> Vec<Job> {
         // take minutes (the simulator measured it).
         Job::new("outbox", second, |s| async move {
             in_batches(outbox::BATCH, || retried("outbox", || dispatch_due(&s))).await
+        }),
+        // A cancelled sailing's bookings move to the route's next sailing;
+        // cancelling wakes it at once ("run now").
+        Job::new(rebooking::JOB, second, |s| async move {
+            in_batches(rebooking::BATCH as usize, || {
+                rebooking::run(&s, rebooking::BATCH)
+            })
+            .await
         }),
         Job::new("sandbox-deliveries", second, |s| async move {
             match &s.payments.sandbox {

@@ -108,12 +108,15 @@ impl Owner {
     }
 
     /// Whether the booking is the owner's (theirs, or paid with their
-    /// address), read in the caller's transaction.
-    pub async fn owns(
+    /// address), read in the caller's transaction (or on any connection).
+    pub async fn owns<'e, E>(
         &self,
-        tx: &mut crate::core::platform::db::Tx,
+        db: E,
         booking_id: &crate::model::BookingId,
-    ) -> Result<bool, sqlx::Error> {
+    ) -> Result<bool, sqlx::Error>
+    where
+        E: sqlx::Executor<'e, Database = sqlx::Any>,
+    {
         let row: Option<(i64,)> = sqlx::query_as(&format!(
             "select 1 from booking where id = $1 and {}",
             Owner::condition("booking", 2, 3)
@@ -121,7 +124,7 @@ impl Owner {
         .bind(booking_id)
         .bind(&self.buyer)
         .bind(self.email.as_deref())
-        .fetch_optional(&mut **tx)
+        .fetch_optional(db)
         .await?;
         Ok(row.is_some())
     }

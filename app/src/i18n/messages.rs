@@ -96,11 +96,23 @@ messages! {
         GuestsTitle => "Guests", "Danh sách khách";
         GuestsExplain => "Name every guest as on their passport, with their date of birth: the line needs them before boarding.", "Ghi tên từng khách như trên hộ chiếu, kèm ngày sinh: hãng tàu cần thông tin này trước khi lên tàu.";
         GuestNumber => "Guest {n}", "Khách {n}";
+        HeldMinutesLeft => "Held for you for {minutes} more minutes: name the guests and pay before then.", "Chỗ được giữ cho bạn thêm {minutes} phút: hãy ghi tên khách và thanh toán trước khi hết giờ.";
         GuestName => "Full name", "Họ và tên";
         GuestBorn => "Date of birth", "Ngày sinh";
         SaveGuestsAndPay => "Save the guests and pay", "Lưu danh sách khách và thanh toán";
         SaveGuests => "Save the guests", "Lưu danh sách khách";
         NameGuestsAndPay => "Name the guests and pay", "Ghi tên khách và thanh toán";
+        RebookTitle => "Your sailing was cancelled", "Chuyến tàu của bạn đã bị hủy";
+        RebookWhy => "The line cancelled {sailing}, {when}: {reason}", "Hãng tàu đã hủy {sailing}, {when}: {reason}";
+        RebookMoved => "Your booking moved to {sailing}, {when}, at no extra charge: its places are listed above.", "Đơn đặt chỗ của bạn đã được chuyển sang {sailing}, {when}, không mất thêm phí: các chỗ được liệt kê ở trên.";
+        RebookNoRoom => "The next sailing has no room for your party: choose another sailing or take a full refund.", "Chuyến kế tiếp không còn chỗ cho nhóm của bạn: hãy chọn chuyến khác hoặc nhận hoàn tiền toàn bộ.";
+        RebookAnswerBy => "Choose by {when}; if you do not, the new sailing stays yours.", "Hãy chọn trước {when}; nếu không, chuyến mới vẫn là của bạn.";
+        RebookKeep => "Keep the new sailing", "Giữ chuyến mới";
+        RebookOther => "Move to another sailing", "Chuyển sang chuyến khác";
+        RebookRefund => "Cancel and refund {amount} in full", "Hủy và hoàn toàn bộ {amount}";
+        RebookKept => "You kept the new sailing.", "Bạn đã giữ chuyến mới.";
+        RebookChanged => "You moved to this sailing.", "Bạn đã chuyển sang chuyến này.";
+        RebookRefunded => "You chose a full refund.", "Bạn đã chọn hoàn tiền toàn bộ.";
         GuestsMissing => "Guests not named yet: the line needs them before boarding.", "Chưa ghi tên khách: hãng tàu cần thông tin này trước khi lên tàu.";
         EditGuests => "Name or change the guests", "Ghi hoặc sửa tên khách";
         GuestOne => "{n} guest", "{n} khách";
@@ -448,6 +460,24 @@ messages! {
         Sunday => "Sunday", "Chủ Nhật";
     }
     server {
+        // The console's sailings (plain HTML pages).
+        SailingsConsoleTitle => "Sailings", "Các chuyến tàu";
+        SailingsConsoleIntro => "Every ship's sailings and how full they are. When the weather or the sea says so, cancel a sailing: it stops selling at once and its bookings move to the route's next sailing.", "Các chuyến của từng tàu và mức lấp đầy. Khi thời tiết hoặc biển động, hãy hủy chuyến: chuyến ngừng bán ngay và các đơn được chuyển sang chuyến kế tiếp của tuyến.";
+        ColSailing => "Sailing", "Chuyến";
+        ColDeparts => "Departs", "Khởi hành";
+        ColFill => "Sold", "Đã bán";
+        SailingFill => "{sold} of {places} ({percent} %)", "{sold} / {places} ({percent} %)";
+        SailingScheduled => "Scheduled", "Theo lịch";
+        CancelSailing => "Cancel this sailing", "Hủy chuyến này";
+        CancelSailingReason => "Why (the passengers read it)", "Lý do (hành khách sẽ đọc)";
+        CancelSailingConfirm => "I understand: it stops selling now, and every booking moves to the route's next sailing or is offered a refund.", "Tôi hiểu: chuyến ngừng bán ngay, mọi đơn được chuyển sang chuyến kế tiếp hoặc được đề nghị hoàn tiền.";
+        CancelSailingButton => "Cancel the sailing and rebook", "Hủy chuyến và chuyển khách";
+        RebookingProgressLink => "Rebooking", "Chuyển khách";
+        RebookingTitle => "Rebooking: {sailing}", "Chuyển khách: {sailing}";
+        ProgressMoved => "Moved", "Đã chuyển";
+        ProgressRefundOffered => "Refund offered", "Đề nghị hoàn tiền";
+        ProgressAnswered => "Answered", "Đã trả lời";
+        ProgressLeft => "Left to move", "Còn lại";
         HistoryLookup => "A booking's history: its id, or the first 8 characters the dashboard shows", "Lịch sử một đặt chỗ: mã đầy đủ, hoặc 8 ký tự đầu như trên bảng điều khiển";
         NoBookingStarts => "No booking starts with {id}.", "Không có đặt chỗ nào bắt đầu bằng {id}.";
         SeveralBookingsStart => "Several bookings start with {id}: give more of it.", "Có nhiều đặt chỗ bắt đầu bằng {id}: hãy nhập dài hơn.";
@@ -477,6 +507,7 @@ messages! {
         AuditEventCreated => "created \"{name}\" with {n} seats", "đã tạo \"{name}\" với {n} ghế";
         AuditPublished => "publish", "đã công bố";
         AuditUnpublished => "unpublish", "đã gỡ xuống";
+        AuditSailingCancelled => "sailing cancelled: {reason}", "đã hủy chuyến: {reason}";
         AuditCheckedIn => "checked in {places} at gate {gate}", "đã soát vé {places} ở cổng {gate}";
         AuditPromoCreated => "promo campaign {id} \"{name}\": {kind} ({n} codes)", "chiến dịch khuyến mãi {id} \"{name}\": {kind} ({n} mã)";
         AuditRoomOn => "waiting room on, {n} a minute", "bật phòng chờ, {n} người mỗi phút";
@@ -541,6 +572,10 @@ messages! {
         MailConfirmedSubject => "Your booking is confirmed", "Đơn đặt chỗ của bạn đã được xác nhận";
         MailPaid => "Booking {booking} is paid ({amount}). Your tickets are ready.", "Đơn đặt chỗ {booking} đã được thanh toán ({amount}). Vé của bạn đã sẵn sàng.";
         MailShowQr => "Show your tickets' QR codes at the door: each place has its own, in this email and on your booking's page.", "Hãy xuất trình mã QR của vé ở cửa vào: mỗi chỗ có một mã riêng, trong email này và trên trang đơn đặt chỗ của bạn.";
+        MailSailingCancelledSubject => "Your sailing is cancelled", "Chuyến tàu của bạn đã bị hủy";
+        MailRebooked => "The line cancelled your sailing ({reason}). Your booking now sails on {sailing}, {when}, in the places listed below, at no extra charge. On your booking's page you can keep them, choose another sailing or take a full refund.", "Hãng tàu đã hủy chuyến của bạn ({reason}). Đơn đặt chỗ của bạn được chuyển sang {sailing}, {when}, với các chỗ liệt kê dưới đây, không mất thêm phí. Trên trang đơn đặt chỗ, bạn có thể giữ các chỗ này, chọn chuyến khác hoặc nhận hoàn tiền toàn bộ.";
+        MailRebookingRefundOffered => "The line cancelled your sailing ({reason}) and the next sailing has no room for your party. On your booking's page you can choose another sailing with room or take a full refund.", "Hãng tàu đã hủy chuyến của bạn ({reason}) và chuyến kế tiếp không còn chỗ cho nhóm của bạn. Trên trang đơn đặt chỗ, bạn có thể chọn chuyến khác còn chỗ hoặc nhận hoàn tiền toàn bộ.";
+        MailSailingRefunded => "The line cancelled your sailing and you chose a refund: {amount} goes back to the card you paid with; the booking's tickets are no longer valid.", "Hãng tàu đã hủy chuyến của bạn và bạn đã chọn hoàn tiền: {amount} sẽ được hoàn về thẻ bạn đã dùng để thanh toán; vé của đơn không còn hiệu lực.";
         MailRefundedSubject => "Your payment was refunded", "Khoản thanh toán của bạn đã được hoàn lại";
         MailRefundedInFull => "Your payment was refunded in full, so your booking is cancelled and its tickets are no longer valid.", "Khoản thanh toán của bạn đã được hoàn lại toàn bộ, vì vậy đơn đặt chỗ đã bị hủy và vé không còn hiệu lực.";
         MailDisputedSubject => "Your booking is cancelled: the payment is disputed", "Đơn đặt chỗ của bạn đã bị hủy: khoản thanh toán đang bị khiếu nại";

@@ -88,6 +88,11 @@ pub struct BookingView {
     /// manifest, `PUT /api/bookings/{bookingId}/guests`; additive).
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub guests: Vec<super::sailing::Guest>,
+    /// On a booking whose sailing the line cancelled: where it went and
+    /// the buyer's choices (`POST /api/bookings/{bookingId}/rebooking`;
+    /// additive).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub rebooking: Option<Box<super::sailing::RebookingView>>,
     pub created_at: String,
     pub updated_at: String,
 }

@@ -222,3 +222,104 @@ impl RouteSailings {
             .min()
     }
 }
+
+/// What became of a booking whose sailing the line cancelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum RebookingOutcome {
+    /// Moved to the route's next sailing (`movedTo`).
+    Moved,
+    /// No sailing had room for the party: a full refund is offered.
+    RefundOffered,
+}
+
+/// The buyer's answer to a rebooking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum RebookingAnswer {
+    /// Kept the new sailing.
+    Kept,
+    /// Chose another sailing.
+    Changed,
+    /// Took a full refund.
+    Refunded,
+}
+
+impl RebookingAnswer {
+    /// As `rebooking.answer` keeps it.
+    pub const fn stored(self) -> &'static str {
+        match self {
+            RebookingAnswer::Kept => "kept",
+            RebookingAnswer::Changed => "changed",
+            RebookingAnswer::Refunded => "refunded",
+        }
+    }
+
+    pub fn parse(stored: &str) -> Option<RebookingAnswer> {
+        [
+            RebookingAnswer::Kept,
+            RebookingAnswer::Changed,
+            RebookingAnswer::Refunded,
+        ]
+        .into_iter()
+        .find(|a| a.stored() == stored)
+    }
+}
+
+/// What a buyer may answer now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum RebookingChoice {
+    /// Keep the new sailing and places.
+    Keep,
+    /// Move to another sailing of the route (one of `otherSailings`).
+    Sailing,
+    /// Cancel, with everything paid back.
+    Refund,
+}
+
+/// On a booking moved off a cancelled sailing (additive to the booking):
+/// what happened, and what its buyer may still choose.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RebookingView {
+    /// The sailing the line cancelled (its `cancelReason` says why).
+    pub cancelled: SailingSummary,
+    pub outcome: RebookingOutcome,
+    /// Where the booking was moved (its places are the booking's seats).
+    pub moved_to: Option<SailingSummary>,
+    pub answer: Option<RebookingAnswer>,
+    /// Until when the choices are open (RFC 3339): the new sailing's
+    /// departure less the cut-off. Unanswered by then, the move stands.
+    pub answer_by: Option<String>,
+    /// What the buyer may answer now (empty once answered).
+    pub choices: Vec<RebookingChoice>,
+    /// Later sailings of the route with room for the booking's parties.
+    pub other_sailings: Vec<SailingSummary>,
+}
+
+/// `POST /api/admin/sailings/{sailingId}/cancel` and
+/// `GET /api/admin/sailings/{sailingId}/rebooking`: how far the rebooking
+/// of a cancelled sailing has gone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RebookingProgress {
+    pub sailing_id: EventId,
+    pub cancelled_at: Option<String>,
+    pub reason: Option<String>,
+    /// The route's next sailing, where bookings go.
+    pub to_sailing_id: Option<EventId>,
+    /// Bookings moved to another sailing.
+    pub moved: i64,
+    /// Bookings nothing had room for: a full refund is offered.
+    pub refund_offered: i64,
+    /// Bookings whose buyer answered (kept, changed or refunded).
+    pub answered: i64,
+    /// Bookings and holds the job has still to handle.
+    pub left: i64,
+}

@@ -19,7 +19,8 @@ pub mod openapi;
 mod payments;
 mod promos;
 mod queue;
-mod sailings;
+pub mod rebooking;
+pub mod sailings;
 mod seat_map;
 mod stream;
 
@@ -44,6 +45,22 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/api/bookings/{bookingId}/guests",
             put(sailings::set_guests),
+        )
+        .route(
+            "/api/bookings/{bookingId}/rebooking",
+            post(rebooking::answer),
+        )
+        .route(
+            "/api/admin/sailings/{sailingId}/cancel",
+            post(rebooking::cancel_sailing),
+        )
+        .route(
+            "/api/admin/sailings/{sailingId}/rebooking",
+            get(rebooking::progress),
+        )
+        .route(
+            "/api/admin/sailings/{sailingId}/rebooking/stream",
+            get(rebooking::progress_stream),
         )
         .route("/api/events/{eventId}/seats", get(seat_map::seats))
         .route(

@@ -25,10 +25,11 @@ use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::{
     account, admin, admin_session, best, booking_history, bookings, door, events, holds, jobs,
-    on_sale_admin, payments, promos, queue, sailings, seat_map, stream,
+    on_sale_admin, payments, promos, queue, rebooking, sailings, seat_map, stream,
 };
 use holdfast_app::model::sailing::{
-    Fare, Guest, Manifest, ManifestPlace, PortCall, RouteRef, SailingDetail, SailingStatus,
+    Fare, Guest, Manifest, ManifestPlace, PortCall, RebookingAnswer, RebookingChoice,
+    RebookingOutcome, RebookingProgress, RebookingView, RouteRef, SailingDetail, SailingStatus,
     SailingSummary,
 };
 use holdfast_app::model::SeatId;
@@ -55,6 +56,26 @@ pub struct PartyRequest {
     seat_id: SeatId,
     #[schema(minimum = 1, maximum = 12)]
     count: i64,
+}
+
+/// `POST /api/admin/sailings/{sailingId}/cancel`.
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)]
+pub struct CancelSailingRequest {
+    /// Why (1 to 300 characters): the buyers read it.
+    #[schema(example = "Storm warning: force 10 winds in the North Sea")]
+    reason: String,
+}
+
+/// `POST /api/bookings/{bookingId}/rebooking`.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct RebookingAnswerRequest {
+    choice: RebookingChoice,
+    /// With `SAILING`: one of the booking's `rebooking.otherSailings`.
+    #[schema(nullable = false)]
+    sailing_id: Option<i64>,
 }
 
 /// `PUT /api/bookings/{bookingId}/guests`.
@@ -116,6 +137,7 @@ impl Modify for Security {
         account::email_link, account::sign_out, account::whoami, admin::set_refund_policy, admin::mailbox,
         payments::pay, payments::webhook,
         sailings::list, sailings::detail, sailings::set_guests,
+        rebooking::cancel_sailing, rebooking::progress, rebooking::progress_stream, rebooking::answer,
         admin_session::login, admin_session::logout, admin_session::whoami, admin::holds, admin::invariants,
         admin::audit_log, admin::events, admin::create_event, admin::publish,
         admin::unpublish, admin::dashboard, admin::dashboard_stream, admin::booking_action,
@@ -137,6 +159,7 @@ impl Modify for Security {
         promos::PromoRequest, promos::PooledCode, on_sale_admin::RoomSettings,
         door::CheckInRequest, CheckedIn, CancelResponse, RefundPolicy, MailMessage, account::EmailLinkRequest, account::SignedIn, TicketView, JobView, JobRunView, RunOutcome, RunRequested, HistoryEntry, CauseKind,
         PartyRequest, GuestsRequest, GuestRequest, SailingSummary, SailingDetail, SailingStatus, RouteRef, PortCall, Fare, Guest, Manifest, ManifestPlace,
+        CancelSailingRequest, RebookingAnswerRequest, RebookingView, RebookingOutcome, RebookingAnswer, RebookingChoice, RebookingProgress,
     )),
     modifiers(&Security),
 )]

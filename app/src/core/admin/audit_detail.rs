@@ -45,6 +45,9 @@ pub enum Detail {
         partial_days: Option<i64>,
         percent: Option<i64>,
     },
+    SailingCancelled {
+        reason: String,
+    },
 }
 
 impl Detail {
@@ -99,6 +102,9 @@ impl Detail {
                     Msg::AuditPromoCreated,
                     &[("id", id), ("name", name), ("kind", &kind), ("n", codes)],
                 )
+            }
+            Detail::SailingCancelled { reason } => {
+                l.fill(Msg::AuditSailingCancelled, &[("reason", reason)])
             }
             Detail::WaitingRoom { open, per_minute } => l.fill(
                 if *open {

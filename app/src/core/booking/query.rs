@@ -107,6 +107,9 @@ pub async fn booking_of_buyer(
     let event = crate::core::catalog::event_brief(state, row.event_id).await?;
     let mut view = view(state, l, row, seats, payment, event);
     view.guests = crate::core::sailing::manifest::guests_of(state, booking_id).await?;
+    view.rebooking = crate::core::sailing::rebooking::view_of(state, booking_id)
+        .await?
+        .map(Box::new);
     Ok(view)
 }
 
@@ -212,6 +215,7 @@ fn view(
         tickets,
         payment,
         guests: Vec::new(),
+        rebooking: None,
         created_at: rfc3339(row.created_at),
         updated_at: rfc3339(row.updated_at),
     }

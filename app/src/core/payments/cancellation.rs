@@ -33,7 +33,7 @@ pub async fn cancel(
     let booking = store::lock(&mut tx, booking_id)
         .await?
         .ok_or(ApiError::NotFound("booking"))?;
-    if !owner.owns(&mut tx, booking_id).await? {
+    if !owner.owns(&mut *tx, booking_id).await? {
         return Err(ApiError::NotFound("booking"));
     }
     if booking.status != BookingStatus::Booked {

@@ -124,6 +124,8 @@ pub enum RefundReason {
     Admin,
     /// The buyer cancelled under the event's refund policy.
     BuyerCancelled,
+    /// The line cancelled the sailing and the buyer chose a full refund.
+    SailingCancelled,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -467,6 +469,10 @@ async fn refund(state: &AppState, booking_id: &BookingId, payload: &str) -> Resu
             RefundReason::BuyerCancelled => {
                 let amount = l.price(amount.minor(), amount.currency().code());
                 l.fill(Msg::MailBuyerCancelled, &[("amount", &amount)])
+            }
+            RefundReason::SailingCancelled => {
+                let amount = l.price(amount.minor(), amount.currency().code());
+                l.fill(Msg::MailSailingRefunded, &[("amount", &amount)])
             }
         };
         enqueue_email(

@@ -29,7 +29,7 @@ pub async fn set(
     let booking = store::lock(&mut tx, booking_id)
         .await?
         .ok_or(ApiError::NotFound("booking"))?;
-    if !owner.owns(&mut tx, booking_id).await? {
+    if !owner.owns(&mut *tx, booking_id).await? {
         return Err(ApiError::NotFound("booking"));
     }
     let (kind, departs): (String, At) =

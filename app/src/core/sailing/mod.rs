@@ -4,10 +4,14 @@
 //! room are the event's, through the same booking core (`schedule` makes
 //! one from the plan). `catalog` lists sailings and their fares;
 //! `manifest` keeps the guests of every booked cabin; `fleet` is the demo
-//! line (a cruise ship sailing weekly, a ferry sailing daily).
+//! line (a cruise ship sailing weekly, a ferry sailing daily). When the
+//! line cancels a sailing, `rebooking` moves its bookings to the route's
+//! next sailing by the rules of `placement`.
 
 pub mod catalog;
 pub mod fleet;
 pub mod manifest;
+pub mod placement;
 pub mod plan;
+pub mod rebooking;
 pub mod schedule;

@@ -162,6 +162,7 @@ fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
                 <p class="refunded-part" data-testid="refunded-part">{l.t(Msg::RefundedLabel)} {l.price(p.refunded_cents, &b.currency)}</p>
             })}
             {(b.status == BookingStatus::Booked).then(|| view! { <Ticket id=b.id.clone()/> })}
+            <div class="booking-rebooking" inner_html=rebooking(l, &b)></div>
             <div class="booking-guests" inner_html=guests(l, &b)></div>
             <div class="booking-actions" inner_html=actions(l, &b)></div>
             <p><a href="/bookings">{l.t(Msg::AllMyBookings)}</a></p>
@@ -176,6 +177,10 @@ fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
 /// wasm far more than these few lines of text.
 fn actions(l: Locale, b: &BookingView) -> String {
     use crate::model::seat_drawing::escape;
+    // A moved booking's own choices include the full refund.
+    if b.rebooking.as_ref().is_some_and(|r| !r.choices.is_empty()) {
+        return String::new();
+    }
     if let Some(cents) = b.cancel_refund_cents {
         let amount = l.price(cents, &b.currency);
         return format!(
@@ -194,6 +199,111 @@ fn actions(l: Locale, b: &BookingView) -> String {
         );
     }
     String::new()
+}
+
+/// A booking moved off a cancelled sailing: why, where it went, and the
+/// buyer's three choices as plain forms (see `actions`).
+fn rebooking(l: Locale, b: &BookingView) -> String {
+    use crate::model::sailing::{RebookingAnswer, RebookingChoice, RebookingOutcome};
+    use crate::model::seat_drawing::escape;
+    let Some(r) = b.rebooking.as_deref() else {
+        return String::new();
+    };
+    let c = &r.cancelled;
+    let mut out = format!(
+        r#"<section class="rebooking" data-testid="rebooking" data-outcome="{:?}"><h2>{}</h2><p>{}</p>"#,
+        r.outcome,
+        escape(l.t(Msg::RebookTitle)),
+        escape(&l.fill(
+            Msg::RebookWhy,
+            &[
+                ("sailing", &c.name),
+                ("when", &c.when(l)),
+                ("reason", &c.cancel_reason.clone().unwrap_or_default()),
+            ]
+        )),
+    );
+    match (&r.moved_to, r.outcome) {
+        (Some(to), RebookingOutcome::Moved) => out.push_str(&format!(
+            r#"<p data-testid="rebooking-moved">{}</p>"#,
+            escape(&l.fill(
+                Msg::RebookMoved,
+                &[("sailing", &to.name), ("when", &to.when(l))]
+            ))
+        )),
+        _ => out.push_str(&format!("<p>{}</p>", escape(l.t(Msg::RebookNoRoom)))),
+    }
+    if let Some(answer) = r.answer {
+        let said = match answer {
+            RebookingAnswer::Kept => Msg::RebookKept,
+            RebookingAnswer::Changed => Msg::RebookChanged,
+            RebookingAnswer::Refunded => Msg::RebookRefunded,
+        };
+        out.push_str(&format!(
+            r#"<p class="notice" data-testid="rebooking-answer">{}</p>"#,
+            escape(l.t(said))
+        ));
+    }
+    if !r.choices.is_empty() {
+        if let Some(by) = &r.answer_by {
+            let when = crate::i18n::format::when(l, by, "UTC").unwrap_or_else(|| by.clone());
+            out.push_str(&format!(
+                "<p>{}</p>",
+                escape(&l.fill(Msg::RebookAnswerBy, &[("when", &when)]))
+            ));
+        }
+        out.push_str(r#"<div class="rebooking-choices">"#);
+    }
+    let action = format!("/bookings/{}/rebooking", b.id);
+    for choice in &r.choices {
+        let (fields, button, class) = match choice {
+            RebookingChoice::Keep => (String::new(), l.t(Msg::RebookKeep).to_string(), ""),
+            RebookingChoice::Sailing => {
+                let options: String = r
+                    .other_sailings
+                    .iter()
+                    .map(|s| {
+                        format!(
+                            r#"<option value="{}">{}</option>"#,
+                            s.id.0,
+                            escape(&s.when(l))
+                        )
+                    })
+                    .collect();
+                (
+                    format!(
+                        r#"<select name="sailing_id" aria-label="{}">{options}</select>"#,
+                        escape(l.t(Msg::RebookOther))
+                    ),
+                    l.t(Msg::RebookOther).to_string(),
+                    "",
+                )
+            }
+            RebookingChoice::Refund => {
+                let left = b.amount_cents - b.payment.as_ref().map_or(0, |p| p.refunded_cents);
+                let amount = l.price(left, &b.currency);
+                (
+                    String::new(),
+                    l.fill(Msg::RebookRefund, &[("amount", &amount)]),
+                    "danger",
+                )
+            }
+        };
+        out.push_str(&format!(
+            r#"<form method="post" action="{action}"><input type="hidden" name="choice" value="{}">{fields}<button type="submit" class="{class}">{}</button></form>"#,
+            match choice {
+                RebookingChoice::Keep => "KEEP",
+                RebookingChoice::Sailing => "SAILING",
+                RebookingChoice::Refund => "REFUND",
+            },
+            escape(&button),
+        ));
+    }
+    if !r.choices.is_empty() {
+        out.push_str("</div>");
+    }
+    out.push_str("</section>");
+    out
 }
 
 /// A cruise booking's guests (the manifest) and the way to name or change

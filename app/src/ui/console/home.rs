@@ -109,7 +109,7 @@ fn EventAdmin(
         })
         .collect_view();
     view! {
-        <p><button class="signout" on:click=sign_out>{t(Msg::SignOut)}</button> " " <a class="door-link" href="/admin/scan" rel="external">{t(Msg::DoorScanner)}</a> " " <a class="jobs-link" href="/admin/jobs" rel="external">{t(Msg::JobsHeading)}</a></p>
+        <p><button class="signout" on:click=sign_out>{t(Msg::SignOut)}</button> " " <a class="door-link" href="/admin/scan" rel="external">{t(Msg::DoorScanner)}</a> " " <a class="jobs-link" href="/admin/jobs" rel="external">{t(Msg::JobsHeading)}</a> " " <a class="sailings-link" href="/admin/sailings" rel="external">{t(Msg::SailingsHeading)}</a></p>
         <h2>{t(Msg::EventsHeading)}</h2>
         <table class="events">
             <thead><tr><th>{t(Msg::ColEvent)}</th><th>{t(Msg::ColKind)}</th><th>{t(Msg::ColSeats)}</th><th>{t(Msg::ColState)}</th><th></th></tr></thead>

@@ -29,10 +29,12 @@ fn owned() -> String {
     )
 }
 
-/// Published, on sale, within the buyer's limit, nothing stale in the way.
+/// Published, on sale (and, for a sailing, not cancelled), within the
+/// buyer's limit, nothing stale in the way.
 const READY: &str = "ready as (
              select 1 from event
              where id = $2 and published = 1 and on_sale_at <= $4
+               and not exists (select 1 from sailing where event_id = $2 and cancelled_at is not null)
                and (select n from owned) + $8 <= $9
                and not exists (select 1 from stale))";
 

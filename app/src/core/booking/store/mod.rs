@@ -39,14 +39,15 @@ pub struct NewBooking {
 }
 
 /// Inserts the HELD booking — only while its event is published and on
-/// sale (checked here, in the claim, so every instance agrees at once);
+/// sale (a sailing: not cancelled) (checked here, in the claim, so every instance agrees at once);
 /// `false` when it is not.
 pub async fn insert_held(tx: &mut Tx, b: &NewBooking) -> Result<bool, sqlx::Error> {
     let sql = format!(
         "insert into booking (id, event_id, buyer_id, status, held_until, amount_cents, currency,
                               ga_area_id, ga_quantity, created_at, updated_at)
          select $1, $2, $3, {}, $4, $5, $6, $7, $8, $9, $9 from event
-         where id = $2 and published = 1 and on_sale_at <= $9",
+         where id = $2 and published = 1 and on_sale_at <= $9
+           and not exists (select 1 from sailing where event_id = $2 and cancelled_at is not null)",
         Held.sql()
     );
     let inserted = sqlx::query(&sql)

@@ -1,0 +1,206 @@
+//! The console's sailings, served as plain HTML like the operations pages
+//! (nothing added to either wasm): every ship's sailings with how full they
+//! are, a Cancel form per sailing (a reason and a confirmation, the same
+//! use case as `POST /api/admin/sailings/{sailingId}/cancel`), and a
+//! cancelled sailing's rebooking as it goes, pushed by the progress stream.
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Form, Router};
+use holdfast_app::core::admin::auth::Admin;
+use holdfast_app::core::sailing::catalog;
+use holdfast_app::core::sailing::rebooking::{self, cancel};
+use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::i18n::{Locale, Msg};
+use holdfast_app::model::sailing::{SailingStatus, SailingSummary};
+use holdfast_app::model::seat_drawing::escape;
+use serde::Deserialize;
+
+use super::api::sailings::SailingPath;
+use super::operations_pages::{shell, sign_in_first};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/admin/sailings", get(page))
+        .route("/admin/sailings/{sailingId}/cancel", post(cancel_sailing))
+        .route("/admin/sailings/{sailingId}/rebooking", get(progress_page))
+}
+
+async fn page(
+    State(state): State<AppState>,
+    admin: Result<Admin, ApiError>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let l = Locale::of_headers(&headers);
+    let body = if admin.is_err() {
+        sign_in_first(l)
+    } else {
+        fleet(l, &catalog::list(&state, None).await?, None)
+    };
+    let html = shell(
+        l,
+        l.t(Msg::SailingsConsoleTitle),
+        l.t(Msg::SailingsConsoleIntro),
+        &body,
+    );
+    Ok(Html(html).into_response())
+}
+
+#[derive(Deserialize)]
+struct CancelForm {
+    #[serde(default)]
+    reason: String,
+}
+
+async fn cancel_sailing(
+    State(state): State<AppState>,
+    admin: Admin,
+    SailingPath(id): SailingPath,
+    headers: HeaderMap,
+    Form(form): Form<CancelForm>,
+) -> Result<Response, ApiError> {
+    let l = Locale::of_headers(&headers);
+    match cancel::cancel(&state, id, &form.reason, &admin.actor).await {
+        Ok(_) => Ok(Redirect::to(&format!("/admin/sailings/{}/rebooking", id.0)).into_response()),
+        Err(ApiError::NotFound(what)) => Err(ApiError::NotFound(what)),
+        Err(e) => {
+            let why = (id.0, e.for_buyer(l));
+            let body = fleet(l, &catalog::list(&state, None).await?, Some(&why));
+            let html = shell(
+                l,
+                l.t(Msg::SailingsConsoleTitle),
+                l.t(Msg::SailingsConsoleIntro),
+                &body,
+            );
+            Ok((e.status(), Html(html)).into_response())
+        }
+    }
+}
+
+/// Every ship's sailings: route, departure, fill, status, and the cancel
+/// form (or the rebooking's page); `refused`: the sailing whose
+/// cancellation was refused, and why.
+fn fleet(l: Locale, sailings: &[SailingSummary], refused: Option<&(i64, String)>) -> String {
+    let mut ships: Vec<&str> = sailings.iter().map(|s| s.ship.as_str()).collect();
+    ships.dedup();
+    ships.sort_unstable();
+    ships.dedup();
+    let mut out = String::new();
+    for ship in ships {
+        out.push_str(&format!(
+            "<section class=\"ship\"><h2>{}</h2><table class=\"job-list sailing-list\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th></th></tr></thead><tbody>",
+            escape(ship),
+            escape(l.t(Msg::ColSailing)),
+            escape(l.t(Msg::ColDeparts)),
+            escape(l.t(Msg::ColFill)),
+            escape(l.t(Msg::ColStatus)),
+        ));
+        for s in sailings.iter().filter(|s| s.ship == ship) {
+            out.push_str(&row(l, s, refused));
+        }
+        out.push_str("</tbody></table></section>");
+    }
+    out
+}
+
+fn row(l: Locale, s: &SailingSummary, refused: Option<&(i64, String)>) -> String {
+    let id = s.id.0;
+    let sold = s.place_count - s.available_count;
+    let percent = if s.place_count > 0 {
+        sold * 100 / s.place_count
+    } else {
+        0
+    };
+    let fill = l.fill(
+        Msg::SailingFill,
+        &[
+            ("sold", &sold),
+            ("places", &s.place_count),
+            ("percent", &percent),
+        ],
+    );
+    let status = match s.status {
+        SailingStatus::Scheduled => l.t(Msg::SailingScheduled).to_string(),
+        SailingStatus::Cancelled | SailingStatus::Departed => s.refusal(l).unwrap_or_default(),
+    };
+    let error = refused
+        .filter(|(r, _)| *r == id)
+        .map_or(String::new(), |(_, why)| {
+            format!("<p class=\"error\" role=\"alert\">{}</p>", escape(why))
+        });
+    let action = match s.status {
+        SailingStatus::Scheduled => format!(
+            "<details class=\"cancel-sailing\"{open}><summary>{summary}</summary>{error}\
+             <form method=\"post\" action=\"/admin/sailings/{id}/cancel\">\
+             <label>{reason_l} <input name=\"reason\" required maxlength=\"{max}\" size=\"30\"></label>\
+             <label><input type=\"checkbox\" required> {confirm}</label>\
+             <button type=\"submit\" class=\"danger\">{button}</button></form></details>",
+            open = if error.is_empty() { "" } else { " open" },
+            summary = escape(l.t(Msg::CancelSailing)),
+            reason_l = escape(l.t(Msg::CancelSailingReason)),
+            max = cancel::MAX_REASON,
+            confirm = escape(l.t(Msg::CancelSailingConfirm)),
+            button = escape(l.t(Msg::CancelSailingButton)),
+        ),
+        SailingStatus::Cancelled => format!(
+            "<a href=\"/admin/sailings/{id}/rebooking\">{}</a>",
+            escape(l.t(Msg::RebookingProgressLink))
+        ),
+        SailingStatus::Departed => String::new(),
+    };
+    format!(
+        "<tr data-sailing=\"{id}\"><td data-label=\"{}\">{} <small>{}</small></td><td data-label=\"{}\">{}</td><td data-label=\"{}\">{}</td><td data-label=\"{}\">{}</td><td>{action}</td></tr>",
+        escape(l.t(Msg::ColSailing)),
+        escape(&s.name),
+        escape(&s.route.code),
+        escape(l.t(Msg::ColDeparts)),
+        escape(&s.when(l)),
+        escape(l.t(Msg::ColFill)),
+        escape(&fill),
+        escape(l.t(Msg::ColStatus)),
+        escape(&status),
+    )
+}
+
+/// A cancelled sailing's rebooking: the counts, kept current by the
+/// progress stream (server-sent events) while the page is open.
+async fn progress_page(
+    State(state): State<AppState>,
+    admin: Result<Admin, ApiError>,
+    SailingPath(id): SailingPath,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let l = Locale::of_headers(&headers);
+    if admin.is_err() {
+        let html = shell(l, l.t(Msg::SailingsConsoleTitle), "", &sign_in_first(l));
+        return Ok(Html(html).into_response());
+    }
+    let sailing = catalog::detail(&state, id).await?.summary;
+    let p = rebooking::progress(&state, id).await?;
+    let count = |key: &str, label: Msg, n: i64| {
+        format!(
+            "<div><dt>{}</dt><dd data-count=\"{key}\" data-testid=\"progress-{key}\">{n}</dd></div>",
+            escape(l.t(label))
+        )
+    };
+    let body = format!(
+        "<p>{why}</p><dl class=\"rebooking-progress\">{}{}{}{}</dl>\
+         <p><a href=\"/admin/sailings\">{back}</a></p>\
+         <script>(function(){{var s=new EventSource('/api/admin/sailings/{id}/rebooking/stream');\
+         s.addEventListener('progress',function(e){{var p=JSON.parse(e.data);\
+         ['moved','refundOffered','answered','left'].forEach(function(k){{\
+         var el=document.querySelector('[data-count=\"'+k+'\"]');if(el)el.textContent=p[k];}});}});}})();</script>",
+        count("moved", Msg::ProgressMoved, p.moved),
+        count("refundOffered", Msg::ProgressRefundOffered, p.refund_offered),
+        count("answered", Msg::ProgressAnswered, p.answered),
+        count("left", Msg::ProgressLeft, p.left),
+        why = escape(&sailing.refusal(l).unwrap_or_default()),
+        back = escape(l.t(Msg::SailingsConsoleTitle)),
+        id = id.0,
+    );
+    let title = l.fill(Msg::RebookingTitle, &[("sailing", &sailing.name)]);
+    let when = sailing.when(l);
+    Ok(Html(shell(l, &title, &when, &body)).into_response())
+}
