@@ -2,7 +2,8 @@
 # The on-sale simulation against real server processes:
 #
 #   scripts/onsale.sh [--instances N] [--db postgres|sqlite] [--crash none|kill|pg]
-#                     [--profile debug|release] [--hold-ttl S] -- [simulate options]
+#                     [--profile debug|release] [--hold-ttl S] [--bench simulate|rebooking]
+#                     -- [the bench's options]
 #
 # starts a throwaway database (Postgres, or a SQLite file), N instances of
 # the server on it (ports of their own, workers on all of them), and runs
@@ -10,11 +11,12 @@
 # the second instance is killed with SIGKILL a few seconds in and started
 # again; with `--crash pg` Postgres is stopped immediately (no checkpoint)
 # and started again. The simulator then checks that every acknowledged hold
-# and booking survived and that every invariant holds.
+# and booking survived and that every invariant holds. `--bench rebooking`
+# runs the cancelled sailing's rebooking instead (holdfast-bench rebooking).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-instances=3 db=postgres crash=none profile=debug ttl=300 crash_after=3
+instances=3 db=postgres crash=none profile=debug ttl=300 crash_after=3 bench=simulate
 while [ $# -gt 0 ]; do
   case "$1" in
     --instances) instances=$2; shift 2 ;;
@@ -23,6 +25,7 @@ while [ $# -gt 0 ]; do
     --crash-after) crash_after=$2; shift 2 ;;
     --profile) profile=$2; shift 2 ;;
     --hold-ttl) ttl=$2; shift 2 ;;
+    --bench) bench=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -90,12 +93,12 @@ status=0
 if [ "$crash" != none ]; then
   # The chaos runs beside the simulation, in this shell (it restarts
   # instances whose pids the cleanup must know).
-  "$bin/holdfast-bench" simulate --targets "$targets" --database "$url" \
+  "$bin/holdfast-bench" "$bench" --targets "$targets" --database "$url" \
     --admin-token $token --hold-ttl "$ttl" "$@" & sim=$!
   chaos
   wait $sim || status=$?
 else
-  "$bin/holdfast-bench" simulate --targets "$targets" --database "$url" \
+  "$bin/holdfast-bench" "$bench" --targets "$targets" --database "$url" \
     --admin-token $token --hold-ttl "$ttl" "$@" || status=$?
 fi
 if [ $status -ne 0 ]; then

@@ -74,6 +74,7 @@ test('a buyer books a cabin for three guests on a sailing chosen by date, and ta
   const admin = await office.newPage();
   await signInToConsole(admin);
   await admin.goto('/admin/sailings');
+  await admin.screenshot({ path: 'test-results/console-sailings.png', fullPage: true });
   const row = admin.locator('tr', { hasText: 'Sat 19 June 2027' });
   await row.locator('summary').click();
   await row.getByLabel(/^Why/).fill('Storm warning: force 10 winds off the coast');
@@ -82,6 +83,7 @@ test('a buyer books a cabin for three guests on a sailing chosen by date, and ta
   await expect(admin).toHaveURL(/\/admin\/sailings\/\d+\/rebooking/);
   await expect(admin.getByTestId('progress-left')).toHaveText('0', { timeout: 15_000 });
   await expect(admin.getByTestId('progress-moved')).not.toHaveText('0');
+  await expect(admin.getByTestId('rebooking-to')).toContainText('Sat 26 June 2027');
   await admin.screenshot({ path: 'test-results/cruise-rebooking-progress.png', fullPage: true });
   await office.close();
 
@@ -94,6 +96,9 @@ test('a buyer books a cabin for three guests on a sailing chosen by date, and ta
   await expect(page.getByTestId('booking-event')).toContainText('Sat 26 June 2027');
   await expect(page.getByTestId('guest-list')).toContainText('Emma Nordmann');
   await page.screenshot({ path: 'test-results/cruise-rebooked.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/cruise-rebooked-phone.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
   await rebooking.getByRole('button', { name: /^Cancel and refund €1840\.00 in full/ }).click();
   await expect(page.getByTestId('booking-status')).toHaveText('REFUNDED', { timeout: 20_000 });
   await expect(page.getByTestId('rebooking-answer')).toHaveText('You chose a full refund.');

@@ -173,7 +173,7 @@ table.job-list{border-collapse:collapse;width:100%}\
 table.job-list th,table.job-list td{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}\
 ol.runs{margin:0;padding-left:1.4rem;font-size:.9rem}\
 li.run.failed,li.run.abandoned{color:#a40000}\
-form.history-lookup{margin-top:1.5rem}section.refund-policy{border-bottom:1px solid #ddd;padding:.5rem 0 1rem}section.refund-policy label{display:inline-block;margin:.3rem .8rem .3rem 0}form.history-lookup input{min-width:12rem}\
+form.history-lookup{margin-top:1.5rem}dl.rebooking-progress{display:flex;flex-wrap:wrap;gap:1rem}dl.rebooking-progress div{background:#fff;border:1px solid #ddd;border-radius:8px;padding:.75rem 1rem;min-width:9rem}dl.rebooking-progress dd{margin:0;font-size:2rem;font-weight:700}details.cancel-sailing summary{cursor:pointer;color:#8a1c1c;font-weight:600;white-space:nowrap}table.sailing-list td:nth-child(3){white-space:nowrap}details.cancel-sailing form{display:flex;flex-direction:column;gap:.5rem;margin-top:.5rem;max-width:24rem}button.danger{background:#b42318;color:#fff;border:0;border-radius:6px;padding:.6rem 1rem;min-height:44px}section.refund-policy{border-bottom:1px solid #ddd;padding:.5rem 0 1rem}section.refund-policy label{display:inline-block;margin:.3rem .8rem .3rem 0}form.history-lookup input{min-width:12rem}\
 @media (max-width:700px){table.job-list thead{display:none}\
 table.job-list tr{display:grid;grid-template-columns:1fr 1fr;gap:.2rem .6rem;border-bottom:1px solid #ccc;padding:.6rem 0}\
 table.job-list th,table.job-list td{display:block;border:0;padding:0}\

@@ -179,6 +179,19 @@ async fn progress_page(
     }
     let sailing = catalog::detail(&state, id).await?.summary;
     let p = rebooking::progress(&state, id).await?;
+    let goes_to = match p.to_sailing_id {
+        Some(to) => {
+            let to = catalog::detail(&state, to).await?.summary;
+            format!(
+                "<p data-testid=\"rebooking-to\">{}</p>",
+                escape(&l.fill(
+                    Msg::RebookingGoesTo,
+                    &[("sailing", &to.name), ("when", &to.when(l))]
+                ))
+            )
+        }
+        None => String::new(),
+    };
     let count = |key: &str, label: Msg, n: i64| {
         format!(
             "<div><dt>{}</dt><dd data-count=\"{key}\" data-testid=\"progress-{key}\">{n}</dd></div>",
@@ -186,7 +199,7 @@ async fn progress_page(
         )
     };
     let body = format!(
-        "<p>{why}</p><dl class=\"rebooking-progress\">{}{}{}{}</dl>\
+        "<p>{why}</p>{goes_to}<dl class=\"rebooking-progress\">{}{}{}{}</dl>\
          <p><a href=\"/admin/sailings\">{back}</a></p>\
          <script>(function(){{var s=new EventSource('/api/admin/sailings/{id}/rebooking/stream');\
          s.addEventListener('progress',function(e){{var p=JSON.parse(e.data);\

@@ -474,6 +474,7 @@ messages! {
         CancelSailingButton => "Cancel the sailing and rebook", "Hủy chuyến và chuyển khách";
         RebookingProgressLink => "Rebooking", "Chuyển khách";
         RebookingTitle => "Rebooking: {sailing}", "Chuyển khách: {sailing}";
+        RebookingGoesTo => "Bookings move to {sailing}, {when}.", "Các đơn được chuyển sang {sailing}, {when}.";
         ProgressMoved => "Moved", "Đã chuyển";
         ProgressRefundOffered => "Refund offered", "Đề nghị hoàn tiền";
         ProgressAnswered => "Answered", "Đã trả lời";

@@ -5,6 +5,7 @@
 //!     holdfast-bench claims [DATABASE_URL]       holds as they pile up on a 44,000-seat event
 //!     holdfast-bench best [DATABASE_URL]         1,000 best-available requests at once
 //!     holdfast-bench simulate --targets URL,...  the on-sale simulator (see simulate/)
+//!     holdfast-bench rebooking --targets URL,... a cancelled sailing's 3,000 bookings moved
 //!     holdfast-bench sse-memory URL PID [N]      a server's memory with N SSE clients
 //!
 //! Run it from a release build; `scripts/bench.sh` runs all of it, with
@@ -14,6 +15,7 @@ mod best;
 mod browser;
 mod claims;
 mod queue;
+mod rebooking;
 mod simulate;
 mod sse_memory;
 mod stats;
@@ -24,6 +26,7 @@ async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let ok = match args.first().map(String::as_str) {
         Some("simulate") => simulate::main(&args[1..]).await,
+        Some("rebooking") => rebooking::main(&args[1..]).await,
         Some("sse-memory") => sse_memory::main(&args[1..]).await,
         Some("claims") => claims::main(args.get(1).cloned()).await,
         Some("best") => best::main(args.get(1).cloned()).await,

@@ -141,6 +141,7 @@ fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
             <h1>{l.t(Msg::BookingHeading)} <code>{b.id.chars().take(8).collect::<String>()}</code></h1>
             <p class=format!("status status-{}", b.status.as_str().to_lowercase()) data-testid="booking-status">{b.status.words(l)}</p>
             <p class="explain">{explanation}</p>
+            <div class="booking-rebooking" inner_html=rebooking(l, &b)></div>
             {b.event.as_ref().map(|e| view! {
                 <p class="booking-event" data-testid="booking-event">
                     <strong>{e.name.clone()}</strong><br/>
@@ -162,7 +163,6 @@ fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
                 <p class="refunded-part" data-testid="refunded-part">{l.t(Msg::RefundedLabel)} {l.price(p.refunded_cents, &b.currency)}</p>
             })}
             {(b.status == BookingStatus::Booked).then(|| view! { <Ticket id=b.id.clone()/> })}
-            <div class="booking-rebooking" inner_html=rebooking(l, &b)></div>
             <div class="booking-guests" inner_html=guests(l, &b)></div>
             <div class="booking-actions" inner_html=actions(l, &b)></div>
             <p><a href="/bookings">{l.t(Msg::AllMyBookings)}</a></p>

@@ -4,7 +4,7 @@
 //! the answer, an admin's refund or a webhook interleave — each takes the
 //! booking's row lock first, as here).
 
-use super::moving::{free_rooms, move_places, parties, NotMoved};
+use super::moving::{claim, complete_move, free_rooms, parties};
 use super::progress::{answer_by, choices, last_move, sailings_with_room, view_of};
 use crate::core::booking::store;
 use crate::core::buyer::Owner;
@@ -121,15 +121,10 @@ pub async fn answer(
     let mut freed: Vec<SeatId> = Vec::new();
     match (answer, &placed) {
         (Answer::Sailing(to), Some((_, placement))) => {
-            match move_places(&mut tx, booking, to, placement, now).await {
-                Ok(()) => {}
-                Err(e) => {
-                    return Err(match NotMoved::from(e) {
-                        NotMoved::PlaceTaken => no_room(),
-                        NotMoved::Failed(e) => e,
-                    })
-                }
+            if !claim(&mut tx, booking, to, placement).await?.is_empty() {
+                return Err(no_room());
             }
+            complete_move(&mut tx, booking, moved.event_id, to, placement, now).await?;
         }
         (Answer::Refund, _) => {
             let released = store::cancel_booked(&mut tx, booking, &Cause::Buyer, now)

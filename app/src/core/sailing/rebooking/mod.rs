@@ -59,13 +59,17 @@ pub async fn run(state: &AppState, batch: i64) -> Result<usize, ApiError> {
     let now = state.clock.now();
     let due = due(state, now, batch).await?;
     let mut rooms = moving::Rooms::default();
-    for booking in &due {
-        match booking.status {
-            BookingStatus::Booked => {
-                moving::rebook(state, &booking.id, booking.event_id, &mut rooms).await?;
-            }
-            _ => end_running(state, booking).await?,
-        }
+    for booking in due.iter().filter(|b| b.status != BookingStatus::Booked) {
+        end_running(state, booking).await?;
+    }
+    // Booked ones by sailing, each sailing's in the order paid.
+    let booked: Vec<&Due> = due
+        .iter()
+        .filter(|b| b.status == BookingStatus::Booked)
+        .collect();
+    for sailing in booked.chunk_by(|a, b| a.event_id == b.event_id) {
+        let ids: Vec<BookingId> = sailing.iter().map(|b| b.id.clone()).collect();
+        moving::rebook(state, &ids, sailing[0].event_id, &mut rooms).await?;
     }
     Ok(due.len())
 }

@@ -1,24 +1,27 @@
 //! Moving a booking's places from one sailing of a ship to another: the
 //! job's move off a cancelled sailing (`rebook`) and a buyer's choice of
-//! another sailing (`answer`) both write through `move_places`.
+//! another sailing (`answer`) both write through `claim` and
+//! `complete_move`.
 
 use std::collections::HashMap;
 
 use super::ANSWER_CUTOFF_MS;
-use crate::core::booking::store;
 use crate::core::platform::clock::At;
-use crate::core::platform::db::{self, is_unique_violation, Tx};
+use crate::core::platform::db::{self, Tx};
 use crate::core::platform::jobs::fence::Fence;
 use crate::core::platform::retry;
 use crate::core::sailing::placement::{self, Party, Placement, Room};
 use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Msg;
-use crate::model::{BookingId, BookingStatus, EventId, SeatId};
+use crate::model::{BookingId, BookingStatus, BuyerId, EventBrief, EventId, SeatId};
 
-/// How often a move is tried again after a place it chose was taken
-/// meanwhile (each time with the places read again).
+/// How often a booking's parties are placed again after a place chosen
+/// for them was taken meanwhile.
 const ATTEMPTS: usize = 5;
+
+/// Bookings moved in one transaction (one commit, one fence check).
+const GROUP: usize = 25;
 
 /// Free places per sailing, read once per run and again after a place was
 /// taken under the job; and each cancelled sailing's next sailing.
@@ -26,6 +29,7 @@ const ATTEMPTS: usize = 5;
 pub(super) struct Rooms {
     free: HashMap<EventId, Vec<Room>>,
     next: HashMap<EventId, Option<EventId>>,
+    told: HashMap<EventId, (String, Option<EventBrief>)>,
 }
 
 impl Rooms {
@@ -52,20 +56,61 @@ impl Rooms {
         Ok(rooms.as_slice())
     }
 
-    fn taken(&mut self, sailing: EventId, seats: &[SeatId]) {
+    /// Takes `seats` out of the sailing's free places; the places taken.
+    fn take(&mut self, sailing: EventId, seats: &[SeatId]) -> Vec<Room> {
+        let Some(rooms) = self.free.get_mut(&sailing) else {
+            return Vec::new();
+        };
+        let (taken, left) = std::mem::take(rooms)
+            .into_iter()
+            .partition(|r| seats.contains(&r.seat));
+        *rooms = left;
+        taken
+    }
+
+    fn put_back(&mut self, sailing: EventId, back: Vec<Room>) {
         if let Some(rooms) = self.free.get_mut(&sailing) {
-            rooms.retain(|r| !seats.contains(&r.seat));
+            rooms.extend(back);
+            rooms.sort_by_key(|r| r.seat);
         }
     }
 
-    fn forget(&mut self, sailing: EventId) {
-        self.free.remove(&sailing);
+    fn forget_all(&mut self) {
+        self.free.clear();
+    }
+
+    /// What the mails about `from`'s cancellation say: its reason, and the
+    /// sailing its bookings go to.
+    async fn told(
+        &mut self,
+        state: &AppState,
+        from: EventId,
+        to: Option<EventId>,
+    ) -> Result<(String, Option<EventBrief>), ApiError> {
+        if let Some(told) = self.told.get(&from) {
+            return Ok(told.clone());
+        }
+        let reason: (Option<String>,) =
+            sqlx::query_as("select cancel_reason from sailing where event_id = $1")
+                .bind(from)
+                .fetch_one(state.db.reader())
+                .await?;
+        let new = match to {
+            Some(to) => crate::core::catalog::event_brief(state, to).await?,
+            None => None,
+        };
+        let told = (reason.0.unwrap_or_default(), new);
+        self.told.insert(from, told.clone());
+        Ok(told)
     }
 }
 
 /// The route's next sailing after `from` that sells and leaves time to
 /// answer.
-async fn next_sailing(state: &AppState, from: EventId) -> Result<Option<EventId>, ApiError> {
+pub(super) async fn next_sailing(
+    state: &AppState,
+    from: EventId,
+) -> Result<Option<EventId>, ApiError> {
     let now = state.clock.now();
     let next: Option<(EventId,)> = sqlx::query_as(
         "select n.event_id from sailing c join sailing n on n.route_id = c.route_id
@@ -139,6 +184,13 @@ pub(super) async fn parties(
     booking: &BookingId,
     to: EventId,
 ) -> Result<Vec<Party>, ApiError> {
+    parties_on(state.db.reader(), booking, to).await
+}
+
+async fn parties_on<'e, E>(db: E, booking: &BookingId, to: EventId) -> Result<Vec<Party>, ApiError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
     #[derive(sqlx::FromRow)]
     struct Row {
         seat: SeatId,
@@ -161,7 +213,7 @@ pub(super) async fn parties(
     )
     .bind(booking)
     .bind(to)
-    .fetch_all(state.db.reader())
+    .fetch_all(db)
     .await?;
     Ok(rows
         .into_iter()
@@ -177,88 +229,102 @@ pub(super) async fn parties(
         .collect())
 }
 
-/// Why a move was not written.
-pub(super) enum NotMoved {
-    /// A place it chose was taken meanwhile: read the places again.
-    PlaceTaken,
-    Failed(ApiError),
+/// The pairs of a placement as a CTE's rows, from parameter `$first`:
+/// `m(from_seat, to_seat)`.
+fn pairs_cte(placement: &Placement, first: usize) -> String {
+    let rows: Vec<String> = (0..placement.moves.len())
+        .map(|i| {
+            let p = first + 2 * i;
+            format!("(cast(${p} as bigint), cast(${} as bigint))", p + 1)
+        })
+        .collect();
+    format!("with m(from_seat, to_seat) as (values {})", rows.join(", "))
 }
 
-impl From<sqlx::Error> for NotMoved {
-    fn from(e: sqlx::Error) -> NotMoved {
-        if is_unique_violation(&e) {
-            NotMoved::PlaceTaken
-        } else {
-            NotMoved::Failed(e.into())
-        }
-    }
-}
-
-/// Moves the booking's places as `placement` says, in `tx`: holds that
-/// ran out on the new places end first; the new places are claimed
-/// through the partial unique index (a place live elsewhere fails the
-/// statement); the guests follow their cabins; the old rows are kept in
-/// `moved_place`. The price paid per place stays (an upgrade costs
-/// nothing).
-pub(super) async fn move_places(
+/// Claims the booking's new places on `to` (at the price paid and for the
+/// party of the places they replace) through the partial unique index
+/// that decides every hold: a place live in another booking is passed
+/// over (`on conflict … do nothing`). Answers the places it could not
+/// claim; if any, the caller gives back the others (`unclaim`).
+pub(super) async fn claim(
     tx: &mut Tx,
     booking: &BookingId,
     to: EventId,
     placement: &Placement,
-    now: At,
-) -> Result<(), sqlx::Error> {
-    let seats: Vec<SeatId> = placement.moves.iter().map(|m| m.1).collect();
-    let in_list = seats
-        .iter()
-        .map(|s| s.0.to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    let stale: Vec<(BookingId,)> = sqlx::query_as(&format!(
-        "select distinct bs.booking_id from booking_seat bs join booking b on b.id = bs.booking_id
-         where bs.live = 1 and bs.seat_id in ({in_list}) and b.status = {} and b.held_until <= $1",
-        BookingStatus::Held.sql()
-    ))
-    .bind(now)
-    .fetch_all(&mut **tx)
-    .await?;
-    let stale: Vec<BookingId> = stale.into_iter().map(|s| s.0).collect();
-    let ended = store::expire_stale(tx, &stale, now).await?;
-    debug_assert!(ended.iter().all(|r| r.event_id == to));
-    for (from_seat, to_seat) in &placement.moves {
-        sqlx::query(
-            "insert into moved_place (booking_id, from_seat_id, to_seat_id, guests, price_cents, moved_at)
-             select booking_id, seat_id, $3, guests, price_cents, $4 from booking_seat
-             where booking_id = $1 and seat_id = $2 and live = 1",
-        )
-        .bind(booking)
-        .bind(from_seat)
-        .bind(to_seat)
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
+) -> Result<Vec<SeatId>, sqlx::Error> {
+    let sql = format!(
+        "{} insert into booking_seat (booking_id, seat_id, event_id, price_cents, guests, live)
+         select $1, m.to_seat, $2, bs.price_cents, bs.guests, 1
+         from m join booking_seat bs on bs.booking_id = $1 and bs.seat_id = m.from_seat and bs.live = 1
+         where true
+         on conflict (seat_id) where live = 1 do nothing
+         returning seat_id",
+        pairs_cte(placement, 3)
+    );
+    let mut q = sqlx::query_as(&sql).bind(booking).bind(to);
+    for (from, to_seat) in &placement.moves {
+        q = q.bind(from).bind(to_seat);
     }
-    sqlx::query("delete from booking_seat where booking_id = $1")
+    let claimed: Vec<(SeatId,)> = q.fetch_all(&mut **tx).await?;
+    Ok(placement
+        .moves
+        .iter()
+        .map(|m| m.1)
+        .filter(|s| !claimed.iter().any(|c| c.0 == *s))
+        .collect())
+}
+
+/// Gives back what `claim` took of a move that could not be completed.
+pub(super) async fn unclaim(
+    tx: &mut Tx,
+    booking: &BookingId,
+    to: EventId,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("delete from booking_seat where booking_id = $1 and event_id = $2")
         .bind(booking)
-        .execute(&mut **tx)
-        .await?;
-    for (from_seat, to_seat) in &placement.moves {
-        sqlx::query(
-            "insert into booking_seat (booking_id, seat_id, event_id, price_cents, guests, live)
-             select booking_id, to_seat_id, $3, price_cents, guests, 1 from moved_place
-             where booking_id = $1 and from_seat_id = $2",
-        )
-        .bind(booking)
-        .bind(from_seat)
         .bind(to)
         .execute(&mut **tx)
         .await?;
-        sqlx::query("update booking_guest set seat_id = $3 where booking_id = $1 and seat_id = $2")
-            .bind(booking)
-            .bind(from_seat)
-            .bind(to_seat)
-            .execute(&mut **tx)
-            .await?;
+    Ok(())
+}
+
+/// Completes a claimed move: the old places are kept in `moved_place`
+/// and leave `booking_seat`, the guests follow their cabins, the booking
+/// is the new sailing's. The price paid per place stays (an upgrade
+/// costs nothing).
+pub(super) async fn complete_move(
+    tx: &mut Tx,
+    booking: &BookingId,
+    from: EventId,
+    to: EventId,
+    placement: &Placement,
+    now: At,
+) -> Result<(), sqlx::Error> {
+    let sql = format!(
+        "{} insert into moved_place (booking_id, from_seat_id, to_seat_id, guests, price_cents, moved_at)
+         select $1, m.from_seat, m.to_seat, bs.guests, bs.price_cents, $2
+         from m join booking_seat bs on bs.booking_id = $1 and bs.seat_id = m.from_seat and bs.live = 1",
+        pairs_cte(placement, 3)
+    );
+    let mut q = sqlx::query(&sql).bind(booking).bind(now);
+    for (from_seat, to_seat) in &placement.moves {
+        q = q.bind(from_seat).bind(to_seat);
     }
+    q.execute(&mut **tx).await?;
+    sqlx::query("delete from booking_seat where booking_id = $1 and event_id = $2")
+        .bind(booking)
+        .bind(from)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query(
+        "update booking_guest set seat_id = (select m.to_seat_id from moved_place m
+             where m.booking_id = booking_guest.booking_id and m.from_seat_id = booking_guest.seat_id)
+         where booking_id = $1 and seat_id in (select s.id from seat s where s.event_id = $2)",
+    )
+    .bind(booking)
+    .bind(from)
+    .execute(&mut **tx)
+    .await?;
     sqlx::query("update booking set event_id = $2, updated_at = $3 where id = $1")
         .bind(booking)
         .bind(to)
@@ -268,148 +334,150 @@ pub(super) async fn move_places(
     Ok(())
 }
 
-/// The job's move of one BOOKED booking off the cancelled sailing `from`
-/// to the route's next sailing, or its refund offer when nothing there has
-/// room for it. A place taken under it means reading the places again.
+/// Places and claims the booking's parties on `to`: a place taken under
+/// the job is passed over and the parties placed again, a few times;
+/// `None` when they no longer fit (a refund is offered).
+async fn place_and_claim(
+    tx: &mut Tx,
+    state: &AppState,
+    rooms: &mut Rooms,
+    booking: &BookingId,
+    to: EventId,
+) -> Result<Option<Placement>, ApiError> {
+    let parties = parties_on(&mut **tx, booking, to).await?;
+    for _ in 0..ATTEMPTS {
+        let Some(placed) = placement::place(&parties, rooms.free_on(state, to).await?) else {
+            return Ok(None);
+        };
+        let missed = claim(tx, booking, to, &placed).await?;
+        let seats: Vec<SeatId> = placed.moves.iter().map(|m| m.1).collect();
+        let taken = rooms.take(to, &seats);
+        if missed.is_empty() {
+            return Ok(Some(placed));
+        }
+        unclaim(tx, booking, to).await?;
+        // The missed places are someone else's; the others stay free.
+        let back = taken
+            .into_iter()
+            .filter(|r| !missed.contains(&r.seat))
+            .collect();
+        rooms.put_back(to, back);
+    }
+    Ok(None)
+}
+
+/// The job's move of BOOKED bookings off the cancelled sailing `from` to
+/// the route's next sailing (or a refund offer when nothing there has room
+/// for one), `GROUP` to a transaction with each one's `rebooking` row and
+/// mail. A group the database rolls back for contention is done again
+/// with the places read again.
 pub(super) async fn rebook(
     state: &AppState,
-    booking: &BookingId,
+    bookings: &[BookingId],
     from: EventId,
     rooms: &mut Rooms,
 ) -> Result<(), ApiError> {
     let to = rooms.next_of(state, from).await?;
-    for _ in 0..ATTEMPTS {
-        let placement = match to {
-            Some(to) => {
-                let parties = parties(state, booking, to).await?;
-                placement::place(&parties, rooms.free_on(state, to).await?)
-            }
-            None => None,
-        };
-        let written = retry::retried("rebooking", || async {
-            match write_rebooking(state, booking, from, to, placement.as_ref()).await {
-                Ok(done) => Ok(Ok(done)),
-                Err(NotMoved::PlaceTaken) => Ok(Err(())),
-                Err(NotMoved::Failed(e)) => Err(e),
-            }
-        })
-        .await?;
-        match (written, to) {
-            (Ok(true), Some(to)) => {
-                if let Some(p) = &placement {
-                    let seats: Vec<SeatId> = p.moves.iter().map(|m| m.1).collect();
-                    rooms.taken(to, &seats);
-                    publish_move(state, from, to, p);
+    for group in bookings.chunks(GROUP) {
+        let mut tried = 0;
+        loop {
+            tried += 1;
+            match rebook_group(state, group, from, to, rooms).await {
+                Ok(moved) => {
+                    if let Some(to) = to {
+                        for placement in &moved {
+                            publish_move(state, from, to, placement);
+                        }
+                    }
+                    break;
                 }
-                return Ok(());
+                Err(ApiError::Contended(_)) if tried < retry::TRIES => rooms.forget_all(),
+                Err(e) => {
+                    rooms.forget_all();
+                    return Err(e);
+                }
             }
-            (Ok(_), _) => return Ok(()),
-            (Err(()), Some(to)) => rooms.forget(to),
-            (Err(()), None) => return Ok(()),
         }
     }
-    tracing::warn!(%booking, "places kept being taken under the rebooking; the next run tries again");
     Ok(())
 }
 
-/// The move (or the refund offer) with its `rebooking` row and the buyer's
-/// mail, in one transaction; false when the booking was already handled
-/// (moved by an earlier run, refunded, no longer on `from`).
-async fn write_rebooking(
+/// One transaction: each booking of the group still BOOKED on `from` and
+/// not yet handled is moved or offered a refund; the placements made.
+async fn rebook_group(
     state: &AppState,
-    booking: &BookingId,
+    group: &[BookingId],
     from: EventId,
     to: Option<EventId>,
-    placement: Option<&Placement>,
-) -> Result<bool, NotMoved> {
+    rooms: &mut Rooms,
+) -> Result<Vec<Placement>, ApiError> {
+    let (reason, new) = rooms.told(state, from, to).await?;
     let now = state.clock.now();
-    let mut tx = state.db.begin().await?;
-    let Some(locked) = store::lock(&mut tx, booking).await? else {
-        return Ok(false);
-    };
-    if locked.status != BookingStatus::Booked || locked.event_id != from {
-        return Ok(false);
-    }
-    let moved_to = placement.and(to);
     let fence = Fence::current().map_or(0, |f| f.token);
-    let inserted = sqlx::query(
-        "insert into rebooking (booking_id, from_event_id, to_event_id, moved_at, fence)
-         values ($1, $2, $3, $4, $5) on conflict do nothing",
-    )
-    .bind(booking)
-    .bind(from)
-    .bind(moved_to)
-    .bind(now)
-    .bind(fence)
-    .execute(&mut *tx)
-    .await?
-    .rows_affected();
-    if inserted == 0 {
-        return Ok(false);
-    }
-    if let (Some(to), Some(p)) = (moved_to, placement) {
-        move_places(&mut tx, booking, to, p, now).await?;
-    }
-    mail(
-        &mut tx,
-        state,
-        booking,
-        from,
-        &locked.buyer_id,
-        moved_to,
-        now,
-    )
-    .await
-    .map_err(NotMoved::Failed)?;
-    db::commit(tx).await?;
-    Ok(true)
-}
-
-/// The buyer's mail about the cancellation, once (its outbox key), in the
-/// language they paid in: where the booking went, or that a refund waits.
-async fn mail(
-    tx: &mut Tx,
-    state: &AppState,
-    booking: &BookingId,
-    from: EventId,
-    buyer: &crate::model::BuyerId,
-    moved_to: Option<EventId>,
-    now: At,
-) -> Result<(), ApiError> {
-    let l = crate::core::buyer_language::of_booking(tx, booking).await?;
-    let reason: (Option<String>,) =
-        sqlx::query_as("select cancel_reason from sailing where event_id = $1")
-            .bind(from)
-            .fetch_one(&mut **tx)
-            .await?;
-    let reason = reason.0.unwrap_or_default();
-    let body = match moved_to {
-        Some(to) => {
-            let new = crate::core::catalog::event_brief(state, to)
-                .await?
-                .ok_or(ApiError::NotFound("sailing"))?;
-            l.fill(
+    let mut tx = state.db.begin().await?;
+    let mut moved = Vec::new();
+    for booking in group {
+        // The booking's row lock first, as every verdict takes it.
+        let locked: Option<(BookingStatus, EventId, BuyerId, i64)> = sqlx::query_as(
+            "update booking set updated_at = updated_at where id = $1
+             returning status, event_id, buyer_id,
+                       (select count(*) from rebooking r where r.booking_id = $1 and r.from_event_id = $2)",
+        )
+        .bind(booking)
+        .bind(from)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((status, event, buyer, handled)) = locked else {
+            continue;
+        };
+        if status != BookingStatus::Booked || event != from || handled > 0 {
+            continue;
+        }
+        let placed = match to {
+            Some(to) => place_and_claim(&mut tx, state, rooms, booking, to).await?,
+            None => None,
+        };
+        let moved_to = placed.as_ref().and(to);
+        if let (Some(to), Some(p)) = (moved_to, &placed) {
+            complete_move(&mut tx, booking, from, to, p, now).await?;
+        }
+        sqlx::query(
+            "insert into rebooking (booking_id, from_event_id, to_event_id, moved_at, fence)
+             values ($1, $2, $3, $4, $5)",
+        )
+        .bind(booking)
+        .bind(from)
+        .bind(moved_to)
+        .bind(now)
+        .bind(fence)
+        .execute(&mut *tx)
+        .await?;
+        let l = crate::core::buyer_language::of_booking(&mut tx, booking).await?;
+        let body = match (&new, moved_to) {
+            (Some(new), Some(_)) => l.fill(
                 Msg::MailRebooked,
                 &[
                     ("reason", &reason),
                     ("sailing", &new.name),
                     ("when", &new.when(l)),
                 ],
-            )
-        }
-        None => l.fill(Msg::MailRebookingRefundOffered, &[("reason", &reason)]),
-    };
-    crate::core::payments::outbox::enqueue_email(
-        tx,
-        booking,
-        &format!("rebooked-{booking}-{}", from.0),
-        &format!("buyer:{buyer}"),
-        l.t(Msg::MailSailingCancelledSubject),
-        &body,
-        now,
-    )
-    .await?;
-    Ok(())
+            ),
+            _ => l.fill(Msg::MailRebookingRefundOffered, &[("reason", &reason)]),
+        };
+        crate::core::payments::outbox::enqueue_email(
+            &mut tx,
+            booking,
+            &format!("rebooked-{booking}-{}", from.0),
+            &format!("buyer:{buyer}"),
+            l.t(Msg::MailSailingCancelledSubject),
+            &body,
+            now,
+        )
+        .await?;
+        moved.extend(placed);
+    }
+    db::commit(tx).await?;
+    Ok(moved)
 }
 
 /// The maps after a committed move: the old places free (on a sailing

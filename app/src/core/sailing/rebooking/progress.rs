@@ -54,11 +54,17 @@ pub async fn progress(state: &AppState, sailing: EventId) -> Result<RebookingPro
     .bind(sailing)
     .fetch_optional(state.db.reader())
     .await?;
+    // Where bookings went, or (none moved yet) where they will go.
+    let to_sailing_id = match to.and_then(|t| t.0) {
+        Some(to) => Some(to),
+        None if cancelled_at.is_some() => super::moving::next_sailing(state, sailing).await?,
+        None => None,
+    };
     Ok(RebookingProgress {
         sailing_id: sailing,
         cancelled_at: cancelled_at.map(rfc3339),
         reason,
-        to_sailing_id: to.and_then(|t| t.0),
+        to_sailing_id,
         moved,
         refund_offered,
         answered,
