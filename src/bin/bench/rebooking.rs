@@ -1,12 +1,14 @@
 //! `holdfast-bench rebooking --targets URL,... --database URL --admin-token T
-//! [--bookings N] [--hold-rate R]`: the cruise seed's failure, measured. A ship of
+//! [--bookings N] [--hold-rate R] [--kill-after M]`: the cruise seed's failure, measured. A ship of
 //! `N + 200` cabins sails a route weekly; its first sailing is sold out to
 //! `N` bookings (each a buyer's hold, payment and webhook, through the
 //! instances); then the line cancels it while buyers keep holding and
 //! releasing cabins of a later sailing. Printed: how long the rebooking of
 //! every booking took (moved or offered a refund), and the holds' latency
-//! during it next to the same load before it. Every invariant is checked
-//! at the end. Run it with `scripts/onsale.sh --bench rebooking` (several
+//! during it next to the same load before it. With `--kill-after M` the
+//! instance running the job is killed (SIGKILL) after M moves, and another
+//! takes it over once its lease ends. Every invariant is checked at the
+//! end, and from the database that each booking was moved and mailed once. Run it with `scripts/onsale.sh --bench rebooking` (several
 //! instances sharing Postgres, the job runner on each).
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,6 +35,8 @@ struct Options {
     admin_token: String,
     bookings: usize,
     hold_rate: f64,
+    /// Kill (SIGKILL) the instance running the job after this many moves.
+    kill_after: Option<usize>,
 }
 
 fn options(args: &[String]) -> Option<Options> {
@@ -42,6 +46,7 @@ fn options(args: &[String]) -> Option<Options> {
         admin_token: String::new(),
         bookings: 3_000,
         hold_rate: 200.0,
+        kill_after: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -52,6 +57,7 @@ fn options(args: &[String]) -> Option<Options> {
             "--admin-token" => o.admin_token = value()?,
             "--bookings" => o.bookings = value()?.parse().ok()?,
             "--hold-rate" => o.hold_rate = value()?.parse().ok()?,
+            "--kill-after" => o.kill_after = Some(value()?.parse().ok()?),
             // The harness's options for the simulator, not used here.
             "--hold-ttl" => {
                 value()?;
@@ -67,7 +73,7 @@ fn options(args: &[String]) -> Option<Options> {
 
 pub async fn main(args: &[String]) -> bool {
     let Some(o) = options(args) else {
-        eprintln!("usage: holdfast-bench rebooking --targets URL,... --database URL --admin-token T [--bookings N] [--hold-rate R]");
+        eprintln!("usage: holdfast-bench rebooking --targets URL,... --database URL --admin-token T [--bookings N] [--hold-rate R] [--kill-after M]");
         return false;
     };
     let (cancelled, next, later) = match setup(&o).await {
@@ -138,20 +144,33 @@ pub async fn main(args: &[String]) -> bool {
         return false;
     }
     let mut progress = serde_json::Value::Null;
+    let mut killed = o.kill_after.is_none();
     while t0.elapsed() < Duration::from_secs(300) {
-        if let Ok(r) = admin
-            .get(format!(
-                "{}/api/admin/sailings/{cancelled}/rebooking",
-                o.targets[1 % o.targets.len()]
-            ))
-            .send()
-            .await
-        {
-            progress = r.json().await.unwrap_or_default();
-            let handled = progress["moved"].as_i64().unwrap_or(0)
-                + progress["refundOffered"].as_i64().unwrap_or(0);
+        // Through any instance that answers (one may have been killed).
+        let mut answer = None;
+        for base in &o.targets {
+            let url = format!("{base}/api/admin/sailings/{cancelled}/rebooking");
+            if let Ok(r) = admin.get(url).send().await {
+                answer = r.json::<serde_json::Value>().await.ok();
+                break;
+            }
+        }
+        if let Some(p) = answer {
+            progress = p;
+            let moved = progress["moved"].as_i64().unwrap_or(0);
+            let handled = moved + progress["refundOffered"].as_i64().unwrap_or(0);
             if progress["left"] == 0 && handled as usize == o.bookings {
                 break;
+            }
+            if !killed && moved as usize >= o.kill_after.unwrap_or(0) {
+                killed = true;
+                match kill_job_holder(&admin, &o.targets).await {
+                    Some(pid) => println!(
+                        "!! kill -9 {pid}, the instance running the rebooking, after {moved} moves ({:.2} s)",
+                        t0.elapsed().as_secs_f64()
+                    ),
+                    None => println!("!! no instance held the rebooking to kill"),
+                }
             }
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -176,7 +195,65 @@ pub async fn main(args: &[String]) -> bool {
         Err(_) => serde_json::Value::Null,
     };
     println!("invariants: {inv}");
-    inv["ok"] == true && progress["left"] == 0
+    let once = once_each(&o, cancelled).await;
+    println!("{once}");
+    inv["ok"] == true && progress["left"] == 0 && once.ends_with("once each")
+}
+
+/// The instance holding the rebooking job's lease, killed with SIGKILL
+/// (its name in the job table carries its process id); the pid.
+async fn kill_job_holder(admin: &reqwest::Client, targets: &[String]) -> Option<u32> {
+    let jobs: serde_json::Value = admin
+        .get(format!("{}/api/admin/jobs", targets[0]))
+        .send()
+        .await
+        .ok()?
+        .json()
+        .await
+        .ok()?;
+    let holder = jobs.as_array()?.iter().find(|j| j["name"] == "rebooking")?["holder"]
+        .as_str()?
+        .to_string();
+    let pid: u32 = holder.rsplit('-').nth(1)?.parse().ok()?;
+    let killed = std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .ok()?;
+    killed.success().then_some(pid)
+}
+
+/// From the database: every booking of the cancelled sailing has one
+/// rebooking row and one mail.
+async fn once_each(o: &Options, sailing: i64) -> String {
+    let Ok(pool) = sqlx::AnyPool::connect(&o.database).await else {
+        return "could not read the database".into();
+    };
+    let count = |sql: &'static str| {
+        let pool = pool.clone();
+        async move {
+            sqlx::query_as::<_, (i64,)>(sql)
+                .bind(sailing)
+                .fetch_one(&pool)
+                .await
+                .map_or(-1, |n| n.0)
+        }
+    };
+    let rows = count("select count(*) from rebooking where from_event_id = $1").await;
+    let distinct =
+        count("select count(distinct booking_id) from rebooking where from_event_id = $1").await;
+    let mails = count(
+        "select count(*) from outbox where dedupe_key like 'rebooked-%-' || cast($1 as text)",
+    )
+    .await;
+    let n = o.bookings as i64;
+    let verdict = if rows == n && distinct == n && mails == n {
+        "once each"
+    } else {
+        "NOT once each"
+    };
+    format!(
+        "rebooking rows {rows} ({distinct} bookings), mails {mails}, for {n} bookings: {verdict}"
+    )
 }
 
 fn admin_client(token: &str) -> reqwest::Client {

@@ -124,7 +124,7 @@ pub async fn answer(
             if !claim(&mut tx, booking, to, placement).await?.is_empty() {
                 return Err(no_room());
             }
-            complete_move(&mut tx, booking, moved.event_id, to, placement, now).await?;
+            complete_move(&mut tx, booking, moved.event_id, to, placement, true, now).await?;
         }
         (Answer::Refund, _) => {
             let released = store::cancel_booked(&mut tx, booking, &Cause::Buyer, now)

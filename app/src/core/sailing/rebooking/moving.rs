@@ -177,56 +177,55 @@ impl RoomRow {
     }
 }
 
-/// The booking's live places as parties, their categories priced as on
-/// `to` (the upgrade rule compares with that price).
+/// Bookings' places as parties, their categories priced as on the
+/// sailing `$1` (the upgrade rule compares with that price).
+const PARTIES: &str = "select bs.booking_id, bs.seat_id as seat, coalesce(s.level, '') as deck,
+            s.row_label as corridor, s.number, pc.code as category,
+            coalesce((select t.price_cents from price_category t
+                      where t.event_id = $1 and t.code = pc.code), pc.price_cents) as category_price_cents,
+            bs.guests
+     from booking_seat bs join seat s on s.id = bs.seat_id
+     join price_category pc on pc.id = s.category_id";
+
+#[derive(sqlx::FromRow)]
+struct PartyRow {
+    seat: SeatId,
+    deck: String,
+    corridor: String,
+    number: i64,
+    category: String,
+    category_price_cents: i64,
+    guests: i64,
+}
+
+impl PartyRow {
+    fn into_party(self) -> Party {
+        Party {
+            seat: self.seat,
+            deck: self.deck,
+            corridor: self.corridor,
+            number: self.number,
+            category: self.category,
+            category_price_cents: self.category_price_cents,
+            guests: self.guests,
+        }
+    }
+}
+
+/// The booking's live places as parties, priced as on `to`.
 pub(super) async fn parties(
     state: &AppState,
     booking: &BookingId,
     to: EventId,
 ) -> Result<Vec<Party>, ApiError> {
-    parties_on(state.db.reader(), booking, to).await
-}
-
-async fn parties_on<'e, E>(db: E, booking: &BookingId, to: EventId) -> Result<Vec<Party>, ApiError>
-where
-    E: sqlx::Executor<'e, Database = sqlx::Any>,
-{
-    #[derive(sqlx::FromRow)]
-    struct Row {
-        seat: SeatId,
-        deck: String,
-        corridor: String,
-        number: i64,
-        category: String,
-        category_price_cents: i64,
-        guests: i64,
-    }
-    let rows: Vec<Row> = sqlx::query_as(
-        "select bs.seat_id as seat, coalesce(s.level, '') as deck, s.row_label as corridor, s.number,
-                pc.code as category,
-                coalesce((select t.price_cents from price_category t
-                          where t.event_id = $2 and t.code = pc.code), pc.price_cents) as category_price_cents,
-                bs.guests
-         from booking_seat bs join seat s on s.id = bs.seat_id
-         join price_category pc on pc.id = s.category_id
-         where bs.booking_id = $1 and bs.live = 1 order by bs.seat_id",
-    )
-    .bind(booking)
+    let rows: Vec<PartyRow> = sqlx::query_as(&format!(
+        "{PARTIES} where bs.booking_id = $2 and bs.live = 1 order by bs.seat_id"
+    ))
     .bind(to)
-    .fetch_all(db)
+    .bind(booking)
+    .fetch_all(state.db.reader())
     .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| Party {
-            seat: r.seat,
-            deck: r.deck,
-            corridor: r.corridor,
-            number: r.number,
-            category: r.category,
-            category_price_cents: r.category_price_cents,
-            guests: r.guests,
-        })
-        .collect())
+    Ok(rows.into_iter().map(PartyRow::into_party).collect())
 }
 
 /// The pairs of a placement as a CTE's rows, from parameter `$first`:
@@ -298,6 +297,7 @@ pub(super) async fn complete_move(
     from: EventId,
     to: EventId,
     placement: &Placement,
+    named: bool,
     now: At,
 ) -> Result<(), sqlx::Error> {
     let sql = format!(
@@ -316,15 +316,17 @@ pub(super) async fn complete_move(
         .bind(from)
         .execute(&mut **tx)
         .await?;
-    sqlx::query(
-        "update booking_guest set seat_id = (select m.to_seat_id from moved_place m
-             where m.booking_id = booking_guest.booking_id and m.from_seat_id = booking_guest.seat_id)
-         where booking_id = $1 and seat_id in (select s.id from seat s where s.event_id = $2)",
-    )
-    .bind(booking)
-    .bind(from)
-    .execute(&mut **tx)
-    .await?;
+    if named {
+        sqlx::query(
+            "update booking_guest set seat_id = (select m.to_seat_id from moved_place m
+                 where m.booking_id = booking_guest.booking_id and m.from_seat_id = booking_guest.seat_id)
+             where booking_id = $1 and seat_id in (select s.id from seat s where s.event_id = $2)",
+        )
+        .bind(booking)
+        .bind(from)
+        .execute(&mut **tx)
+        .await?;
+    }
     sqlx::query("update booking set event_id = $2, updated_at = $3 where id = $1")
         .bind(booking)
         .bind(to)
@@ -342,11 +344,11 @@ async fn place_and_claim(
     state: &AppState,
     rooms: &mut Rooms,
     booking: &BookingId,
+    parties: &[Party],
     to: EventId,
 ) -> Result<Option<Placement>, ApiError> {
-    let parties = parties_on(&mut **tx, booking, to).await?;
     for _ in 0..ATTEMPTS {
-        let Some(placed) = placement::place(&parties, rooms.free_on(state, to).await?) else {
+        let Some(placed) = placement::place(parties, rooms.free_on(state, to).await?) else {
             return Ok(None);
         };
         let missed = claim(tx, booking, to, &placed).await?;
@@ -402,8 +404,23 @@ pub(super) async fn rebook(
     Ok(())
 }
 
+/// A booking of a group as locked: its state, buyer, whether it was
+/// handled already, whether guests are named, the buyer's language.
+#[derive(sqlx::FromRow)]
+struct Locked {
+    id: BookingId,
+    status: BookingStatus,
+    event_id: EventId,
+    buyer_id: BuyerId,
+    handled: i64,
+    named: i64,
+    language: Option<String>,
+}
+
 /// One transaction: each booking of the group still BOOKED on `from` and
-/// not yet handled is moved or offered a refund; the placements made.
+/// not yet handled is moved or offered a refund; the placements made. The
+/// group's rows are locked, read and recorded in one statement each; a
+/// booking costs its claim, its move and its mail.
 async fn rebook_group(
     state: &AppState,
     group: &[BookingId],
@@ -415,44 +432,54 @@ async fn rebook_group(
     let now = state.clock.now();
     let fence = Fence::current().map_or(0, |f| f.token);
     let mut tx = state.db.begin().await?;
+    let ids = (0..group.len())
+        .map(|i| format!("${}", i + 2))
+        .collect::<Vec<_>>()
+        .join(", ");
+    // The rows' locks first, as every verdict takes a booking's.
+    let sql = format!(
+        "update booking set updated_at = updated_at where id in ({ids})
+         returning id, status, event_id, buyer_id,
+                   (select count(*) from rebooking r
+                    where r.booking_id = booking.id and r.from_event_id = $1) as handled,
+                   (select count(*) from booking_guest g where g.booking_id = booking.id) as named,
+                   (select l.language from buyer_language l where l.buyer_id = booking.buyer_id) as language"
+    );
+    let mut q = sqlx::query_as(&sql).bind(from);
+    for id in group {
+        q = q.bind(id);
+    }
+    let locked: Vec<Locked> = q.fetch_all(&mut *tx).await?;
+    let mut parties = match to {
+        Some(to) => parties_of_group(&mut tx, group, to).await?,
+        None => HashMap::new(),
+    };
     let mut moved = Vec::new();
+    let mut recorded: Vec<(&BookingId, Option<EventId>)> = Vec::new();
+    // In the group's order: the order paid.
     for booking in group {
-        // The booking's row lock first, as every verdict takes it.
-        let locked: Option<(BookingStatus, EventId, BuyerId, i64)> = sqlx::query_as(
-            "update booking set updated_at = updated_at where id = $1
-             returning status, event_id, buyer_id,
-                       (select count(*) from rebooking r where r.booking_id = $1 and r.from_event_id = $2)",
-        )
-        .bind(booking)
-        .bind(from)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((status, event, buyer, handled)) = locked else {
+        let Some(b) = locked.iter().find(|b| &b.id == booking) else {
             continue;
         };
-        if status != BookingStatus::Booked || event != from || handled > 0 {
+        if b.status != BookingStatus::Booked || b.event_id != from || b.handled > 0 {
             continue;
         }
-        let placed = match to {
-            Some(to) => place_and_claim(&mut tx, state, rooms, booking, to).await?,
-            None => None,
+        let placed = match (to, parties.remove(booking)) {
+            (Some(to), Some(wanted)) => {
+                place_and_claim(&mut tx, state, rooms, booking, &wanted, to).await?
+            }
+            _ => None,
         };
         let moved_to = placed.as_ref().and(to);
         if let (Some(to), Some(p)) = (moved_to, &placed) {
-            complete_move(&mut tx, booking, from, to, p, now).await?;
+            complete_move(&mut tx, booking, from, to, p, b.named > 0, now).await?;
         }
-        sqlx::query(
-            "insert into rebooking (booking_id, from_event_id, to_event_id, moved_at, fence)
-             values ($1, $2, $3, $4, $5)",
-        )
-        .bind(booking)
-        .bind(from)
-        .bind(moved_to)
-        .bind(now)
-        .bind(fence)
-        .execute(&mut *tx)
-        .await?;
-        let l = crate::core::buyer_language::of_booking(&mut tx, booking).await?;
+        recorded.push((booking, moved_to));
+        let l = b
+            .language
+            .as_deref()
+            .and_then(crate::i18n::Locale::parse)
+            .unwrap_or_default();
         let body = match (&new, moved_to) {
             (Some(new), Some(_)) => l.fill(
                 Msg::MailRebooked,
@@ -468,7 +495,7 @@ async fn rebook_group(
             &mut tx,
             booking,
             &format!("rebooked-{booking}-{}", from.0),
-            &format!("buyer:{buyer}"),
+            &format!("buyer:{}", b.buyer_id),
             l.t(Msg::MailSailingCancelledSubject),
             &body,
             now,
@@ -476,8 +503,73 @@ async fn rebook_group(
         .await?;
         moved.extend(placed);
     }
+    record(&mut tx, &recorded, from, fence, now).await?;
     db::commit(tx).await?;
     Ok(moved)
+}
+
+/// The group's `rebooking` rows, in one statement.
+async fn record(
+    tx: &mut Tx,
+    rows: &[(&BookingId, Option<EventId>)],
+    from: EventId,
+    fence: i64,
+    now: At,
+) -> Result<(), sqlx::Error> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let values = (0..rows.len())
+        .map(|i| {
+            format!(
+                "(${}, $1, cast(${} as bigint), $2, $3)",
+                4 + 2 * i,
+                5 + 2 * i
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "insert into rebooking (booking_id, from_event_id, to_event_id, moved_at, fence) values {values}"
+    );
+    let mut q = sqlx::query(&sql).bind(from).bind(now).bind(fence);
+    for (booking, to) in rows {
+        q = q.bind(*booking).bind(*to);
+    }
+    q.execute(&mut **tx).await?;
+    Ok(())
+}
+
+/// The live places of a group's bookings as parties, priced as on `to`.
+async fn parties_of_group(
+    tx: &mut Tx,
+    group: &[BookingId],
+    to: EventId,
+) -> Result<HashMap<BookingId, Vec<Party>>, ApiError> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        booking_id: BookingId,
+        #[sqlx(flatten)]
+        party: PartyRow,
+    }
+    let ids = (0..group.len())
+        .map(|i| format!("${}", i + 2))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql =
+        format!("{PARTIES} where bs.booking_id in ({ids}) and bs.live = 1 order by bs.seat_id");
+    let mut q = sqlx::query_as(&sql).bind(to);
+    for id in group {
+        q = q.bind(id);
+    }
+    let rows: Vec<Row> = q.fetch_all(&mut **tx).await?;
+    let mut out: HashMap<BookingId, Vec<Party>> = HashMap::new();
+    for r in rows {
+        out.entry(r.booking_id)
+            .or_default()
+            .push(r.party.into_party());
+    }
+    Ok(out)
 }
 
 /// The maps after a committed move: the old places free (on a sailing
