@@ -55,6 +55,7 @@ ports=() targets=""
 start_instance() { # index port
   DATABASE_URL="$url" LEPTOS_SITE_ADDR="127.0.0.1:$2" LEPTOS_SITE_ROOT="$root/target/site" \
     HOLD_TTL_SECONDS="$ttl" SWEEP_INTERVAL_SECONDS=1 RECONCILE_INTERVAL_SECONDS=5 \
+    JOB_LEASE_SECONDS="${JOB_LEASE_SECONDS:-15}" \
     ADMIN_TOKEN=$token ADMIN_PASSWORD=onsale-admin-password \
     RATE_LIMIT_IP_PER_MINUTE=0 RUST_LOG=warn \
     "$bin/holdfast" >> "$work/instance-$1.log" 2>&1 &

@@ -61,6 +61,10 @@ sim=(--event 2 --buyers 1500 --concurrency 64)
 # The same crowd through a waiting room on two instances: every buyer queues
 # first and holds with the admission it was given.
 ./scripts/onsale.sh --instances 2 --db postgres --hold-ttl 6 -- "${sim[@]}" --buyers 600 --waiting-room 3000
+# A cancelled sailing's 300 bookings moved by the rebooking job on three
+# instances, the one running it killed (SIGKILL) after 100 moves: another
+# takes it over once its lease ends; every booking moved and mailed once.
+JOB_LEASE_SECONDS=3 ./scripts/onsale.sh --instances 3 --db postgres --bench rebooking -- --bookings 300 --kill-after 100 --hold-rate 100
 
 echo "==> API fuzzing (schemathesis against /api/openapi.json)"
 start_holdfast fport fuzz_pid "$work/server-fuzz.log" ./target/debug/holdfast \
