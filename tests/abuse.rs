@@ -208,3 +208,26 @@ on_both_backends!(
         app.assert_invariants().await;
     }
 );
+
+/// A server function's call without a field it needs is the caller's
+/// mistake: a 400 in the API's error shape naming no internals, and
+/// nothing held.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_function_call_missing_a_field_is_refused_as_bad_input() {
+    let app = app_with(|_| {}).await;
+    let buyer = app.buyer_at("198.51.100.6");
+    let answer = buyer
+        .http
+        .post(format!("{}{}", app.base, HoldSeats::PATH))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("event_id=1&seat_ids[0]=600")
+        .send()
+        .await
+        .unwrap();
+    let status = answer.status();
+    let text = answer.text().await.unwrap();
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("\"VALIDATION\""), "{text}");
+    assert!(!text.contains("serde") && !text.contains("Args"), "{text}");
+    assert_eq!(app.scalar("select count(*) from booking").await, 0);
+}

@@ -4,7 +4,10 @@
 //! unreachable, a 408 from the timeout — and such answers would leave
 //! `/api` without `{ "error": … }`. This middleware, outside every other
 //! layer, gives any `/api` error that is not JSON a body in the shape,
-//! keeping its status and headers (`Allow`, `Retry-After`).
+//! keeping its status and headers (`Allow`, `Retry-After`). A page's
+//! server function whose arguments do not read (a field missing or
+//! malformed) answers 500 from Leptos; that is the caller's mistake, so it
+//! becomes a 400 here.
 
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -15,9 +18,14 @@ use holdfast_app::core::platform::error::{ErrorBody, ErrorDetail};
 pub async fn api_errors(request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api/");
     let response = next.run(request).await;
-    let status = response.status();
+    let mut status = response.status();
     if !api || status.as_u16() < 400 || is_json(&response) {
         return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    if parts.headers.contains_key(SERVER_FN_ERROR) && arguments_unread(body).await {
+        status = StatusCode::BAD_REQUEST;
+        parts.status = status;
     }
     if status.is_server_error() {
         tracing::error!(
@@ -26,7 +34,6 @@ pub async fn api_errors(request: Request, next: Next) -> Response {
         );
     }
     let (code, message) = describe(status);
-    let (mut parts, _) = response.into_parts();
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.insert(
         header::CONTENT_TYPE,
@@ -48,6 +55,20 @@ pub async fn api_errors(request: Request, next: Next) -> Response {
     Response::from_parts(parts, fresh.into_body())
 }
 
+/// The header Leptos marks a server function's error with.
+const SERVER_FN_ERROR: &str = "serverfnerror";
+
+/// Whether a server function's error body says its arguments did not read
+/// (`Args|…`, `MissingArg|…`, `Deserialization|…`).
+async fn arguments_unread(body: axum::body::Body) -> bool {
+    let Ok(bytes) = axum::body::to_bytes(body, 16 * 1024).await else {
+        return false;
+    };
+    ["Args|", "MissingArg|", "Deserialization|"]
+        .iter()
+        .any(|kind| bytes.starts_with(kind.as_bytes()))
+}
+
 fn describe(status: StatusCode) -> (&'static str, &'static str) {
     match status.as_u16() {
         404 => ("NOT_FOUND", "No such resource"),
@@ -64,6 +85,10 @@ fn describe(status: StatusCode) -> (&'static str, &'static str) {
         429 => (
             "RATE_LIMITED",
             "Too many requests; try again after Retry-After seconds",
+        ),
+        400 => (
+            "VALIDATION",
+            "A field the request needs is missing or not in its form",
         ),
         400..=499 => ("VALIDATION", "The request is not valid"),
         _ => (

@@ -218,12 +218,13 @@ impl HoldOutcome {
 
 /// Holds seats, and cabins for the parties `guests` names as
 /// `seat:count,seat:count` (the usual party of two where it names none;
-/// a string, as a form field carries it).
+/// a string, as a form field carries it; a form without it — a page from
+/// before cabins — holds seats as it always did).
 #[server]
 pub async fn hold_seats(
     event_id: EventId,
     seat_ids: Vec<SeatId>,
-    guests: String,
+    #[server(default)] guests: String,
     idempotency_key: String,
 ) -> Result<HoldOutcome, ServerFnError> {
     use crate::core::booking::hold::hold_parties;
