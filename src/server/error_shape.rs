@@ -90,7 +90,7 @@ fn describe(status: StatusCode) -> (&'static str, &'static str) {
             "VALIDATION",
             "A field the request needs is missing or not in its form",
         ),
-        400..=499 => ("VALIDATION", "The request is not valid"),
+        401..=499 => ("VALIDATION", "The request is not valid"),
         _ => (
             "INTERNAL",
             "Something went wrong on our side; try again with the same Idempotency-Key",
