@@ -14,6 +14,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use holdfast_app::core::platform::error::{ErrorBody, ErrorDetail};
+use leptos::server_fn::error::SERVER_FN_ERROR_HEADER;
 
 pub async fn api_errors(request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api/");
@@ -23,7 +24,7 @@ pub async fn api_errors(request: Request, next: Next) -> Response {
         return response;
     }
     let (mut parts, body) = response.into_parts();
-    if parts.headers.contains_key(SERVER_FN_ERROR) && arguments_unread(body).await {
+    if parts.headers.contains_key(SERVER_FN_ERROR_HEADER) && arguments_unread(body).await {
         status = StatusCode::BAD_REQUEST;
         parts.status = status;
     }
@@ -54,9 +55,6 @@ pub async fn api_errors(request: Request, next: Next) -> Response {
     let fresh = axum::Json(body).into_response();
     Response::from_parts(parts, fresh.into_body())
 }
-
-/// The header Leptos marks a server function's error with.
-const SERVER_FN_ERROR: &str = "serverfnerror";
 
 /// Whether a server function's error body says its arguments did not read
 /// (`Args|…`, `MissingArg|…`, `Deserialization|…`).
