@@ -41,7 +41,15 @@ site=${1:-target/site}
 declare -A budget=([wasm]=480000 [js]=12000 [css]=6000)
 # The console's wasm (every page and the console, sent only with the pages
 # under /admin): not part of a buyer's visit; kept from growing unnoticed.
-declare -A console_budget=([wasm]=620000 [js]=12000)
+# Raised from 620,000 to 670,000 with issue 21's show-day console (three
+# views, sales by category and section, the seat map by sale, the booking
+# search, the questions destructive actions ask, the on-sale time, promo
+# windows): 659.3 KB measured. The buyer's wasm did not grow: the console's
+# words went to a catalogue section only the console's wasm carries.
+# Raised again to 720,000 with issue 21's event setup (any number of
+# categories, sections and standing areas, the live preview, layout JSON
+# export and import): 705.3 KB measured; the buyer's stays at 475.6 KB.
+declare -A console_budget=([wasm]=720000 [js]=12000)
 status=0
 check() {
   local bundle=$1 hash_file=$2 budget_name=$3

@@ -221,12 +221,29 @@ on_both_backends!(
             .post(&path, None, Some(json!({ "seconds": 601 })))
             .await;
         assert_eq!(too_long.status, 422);
+        // A later hold, which ends sooner than the first once extended.
+        app.clock.advance_ms(1_000);
+        app.buyer().hold(1, 70).await;
+        let order = |holds: Value| -> Vec<String> {
+            holds
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| h["bookingId"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let before = order(admin.get("/api/admin/holds?eventId=1").await.json());
+        assert_eq!(before.len(), 2);
+        assert_eq!(before[0], booking, "oldest first");
         let extended = admin
             .post(&path, None, Some(json!({ "seconds": 120 })))
             .await;
         assert_eq!(extended.status, 200, "{}", extended.text);
         let view = buyer.get(&format!("/api/bookings/{booking}")).await.json();
         assert!(view["expiresInMs"].as_i64().unwrap() > 410_000, "{view}");
+        // The rows stay where they were: the next click lands where aimed.
+        let after = order(admin.get("/api/admin/holds?eventId=1").await.json());
+        assert_eq!(after, before);
 
         let released = admin
             .post(
@@ -346,12 +363,7 @@ on_both_backends!(
         bad["currency"] = json!("euro");
         let refused = admin.post("/api/admin/events", None, Some(bad)).await;
         assert_eq!(refused.status, 422, "{}", refused.text);
-        let fields: Vec<String> = refused.json()["error"]["fieldErrors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| f["field"].as_str().unwrap().to_string())
-            .collect();
+        let fields = refused.field_errors();
         assert_eq!(fields, ["currency", "sections[0].rows"]);
         let events_before = app.scalar("select count(*) from event").await;
 

@@ -419,3 +419,102 @@ on_both_backends!(
         app.assert_invariants().await;
     }
 );
+
+on_both_backends!(
+    a_code_works_only_inside_its_window_and_a_crowd_at_the_start_keeps_the_cap,
+    |app: TestApp| async move {
+        use holdfast_app::core::platform::clock::{rfc3339, Clock};
+        let now = app.clock.now();
+        let promo = campaign(
+            &app,
+            json!({ "name": "Doors", "kind": "capped", "code": "doors-open", "percentOff": 10,
+                    "maxUses": 5, "eventId": 1,
+                    "startsAt": rfc3339(now + 60_000), "endsAt": rfc3339(now + 200_000) }),
+        )
+        .await;
+        assert_eq!(promo["startsAt"], json!(rfc3339(now + 60_000)));
+        assert_eq!(promo["endsAt"], json!(rfc3339(now + 200_000)));
+        let buyers = holders(&app, 20, 2_200).await;
+        // Before its start: real, but not yet usable; nothing is used up.
+        let early = apply(&buyers[0].0, &buyers[0].1, "doors-open").await;
+        assert_eq!(
+            (early.status.as_u16(), early.code().as_str()),
+            (409, "INVALID_STATE"),
+            "{}",
+            early.text
+        );
+        assert!(early.text.contains("can be used from"), "{}", early.text);
+        // At the start, twenty at once: five get it.
+        app.clock.advance_ms(60_000);
+        let answers = join_all(
+            buyers
+                .iter()
+                .map(|(b, booking, _)| apply(b, booking, "doors-open")),
+        )
+        .await;
+        let won = answers.iter().filter(|a| a.status == 200).count();
+        assert_eq!(
+            won,
+            5,
+            "{:?}",
+            answers.iter().map(|a| &a.text).collect::<Vec<_>>()
+        );
+        assert!(answers
+            .iter()
+            .filter(|a| a.status != 200)
+            .all(|a| a.code() == "PROMO_EXHAUSTED"));
+        // After its end, even a code with uses left is refused.
+        let late = campaign(
+            &app,
+            json!({ "name": "Late", "kind": "single", "code": "too-late", "amountOffCents": 500,
+                    "endsAt": rfc3339(now + 100_000) }),
+        )
+        .await;
+        assert_eq!(late["startsAt"], Value::Null);
+        app.clock.advance_ms(40_001);
+        let (b, booking, _) = &holders(&app, 1, 2_300).await[0];
+        let refused = apply(b, booking, "too-late").await;
+        assert_eq!(refused.status, 409, "{}", refused.text);
+        assert!(
+            refused.text.contains("could be used until"),
+            "{}",
+            refused.text
+        );
+        app.assert_invariants().await;
+    }
+);
+
+on_both_backends!(
+    a_window_that_does_not_read_or_ends_before_it_starts_is_refused,
+    |app: TestApp| async move {
+        let post = |body: Value| {
+            let admin = app.admin();
+            async move { admin.post("/api/admin/promos", None, Some(body)).await }
+        };
+        let before = app.scalar("select count(*) from promo_campaign").await;
+        let unreadable = post(json!({ "name": "X", "kind": "single", "percentOff": 5,
+                                       "startsAt": "soon", "endsAt": "later" }))
+        .await;
+        assert_eq!(unreadable.status, 422, "{}", unreadable.text);
+        let fields: Vec<String> = unreadable.json()["error"]["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                f.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| f["field"].as_str().unwrap().to_string())
+            })
+            .collect();
+        assert_eq!(fields, ["startsAt", "endsAt"]);
+        let backwards = post(json!({ "name": "X", "kind": "single", "percentOff": 5, "eventId": 1,
+                                      "startsAt": "2030-01-02T10:00", "endsAt": "2030-01-01T10:00" }))
+        .await;
+        assert_eq!(backwards.status, 422, "{}", backwards.text);
+        assert!(backwards.text.contains("endsAt"), "{}", backwards.text);
+        assert_eq!(
+            app.scalar("select count(*) from promo_campaign").await,
+            before
+        );
+    }
+);

@@ -633,12 +633,7 @@ async fn every_currency_is_charged_in_its_own_unit(backend: Backend) {
             )
             .await;
         assert_eq!(refused.status, 422, "{currency} {price}: {}", refused.text);
-        let fields: Vec<String> = refused.json()["error"]["fieldErrors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| e["field"].as_str().unwrap_or_default().to_string())
-            .collect();
+        let fields = refused.field_errors();
         assert!(fields.contains(&field.to_string()), "{fields:?}");
     }
     assert_eq!(

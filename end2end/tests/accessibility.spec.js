@@ -23,7 +23,7 @@ test('a seat can be found, selected and held with the keyboard alone', async ({ 
   await page.keyboard.press('Enter');
   await expect(page.locator(`#seat-${id}`)).toHaveClass(/selected/);
   await page.keyboard.press('Tab');
-  await expect(page.getByRole('button', { name: 'Hold seats' })).toBeFocused();
+  await expect(page.getByRole('button', { name: /^Hold (seats|cabins)$/ })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('countdown')).toBeVisible();
 });
@@ -43,7 +43,7 @@ test('a buyer who loses a seat gets alternatives and takes them in one click', a
     headers: { 'Idempotency-Key': `race-${Date.now()}` },
   });
   expect(taken.status()).toBe(200);
-  await loser.getByRole('button', { name: 'Hold seats' }).click();
+  await loser.getByRole('button', { name: /^Hold (seats|cabins)$/ }).click();
   await expect(loser.getByRole('alert')).toContainText('no longer available');
   await expect(loser.locator(`#seat-${id}`)).toHaveClass(/held/);
   const offer = loser.getByTestId('suggestions').getByRole('button').first();
@@ -118,7 +118,7 @@ test('accessible names follow the live status: taken, selected, yours', async ({
 
   // The buyer's own hold: "held by you", not "held by someone else".
   await seat(`${mine}, available`).dispatchEvent('click');
-  await watcher.getByRole('button', { name: 'Hold seats' }).click();
+  await watcher.getByRole('button', { name: /^Hold (seats|cabins)$/ }).click();
   await expect(watcher.getByTestId('countdown')).toBeVisible();
   await expect(seat(`${mine}, held by you`)).toHaveAttribute('aria-disabled', 'true');
   await expect(watcher.locator(`#seat-${ids[2]}`)).toHaveClass(/mine/);

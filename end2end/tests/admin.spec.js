@@ -61,9 +61,11 @@ test('an admin sees a new hold live, releases it, and the buyer sees it released
   await buyer.goto(`/bookings/${bookingId}`);
   await expect(buyer.getByTestId('booking-status')).toHaveText('HELD');
   await row.getByRole('button', { name: 'Release' }).click();
+  await admin.getByRole('alertdialog').getByRole('button', { name: 'Release the hold' }).click();
   await expect(admin.locator('.action-result')).toContainText('release');
   await expect(admin.locator(`tr.hold[data-booking="${bookingId}"]`)).toHaveCount(0, { timeout: 3_000 });
   await expect(buyer.getByTestId('booking-status')).toHaveText('CANCELLED', { timeout: 5_000 });
+  await admin.getByRole('tab', { name: 'Logs' }).click();
   await expect(admin.locator('table.audit')).toContainText('release');
   await buyer.screenshot({ path: 'test-results/buyer-hold-released.png', fullPage: true });
 

@@ -92,7 +92,7 @@ for (const [name, viewport] of sizes) {
     await page.getByTestId('clear-selection').click();
     await expect(list).toHaveCount(0);
     await expect(page.locator('svg .seat.selected')).toHaveCount(0);
-    await expect(page.getByRole('button', { name: 'Hold seats' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: /^Hold (seats|cabins)$/ })).toBeDisabled();
   });
 }
 
@@ -151,7 +151,7 @@ test.describe('on a phone', () => {
     const bar = page.getByTestId('selection-bar');
     await expect(bar).toHaveCSS('position', 'fixed');
     await expect(bar).toContainText('1 cabin');
-    await bar.getByRole('button', { name: 'Hold seats' }).click();
+    await bar.getByRole('button', { name: /^Hold (seats|cabins)$/ }).click();
     const pay = page.getByTestId('pay-bar');
     await expect(pay).toHaveCSS('position', 'fixed');
     await expect(pay).toContainText(/1 cabin · €[\d,.]+ · Time left: \d+:\d\d/);

@@ -47,7 +47,9 @@ test('a buyer books a cabin for three guests on a sailing chosen by date, and ta
   await expect(party).toHaveValue('2');
   await party.selectOption('3');
   await expect(page.locator('.total')).toContainText('€1840.00');
-  await page.getByRole('button', { name: 'Hold seats' }).click();
+  // A ship's wording: cabins, not seats.
+  await expect(page.getByRole('button', { name: 'Hold seats' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Hold cabins' }).click();
   await expect(page.getByTestId('countdown')).toContainText(/\d:\d\d/);
   await expect(page.getByTestId('held-seats')).toContainText(/cabin \d+/);
 
@@ -104,13 +106,36 @@ test('a buyer books a cabin for three guests on a sailing chosen by date, and ta
   await expect(page.getByTestId('rebooking-answer')).toHaveText('You chose a full refund.');
 });
 
+// How tall the cabin numbers in view are drawn, in CSS pixels.
+async function numberHeights(page) {
+  return page.locator('.cabin-number').evaluateAll((texts) => {
+    const map = document.querySelector('.seat-map svg').getBoundingClientRect();
+    return texts
+      .map((t) => t.getBoundingClientRect())
+      .filter((r) => r.right > map.left && r.left < map.right && r.bottom > map.top && r.top < map.bottom)
+      .map((r) => r.height);
+  });
+}
+
 test('the deck plan at phone width', async ({ browser }) => {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const page = await phone.newPage();
   await page.goto('/events/2');
   await hydrated(page);
-  await page.getByRole('tab', { name: 'Deck 6' }).click();
-  await page.screenshot({ path: 'test-results/cruise-deck-plan-phone.png' });
   await expect(page.locator('.hull-outline')).toHaveCount(3);
+  // At the default zoom, with nothing touched: a phone starts on the first
+  // deck, close enough to read the cabins' numbers.
+  await expect(page.getByRole('tab', { selected: true })).toHaveText(/^Deck /);
+  const heights = await numberHeights(page);
+  expect(heights.length).toBeGreaterThan(3);
+  expect(Math.min(...heights)).toBeGreaterThanOrEqual(10);
+  await page.screenshot({ path: 'test-results/cruise-deck-plan-phone.png' });
+  // Another deck's tab keeps a phone's reading zoom.
+  await page.getByRole('tab', { name: 'Deck 6' }).click();
+  expect(Math.min(...(await numberHeights(page)))).toBeGreaterThanOrEqual(10);
+  await page.screenshot({ path: 'test-results/cruise-deck-plan-phone-deck6.png' });
+  // Every deck at once is one tap away.
+  await page.getByRole('tab', { name: 'All decks' }).click();
+  await expect(page.getByRole('tab', { name: 'All decks' })).toHaveAttribute('aria-selected', 'true');
   await phone.close();
 });

@@ -54,6 +54,16 @@ test('a ticket lets its holder in once, and the scanner says so', async ({ page,
   await page.screenshot({ path: 'test-results/door-refused.png', fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: 'test-results/door-refused-phone.png', fullPage: true });
+  // One-handed on a phone: Check in is wide and in the lower half of the
+  // screen, the answer above it, and the ticket field ready for the next scan.
+  const button = await page.getByRole('button', { name: 'Check in' }).boundingBox();
+  expect(button.width).toBeGreaterThanOrEqual(300);
+  expect(button.height).toBeGreaterThanOrEqual(48);
+  expect(button.y).toBeGreaterThan(844 / 2);
+  expect(button.y + button.height).toBeLessThanOrEqual(844);
+  const answer = await page.getByTestId('scan-result').boundingBox();
+  expect(answer.y + answer.height).toBeLessThanOrEqual(button.y);
+  await expect(page.getByLabel('Ticket')).toBeFocused();
 
   await page.getByLabel('Ticket').fill('not-a-ticket.abc');
   await page.getByRole('button', { name: 'Check in' }).click();

@@ -14,7 +14,7 @@ async function selectOne(page) {
 test('the network down: the page says so and keeps the selection', async ({ page }) => {
   await selectOne(page);
   await page.route('**/api/hold_seats*', (route) => route.abort('internetdisconnected'));
-  await page.getByRole('button', { name: 'Hold seats' }).click();
+  await page.getByRole('button', { name: /^Hold (seats|cabins)$/ }).click();
   await expect(page.getByRole('alert')).toContainText('could not reach Holdfast');
   await expect(page.getByRole('alert')).toContainText('your seats were not held');
   await expect(page.getByTestId('selection').locator('li')).toHaveCount(1);
@@ -24,7 +24,7 @@ test('the network down: the page says so and keeps the selection', async ({ page
 test('a server failure and a rate limit get messages of their own', async ({ page }) => {
   await selectOne(page);
   await page.route('**/api/hold_seats*', (route) => route.fulfill({ status: 500, body: 'boom' }));
-  await page.getByRole('button', { name: 'Hold seats' }).click();
+  await page.getByRole('button', { name: /^Hold (seats|cabins)$/ }).click();
   await expect(page.getByRole('alert')).toContainText('went wrong on our side');
 
   await page.unroute('**/api/hold_seats*');
@@ -33,6 +33,6 @@ test('a server failure and a rate limit get messages of their own', async ({ pag
     headers: { 'content-type': 'application/json', 'retry-after': '3' },
     body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Too many requests' } }),
   }));
-  await page.getByRole('button', { name: 'Hold seats' }).click();
+  await page.getByRole('button', { name: /^Hold (seats|cabins)$/ }).click();
   await expect(page.getByRole('alert')).toContainText('Too many attempts');
 });

@@ -12,7 +12,7 @@ test('a hold runs out on screen and the seat is free for the next buyer', async 
   await expect(page.getByTestId('live')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
   const id = await page.locator('svg .seat.available').nth(10).getAttribute('data-id');
   await page.locator(`#seat-${id}`).dispatchEvent('click');
-  await page.getByRole('button', { name: 'Hold seats' }).click();
+  await page.getByRole('button', { name: /^Hold (seats|cabins)$/ }).click();
   await expect(page.getByTestId('countdown')).toContainText('0:0');
   await expect(page.getByTestId('countdown')).toHaveClass(/soon/);
   await expect(page.getByText('Less than a minute left: pay now to keep these seats.')).toBeVisible();

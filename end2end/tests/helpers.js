@@ -30,7 +30,7 @@ async function holdSeat(page, id) {
     await page.locator(`#seat-${id}`).dispatchEvent('click');
     await expect(page.locator(`#seat-${id}`)).toHaveClass(/selected/, { timeout: 500 });
   }).toPass({ timeout: 20_000 });
-  await page.getByRole('button', { name: 'Hold seats' }).click();
+  await page.getByRole('button', { name: /^Hold (seats|cabins)$/ }).click();
   await expect(page.getByTestId('countdown')).toContainText(/\d:\d\d/);
 }
 

@@ -170,7 +170,7 @@ test.describe('in Vietnamese', () => {
     // A promo of 50,000 đồng off, typed and shown in đồng (not cents).
     const campaign = `Khách quen ${Date.now()}`;
     await page.locator('input[name="promoName"]').fill(campaign);
-    await page.locator('input[name="percentOff"]').fill('0');
+    await page.locator('select[name="discountKind"]').selectOption('amount');
     await page.locator('input[name="amountOff"]').fill('50000');
     await page.getByRole('button', { name: 'Tạo khuyến mãi' }).click();
     await expect(page.locator('.promo-ok')).toContainText(campaign);
@@ -220,7 +220,7 @@ test.describe('in English', () => {
     await hydrated(page);
     await expect(page.locator('.legend')).toContainText('₫2,500,000');
     await pickTwo(page);
-    await page.getByRole('button', { name: 'Hold seats' }).click();
+    await page.getByRole('button', { name: /^Hold (seats|cabins)$/ }).click();
     await expect(page.locator('.held-note')).toContainText(/Held 2 seats for ₫[\d,]+\./);
     await expectNoVietnamese('the hold');
     await page.screenshot({ path: 'test-results/en-hanoi-hold.png', fullPage: true });

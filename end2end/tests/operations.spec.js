@@ -61,6 +61,7 @@ test("a booking's history shows every status, why and when", async ({ page, brow
   // The dashboard shows the booking's first 8 characters; the Jobs page
   // finds its history by them.
   await page.goto('/admin/events/2');
+  await page.getByRole('tab', { name: 'Bookings' }).click();
   await expect(page.locator('table.recent tr', { hasText: bookingId.slice(0, 8) })).toBeVisible({ timeout: 10_000 });
   await page.goto('/admin/jobs');
   await page.getByLabel("A booking's history").fill(bookingId.slice(0, 8));

@@ -15,7 +15,7 @@ test('select two seats, hold, pay, and see the booking confirmed', async ({ page
   }).toPass({ timeout: 20_000 });
   await page.locator(`#seat-${second}`).dispatchEvent('click');
   await expect(page.getByTestId('selection').locator('li')).toHaveCount(2);
-  await page.getByRole('button', { name: 'Hold seats' }).click();
+  await page.getByRole('button', { name: /^Hold (seats|cabins)$/ }).click();
   await expect(page.getByTestId('countdown')).toContainText(/\d:\d\d/);
   await page.screenshot({ path: 'test-results/hold-in-progress.png', fullPage: true });
 

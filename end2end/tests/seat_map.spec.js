@@ -28,12 +28,12 @@ test('the arena map loads, hydrates, and a click selects a seat', async ({ page 
   await expect(page.locator('.total')).toContainText('€');
   await page.screenshot({ path: 'test-results/seat-map-selected.png', fullPage: true });
 
-  await page.getByRole('button', { name: 'Hold seats' }).click();
+  await page.getByRole('button', { name: /^Hold (seats|cabins)$/ }).click();
   await expect(page.locator('.held-note')).toContainText('Held 1 seat');
   await expect(page.locator(`#seat-${id}`)).toHaveClass(/held/);
   // The panel is about the hold now: the seat by name, no second selection.
   await expect(page.getByTestId('held-seats')).toContainText(/Section .+, row .+, seat \d+/);
-  await expect(page.getByRole('button', { name: 'Hold seats' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Hold (seats|cabins)$/ })).toHaveCount(0);
   await page.screenshot({ path: 'test-results/seat-map-held.png', fullPage: true });
   expect(errors).toEqual([]);
 });

@@ -153,17 +153,11 @@ async fn run_now(
     if !jobs::run_now(&state, &name).await? {
         return Err(ApiError::NotFound("no such job"));
     }
-    let back = format!("/admin/jobs?asked={}", urlencode(&name));
+    let back = format!(
+        "/admin/jobs?asked={}",
+        holdfast_app::model::percent::encode(&name)
+    );
     Ok(Redirect::to(&back).into_response())
-}
-
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// The operations pages' own layout, inline: the buyer's stylesheet does not

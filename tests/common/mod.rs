@@ -411,6 +411,16 @@ impl Answer {
             .unwrap_or_default()
             .to_string()
     }
+
+    /// The fields a `VALIDATION` refusal names, in its order.
+    pub fn field_errors(&self) -> Vec<String> {
+        self.json()["error"]["fieldErrors"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no fieldErrors: {}", self.text))
+            .iter()
+            .map(|f| f["field"].as_str().unwrap_or_default().to_string())
+            .collect()
+    }
 }
 
 impl Buyer {

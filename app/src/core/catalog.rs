@@ -122,6 +122,16 @@ async fn summary(state: &AppState, row: EventRow) -> Result<EventSummary, ApiErr
     })
 }
 
+/// The event's IANA time zone (`NotFound` for no event): where its
+/// wall-clock times are read.
+pub async fn time_zone(state: &AppState, event_id: EventId) -> Result<String, ApiError> {
+    let row: Option<(String,)> = sqlx::query_as("select time_zone from event where id = $1")
+        .bind(event_id)
+        .fetch_optional(state.db.reader())
+        .await?;
+    row.map(|r| r.0).ok_or(ApiError::NotFound("event"))
+}
+
 /// When the event goes on sale (ms).
 pub async fn on_sale_at(state: &AppState, event_id: EventId) -> Result<At, ApiError> {
     let row: Option<(At,)> = sqlx::query_as("select on_sale_at from event where id = $1")

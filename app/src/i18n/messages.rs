@@ -1,6 +1,7 @@
 //! Every sentence a buyer or an organizer reads, in English and in
 //! Vietnamese side by side: `shared` (the pages: also in the browser's
-//! wasm) and `server` (mail, refusals, the sandbox's page: server only).
+//! wasm), `console` (the console's own pages: its wasm, not the buyer's)
+//! and `server` (mail, refusals, the sandbox's page: server only).
 //! One line per message: its key, then the English, then the Vietnamese; a
 //! message without both does not compile, and `{name}` placeholders must be
 //! the same in both (a unit test reads them). Long by nature: a catalogue,
@@ -13,18 +14,25 @@ use super::Locale;
 macro_rules! messages {
     (
         shared { $($key:ident => $en:literal, $vi:literal;)* }
+        console { $($ckey:ident => $cen:literal, $cvi:literal;)* }
         server { $($skey:ident => $sen:literal, $svi:literal;)* }
     ) => {
         /// A message of the catalogue.
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub enum Msg {
             $($key,)*
+            $(#[cfg(any(feature = "ssr", feature = "console"))] $ckey,)*
             $(#[cfg(feature = "ssr")] $skey,)*
         }
 
         impl Msg {
             /// The messages pages use (also in the browser's wasm).
             pub const SHARED: &'static [Msg] = &[$(Msg::$key),*];
+
+            /// The messages only the console's pages use: kept out of the
+            /// buyer's wasm.
+            #[cfg(any(feature = "ssr", feature = "console"))]
+            pub const CONSOLE: &'static [Msg] = &[$(Msg::$ckey),*];
 
             /// The messages only the server writes (mail, refusals, the
             /// sandbox's page): kept out of the wasm.
@@ -35,6 +43,12 @@ macro_rules! messages {
             pub fn text(self, locale: Locale) -> &'static str {
                 match (self, locale) {
                     $((Msg::$key, Locale::En) => $en, (Msg::$key, Locale::Vi) => $vi,)*
+                    $(
+                        #[cfg(any(feature = "ssr", feature = "console"))]
+                        (Msg::$ckey, Locale::En) => $cen,
+                        #[cfg(any(feature = "ssr", feature = "console"))]
+                        (Msg::$ckey, Locale::Vi) => $cvi,
+                    )*
                     $(
                         #[cfg(feature = "ssr")]
                         (Msg::$skey, Locale::En) => $sen,
@@ -173,6 +187,7 @@ messages! {
         UpToPerBooking => "Up to {limit} {places} per booking.", "Tối đa {limit} {places} mỗi lần đặt.";
         TotalLabel => "Total: ", "Tổng cộng: ";
         HoldSeats => "Hold seats", "Giữ chỗ";
+        HoldCabins => "Hold cabins", "Giữ phòng";
         RemovePlace => "Remove {name}", "Bỏ {name}";
         ClearSelection => "Clear selection", "Bỏ chọn tất cả";
         FindAnotherNearby => "Find another {place} nearby", "Tìm {place} khác ở gần";
@@ -214,6 +229,8 @@ messages! {
         HoldExpired => "Your hold has expired; they are back on sale.", "Thời gian giữ chỗ đã hết; các chỗ này đã được mở bán lại.";
         HoldTheseAgain => "Hold these seats again", "Giữ lại những chỗ này";
         ChooseOtherSeats => "Choose other seats", "Chọn chỗ khác";
+        HoldTheseCabinsAgain => "Hold these cabins again", "Giữ lại những phòng này";
+        ChooseOtherCabins => "Choose other cabins", "Chọn phòng khác";
         LastMinute => "Less than a minute left: pay now to keep these seats.", "Còn chưa đến một phút: hãy thanh toán ngay để giữ những chỗ này.";
         TimeLeft => "Time left: ", "Thời gian còn lại: ";
         PayNow => "Pay now", "Thanh toán ngay";
@@ -337,6 +354,7 @@ messages! {
         ActionResend => "resend email", "gửi lại email";
         ActionPublish => "publish", "công bố";
         ActionUnpublish => "withdraw", "gỡ xuống";
+        ActionMoveOnSale => "on-sale time", "giờ mở bán";
         ActionCreateEvent => "create event", "tạo sự kiện";
         ActionCheckIn => "check-in", "soát vé";
         ActionPromoCreate => "create promo", "tạo khuyến mãi";
@@ -352,14 +370,12 @@ messages! {
         FieldStarts => "Starts (local time there)", "Bắt đầu (giờ tại nơi diễn ra)";
         FieldOnSale => "On sale from (local time there; empty: when published)", "Mở bán từ (giờ tại nơi diễn ra; để trống: khi công bố)";
         FieldCurrency => "Currency", "Tiền tệ";
-        PriceCategoryLegend => "Price category", "Hạng giá";
         FieldPrice => "Price", "Giá";
         FieldColour => "Colour", "Màu";
         SeatsLegend => "Seats", "Chỗ ngồi";
         FieldDeck => "Deck (cruises)", "Boong (du thuyền)";
         FieldRows => "Rows", "Số hàng";
         FieldSeatsPerRow => "Seats per row", "Số ghế mỗi hàng";
-        StandingOptional => "Standing area (optional)", "Khu đứng (không bắt buộc)";
         FieldCapacity => "Capacity", "Sức chứa";
         CreateEvent => "Create event", "Tạo sự kiện";
         AllEvents => "← All events", "← Tất cả sự kiện";
@@ -459,6 +475,96 @@ messages! {
         Saturday => "Saturday", "Thứ Bảy";
         Sunday => "Sunday", "Chủ Nhật";
     }
+    console {
+        // The console's event views (the console's wasm and the server).
+        TabOverview => "Overview", "Tổng quan";
+        TabBookings => "Bookings", "Đơn đặt";
+        TabLogs => "Logs", "Nhật ký hệ thống";
+        ConsoleSections => "Event views", "Các mục của sự kiện";
+        SalesHeading => "Sales by category and section", "Doanh số theo hạng vé và khu";
+        ColCategory => "Category", "Hạng vé";
+        ColSection => "Section or area", "Khu";
+        ColSold => "Sold", "Đã bán";
+        ColHeld => "Held", "Đang giữ";
+        ColInPayment => "In payment", "Đang thanh toán";
+        ColFree => "Free", "Còn trống";
+        ColValueSold => "Value sold", "Giá trị đã bán";
+        SalesTotal => "Total", "Tổng";
+        ValueSoldNote => "Value sold is at the places' prices, before promo codes; revenue above is what buyers paid.", "Giá trị đã bán tính theo giá chỗ, trước mã khuyến mãi; doanh thu ở trên là số tiền người mua đã trả.";
+        NoSalesLines => "This event has no places yet.", "Sự kiện này chưa có chỗ nào.";
+        HeatHeading => "The seat map by sale", "Sơ đồ chỗ theo tình trạng bán";
+        HeatNotPublished => "The seat map appears here once the event is published.", "Sơ đồ chỗ sẽ hiện ở đây khi sự kiện được công bố.";
+        HeatLabel => "Seat map coloured by sale: sold, held, free", "Sơ đồ chỗ tô màu theo tình trạng: đã bán, đang giữ, còn trống";
+        NoHoldsYet => "No holds right now. A buyer's hold appears here the moment it is taken.", "Hiện không có lượt giữ chỗ nào. Lượt giữ chỗ của người mua sẽ hiện ở đây ngay khi được tạo.";
+        NoSettledYet => "No bookings yet. Paid bookings, refunds and late payments appear here.", "Chưa có đơn nào. Đơn đã thanh toán, hoàn tiền và thanh toán muộn sẽ hiện ở đây.";
+        NoWebhooksYet => "No payment events received yet.", "Chưa nhận được sự kiện thanh toán nào.";
+        NoMailYet => "No mail sent yet.", "Chưa gửi thư nào.";
+        NoAuditYet => "Nothing done by an admin yet.", "Quản trị viên chưa thực hiện thao tác nào.";
+        SearchBookings => "Search bookings by email, booking id or seat", "Tìm đơn theo email, mã đơn hoặc chỗ";
+        NoMatch => "No booking matches “{q}”.", "Không có đơn nào khớp với “{q}”.";
+        ExportAttendees => "Export attendees (CSV)", "Xuất danh sách người tham dự (CSV)";
+        ConfirmRefund => "Refund {amount} to {buyer} and release {places}?", "Hoàn {amount} cho {buyer} và trả lại {places}?";
+        ConfirmRelease => "Release {buyer}'s hold on {places}? They go back on sale at once.", "Hủy lượt giữ {places} của {buyer}? Các chỗ này được mở bán lại ngay.";
+        ConfirmWithdraw => "Withdraw “{name}” from sale? Buyers can no longer find it or hold its places; holds and bookings already made stay.", "Gỡ “{name}” khỏi danh sách bán? Người mua sẽ không còn thấy sự kiện hay giữ chỗ được nữa; các lượt giữ và đơn đã có vẫn giữ nguyên.";
+        ConfirmRefundButton => "Refund {amount}", "Hoàn {amount}";
+        ConfirmReleaseButton => "Release the hold", "Hủy lượt giữ";
+        ConfirmWithdrawButton => "Withdraw from sale", "Gỡ khỏi danh sách bán";
+        KeepAsIs => "Keep as is", "Giữ nguyên";
+        DiscountKind => "Discount", "Kiểu giảm giá";
+        PromoStarts => "Valid from (optional)", "Có hiệu lực từ (tùy chọn)";
+        PromoEnds => "Valid until (optional)", "Có hiệu lực đến (tùy chọn)";
+        ColValid => "Valid", "Hiệu lực";
+        ValidAlways => "any time", "mọi lúc";
+        ValidFrom => "from {from}", "từ {from}";
+        ValidUntil => "until {until}", "đến {until}";
+        ValidBetween => "{from} to {until}", "{from} đến {until}";
+        SalesOverTime => "Sales over time", "Doanh số theo thời gian";
+        SalesChartLabel => "Places sold over time: {n} from {from} to {to}", "Số chỗ đã bán theo thời gian: {n} từ {from} đến {to}";
+        OnSaleFrom => "On sale from", "Mở bán từ";
+        SaveOnSale => "Move the on-sale time", "Đổi giờ mở bán";
+        OnSaleMoved => "On sale from {at}.", "Mở bán từ {at}.";
+        SuggestedRate => "Suggested: {n} a minute, enough to sell what is free in about ten minutes.", "Gợi ý: {n} người mỗi phút, đủ để bán hết chỗ còn trống trong khoảng mười phút.";
+        QueueClears => "At this rate the {n} waiting are all let in within {minutes} min.", "Với tốc độ này, {n} người đang chờ sẽ được vào hết trong {minutes} phút.";
+        PlacesFreeExplained => "Places free: seats and standing places nobody holds or bought; they can exceed the seats available above by the standing places.", "Chỗ còn trống: ghế và chỗ đứng chưa ai giữ hay mua; con số có thể lớn hơn số ghế còn trống ở trên vì gồm cả chỗ đứng.";
+        SomeBuyer => "buyer {id}", "người mua {id}";
+        // Event setup.
+        EditingEvent => "Event {id}", "Sự kiện {id}";
+        EditUntilPublished => "Changes are saved to this event until it is published.", "Các thay đổi được lưu vào sự kiện này cho đến khi công bố.";
+        StartBlank => "Start a new event instead", "Tạo một sự kiện mới";
+        EditLayout => "Edit", "Sửa";
+        SaveChanges => "Save changes", "Lưu thay đổi";
+        LayoutSaved => "Saved event {id}: {seats} seats (not published yet).", "Đã lưu sự kiện {id}: {seats} chỗ (chưa công bố).";
+        SetupCategories => "Price categories", "Các hạng giá";
+        SetupSections => "Seated sections", "Các khu ghế ngồi";
+        SetupStanding => "Standing areas", "Các khu đứng";
+        CategoryCard => "Category {code}", "Hạng giá {code}";
+        SectionCard => "Section {n}", "Khu {n}";
+        StandingCard => "Standing area {n}", "Khu đứng {n}";
+        AddCategory => "Add a category", "Thêm hạng giá";
+        AddSection => "Add a section", "Thêm khu ghế";
+        AddStanding => "Add a standing area", "Thêm khu đứng";
+        RemoveRow => "Remove", "Xoá";
+        RemoveNamed => "Remove {name}", "Xoá {name}";
+        FieldCode => "Code", "Mã";
+        FieldX => "Left edge (x)", "Mép trái (x)";
+        FieldY => "Front row (y)", "Hàng đầu (y)";
+        FieldSpacing => "Spacing", "Khoảng cách";
+        FieldCurve => "Curve (degrees; 0 straight)", "Độ cong (độ; 0 là thẳng)";
+        PreviewHeading => "Preview", "Xem trước";
+        PreviewSummary => "Seats: {seats} · standing places: {standing} · price categories: {categories}", "Ghế: {seats} · chỗ đứng: {standing} · hạng giá: {categories}";
+        PreviewEmpty => "Add a section with rows and seats to see it here.", "Thêm một khu có hàng và ghế để xem ở đây.";
+        PreviewLabel => "The seats as buyers will see them: {n} seats", "Các ghế như người mua sẽ thấy: {n} ghế";
+        DeckCaption => "Deck {deck}", "Boong {deck}";
+        StandingPreview => "{name}: {n} standing places", "{name}: {n} chỗ đứng";
+        PreviewOverlap => "“{a}” and “{b}” are drawn over each other: move one.", "“{a}” và “{b}” chồng lên nhau: hãy dời một khu.";
+        LayoutJsonLegend => "Layout as JSON: export or import", "Sơ đồ dạng JSON: xuất hoặc nhập";
+        DownloadLayout => "Download layout.json", "Tải layout.json";
+        ImportFile => "Import a file", "Nhập từ tệp";
+        PasteLayout => "Or paste a layout", "Hoặc dán sơ đồ";
+        ShowLayout => "Show this layout", "Hiện sơ đồ này";
+        ImportLayout => "Import", "Nhập";
+        ImportFailed => "This is not a layout: {why}", "Đây không phải là sơ đồ: {why}";
+    }
     server {
         // The console's sailings (plain HTML pages).
         SailingsConsoleTitle => "Sailings", "Các chuyến tàu";
@@ -506,7 +612,9 @@ messages! {
         AuditRefundQueued => "refund queued; {n} seat(s) released", "đã xếp lệnh hoàn tiền; trả lại {n} ghế";
         AuditConfirmationQueued => "confirmation queued again", "đã xếp lại email xác nhận";
         AuditEventCreated => "created \"{name}\" with {n} seats", "đã tạo \"{name}\" với {n} ghế";
+        AuditLayoutEdited => "changed the layout of \"{name}\": {n} seats", "đã sửa sơ đồ của \"{name}\": {n} ghế";
         AuditPublished => "publish", "đã công bố";
+        AuditOnSaleMoved => "on sale from {at}", "mở bán từ {at}";
         AuditUnpublished => "unpublish", "đã gỡ xuống";
         AuditSailingCancelled => "sailing cancelled: {reason}", "đã hủy chuyến: {reason}";
         AuditCheckedIn => "checked in {places} at gate {gate}", "đã soát vé {places} ở cổng {gate}";
@@ -529,13 +637,15 @@ messages! {
         HintPrice => "a price from 0, in the currency's own digits and steps", "một giá từ 0, theo đúng số lẻ và bước giá của loại tiền";
         HintColour => "a colour like #c0392b", "một màu như #c0392b";
         HintSections => "at least one section or standing area, at most 50,000 seats in all", "ít nhất một khu ghế hoặc khu đứng, tổng cộng không quá 50.000 ghế";
-        HintSectionName => "a name, unique on its level", "một tên, không trùng trên cùng tầng";
+        HintSectionName => "a name, unique in the event", "một tên, không trùng trong sự kiện";
         HintDeck => "the deck this block is on", "boong của khu này";
         HintCategoryOf => "one of the categories' codes", "một trong các mã hạng giá";
         HintRows => "from 1 to 200 rows", "từ 1 đến 200 hàng";
         HintSeatsPerRow => "from 1 to 200 seats per row", "từ 1 đến 200 ghế mỗi hàng";
         HintCoordinates => "coordinates within ±100,000", "tọa độ trong khoảng ±100.000";
         HintSpacing => "from 1 to 1,000", "từ 1 đến 1.000";
+        HintCurve => "from 0 (straight) to 180 degrees", "từ 0 (thẳng) đến 180 độ";
+        HintSectionPlace => "drawn over another section: move it (x, y) or make it smaller", "chồng lên một khu khác: hãy dời (x, y) hoặc thu nhỏ khu này";
         HintCapacity => "from 1 to 100,000 places", "từ 1 đến 100.000 chỗ";
         HintPromoName => "a name of 1 to 100 characters", "một tên dài từ 1 đến 100 ký tự";
         HintPercentOff => "a percentage from 0 to 100; a promo needs a percentage or an amount off", "một tỷ lệ từ 0 đến 100; khuyến mãi cần tỷ lệ hoặc số tiền giảm";

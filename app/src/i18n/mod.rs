@@ -100,7 +100,7 @@ mod tests {
     #[test]
     fn every_message_is_in_both_catalogues_with_the_same_placeholders() {
         #[cfg(feature = "ssr")]
-        let all = Msg::SHARED.iter().chain(Msg::SERVER);
+        let all = Msg::SHARED.iter().chain(Msg::CONSOLE).chain(Msg::SERVER);
         #[cfg(not(feature = "ssr"))]
         let all = Msg::SHARED.iter();
         for m in all {

@@ -60,7 +60,10 @@ impl ViewBox {
     /// never further out than the whole map nor closer than 1/`MAX_ZOOM` of it.
     pub fn zoom(self, factor: f64, fx: f64, fy: f64, full: ViewBox) -> ViewBox {
         let w = (self.w * factor).clamp(full.w / MAX_ZOOM, full.w);
-        let h = w * full.h / full.w;
+        // The view keeps its shape (a phone's reading view of a deck is
+        // taller than the deck's own) while it fits the map's height, then
+        // widens to the map's shape, which it reaches zoomed all the way out.
+        let h = (w * self.h / self.w).min(full.h).max(w * full.h / full.w);
         let x = self.x + fx * (self.w - w);
         let y = self.y + fy * (self.h - h);
         ViewBox { x, y, w, h }.kept_inside(full)
@@ -238,6 +241,21 @@ pub fn ship_layout(hulls: &[(String, [f64; 4])], bow: f64) -> MapLayout {
     }
 }
 
+/// How tall text must be drawn, in CSS pixels, to be read without zooming.
+pub const READABLE_PX: f64 = 11.0;
+
+/// The view of `part` (a deck) in which text `text_units` tall reads at
+/// `READABLE_PX` on a map `frame_px` wide: its start (the stern's end) at
+/// its full height, no taller than it is wide (the buyer pans along it).
+/// `None` when the whole part already reads so (a desktop's width).
+pub fn reading_view(part: ViewBox, frame_px: f64, text_units: f64) -> Option<ViewBox> {
+    if frame_px <= 0.0 || text_units <= 0.0 {
+        return None;
+    }
+    let w = frame_px * text_units / READABLE_PX;
+    (w < part.w).then(|| ViewBox::new(part.x, part.y, w, part.h.min(w)))
+}
+
 fn grow(bounds: &mut Option<[f64; 4]>, x: f64, y: f64) {
     *bounds = Some(match *bounds {
         None => [x, y, x, y],
@@ -312,6 +330,35 @@ mod tests {
             ]
         );
         assert_eq!(layout(Vec::new()), MapLayout::default());
+    }
+
+    #[test]
+    fn a_phone_reads_a_deck_from_its_start_and_a_desktop_sees_it_whole() {
+        let deck = ViewBox::new(200.0, 0.0, 1700.0, 290.0);
+        // 372 px wide, numbers 12 units tall: 406 units in view.
+        let v = reading_view(deck, 372.0, 12.0).unwrap();
+        assert_eq!((v.x, v.y, v.h), (200.0, 0.0, 290.0));
+        assert!((v.w - 372.0 * 12.0 / READABLE_PX).abs() < 1e-9);
+        assert!(
+            (372.0 / v.w * 12.0 - READABLE_PX).abs() < 1e-9,
+            "the numbers read at READABLE_PX"
+        );
+        // Zooming in keeps the view's shape, not the deck's; zooming out
+        // ends at the whole deck.
+        let closer = v.zoom(BUTTON_ZOOM_IN, 0.5, 0.5, deck);
+        assert!((closer.h / closer.w - v.h / v.w).abs() < 1e-9);
+        let mut out = v;
+        for _ in 0..8 {
+            out = out.zoom(BUTTON_ZOOM_OUT, 0.5, 0.5, deck);
+            assert!(out.h <= deck.h + 1e-9 && out.y >= deck.y);
+        }
+        assert_eq!(out, deck);
+        assert!(reading_view(deck, 1800.0, 12.0).is_none(), "a desktop");
+        // A narrow deck is never drawn taller than wide.
+        let tall = ViewBox::new(0.0, 0.0, 2000.0, 3000.0);
+        let v = reading_view(tall, 372.0, 12.0).unwrap();
+        assert_eq!(v.h, v.w);
+        assert!(reading_view(deck, 0.0, 12.0).is_none());
     }
 
     #[test]

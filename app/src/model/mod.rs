@@ -10,6 +10,7 @@ pub mod geometry;
 mod ids;
 pub mod money;
 mod payment_status;
+pub mod percent;
 mod queue;
 mod refund_policy;
 pub mod sailing;

@@ -242,6 +242,20 @@ pub fn format_price(minor: i64, code: &str) -> String {
     crate::i18n::format::price(crate::i18n::Locale::En, minor, code)
 }
 
+/// An amount in minor units as a person types it back: (3000, EUR) →
+/// "30.00", (850000, VND) → "850000" (`parse_amount` reads it again).
+pub fn amount_text(minor: i64, code: &str) -> String {
+    let e = exponent(code);
+    if e == 0 {
+        return minor.to_string();
+    }
+    let unit = 10_i64.pow(e);
+    let sign = if minor < 0 { "-" } else { "" };
+    let m = minor.unsigned_abs();
+    let unit = unit as u64;
+    format!("{sign}{}.{:0w$}", m / unit, m % unit, w = e as usize)
+}
+
 /// An amount typed by a person ("30", "30.5", "30,50", "850000") in the
 /// currency's minor units; `None` when it has more decimals than the
 /// currency or is not a number.
@@ -286,6 +300,20 @@ mod tests {
         assert_eq!(Money::new(17_000, eur).to_string(), "€170.00");
         assert_eq!(Money::parse("30,5", eur), Some(Money::new(3050, eur)));
         assert_eq!(Money::of(1, "XYZ"), None);
+    }
+
+    #[test]
+    fn an_amount_typed_back_reads_as_itself() {
+        for (minor, code, text) in [
+            (3000, "EUR", "30.00"),
+            (5, "EUR", "0.05"),
+            (850_000, "VND", "850000"),
+            (12_500, "BHD", "12.500"),
+            (5_000, "JPY", "5000"),
+        ] {
+            assert_eq!(amount_text(minor, code), text);
+            assert_eq!(parse_amount(text, code), Some(minor));
+        }
     }
 
     #[test]

@@ -71,6 +71,16 @@ pub struct DrawnCabin {
     pub accessible: bool,
 }
 
+impl DrawnCabin {
+    /// The height of the cabin's number, in map units: as large as the
+    /// cabin leaves room for.
+    pub fn number_size(&self) -> f64 {
+        ((self.width as f64 / 10.0) * 0.3)
+            .min(self.depth as f64 / 10.0 * 0.42)
+            .max(6.0)
+    }
+}
+
 /// One entry per seat in each column. `id`, `number`, `x` and `y` are each
 /// the difference from the previous seat's (the first from 0); `x` and `y`
 /// in tenths of a map unit.
@@ -173,6 +183,15 @@ impl SeatDrawing {
             }
         }
         out
+    }
+
+    /// The smallest cabin number's height, in map units (`None` when no
+    /// place is a cabin): how close a phone must start to read them.
+    pub fn smallest_number(&self) -> Option<f64> {
+        self.seats()
+            .iter()
+            .filter_map(|s| s.cabin.map(|c| c.number_size()))
+            .min_by(f64::total_cmp)
     }
 
     /// A ship's hull around each deck's places (the decks in order of their
@@ -360,9 +379,7 @@ impl SeatDrawing {
                     tenths(c.depth),
                 ));
             }
-            let size = ((c.width as f64 / 10.0) * 0.3)
-                .min(c.depth as f64 / 10.0 * 0.42)
-                .max(6.0);
+            let size = c.number_size();
             out.push_str(&format!(
                 "<text class=\"cabin-number\" x=\"{}\" y=\"{:.1}\" font-size=\"{size:.1}\">{}</text>",
                 tenths(s.x),
@@ -521,6 +538,10 @@ mod tests {
             "a hull per deck"
         );
         assert_eq!(svg.matches("class=\"cabin-number\"").count(), 2);
+        // 40 × 30 units: the number as tall as the cabin allows.
+        assert_eq!(d.smallest_number(), Some(12.0));
+        assert!(svg.contains("font-size=\"12.0\""));
+        assert_eq!(drawing().smallest_number(), None, "a hall has no cabins");
         assert_eq!(svg.matches("♿").count(), 1);
         assert!(
             !svg.contains("row-label"),

@@ -94,6 +94,19 @@ pub async fn admin_dashboard(event_id: EventId) -> Result<Option<Dashboard>, Ser
         .map_err(|e| ServerFnError::new(e.to_string()))
 }
 
+/// The event's settled bookings matching `q` (id, buyer's email, seat).
+#[server]
+pub async fn admin_find_bookings(
+    event_id: EventId,
+    q: String,
+) -> Result<Vec<crate::model::console::BookingActivity>, ServerFnError> {
+    admin().await?;
+    let state = expect_context::<crate::core::AppState>();
+    crate::core::admin::console::find_bookings(&state, event_id, &q)
+        .await
+        .map_err(super::server_error)
+}
+
 /// An action on a booking; `seconds` is for `extend`.
 #[server]
 pub async fn admin_act(
@@ -119,6 +132,32 @@ pub async fn admin_create_event(
     let state = expect_context::<crate::core::AppState>();
     Ok(
         crate::core::admin::setup::create_event(&state, &admin, &layout)
+            .await
+            .map_err(|e| refusal(Form::Event, e)),
+    )
+}
+
+/// The layout an event was made from, to edit; `None` when it has none.
+#[server]
+pub async fn admin_event_layout(event_id: EventId) -> Result<Option<EventLayout>, ServerFnError> {
+    admin().await?;
+    let state = expect_context::<crate::core::AppState>();
+    match crate::core::admin::setup::layout_of(&state, event_id).await {
+        Ok(layout) => Ok(Some(layout)),
+        Err(crate::core::ApiError::NotFound(_)) => Ok(None),
+        Err(e) => Err(super::server_error(e)),
+    }
+}
+
+#[server]
+pub async fn admin_edit_layout(
+    event_id: EventId,
+    layout: EventLayout,
+) -> Result<Result<CreatedEvent, Refusal>, ServerFnError> {
+    let admin = admin().await?;
+    let state = expect_context::<crate::core::AppState>();
+    Ok(
+        crate::core::admin::setup::edit_layout(&state, &admin, event_id, &layout)
             .await
             .map_err(|e| refusal(Form::Event, e)),
     )
@@ -170,6 +209,21 @@ pub async fn admin_set_room(
     )
     .await
     .map_err(|e| refusal(Form::Action, e)))
+}
+
+/// Moves the event's on-sale time (`at`: the event's wall clock, or RFC 3339).
+#[server]
+pub async fn admin_move_on_sale(
+    event_id: EventId,
+    at: String,
+) -> Result<Result<crate::model::console::RoomSummary, Refusal>, ServerFnError> {
+    let admin = admin().await?;
+    let state = expect_context::<crate::core::AppState>();
+    Ok(
+        crate::core::waiting_room::setup::move_on_sale(&state, &admin, event_id, &at)
+            .await
+            .map_err(|e| refusal(Form::Action, e)),
+    )
 }
 
 /// Promo campaigns of one event (and those valid for every event).

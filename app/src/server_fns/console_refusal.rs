@@ -92,6 +92,8 @@ fn hint_of(form: Form, field: &str) -> Option<Msg> {
         (Form::Event, "sections.seatsPerRow") => Msg::HintSeatsPerRow,
         (Form::Event, "sections.x" | "sections.y") => Msg::HintCoordinates,
         (Form::Event, "sections.spacing") => Msg::HintSpacing,
+        (Form::Event, "sections.curve") => Msg::HintCurve,
+        (Form::Event, "sections.place") => Msg::HintSectionPlace,
         (Form::Event, "generalAdmission.capacity") => Msg::HintCapacity,
         (Form::Promo, "name") => Msg::HintPromoName,
         (Form::Promo, "percentOff") => Msg::HintPercentOff,

@@ -127,6 +127,51 @@ pub async fn create_event(
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
+/// `GET /api/admin/events/{eventId}/layout`: the layout the event was made
+/// from, to export or edit.
+#[utoipa::path(
+    get,
+    path = "/api/admin/events/{eventId}/layout",
+    tag = "admin",
+    summary = "The layout an event was made from (404 for an event not made from one)",
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
+    responses((status = 200, body = EventLayout), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn layout(
+    State(state): State<AppState>,
+    _admin: Admin,
+    EventPath(event_id): EventPath,
+) -> Result<Json<EventLayout>, ApiError> {
+    Ok(Json(setup::layout_of(&state, event_id).await?))
+}
+
+/// `PUT /api/admin/events/{eventId}/layout`: a new layout for an event not
+/// yet on sale and without bookings.
+#[utoipa::path(
+    put,
+    path = "/api/admin/events/{eventId}/layout",
+    tag = "admin",
+    summary = "Replace the layout of an unpublished event without bookings (409 INVALID_STATE otherwise)",
+    description = "Checked like `POST /api/admin/events`; the event's seats, categories and standing areas become the new layout's in one transaction. The refund policy is kept.",
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
+    request_body = EventLayout,
+    responses((status = 200, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn edit_layout(
+    State(state): State<AppState>,
+    admin: Admin,
+    EventPath(event_id): EventPath,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Result<Json<CreatedEvent>, ApiError> {
+    let layout: EventLayout = extract::json(&headers, &body)?;
+    Ok(Json(
+        setup::edit_layout(&state, &admin, event_id, &layout).await?,
+    ))
+}
+
 #[utoipa::path(
     post,
     path = "/api/admin/events/{eventId}/publish",

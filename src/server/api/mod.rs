@@ -20,6 +20,7 @@ mod payments;
 mod promos;
 mod queue;
 pub mod rebooking;
+mod reports;
 pub mod sailings;
 mod seat_map;
 mod stream;
@@ -135,6 +136,10 @@ pub fn routes() -> Router<AppState> {
             "/api/admin/events",
             get(admin::events).post(admin::create_event),
         )
+        .route(
+            "/api/admin/events/{eventId}/layout",
+            get(admin::layout).put(admin::edit_layout),
+        )
         .route("/api/admin/events/{eventId}/publish", post(admin::publish))
         .route(
             "/api/admin/events/{eventId}/unpublish",
@@ -143,6 +148,15 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/api/admin/events/{eventId}/dashboard",
             get(admin::dashboard),
+        )
+        .route("/api/admin/events/{eventId}/sales", get(reports::sales))
+        .route(
+            "/api/admin/events/{eventId}/on-sale",
+            put(on_sale_admin::move_on_sale),
+        )
+        .route(
+            "/api/admin/events/{eventId}/attendees.csv",
+            get(reports::attendees_csv),
         )
         .route(
             "/api/admin/events/{eventId}/stream",

@@ -53,6 +53,37 @@ pub async fn set_queue(
     ))
 }
 
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OnSaleTime {
+    /// RFC 3339, or the event's own wall-clock time without an offset.
+    #[schema(example = "2027-06-01T10:00")]
+    on_sale_at: String,
+}
+
+#[utoipa::path(
+    put,
+    path = "/api/admin/events/{eventId}/on-sale",
+    tag = "admin",
+    summary = "Move an event's on-sale time (holds and the waiting room follow at once)",
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
+    request_body = OnSaleTime,
+    responses((status = 200, body = RoomSummary), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn move_on_sale(
+    State(state): State<AppState>,
+    admin: Admin,
+    EventPath(event_id): EventPath,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Result<Json<RoomSummary>, ApiError> {
+    let form: OnSaleTime = extract::json(&headers, &body)?;
+    Ok(Json(
+        setup::move_on_sale(&state, &admin, event_id, &form.on_sale_at).await?,
+    ))
+}
+
 #[utoipa::path(
     get,
     path = "/api/admin/events/{eventId}/queue",

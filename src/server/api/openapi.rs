@@ -9,7 +9,7 @@ use holdfast_app::core::platform::error::{ErrorBody, ErrorDetail, FieldError};
 use holdfast_app::model::console::{
     ActionOutcome, AuditRow, BookingAction, BookingActivity, CampaignKind, CanaryReport,
     CategorySpec, CreatedEvent, Dashboard, EventLayout, JobRunView, JobView, LiveHold, MailMessage,
-    MailRow, NewPromo, PromoCampaign, RoomSummary, RunOutcome, RunRequested, SeatCounts,
+    MailRow, NewPromo, PromoCampaign, RoomSummary, RunOutcome, RunRequested, SalesLine, SeatCounts,
     SectionSpec, StandingCount, StandingSpec, WebhookRow,
 };
 use holdfast_app::model::seat_drawing::{DrawnCategory, DrawnSeats, SeatDrawing};
@@ -25,7 +25,7 @@ use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::{
     account, admin, admin_session, best, booking_history, bookings, door, events, holds, jobs,
-    on_sale_admin, payments, promos, queue, rebooking, sailings, seat_map, stream,
+    on_sale_admin, payments, promos, queue, rebooking, reports, sailings, seat_map, stream,
 };
 use holdfast_app::model::sailing::{
     Fare, Guest, Manifest, ManifestPlace, PortCall, RebookingAnswer, RebookingChoice,
@@ -139,12 +139,13 @@ impl Modify for Security {
         sailings::list, sailings::detail, sailings::set_guests,
         rebooking::cancel_sailing, rebooking::progress, rebooking::progress_stream, rebooking::answer,
         admin_session::login, admin_session::logout, admin_session::whoami, admin::holds, admin::invariants,
-        admin::audit_log, admin::events, admin::create_event, admin::publish,
+        admin::audit_log, admin::events, admin::create_event, admin::layout, admin::edit_layout, admin::publish,
         admin::unpublish, admin::dashboard, admin::dashboard_stream, admin::booking_action,
+        reports::sales, reports::attendees_csv,
         door::check_in, jobs::list, jobs::run_now, booking_history::show,
         queue::join_queue, queue::queue_status, queue::queue_stream,
         promos::apply_promo, promos::claim_pooled,
-        on_sale_admin::set_queue, on_sale_admin::queue_summary,
+        on_sale_admin::set_queue, on_sale_admin::queue_summary, on_sale_admin::move_on_sale,
         on_sale_admin::create_promo, on_sale_admin::list_promos,
         openapi_json,
     ),
@@ -152,11 +153,11 @@ impl Modify for Security {
         EventKind, EventSummary, PriceCategory, GeneralAdmissionArea, EventDetail, SeatStatus,
         Seat, SeatView, SeatMapSnapshot, SeatStatuses, SeatDrawing, DrawnSeats, DrawnCategory, HoldResponse, GeneralAdmissionLine, BookingSeat, BookingView,
         PayResponse, PaymentView, ErrorBody, ErrorDetail, FieldError, HoldSeatsRequest,
-        HoldPlacesRequest, best::BestAvailableRequest, admin_session::SignIn, Dashboard, SeatCounts, StandingCount, LiveHold,
+        HoldPlacesRequest, best::BestAvailableRequest, admin_session::SignIn, Dashboard, SeatCounts, SalesLine, StandingCount, LiveHold,
         BookingActivity, WebhookRow, MailRow, AuditRow, CanaryReport, ActionOutcome, BookingAction, EventLayout,
         CategorySpec, SectionSpec, StandingSpec, CreatedEvent,
         QueueStatus, PromoApplied, RoomSummary, NewPromo, PromoCampaign, CampaignKind,
-        promos::PromoRequest, promos::PooledCode, on_sale_admin::RoomSettings,
+        promos::PromoRequest, promos::PooledCode, on_sale_admin::RoomSettings, on_sale_admin::OnSaleTime,
         door::CheckInRequest, CheckedIn, CancelResponse, RefundPolicy, MailMessage, account::EmailLinkRequest, account::SignedIn, TicketView, JobView, JobRunView, RunOutcome, RunRequested, HistoryEntry, CauseKind,
         PartyRequest, GuestsRequest, GuestRequest, SailingSummary, SailingDetail, SailingStatus, RouteRef, PortCall, Fare, Guest, Manifest, ManifestPlace,
         CancelSailingRequest, RebookingAnswerRequest, RebookingView, RebookingOutcome, RebookingAnswer, RebookingChoice, RebookingProgress,

@@ -111,7 +111,8 @@ pub async fn drawing(
 }
 
 /// The event's current snapshot, once the waiting room (if on) has let
-/// this buyer in (staff need no admission).
+/// this buyer in (staff — the admin token or a console session — need no
+/// admission).
 pub struct AdmittedSnapshot(Arc<Rendered>);
 
 impl FromRequestParts<AppState> for AdmittedSnapshot {
@@ -122,7 +123,23 @@ impl FromRequestParts<AppState> for AdmittedSnapshot {
         let EventPath(event_id) = EventPath::from_request_parts(parts, state).await?;
         let client = parts.extensions.get::<ClientAddr>();
         if !extract::is_staff(state, client, &parts.headers) {
-            extract::admitted(state, buyer.as_deref(), event_id, &parts.headers).await?;
+            if let Err(refused) =
+                extract::admitted(state, buyer.as_deref(), event_id, &parts.headers).await
+            {
+                // A console session (the organizer's map by sale) is staff
+                // too; asked only of those the room turned away, and not of
+                // a request with a bearer token (`is_staff` judged, and
+                // counted, that one already).
+                let console = !parts
+                    .headers
+                    .contains_key(axum::http::header::AUTHORIZATION)
+                    && holdfast_app::core::admin::auth::Admin::from_request_parts(parts, state)
+                        .await
+                        .is_ok();
+                if !console {
+                    return Err(refused);
+                }
+            }
         }
         let map = state
             .seat_maps

@@ -24,6 +24,10 @@ pub enum Detail {
         name: String,
         seats: usize,
     },
+    LayoutEdited {
+        name: String,
+        seats: usize,
+    },
     Published,
     Unpublished,
     CheckedIn {
@@ -48,6 +52,10 @@ pub enum Detail {
     SailingCancelled {
         reason: String,
     },
+    /// The on-sale time moved to `at` (in the event's zone, RFC 3339).
+    OnSaleMoved {
+        at: String,
+    },
 }
 
 impl Detail {
@@ -60,6 +68,9 @@ impl Detail {
             Detail::ConfirmationQueued => l.t(Msg::AuditConfirmationQueued).to_string(),
             Detail::EventCreated { name, seats } => {
                 l.fill(Msg::AuditEventCreated, &[("name", name), ("n", seats)])
+            }
+            Detail::LayoutEdited { name, seats } => {
+                l.fill(Msg::AuditLayoutEdited, &[("name", name), ("n", seats)])
             }
             Detail::Published => l.t(Msg::AuditPublished).to_string(),
             Detail::RefundPolicy {
@@ -102,6 +113,10 @@ impl Detail {
                     Msg::AuditPromoCreated,
                     &[("id", id), ("name", name), ("kind", &kind), ("n", codes)],
                 )
+            }
+            Detail::OnSaleMoved { at } => {
+                let when = crate::i18n::format::moment(l, at).unwrap_or_else(|| at.clone());
+                l.fill(Msg::AuditOnSaleMoved, &[("at", &when)])
             }
             Detail::SailingCancelled { reason } => {
                 l.fill(Msg::AuditSailingCancelled, &[("reason", reason)])

@@ -7,11 +7,11 @@ use std::collections::HashSet;
 use crate::core::platform::clock::At;
 use crate::core::platform::error::FieldError;
 use crate::core::seed::SeatSpec;
+use crate::model::console::seating::{overlapping, row_label, MAX_CURVE};
 use crate::model::console::EventLayout;
 
 /// Seats one layout may have.
 pub const MAX_SEATS: i64 = 50_000;
-const DEFAULT_SPACING: f64 = 12.0;
 
 impl EventLayout {
     /// The event's time zone (UTC when none is named).
@@ -36,6 +36,14 @@ impl EventLayout {
 
 /// The most one seat may cost, in minor units (Stripe's eight digits).
 const MAX_PRICE: i64 = 99_999_999;
+
+/// The layout, or every problem of it as one `VALIDATION` refusal.
+pub fn checked(layout: &EventLayout) -> Result<(), crate::core::ApiError> {
+    match check(layout) {
+        errors if errors.is_empty() => Ok(()),
+        errors => Err(crate::core::ApiError::FieldErrors(errors)),
+    }
+}
 
 /// Every problem of a layout, each on its field (`sections[1].rows`).
 pub fn check(layout: &EventLayout) -> Vec<FieldError> {
@@ -119,9 +127,10 @@ pub fn check(layout: &EventLayout) -> Vec<FieldError> {
     let mut names = HashSet::new();
     let mut seats = 0i64;
     for (i, s) in layout.sections.iter().enumerate() {
-        let key = (s.level.clone().unwrap_or_default(), s.name.clone());
-        if s.name.trim().is_empty() || s.name.len() > 40 || !names.insert(key) {
-            bad(format!("sections[{i}].name"), "a name, unique on its level");
+        // Unique in the whole event, decks included: seats are named by
+        // section, row and number alone.
+        if s.name.trim().is_empty() || s.name.len() > 40 || !names.insert(s.name.as_str()) {
+            bad(format!("sections[{i}].name"), "a name, unique in the event");
         }
         if layout.kind == "cruise" && s.level.as_deref().is_none_or(|l| l.trim().is_empty()) {
             bad(format!("sections[{i}].level"), "the deck this block is on");
@@ -147,10 +156,24 @@ pub fn check(layout: &EventLayout) -> Vec<FieldError> {
         if s.spacing.is_some_and(|d| !(1.0..=1000.0).contains(&d)) {
             bad(format!("sections[{i}].spacing"), "from 1 to 1,000");
         }
+        if s.curve.is_some_and(|c| !(0.0..=MAX_CURVE).contains(&c)) {
+            bad(
+                format!("sections[{i}].curve"),
+                "from 0 (straight) to 180 degrees",
+            );
+        }
         seats += s.rows.clamp(0, 200) * s.seats_per_row.clamp(0, 200);
     }
     if seats > MAX_SEATS {
         bad("sections".into(), "at most 50,000 seats in one event");
+    } else {
+        for (i, j) in overlapping(&layout.sections) {
+            let message = format!(
+                "drawn over section \"{}\": move it (x, y) or make it smaller",
+                layout.sections[i].name
+            );
+            bad(format!("sections[{j}].place"), &message);
+        }
     }
     for (i, g) in layout.general_admission.iter().enumerate() {
         if g.name.trim().is_empty() {
@@ -173,38 +196,25 @@ pub fn check(layout: &EventLayout) -> Vec<FieldError> {
 }
 
 /// The seats a layout describes: row labels A, B, …, AA; seats numbered
-/// from 1, left to right.
+/// from 1, left to right, placed by `SectionSpec::placed_seats`.
 pub fn seats_of(layout: &EventLayout) -> Vec<SeatSpec> {
     let mut seats = Vec::new();
     for s in &layout.sections {
-        let d = s.spacing.unwrap_or(DEFAULT_SPACING);
-        for r in 0..s.rows {
-            let row = row_label(r as usize);
-            for n in 0..s.seats_per_row {
-                let number = n + 1;
-                seats.push(SeatSpec {
-                    category: s.category.clone(),
-                    level: s.level.clone(),
-                    section: s.name.clone(),
-                    row: row.clone(),
-                    number,
-                    label: format!("{}-{row}-{number}", s.name),
-                    x: s.x + n as f64 * d,
-                    y: s.y + r as f64 * d,
-                });
-            }
+        for p in s.placed_seats() {
+            let row = row_label(p.row);
+            seats.push(SeatSpec {
+                category: s.category.clone(),
+                level: s.level.clone(),
+                section: s.name.clone(),
+                label: format!("{}-{row}-{}", s.name, p.number),
+                row,
+                number: p.number,
+                x: p.x,
+                y: p.y,
+            });
         }
     }
     seats
-}
-
-fn row_label(i: usize) -> String {
-    let letters = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    if i < 26 {
-        (letters[i] as char).to_string()
-    } else {
-        format!("{}{}", row_label(i / 26 - 1), letters[i % 26] as char)
-    }
 }
 
 #[cfg(test)]

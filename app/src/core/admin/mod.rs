@@ -4,6 +4,7 @@
 //! and the invariant `canary` that watches the database.
 
 pub mod actions;
+pub mod attendees;
 pub mod audit;
 pub mod audit_detail;
 pub mod auth;

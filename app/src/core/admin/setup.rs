@@ -5,9 +5,11 @@
 use super::audit::{self, Entry};
 use super::audit_detail::Detail;
 use super::auth::Admin;
-use super::layout::{check, seats_of};
+use super::layout::{checked, seats_of};
 use crate::core::booking::query::RefundPolicyRow;
+use crate::core::platform::clock::At;
 use crate::core::platform::db;
+use crate::core::platform::error::FieldError;
 use crate::core::seed::insert_layout;
 use crate::core::{ApiError, AppState};
 use crate::model::console::{CreatedEvent, EventLayout};
@@ -18,10 +20,7 @@ pub async fn create_event(
     admin: &Admin,
     layout: &EventLayout,
 ) -> Result<CreatedEvent, ApiError> {
-    let errors = check(layout);
-    if !errors.is_empty() {
-        return Err(ApiError::FieldErrors(errors));
-    }
+    checked(layout)?;
     let now = state.clock.now();
     let starts_at = layout.start().unwrap_or(now);
     let on_sale_at = layout.on_sale().unwrap_or_default();
@@ -46,6 +45,31 @@ pub async fn create_event(
     .bind(layout.refund_policy.partial_refund_percent)
     .fetch_one(&mut *tx)
     .await?;
+    let seats = write_layout(tx, admin, event_id, layout, Made::Created, now).await?;
+    Ok(CreatedEvent {
+        event_id,
+        seat_count: seats as i64,
+        published: false,
+    })
+}
+
+/// Whether `write_layout` gives a new event its layout or replaces one.
+#[derive(Clone, Copy)]
+enum Made {
+    Created,
+    Edited,
+}
+
+/// Inserts the layout's categories, seats and standing areas, keeps the
+/// layout itself on the event, audits it and commits; the seats made.
+async fn write_layout(
+    mut tx: db::Tx,
+    admin: &Admin,
+    event_id: EventId,
+    layout: &EventLayout,
+    made: Made,
+    now: At,
+) -> Result<usize, ApiError> {
     let categories: Vec<(&str, &str, i64, &str)> = layout
         .categories
         .iter()
@@ -65,16 +89,139 @@ pub async fn create_event(
         .collect();
     let seats = seats_of(layout);
     insert_layout(&mut tx, event_id, &categories, &seats, &ga).await?;
-    let detail = Detail::EventCreated {
-        name: layout.name.trim().to_string(),
-        seats: seats.len(),
+    let kept = serde_json::to_string(layout).map_err(ApiError::internal)?;
+    sqlx::query("update event set layout = $2 where id = $1")
+        .bind(event_id)
+        .bind(kept)
+        .execute(&mut *tx)
+        .await?;
+    let (name, seats) = (layout.name.trim().to_string(), seats.len());
+    let (action, detail) = match made {
+        Made::Created => ("create_event", Detail::EventCreated { name, seats }),
+        Made::Edited => ("edit_layout", Detail::LayoutEdited { name, seats }),
     };
-    let entry = Entry::on_event(&admin.actor, "create_event", event_id, &detail);
+    let entry = Entry::on_event(&admin.actor, action, event_id, &detail);
     audit::record(&mut tx, &entry, now).await?;
     db::commit(tx).await?;
+    Ok(seats)
+}
+
+/// The layout an event was made from (`404` for an event made otherwise,
+/// such as the demo's), with what may have changed since on the event
+/// itself: its times as wall clocks in its zone (what the form and `PUT`
+/// take back unchanged), its on-sale time, its refund policy.
+pub async fn layout_of(state: &AppState, event_id: EventId) -> Result<EventLayout, ApiError> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        layout: Option<String>,
+        starts_at: At,
+        on_sale_at: At,
+        time_zone: String,
+        #[sqlx(flatten)]
+        policy: RefundPolicyRow,
+    }
+    let row: Option<Row> = sqlx::query_as(
+        "select layout, starts_at, on_sale_at, time_zone,
+                refund_full_days, refund_partial_days, refund_partial_percent
+         from event where id = $1",
+    )
+    .bind(event_id)
+    .fetch_optional(state.db.reader())
+    .await?;
+    let row = row.ok_or(ApiError::NotFound("event"))?;
+    let json = row.layout.ok_or(ApiError::NotFound("layout"))?;
+    let mut layout: EventLayout = serde_json::from_str(&json).map_err(ApiError::internal)?;
+    let wall_clock = |at: At| -> String {
+        crate::core::event_time::local_start(at, &row.time_zone)
+            .at
+            .chars()
+            .take(16)
+            .collect()
+    };
+    layout.starts_at = wall_clock(row.starts_at);
+    layout.on_sale_at = match row.on_sale_at.ms() {
+        0 => String::new(),
+        _ => wall_clock(row.on_sale_at),
+    };
+    layout.time_zone = row.time_zone;
+    layout.refund_policy = row.policy.into();
+    Ok(layout)
+}
+
+/// Replaces the layout of an event made from one and never published (so
+/// no buyer, and no instance's seat map, has seen its seats): no sailing,
+/// no booking. The refund policy is left as it is (`PUT …/refund-policy`
+/// sets it).
+pub async fn edit_layout(
+    state: &AppState,
+    admin: &Admin,
+    event_id: EventId,
+    layout: &EventLayout,
+) -> Result<CreatedEvent, ApiError> {
+    checked(layout)?;
+    let now = state.clock.now();
+    let mut tx = state.db.begin().await?;
+    // Amount-off promo codes are in the event's currency: it stays while
+    // one exists.
+    let (fixed_amounts,): (i64,) = sqlx::query_as(
+        "select count(*) from promo_campaign p join event e on e.id = p.event_id
+         where p.event_id = $1 and p.amount_off_cents > 0 and e.currency <> $2",
+    )
+    .bind(event_id)
+    .bind(&layout.currency)
+    .fetch_one(&mut *tx)
+    .await?;
+    if fixed_amounts > 0 {
+        return Err(ApiError::FieldErrors(vec![FieldError {
+            field: "currency".into(),
+            message: "the event's amount-off promo codes are in its currency: remove them first"
+                .into(),
+        }]));
+    }
+    // The row's write lock orders this edit with a publish and with any
+    // other edit; a hold is refused while the event is unpublished.
+    let changed = sqlx::query(
+        "update event set name = $2, kind = $3, venue = $4, starts_at = $5, currency = $6,
+                          on_sale_at = $7, time_zone = $8
+         where id = $1 and published = 0 and first_published_at is null and layout is not null
+           and not exists (select 1 from booking b where b.event_id = $1)
+           and not exists (select 1 from sailing s where s.event_id = $1)",
+    )
+    .bind(event_id)
+    .bind(layout.name.trim())
+    .bind(&layout.kind)
+    .bind(layout.venue.trim())
+    .bind(layout.start().unwrap_or(now))
+    .bind(&layout.currency)
+    .bind(layout.on_sale().unwrap_or_default())
+    .bind(layout.zone())
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if changed != 1 {
+        let (exists,): (i64,) = sqlx::query_as("select count(*) from event where id = $1")
+            .bind(event_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        return Err(if exists == 0 {
+            ApiError::NotFound("event")
+        } else {
+            ApiError::InvalidState(
+                "the event has been published (or was not made from a layout): its layout can no longer change".into(),
+            )
+        });
+    }
+    for table in ["ga_area", "seat", "price_category"] {
+        sqlx::query(&format!("delete from {table} where event_id = $1"))
+            .bind(event_id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    let seats = write_layout(tx, admin, event_id, layout, Made::Edited, now).await?;
+    state.seat_maps.forget(event_id);
     Ok(CreatedEvent {
         event_id,
-        seat_count: seats.len() as i64,
+        seat_count: seats as i64,
         published: false,
     })
 }
@@ -151,9 +298,15 @@ pub async fn set_published(
 ) -> Result<CreatedEvent, ApiError> {
     let now = state.clock.now();
     let mut tx = state.db.begin().await?;
-    let changed = sqlx::query("update event set published = $2 where id = $1")
-        .bind(event_id)
-        .bind(i64::from(published))
+    let changed = sqlx::query(
+        "update event set published = $2,
+                          first_published_at = case when $2 = 1 then coalesce(first_published_at, $3)
+                                                    else first_published_at end
+         where id = $1",
+    )
+    .bind(event_id)
+    .bind(i64::from(published))
+    .bind(now)
         .execute(&mut *tx)
         .await?
         .rows_affected();

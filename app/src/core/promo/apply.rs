@@ -69,6 +69,19 @@ async fn claim(
     {
         return Err(ApiError::PromoUnknown);
     }
+    // Outside its campaign's window a code is real but not usable now.
+    if let Some(starts) = campaign.starts_at.filter(|s| now < *s) {
+        return Err(ApiError::InvalidState(format!(
+            "this code can be used from {}",
+            crate::core::platform::clock::rfc3339(starts)
+        )));
+    }
+    if let Some(ends) = campaign.ends_at.filter(|e| now >= *e) {
+        return Err(ApiError::InvalidState(format!(
+            "this code could be used until {}",
+            crate::core::platform::clock::rfc3339(ends)
+        )));
+    }
     let discount_cents = booking
         .price
         .discount(campaign.percent_off, campaign.amount_off_cents)

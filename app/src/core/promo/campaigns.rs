@@ -6,6 +6,7 @@ use super::{new_code, normalise};
 use crate::core::admin::audit::{self, Entry};
 use crate::core::admin::audit_detail::Detail;
 use crate::core::admin::auth::Admin;
+use crate::core::platform::clock::{rfc3339, At};
 use crate::core::platform::db;
 use crate::core::platform::db::is_unique_violation;
 use crate::core::platform::error::FieldError;
@@ -25,13 +26,19 @@ pub async fn create(
 ) -> Result<PromoCampaign, ApiError> {
     let (kind, codes) = check(form)?;
     let now = state.clock.now();
-    if let Some(event_id) = form.event_id {
-        if !crate::core::catalog::exists(state, event_id).await? {
-            return Err(ApiError::unprocessable("no such event", "eventId"));
-        }
-    }
+    // A wall-clock time is read in the event's zone (UTC for every event).
+    let zone = match form.event_id {
+        Some(event_id) => match crate::core::catalog::time_zone(state, event_id).await {
+            Err(ApiError::NotFound(_)) => {
+                return Err(ApiError::unprocessable("no such event", "eventId"))
+            }
+            zone => zone?,
+        },
+        None => "UTC".to_string(),
+    };
+    let window = window(form, &zone)?;
     let mut tx = state.db.begin().await?;
-    let id = store::insert_campaign(&mut tx, form, kind, now).await?;
+    let id = store::insert_campaign(&mut tx, form, kind, window, now).await?;
     if let Err(e) = store::insert_codes(&mut tx, id, &codes).await {
         return Err(if is_unique_violation(&e) {
             ApiError::unprocessable("this code already exists", "code")
@@ -128,11 +135,48 @@ fn check(form: &NewPromo) -> Result<(CampaignKind, Vec<String>), ApiError> {
     }
 }
 
+/// When the codes start and stop working, read in `zone`; the end after
+/// the start.
+fn window(form: &NewPromo, zone: &str) -> Result<(Option<At>, Option<At>), ApiError> {
+    let read = |text: &Option<String>, field: &str| -> Result<Option<At>, FieldError> {
+        match text.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(t) => crate::core::event_time::parse_start(t, zone)
+                .map(Some)
+                .ok_or_else(|| FieldError {
+                    field: field.into(),
+                    message: "a date and time, such as 2027-06-01T10:00".into(),
+                }),
+        }
+    };
+    let starts = read(&form.starts_at, "startsAt");
+    let ends = read(&form.ends_at, "endsAt");
+    match (starts, ends) {
+        (Ok(Some(s)), Ok(Some(e))) if e <= s => Err(ApiError::FieldErrors(vec![FieldError {
+            field: "endsAt".into(),
+            message: "the end must come after the start".into(),
+        }])),
+        (Ok(s), Ok(e)) => Ok((s, e)),
+        (s, e) => Err(ApiError::FieldErrors(
+            [s.err(), e.err()].into_iter().flatten().collect(),
+        )),
+    }
+}
+
+/// Both ends of a campaign's window, as the console shows them.
+async fn with_window(state: &AppState, c: &mut PromoCampaign) -> Result<(), ApiError> {
+    let (starts, ends) = store::window(&state.db, c.id).await?;
+    c.starts_at = starts.map(rfc3339);
+    c.ends_at = ends.map(rfc3339);
+    Ok(())
+}
+
 /// Every campaign, newest first.
 pub async fn list(state: &AppState) -> Result<Vec<PromoCampaign>, ApiError> {
     let mut campaigns = store::campaigns(&state.db, 200).await?;
     for c in campaigns.iter_mut() {
         c.codes = store::codes(&state.db, c.id, 100).await?;
+        with_window(state, c).await?;
     }
     Ok(campaigns)
 }
@@ -142,5 +186,6 @@ pub async fn one(state: &AppState, id: i64) -> Result<PromoCampaign, ApiError> {
         .await?
         .ok_or(ApiError::NotFound("promo campaign"))?;
     campaign.codes = store::codes(&state.db, id, 100).await?;
+    with_window(state, &mut campaign).await?;
     Ok(campaign)
 }

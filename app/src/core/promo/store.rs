@@ -27,6 +27,9 @@ pub struct CodeCampaign {
     pub event_id: Option<EventId>,
     /// The buyer a pooled code was handed to.
     pub holder: Option<BuyerId>,
+    /// When the campaign's codes start and stop working.
+    pub starts_at: Option<At>,
+    pub ends_at: Option<At>,
 }
 
 /// A use of a code by a booking.
@@ -41,11 +44,13 @@ pub async fn insert_campaign(
     tx: &mut Tx,
     form: &NewPromo,
     kind: CampaignKind,
+    (starts_at, ends_at): (Option<At>, Option<At>),
     now: At,
 ) -> Result<i64, sqlx::Error> {
     let (id,): (i64,) = sqlx::query_as(
-        "insert into promo_campaign (event_id, name, kind, percent_off, amount_off_cents, max_uses, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7) returning id",
+        "insert into promo_campaign (event_id, name, kind, percent_off, amount_off_cents, max_uses, created_at,
+                                     starts_at, ends_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id",
     )
     .bind(form.event_id)
     .bind(form.name.trim())
@@ -58,9 +63,19 @@ pub async fn insert_campaign(
         None
     })
     .bind(now)
+    .bind(starts_at)
+    .bind(ends_at)
     .fetch_one(&mut **tx)
     .await?;
     Ok(id)
+}
+
+/// When a campaign's codes start and stop working.
+pub async fn window(db: &Db, id: i64) -> Result<(Option<At>, Option<At>), sqlx::Error> {
+    sqlx::query_as("select starts_at, ends_at from promo_campaign where id = $1")
+        .bind(id)
+        .fetch_one(db.reader())
+        .await
 }
 
 /// The campaign's codes, 500 to a statement.
@@ -129,7 +144,8 @@ pub async fn campaign_of_code(
     code: &str,
 ) -> Result<Option<CodeCampaign>, sqlx::Error> {
     sqlx::query_as(
-        "select c.id as campaign_id, c.kind, c.percent_off, c.amount_off_cents, c.event_id, p.holder
+        "select c.id as campaign_id, c.kind, c.percent_off, c.amount_off_cents, c.event_id, p.holder,
+                c.starts_at, c.ends_at
          from promo_code p join promo_campaign c on c.id = p.campaign_id where p.code = $1",
     )
     .bind(code)

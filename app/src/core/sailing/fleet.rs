@@ -200,7 +200,7 @@ fn sea_star() -> ShipSpec {
     for (d, (deck, category, rows, across)) in lounges.into_iter().enumerate() {
         let top = 40.0 + d as f64 * 560.0;
         for r in 0..rows {
-            let row = ((b'A' + r as u8) as char).to_string();
+            let row = crate::model::console::seating::row_label(r);
             for j in 0..across {
                 let aisle = if j >= across / 2 { 24.0 } else { 0.0 };
                 places.push(PlaceSpec {

@@ -45,6 +45,39 @@ pub async fn configure(
     summary(state, event_id).await
 }
 
+/// Moves the event's on-sale time to `at`: RFC 3339, or a wall-clock time
+/// ("2027-06-01T10:00") read in the event's own zone. Holds and the room's
+/// admission follow it at once (both read it from the event's row).
+pub async fn move_on_sale(
+    state: &AppState,
+    admin: &Admin,
+    event_id: EventId,
+    at: &str,
+) -> Result<RoomSummary, ApiError> {
+    let zone = crate::core::catalog::time_zone(state, event_id).await?;
+    let Some(on_sale_at) = crate::core::event_time::parse_start(at.trim(), &zone) else {
+        return Err(ApiError::unprocessable(
+            "onSaleAt must be a date and time, such as 2027-06-01T10:00",
+            "onSaleAt",
+        ));
+    };
+    let now = state.clock.now();
+    let mut tx = state.db.begin().await?;
+    sqlx::query("update event set on_sale_at = $2 where id = $1")
+        .bind(event_id)
+        .bind(on_sale_at)
+        .execute(&mut *tx)
+        .await?;
+    let detail = Detail::OnSaleMoved {
+        at: crate::core::event_time::local_start(on_sale_at, &zone).at,
+    };
+    let entry = Entry::on_event(&admin.actor, "move_on_sale", event_id, &detail);
+    audit::record(&mut tx, &entry, now).await?;
+    db::commit(tx).await?;
+    state.waiting_rooms.forget(event_id);
+    summary(state, event_id).await
+}
+
 pub async fn summary(state: &AppState, event_id: EventId) -> Result<RoomSummary, ApiError> {
     let now = state.clock.now();
     state.waiting_rooms.forget(event_id);

@@ -7,6 +7,8 @@ use crate::i18n::{Locale, Msg};
 use crate::model::{BookingId, BookingStatus, BuyerId, EventId, SeatId};
 
 mod jobs;
+pub mod preview;
+pub mod seating;
 mod setup;
 pub use jobs::*;
 pub use setup::*;
@@ -21,6 +23,12 @@ pub struct Dashboard {
     pub published: bool,
     pub on_sale_at: String,
     pub counts: SeatCounts,
+    /// Sales per category and section, then per standing area.
+    #[serde(default)]
+    pub sales: Vec<SalesLine>,
+    /// Places sold over time, as an SVG drawn on the server.
+    #[serde(default)]
+    pub sales_chart: String,
     pub standing: Vec<StandingCount>,
     pub revenue_cents: i64,
     pub currency: String,
@@ -37,6 +45,49 @@ pub struct Dashboard {
     /// The zone's short name now ("CET", "UTC+07").
     #[serde(default)]
     pub time_zone_abbreviation: String,
+    /// A concert or a cruise (how places are named).
+    #[serde(default = "concert")]
+    pub kind: crate::model::EventKind,
+    /// The seat map to colour by sale (`None` until the event is
+    /// published: the drawing is served for published events).
+    #[serde(default)]
+    pub heat_map: Option<HeatMap>,
+}
+
+fn concert() -> crate::model::EventKind {
+    crate::model::EventKind::Concert
+}
+
+/// Where the console finds an event's seat map: the same drawing and
+/// status letters the buyers' map reads, drawn read-only.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct HeatMap {
+    pub drawing_url: String,
+    /// The whole map, in map units.
+    #[cfg_attr(feature = "ssr", schema(value_type = Object))]
+    pub view_box: crate::model::geometry::ViewBox,
+}
+
+/// One line of an event's sales: a price category's seats in one section,
+/// or a standing area. `sold + held + inPayment + free = places`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct SalesLine {
+    pub category: String,
+    /// The section, or the standing area's name.
+    pub section: String,
+    pub standing: bool,
+    pub places: i64,
+    pub sold: i64,
+    pub held: i64,
+    pub in_payment: i64,
+    pub free: i64,
+    /// What the sold places cost at their prices (before promo codes),
+    /// in minor units of the event's currency.
+    pub sold_cents: i64,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -68,6 +119,9 @@ pub struct LiveHold {
     pub event_id: EventId,
     /// The buyer's (session) id.
     pub buyer_id: BuyerId,
+    /// The buyer's email when known: the checkout's, or their account's.
+    #[serde(default)]
+    pub buyer_email: Option<String>,
     pub seat_ids: Vec<SeatId>,
     pub seat_labels: Vec<String>,
     pub places: i64,
@@ -84,6 +138,15 @@ pub struct LiveHold {
 #[serde(rename_all = "camelCase")]
 pub struct BookingActivity {
     pub booking_id: BookingId,
+    /// The buyer's email when known: the checkout's, or their account's.
+    #[serde(default)]
+    pub buyer_email: Option<String>,
+    /// The booking's seats by name (empty for standing places).
+    #[serde(default)]
+    pub seat_labels: Vec<String>,
+    /// Standing places.
+    #[serde(default)]
+    pub places: i64,
     pub status: BookingStatus,
     pub amount_cents: i64,
     pub currency: String,

@@ -57,6 +57,10 @@ pub struct SectionSpec {
     pub y: f64,
     /// Distance between seats and between rows (default 12).
     pub spacing: Option<f64>,
+    /// How far each row bends around the stage, in degrees of arc (0 or
+    /// none: straight; at most 180). See `SectionSpec::placed_seats`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub curve: Option<f64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -102,6 +106,26 @@ pub struct RoomSummary {
     pub admitting: bool,
 }
 
+impl RoomSummary {
+    /// A rate that lets in buyers for what is free in about ten minutes,
+    /// at about two places a buyer (at least 10 a minute).
+    pub fn suggested_rate(&self) -> i64 {
+        ((self.free_places + 19) / 20).clamp(10, 1_000_000)
+    }
+
+    /// The on-sale time as a browser's date-and-time field takes it: the
+    /// event's own wall clock, to the minute.
+    pub fn on_sale_wall_clock(&self) -> String {
+        self.on_sale_at_local.chars().take(16).collect()
+    }
+}
+
+/// Whole minutes until `waiting` buyers are all let in at `rate` a minute
+/// (`None` for nobody waiting or no rate).
+pub fn minutes_to_clear(waiting: i64, rate: i64) -> Option<i64> {
+    (waiting > 0 && rate > 0).then(|| (waiting + rate - 1) / rate)
+}
+
 /// What `POST /api/admin/promos` takes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
@@ -125,6 +149,13 @@ pub struct NewPromo {
     /// How many codes a `pooled` campaign has.
     #[serde(default)]
     pub count: Option<i64>,
+    /// Usable from then on (RFC 3339, or a wall-clock time in the event's
+    /// zone — UTC for a campaign of every event); none: from now.
+    #[serde(default)]
+    pub starts_at: Option<String>,
+    /// Usable until then; none: no end.
+    #[serde(default)]
+    pub ends_at: Option<String>,
 }
 
 /// A promo campaign and how it is being used.
@@ -199,6 +230,14 @@ pub struct PromoCampaign {
     /// The codes (at most the first 100).
     #[cfg_attr(feature = "ssr", sqlx(skip))]
     pub codes: Vec<String>,
+    /// When the codes start and stop working (RFC 3339, UTC; none: no
+    /// limit on that side).
+    #[serde(default)]
+    #[cfg_attr(feature = "ssr", sqlx(skip))]
+    pub starts_at: Option<String>,
+    #[serde(default)]
+    #[cfg_attr(feature = "ssr", sqlx(skip))]
+    pub ends_at: Option<String>,
 }
 
 /// A row of the console's event list (`GET /api/admin/events`).
@@ -210,4 +249,44 @@ pub struct AdminEvent {
     pub kind: EventKind,
     pub published: bool,
     pub seat_count: i64,
+    /// Made from a layout, not on sale and without bookings: its layout
+    /// may still change (`PUT …/layout`).
+    #[serde(default)]
+    pub editable: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn room(free: i64, waiting: i64) -> RoomSummary {
+        RoomSummary {
+            event_id: EventId(1),
+            enabled: true,
+            admit_per_minute: 0,
+            joined: waiting,
+            admitted: 0,
+            waiting,
+            free_places: free,
+            on_sale_at: "2027-06-01T08:00:00.000Z".into(),
+            on_sale_at_local: "2027-06-01T10:00:00.000+02:00".into(),
+            admitting: false,
+        }
+    }
+
+    #[test]
+    fn the_suggested_rate_sells_what_is_free_in_about_ten_minutes() {
+        assert_eq!(room(11_990, 0).suggested_rate(), 600);
+        assert_eq!(room(24, 0).suggested_rate(), 10, "never below ten");
+        assert_eq!(room(0, 0).suggested_rate(), 10);
+    }
+
+    #[test]
+    fn the_queue_clears_in_whole_minutes() {
+        assert_eq!(minutes_to_clear(1_201, 600), Some(3));
+        assert_eq!(minutes_to_clear(1_200, 600), Some(2));
+        assert_eq!(minutes_to_clear(0, 600), None);
+        assert_eq!(minutes_to_clear(5, 0), None);
+        assert_eq!(room(1, 1).on_sale_wall_clock(), "2027-06-01T10:00");
+    }
 }

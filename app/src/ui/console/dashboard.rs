@@ -1,7 +1,9 @@
-//! One event in the console: a live dashboard (server-sent events) —
-//! counts, revenue, holds with ticking countdowns and their actions,
-//! settlements, webhook inbox, mail, audit, and a red banner when the
-//! invariant canary fails — above the on-sale day panel.
+//! One event in the console: a live dashboard (server-sent events) — the
+//! tiles and a red banner when the invariant canary fails, then three
+//! views: the overview (holds with ticking countdowns and their actions,
+//! sales by category and section, the seat map by sale), bookings (search,
+//! refund, the attendee list) and logs — above the on-sale day panel.
+//! Release and refund ask first (`confirm`); rows keep their order.
 
 use leptos::prelude::*;
 
@@ -9,12 +11,15 @@ use crate::i18n::{fill, t, use_locale, Msg};
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_params_map;
 
-use crate::model::console::{BookingAction, Dashboard, LiveHold};
+use crate::model::console::{BookingAction, BookingActivity, Dashboard, LiveHold};
 use crate::model::BookingId;
 use crate::model::BookingStatus;
-use crate::model::EventId;
-use crate::server_fns::console::{admin_act, admin_dashboard};
+use crate::model::{EventId, EventKind};
+use crate::server_fns::console::{admin_act, admin_dashboard, admin_find_bookings};
+use crate::ui::console::confirm::{self, Asked, ConfirmBox, Then};
+use crate::ui::console::logs_view::logs;
 use crate::ui::console::on_sale_panel::OnSalePanel;
+use crate::ui::console::sales_view::{HeatView, SalesTable};
 use crate::ui::console::words;
 
 /// Milliseconds on the browser's clock (0 on the server).
@@ -59,14 +64,26 @@ pub fn AdminEventPage() -> impl IntoView {
     }
 }
 
+/// The dashboard's views.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    Overview,
+    Bookings,
+    Logs,
+}
+
 #[component]
 fn LiveDashboard(first: Dashboard) -> impl IntoView {
     let event_id = first.event_id;
+    let kind = first.kind;
+    let heat = first.heat_map.clone();
     let dash = RwSignal::new(first);
     let received = RwSignal::new(now_ms());
     let tick = RwSignal::new(now_ms());
     let live = RwSignal::new(false);
     let notice = RwSignal::new(None::<String>);
+    let tab = RwSignal::new(Tab::Overview);
+    let asked = RwSignal::new(None::<Asked>);
     Effect::new(move |_| {
         received.set(now_ms());
         connect_dashboard(event_id, dash, received, live);
@@ -83,7 +100,7 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
                 Ok(Ok(o)) => words::action_done(
                     use_locale(),
                     o.action.as_str(),
-                    &short(&o.booking_id),
+                    &words::short(&o.booking_id),
                     &o.detail,
                 ),
                 Ok(Err(r)) => r.message,
@@ -92,6 +109,12 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
             notice.set(Some(words));
         });
     };
+    let on_yes = Callback::new(move |then: Then| {
+        if let Then::Booking(booking, action) = then {
+            act(booking, action, 0);
+        }
+    });
+    let counts = Memo::new(move |_| dash.with(|d| d.counts.clone()));
     let head = move || {
         let d = dash.get();
         view! {
@@ -115,91 +138,71 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
         }
         .into_any()
     };
+    let tab_button = move |which: Tab, label: Msg| {
+        view! {
+            <button role="tab" aria-selected=move || (tab.get() == which).to_string()
+                on:click=move |_| tab.set(which)>{t(label)}</button>
+        }
+    };
     let holds = move || {
         let d = dash.get();
+        if d.holds.is_empty() {
+            return view! { <p class="empty">{t(Msg::NoHoldsYet)}</p> }.into_any();
+        }
         let rows = d
             .holds
             .into_iter()
-            .map(|h| hold_row(h, received, tick, act))
+            .map(|h| hold_row(h, kind, received, tick, act, asked))
             .collect_view();
         view! {
-            <h2>{t(Msg::LiveHolds)}</h2>
-            <table class="holds">
+            <table class="holds cards">
                 <thead><tr><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColBuyer)}</th><th>{t(Msg::SeatsLegend)}</th><th>{t(Msg::ColStage)}</th><th>{t(Msg::ColEndsIn)}</th><th></th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
         }
         .into_any()
     };
-    let history = move || {
+    let sales = move || {
         let d = dash.get();
-        view! {
-            <h2>{t(Msg::RecentBookings)}</h2>
-            <table class="recent">
-                <thead><tr><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColStatus)}</th><th>{t(Msg::ColAmount)}</th><th>{t(Msg::ColWhy)}</th><th>{t(Msg::ColAt)}</th><th></th></tr></thead>
-                <tbody>{d.recent.into_iter().map(|r| {
-                    let (b1, b2) = (r.booking_id.clone(), r.booking_id.clone());
-                    let booked = r.status == BookingStatus::Booked;
-                    view! {
-                        <tr>
-                            <td title=r.booking_id.to_string()>{short(&r.booking_id)}</td>
-                            <td>{r.status.words(use_locale())}</td>
-                            <td>{use_locale().price(r.amount_cents, &r.currency)}</td>
-                            <td>{r.reason_kind.words(use_locale(), r.refunded_cents, &r.currency)}</td>
-                            <td>{words::when(use_locale(), &r.at_local, &r.at)}</td>
-                            <td>{booked.then(|| view! {
-                                <button class="refund" on:click=move |_| act(b1.clone(), BookingAction::Refund, 0)>{t(Msg::Refund)}</button>
-                                <button class="resend" on:click=move |_| act(b2.clone(), BookingAction::Resend, 0)>{t(Msg::ResendEmail)}</button>
-                            })}</td>
-                        </tr>
-                    }
-                }).collect_view()}</tbody>
-            </table>
-        }
-        .into_any()
-    };
-    let feeds = move || {
-        let d = dash.get();
-        view! {
-            <h2>{t(Msg::WebhookInbox)}</h2>
-            <table class="webhooks">
-                <thead><tr><th>{t(Msg::ColEvent)}</th><th>{t(Msg::ColType)}</th><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColOutcome)}</th><th>{t(Msg::ColReceived)}</th></tr></thead>
-                <tbody>{d.webhooks.into_iter().map(|w| view! {
-                    <tr><td>{w.event_id}</td><td>{w.kind}</td><td>{w.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{words::outcome(use_locale(), &w.outcome)}</td><td>{words::when(use_locale(), &w.at_local, &w.received_at)}</td></tr>
-                }).collect_view()}</tbody>
-            </table>
-            <h2>{t(Msg::MailHeading)}</h2>
-            <table class="mail">
-                <thead><tr><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColTo)}</th><th>{t(Msg::ColSubject)}</th><th>{t(Msg::ColChannel)}</th><th>{t(Msg::ColAt)}</th></tr></thead>
-                <tbody>{d.mail.into_iter().map(|m| view! {
-                    <tr><td>{short(&m.booking_id)}</td><td>{m.recipient}</td><td>{m.subject}</td><td>{words::channel(use_locale(), &m.channel)}</td><td>{words::when(use_locale(), &m.at_local, &m.at)}</td></tr>
-                }).collect_view()}</tbody>
-            </table>
-            <h2>{t(Msg::AuditHeading)}</h2>
-            <table class="audit">
-                <thead><tr><th>{t(Msg::ColWho)}</th><th>{t(Msg::ColWhat)}</th><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColDetail)}</th><th>{t(Msg::ColWhen)}</th></tr></thead>
-                <tbody>{d.audit.into_iter().map(|a| view! {
-                    <tr><td>{words::actor(use_locale(), &a.actor)}</td><td>{words::action(use_locale(), &a.action)}</td><td>{a.booking_id.map(|b| short(&b)).unwrap_or_default()}</td><td>{if a.detail_words.is_empty() { a.detail } else { a.detail_words }}</td><td>{words::when(use_locale(), &a.at_local, &a.at)}</td></tr>
-                }).collect_view()}</tbody>
-            </table>
-        }
-        .into_any()
+        view! { <SalesTable lines=d.sales currency=d.currency/> }
     };
     view! {
         {head}
         {move || notice.get().map(|n| view! { <p class="notice action-result" role="status">{n}</p> })}
-        {holds}
-        {history}
-        {feeds}
+        <div class="console-tabs" role="tablist" aria-label=t(Msg::ConsoleSections)>
+            {tab_button(Tab::Overview, Msg::TabOverview)}
+            {tab_button(Tab::Bookings, Msg::TabBookings)}
+            {tab_button(Tab::Logs, Msg::TabLogs)}
+        </div>
+        <div role="tabpanel" hidden=move || tab.get() != Tab::Overview>
+            <h2>{t(Msg::LiveHolds)}</h2>
+            {holds}
+            <h2>{t(Msg::SalesHeading)}</h2>
+            {sales}
+            <h2>{t(Msg::SalesOverTime)}</h2>
+            // Drawn on the server from numbers and escaped words only.
+            <div class="sales-over-time" inner_html=move || dash.with(|d| d.sales_chart.clone())></div>
+            <h2>{t(Msg::HeatHeading)}</h2>
+            <HeatView event_id kind heat counts/>
+        </div>
+        <div role="tabpanel" hidden=move || tab.get() != Tab::Bookings>
+            <Bookings event_id kind recent=Signal::derive(move || dash.with(|d| d.recent.clone())) asked/>
+        </div>
+        <div role="tabpanel" hidden=move || tab.get() != Tab::Logs>
+            {move || logs(dash.get())}
+        </div>
+        <ConfirmBox asked on_yes/>
     }
     .into_any()
 }
 
 fn hold_row(
     h: LiveHold,
+    kind: EventKind,
     received: RwSignal<f64>,
     tick: RwSignal<f64>,
     act: impl Fn(BookingId, BookingAction, i64) + Copy + 'static,
+    asked: RwSignal<Option<Asked>>,
 ) -> impl IntoView {
     let expires = h.expires_in_ms as f64;
     let left = move || {
@@ -212,24 +215,117 @@ fn hold_row(
         h.seat_labels.join(", ")
     };
     let held = h.stage == BookingStatus::Held;
-    let (b1, b2) = (h.booking_id.clone(), h.booking_id.clone());
+    let buyer = h
+        .buyer_email
+        .clone()
+        .unwrap_or_else(|| words::short(&h.buyer_id));
+    let question = confirm::release(&h, kind);
+    let extend = h.booking_id.clone();
     view! {
         <tr class="hold" data-booking=h.booking_id.to_string()>
-            <td title=h.booking_id.to_string()>{short(&h.booking_id)}</td>
-            <td title=h.buyer_id.to_string()>{short(&h.buyer_id)}</td>
-            <td>{seats}</td>
-            <td>{h.stage.words(use_locale())}</td>
-            <td class="countdown">{left}</td>
-            <td>{held.then(|| view! {
-                <button class="release" on:click=move |_| act(b1.clone(), BookingAction::Release, 0)>{t(Msg::Release)}</button>
-                <button class="extend" on:click=move |_| act(b2.clone(), BookingAction::Extend, 60)>{t(Msg::PlusMinute)}</button>
+            <td data-label=t(Msg::ColBooking) title=h.booking_id.to_string()>{words::short(&h.booking_id)}</td>
+            <td data-label=t(Msg::ColBuyer) title=h.buyer_id.to_string()>{buyer}</td>
+            <td data-label=t(Msg::SeatsLegend)>{seats}</td>
+            <td data-label=t(Msg::ColStage)>{h.stage.words(use_locale())}</td>
+            <td data-label=t(Msg::ColEndsIn) class="countdown">{left}</td>
+            <td class="row-actions">{held.then(|| view! {
+                <button class="extend" on:click=move |_| act(extend.clone(), BookingAction::Extend, 60)>{t(Msg::PlusMinute)}</button>
+                <button class="release danger-outline" on:click=move |_| asked.set(Some(question.clone()))>{t(Msg::Release)}</button>
             })}</td>
         </tr>
     }
 }
 
-fn short(id: &str) -> String {
-    id.chars().take(8).collect()
+/// Settled bookings: the latest, or those a search finds; the attendee
+/// list to take away.
+#[component]
+fn Bookings(
+    event_id: EventId,
+    kind: EventKind,
+    recent: Signal<Vec<BookingActivity>>,
+    asked: RwSignal<Option<Asked>>,
+) -> impl IntoView {
+    let query = RwSignal::new(String::new());
+    let found: RwSignal<Option<Vec<BookingActivity>>> = RwSignal::new(None);
+    let search = move |q: String| {
+        query.set(q.clone());
+        if q.trim().is_empty() {
+            found.set(None);
+            return;
+        }
+        spawn_local(async move {
+            let rows = admin_find_bookings(event_id, q.clone())
+                .await
+                .unwrap_or_default();
+            // Only the answer to what the box still says.
+            if query.get_untracked() == q {
+                found.set(Some(rows));
+            }
+        });
+    };
+    let rows = move || {
+        let (rows, searching) = match found.get() {
+            Some(rows) => (rows, true),
+            None => (recent.get(), false),
+        };
+        if rows.is_empty() {
+            let words = if searching {
+                fill(Msg::NoMatch, &[("q", &query.get())])
+            } else {
+                t(Msg::NoSettledYet).to_string()
+            };
+            return view! { <p class="empty">{words}</p> }.into_any();
+        }
+        view! {
+            <table class="recent cards">
+                <thead><tr><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColBuyer)}</th><th>{t(Msg::ColStatus)}</th><th>{t(Msg::ColAmount)}</th><th>{t(Msg::ColWhy)}</th><th>{t(Msg::ColAt)}</th><th></th></tr></thead>
+                <tbody>{rows.into_iter().map(|r| settled_row(r, kind, asked)).collect_view()}</tbody>
+            </table>
+        }
+        .into_any()
+    };
+    view! {
+        <h2>{t(Msg::RecentBookings)}</h2>
+        <div class="booking-tools">
+            <input type="search" aria-label=t(Msg::SearchBookings) placeholder=t(Msg::SearchBookings)
+                on:input=move |ev| search(event_target_value(&ev))/>
+            <a class="button" href=format!("/api/admin/events/{event_id}/attendees.csv") download="">{t(Msg::ExportAttendees)}</a>
+        </div>
+        {rows}
+    }
+}
+
+fn settled_row(
+    r: BookingActivity,
+    kind: EventKind,
+    asked: RwSignal<Option<Asked>>,
+) -> impl IntoView {
+    let l = use_locale();
+    let booked = r.status == BookingStatus::Booked;
+    let question = confirm::refund(&r, kind);
+    let resend = r.booking_id.clone();
+    let buyer = r.buyer_email.clone().unwrap_or_default();
+    view! {
+        <tr data-booking=r.booking_id.to_string()>
+            <td data-label=t(Msg::ColBooking) title=r.booking_id.to_string()>{words::short(&r.booking_id)}</td>
+            <td data-label=t(Msg::ColBuyer)>{buyer}</td>
+            <td data-label=t(Msg::ColStatus)>{r.status.words(l)}</td>
+            <td data-label=t(Msg::ColAmount)>{l.price(r.amount_cents, &r.currency)}</td>
+            <td data-label=t(Msg::ColWhy)>{r.reason_kind.words(l, r.refunded_cents, &r.currency)}</td>
+            <td data-label=t(Msg::ColAt)>{words::when(l, &r.at_local, &r.at)}</td>
+            <td class="row-actions">{booked.then(|| view! {
+                <button class="resend" on:click=move |_| resend_mail(resend.clone())>{t(Msg::ResendEmail)}</button>
+                <button class="refund danger-outline" on:click=move |_| asked.set(Some(question.clone()))>{t(Msg::Refund)}</button>
+            })}</td>
+        </tr>
+    }
+}
+
+/// Sends the confirmation mail again (nothing to confirm: it only mails).
+fn resend_mail(booking: BookingId) {
+    spawn_local(async move {
+        let _ = admin_act(booking, BookingAction::Resend, 0).await;
+    });
 }
 
 /// Follows the event's dashboard stream (closed when the page goes away).

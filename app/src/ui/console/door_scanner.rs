@@ -36,6 +36,7 @@ fn Scanner() -> impl IntoView {
     let gate = RwSignal::new("main".to_string());
     let result = RwSignal::new(None::<ScanResult>);
     let busy = RwSignal::new(false);
+    let ticket = NodeRef::<leptos::html::Input>::new();
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let scanned = token.get_untracked();
@@ -52,6 +53,10 @@ fn Scanner() -> impl IntoView {
             result.set(Some(answer));
             token.set(String::new());
             busy.set(false);
+            // Ready for the next ticket: a hand-held scanner types into it.
+            if let Some(input) = ticket.try_get_untracked().flatten() {
+                let _ = input.focus();
+            }
         });
     };
     view! {
@@ -60,7 +65,7 @@ fn Scanner() -> impl IntoView {
                 <input name="gate" maxlength="40" prop:value=gate on:input=move |ev| gate.set(event_target_value(&ev))/>
             </label>
             <label>{t(Msg::TicketLabel)}
-                <input name="ticket" autofocus=true autocomplete="off" placeholder=t(Msg::ScanPlaceholder)
+                <input name="ticket" autofocus=true autocomplete="off" enterkeyhint="go" node_ref=ticket placeholder=t(Msg::ScanPlaceholder)
                     prop:value=token on:input=move |ev| token.set(event_target_value(&ev))/>
             </label>
             <button type="submit" disabled=move || busy.get()>{t(Msg::CheckIn)}</button>

@@ -1,17 +1,17 @@
-//! The console's home: sign-in, the event list with publish/withdraw, and
-//! a form that creates an event from a layout (errors shown on their
-//! fields).
+//! The console's home: sign-in, the event list with publish/withdraw and
+//! edit, and the event setup form (`event_setup`).
 
 use leptos::prelude::*;
 
-use crate::i18n::{fill, t, Msg};
+use crate::i18n::{t, Msg};
 use leptos::task::spawn_local;
 
-use crate::model::console::{CategorySpec, EventLayout, SectionSpec, StandingSpec};
+use crate::model::EventId;
 use crate::server_fns::console::{
-    admin_create_event, admin_events, admin_set_published, admin_sign_in, admin_sign_out,
-    admin_signed_in, AdminEvent, Refusal,
+    admin_events, admin_set_published, admin_sign_in, admin_sign_out, admin_signed_in, AdminEvent,
 };
+use crate::ui::console::confirm::{self, Asked, ConfirmBox, Then};
+use crate::ui::console::event_setup::{EventSetup, Events};
 
 #[component]
 pub fn AdminHome() -> impl IntoView {
@@ -19,13 +19,15 @@ pub fn AdminHome() -> impl IntoView {
     // Asked once: the form below must not be rebuilt (and emptied) each
     // time the event list above reloads.
     let signed_in = Resource::new(|| (), |_| admin_signed_in());
+    // The unpublished event the setup form edits (none: a new one).
+    let editing = RwSignal::new(None::<EventId>);
     view! {
         <section class="console">
             <h1>{t(Msg::ConsoleTitle)}</h1>
             <Transition fallback=|| view! { <p>{t(Msg::Loading)}</p> }>
                 {move || Suspend::new(async move {
                     match events.await {
-                        Ok(Some(list)) => view! { <EventAdmin list events/> }.into_any(),
+                        Ok(Some(list)) => view! { <EventAdmin list events editing/> }.into_any(),
                         Ok(None) => view! { <SignIn/> }.into_any(),
                         Err(_) => view! { <p class="error" role="alert">{t(Msg::ConsoleFailed)}</p> }.into_any(),
                     }
@@ -33,7 +35,7 @@ pub fn AdminHome() -> impl IntoView {
             </Transition>
             <Transition fallback=|| ()>
                 {move || Suspend::new(async move {
-                    matches!(signed_in.await, Ok(true)).then(|| view! { <NewEvent events/> })
+                    matches!(signed_in.await, Ok(true)).then(|| view! { <EventSetup events editing/> })
                 })}
             </Transition>
         </section>
@@ -76,7 +78,8 @@ fn SignIn() -> impl IntoView {
 #[component]
 fn EventAdmin(
     list: Vec<AdminEvent>,
-    events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>,
+    events: Events,
+    editing: RwSignal<Option<EventId>>,
 ) -> impl IntoView {
     let sign_out = move |_| {
         spawn_local(async move {
@@ -86,16 +89,31 @@ fn EventAdmin(
             }
         });
     };
+    let set_published = move |id, published| {
+        spawn_local(async move {
+            let _ = admin_set_published(id, published).await;
+            events.refetch();
+        });
+    };
+    // Publishing is undone as easily; withdrawing asks first.
+    let asked = RwSignal::new(None::<Asked>);
+    let on_yes = Callback::new(move |then: Then| {
+        if let Then::Withdraw(id) = then {
+            set_published(id, false);
+        }
+    });
     let rows = list
         .into_iter()
         .map(|e| {
             let id = e.id;
             let published = e.published;
+            let question = confirm::withdraw(id, &e.name);
             let toggle = move |_| {
-                spawn_local(async move {
-                    let _ = admin_set_published(id, !published).await;
-                    events.refetch();
-                });
+                if published {
+                    asked.set(Some(question.clone()));
+                } else {
+                    set_published(id, true);
+                }
             };
             view! {
                 <tr>
@@ -103,7 +121,10 @@ fn EventAdmin(
                     <td>{e.kind.name(crate::i18n::use_locale())}</td>
                     <td>{e.seat_count}</td>
                     <td>{t(if published { Msg::StatePublished } else { Msg::StateNotPublished })}</td>
-                    <td><button class="publish" on:click=toggle>{t(if published { Msg::Withdraw } else { Msg::Publish })}</button></td>
+                    <td>
+                        <button class=if published { "publish danger-outline" } else { "publish" } on:click=toggle>{t(if published { Msg::Withdraw } else { Msg::Publish })}</button>
+                        {e.editable.then(|| view! { " " <button class="edit-layout" on:click=move |_| editing.set(Some(id))>{t(Msg::EditLayout)}</button> })}
+                    </td>
                 </tr>
             }
         })
@@ -115,150 +136,7 @@ fn EventAdmin(
             <thead><tr><th>{t(Msg::ColEvent)}</th><th>{t(Msg::ColKind)}</th><th>{t(Msg::ColSeats)}</th><th>{t(Msg::ColState)}</th><th></th></tr></thead>
             <tbody>{rows}</tbody>
         </table>
-    }
-    .into_any()
-}
-
-/// The layout form: one price category, one block of seats, optionally a
-/// standing area — enough for a small event; the API takes any layout.
-#[component]
-fn NewEvent(events: Resource<Result<Option<Vec<AdminEvent>>, ServerFnError>>) -> impl IntoView {
-    let f = |v: &str| RwSignal::new(v.to_string());
-    let (name, kind, venue, starts, on_sale, currency) = (
-        f(""),
-        f("concert"),
-        f(""),
-        f("2027-06-01T20:00"),
-        f(""),
-        f("EUR"),
-    );
-    let (cat_name, price, color) = (f("Stalls"), f("30.00"), f("#c0392b"));
-    let (section, level, rows, per_row) = (f("Stalls"), f(""), f("5"), f("10"));
-    let (standing, capacity) = (f(""), f("0"));
-    let time_zone = f("UTC");
-    let refusal = RwSignal::new(Refusal::default());
-    let created = RwSignal::new(None::<String>);
-    let error_for =
-        move |field: &'static str| {
-            move || {
-                refusal.get().fields.iter().find(|(f, _)| f == field).map(
-                    |(_, m)| view! { <span class="field-error" role="alert">{m.clone()}</span> },
-                )
-            }
-        };
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        // In the currency's own digits (no cents in đồng or yen); a price
-        // that does not read is sent as -1, which the server refuses on its field.
-        let code = currency.get_untracked().trim().to_uppercase();
-        let cents = crate::model::money::parse_amount(&price.get_untracked(), &code).unwrap_or(-1);
-        let capacity = capacity.get_untracked().parse::<i64>().unwrap_or(-1);
-        let layout = EventLayout {
-            name: name.get_untracked(),
-            kind: kind.get_untracked(),
-            venue: venue.get_untracked(),
-            // The start as a wall clock in the event's zone (the server reads it there).
-            starts_at: starts.get_untracked(),
-            // A wall clock in the event's zone too.
-            on_sale_at: on_sale.get_untracked(),
-            currency: currency.get_untracked().to_uppercase(),
-            time_zone: time_zone.get_untracked().trim().to_string(),
-            categories: vec![CategorySpec {
-                code: "A".into(),
-                name: cat_name.get_untracked(),
-                price_cents: cents,
-                color: color.get_untracked(),
-            }],
-            sections: vec![SectionSpec {
-                name: section.get_untracked(),
-                level: Some(level.get_untracked()).filter(|l| !l.is_empty()),
-                category: "A".into(),
-                rows: rows.get_untracked().parse().unwrap_or(0),
-                seats_per_row: per_row.get_untracked().parse().unwrap_or(0),
-                ..Default::default()
-            }],
-            general_admission: if standing.get_untracked().is_empty() && capacity == 0 {
-                Vec::new()
-            } else {
-                vec![StandingSpec {
-                    name: standing.get_untracked(),
-                    category: "A".into(),
-                    capacity,
-                }]
-            },
-            // Set on its own page (Refund policies), not in this form.
-            #[cfg(feature = "ssr")]
-            refund_policy: Default::default(),
-        };
-        spawn_local(async move {
-            match admin_create_event(layout).await {
-                Ok(Ok(c)) => {
-                    refusal.set(Refusal::default());
-                    created.set(Some(fill(
-                        Msg::CreatedEvent,
-                        &[("id", &c.event_id), ("seats", &c.seat_count)],
-                    )));
-                    events.refetch();
-                }
-                Ok(Err(r)) => {
-                    created.set(None);
-                    refusal.set(r);
-                }
-                Err(_) => refusal.set(Refusal {
-                    message: t(Msg::SavingFailed).into(),
-                    fields: Vec::new(),
-                }),
-            }
-        });
-    };
-    let input = move |label: &'static str,
-                      field: &'static str,
-                      value: RwSignal<String>,
-                      kind: &'static str| {
-        view! {
-            <label>{label}
-                <input type=kind name=field prop:value=value on:input=move |ev| value.set(event_target_value(&ev))/>
-                {error_for(field)}
-            </label>
-        }
-    };
-    view! {
-        <h2>{t(Msg::NewEvent)}</h2>
-        <form class="new-event" on:submit=submit>
-            <fieldset><legend>{t(Msg::ColEvent)}</legend>
-                {input(t(Msg::FieldName), "name", name, "text")}
-                <label>{t(Msg::ColKind)}
-                    <select name="kind" on:change=move |ev| kind.set(event_target_value(&ev))>
-                        <option value="concert">{t(Msg::KindConcert)}</option>
-                        <option value="cruise">{t(Msg::KindCruise)}</option>
-                    </select>
-                    {error_for("kind")}
-                </label>
-                {input(t(Msg::FieldVenue), "venue", venue, "text")}
-                {input(t(Msg::FieldTimeZone), "timeZone", time_zone, "text")}
-                {input(t(Msg::FieldStarts), "startsAt", starts, "datetime-local")}
-                {input(t(Msg::FieldOnSale), "onSaleAt", on_sale, "datetime-local")}
-                {input(t(Msg::FieldCurrency), "currency", currency, "text")}
-            </fieldset>
-            <fieldset><legend>{t(Msg::PriceCategoryLegend)}</legend>
-                {input(t(Msg::FieldName), "categories[0].name", cat_name, "text")}
-                {input(t(Msg::FieldPrice), "categories[0].priceCents", price, "text")}
-                {input(t(Msg::FieldColour), "categories[0].color", color, "text")}
-            </fieldset>
-            <fieldset><legend>{t(Msg::SeatsLegend)}</legend>
-                {input(t(Msg::SectionWord), "sections[0].name", section, "text")}
-                {input(t(Msg::FieldDeck), "sections[0].level", level, "text")}
-                {input(t(Msg::FieldRows), "sections[0].rows", rows, "number")}
-                {input(t(Msg::FieldSeatsPerRow), "sections[0].seatsPerRow", per_row, "number")}
-            </fieldset>
-            <fieldset><legend>{t(Msg::StandingOptional)}</legend>
-                {input(t(Msg::FieldName), "generalAdmission[0].name", standing, "text")}
-                {input(t(Msg::FieldCapacity), "generalAdmission[0].capacity", capacity, "number")}
-            </fieldset>
-            <button type="submit">{t(Msg::CreateEvent)}</button>
-            {move || { let m = refusal.get().message; (!m.is_empty()).then(|| view! { <p class="error" role="alert">{m}</p> }) }}
-            {move || created.get().map(|m| view! { <p class="notice created" role="status">{m}</p> })}
-        </form>
+        <ConfirmBox asked on_yes/>
     }
     .into_any()
 }

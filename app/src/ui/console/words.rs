@@ -5,6 +5,12 @@
 
 use crate::i18n::{format, Locale, Msg};
 
+/// A booking's or buyer's id as the console's tables show it: its first
+/// eight characters (the full id is in the row's title).
+pub fn short(id: &str) -> String {
+    id.chars().take(8).collect()
+}
+
 /// What a payment webhook did.
 pub fn outcome(locale: Locale, code: &str) -> String {
     let m = match code {
@@ -56,6 +62,7 @@ pub fn action(locale: Locale, code: &str) -> String {
         "resend" => Msg::ActionResend,
         "publish" => Msg::ActionPublish,
         "unpublish" => Msg::ActionUnpublish,
+        "move_on_sale" => Msg::ActionMoveOnSale,
         "create_event" => Msg::ActionCreateEvent,
         "check_in" => Msg::ActionCheckIn,
         "promo_create" => Msg::ActionPromoCreate,

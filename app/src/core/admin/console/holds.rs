@@ -1,4 +1,5 @@
-//! The holds and pending payments running now, soonest to end first.
+//! The holds and pending payments running now, in the order they were
+//! made: a row stays where it is when its hold is extended.
 
 use crate::core::platform::clock::At;
 use std::collections::HashMap;
@@ -20,10 +21,12 @@ struct HoldRow {
     price: Money,
     /// Standing places.
     ga_quantity: i64,
+    /// The checkout's address, else the signed-in buyer's account.
+    buyer_email: Option<String>,
 }
 
 /// Live holds and pending payments (all events when `event_id` is `None`),
-/// soonest to end first.
+/// oldest first.
 pub async fn live_holds(
     state: &AppState,
     event_id: Option<EventId>,
@@ -35,10 +38,13 @@ pub async fn live_holds(
         BookingStatus::Held.sql()
     );
     let sql = format!(
-        "select id, event_id, buyer_id, status, held_until, amount_cents, currency, ga_quantity
+        "select b.id, b.event_id, b.buyer_id, b.status, b.held_until, b.amount_cents, b.currency,
+                b.ga_quantity, coalesce(p.customer_email, a.email) as buyer_email
          from booking b
-         where {running} and ($2 is null or event_id = $2)
-         order by held_until, id limit 500"
+         left join payment p on p.booking_id = b.id
+         left join account a on a.buyer_id = b.buyer_id
+         where {running} and ($2 is null or b.event_id = $2)
+         order by b.created_at, b.id limit 500"
     );
     let rows: Vec<HoldRow> = sqlx::query_as(&sql)
         .bind(now)
@@ -70,6 +76,7 @@ pub async fn live_holds(
                 booking_id: row.id,
                 event_id: row.event_id,
                 buyer_id: row.buyer_id,
+                buyer_email: row.buyer_email,
                 seat_ids: seats.iter().map(|s| s.0).collect(),
                 seat_labels: seats.into_iter().map(|s| s.1).collect(),
                 places: row.ga_quantity,

@@ -5,16 +5,19 @@ use crate::core::event_time::{local_start, moment};
 use crate::core::payments::outbox;
 use crate::core::platform::clock::{rfc3339, At};
 use crate::core::{ApiError, AppState};
-use crate::model::console::{AdminEvent, Dashboard, SeatCounts, StandingCount};
+use crate::model::console::{AdminEvent, Dashboard, HeatMap, SeatCounts, StandingCount};
 use crate::model::{BookingStatus, EventId, EventKind};
 
 use super::{audit, canary};
 
+mod chart;
 mod holds;
 mod logs;
+mod sales;
 mod settled;
 
 pub use holds::live_holds;
+pub use sales::sales;
 
 const RECENT: i64 = 25;
 
@@ -44,10 +47,15 @@ pub async fn all_events(state: &AppState) -> Result<Vec<AdminEvent>, ApiError> {
         kind: String,
         published: i64,
         seat_count: i64,
+        editable: i64,
     }
     let rows: Vec<Row> = sqlx::query_as(
         "select e.id, e.name, e.kind, e.published,
-                (select count(*) from seat s where s.event_id = e.id) as seat_count
+                (select count(*) from seat s where s.event_id = e.id) as seat_count,
+                case when e.published = 0 and e.first_published_at is null and e.layout is not null
+                      and not exists (select 1 from booking b where b.event_id = e.id)
+                      and not exists (select 1 from sailing x where x.event_id = e.id)
+                     then 1 else 0 end as editable
          from event e order by e.id",
     )
     .fetch_all(state.db.reader())
@@ -60,6 +68,7 @@ pub async fn all_events(state: &AppState) -> Result<Vec<AdminEvent>, ApiError> {
             kind: EventKind::parse(&r.kind).unwrap_or(EventKind::Concert),
             published: r.published == 1,
             seat_count: r.seat_count,
+            editable: r.editable == 1,
         })
         .collect())
 }
@@ -74,7 +83,7 @@ pub async fn dashboard(
     let now = state.clock.now();
     let db = state.db.reader();
     let event: Option<EventRow> = sqlx::query_as(
-        "select name, published, on_sale_at, currency, time_zone from event where id = $1",
+        "select name, kind, published, on_sale_at, currency, time_zone from event where id = $1",
     )
     .bind(event_id)
     .fetch_optional(db)
@@ -98,21 +107,36 @@ pub async fn dashboard(
         Some(report) => report,
         None => canary::check(state).await?,
     };
+    let heat_map = match state.seat_maps.get(&state.db, event_id).await? {
+        Some(map) if event.published == 1 => {
+            let drawing = map.drawing();
+            Some(HeatMap {
+                drawing_url: format!("/api/events/{event_id}/seats/drawing?v={}", drawing.hash),
+                view_box: drawing.layout.view_box,
+            })
+        }
+        _ => None,
+    };
     let zone = event.time_zone.as_str();
     let local = |at: At| moment(at, zone);
     Ok(Dashboard {
         time_zone_abbreviation: local_start(now, zone).abbreviation,
         time_zone: event.time_zone.clone(),
         event_id,
+        kind: EventKind::parse(&event.kind).unwrap_or(EventKind::Concert),
+        heat_map,
         event_name: event.name,
         published: event.published == 1,
         on_sale_at: rfc3339(event.on_sale_at),
         counts: seat_counts(state, event_id, now).await?,
+        sales: sales(state, event_id, now).await?,
+        sales_chart: chart::sales_chart(state, event_id, event.on_sale_at, now, zone, locale)
+            .await?,
         standing,
         revenue_cents: revenue,
         currency: event.currency,
         holds: live_holds(state, Some(event_id)).await?,
-        recent: settled::recent(state, event_id, &local).await?,
+        recent: settled::recent(state, event_id, &local, None).await?,
         webhooks: logs::webhooks(state, event_id, &local).await?,
         mail: logs::mail(state, event_id, &local).await?,
         outbox_backlog: outbox::backlog(state).await?.0,
@@ -121,10 +145,23 @@ pub async fn dashboard(
     })
 }
 
+/// The event's settled bookings whose id, buyer's email or a seat's name
+/// contains `q` (the latest 25).
+pub async fn find_bookings(
+    state: &AppState,
+    event_id: EventId,
+    q: &str,
+) -> Result<Vec<crate::model::console::BookingActivity>, ApiError> {
+    let zone = crate::core::catalog::time_zone(state, event_id).await?;
+    let local = |at: At| moment(at, &zone);
+    settled::recent(state, event_id, &local, Some(q)).await
+}
+
 /// The event's row as the dashboard reads it.
 #[derive(sqlx::FromRow)]
 struct EventRow {
     name: String,
+    kind: String,
     published: i64,
     on_sale_at: At,
     currency: String,

@@ -8,7 +8,7 @@ use crate::model::console::{BookingActivity, SettlementReason};
 use crate::model::money::Money;
 use crate::model::{BookingId, BookingStatus, EventId, PaymentStatus};
 
-use super::recent_rows;
+use super::RECENT;
 
 /// A settled booking and its payment as read.
 #[derive(sqlx::FromRow)]
@@ -21,19 +21,32 @@ struct SettlementRow {
     payment_status: Option<PaymentStatus>,
     /// Refunded in part outside Holdfast.
     refunded_cents: i64,
+    ga_quantity: i64,
+    /// The checkout's address, else the signed-in buyer's account.
+    buyer_email: Option<String>,
 }
 
+/// The latest settled bookings; with `search`, only those whose id, buyer's
+/// email or a seat's name contains it (any case), from all of them.
 pub(super) async fn recent(
     state: &AppState,
     event_id: EventId,
     local: &impl Fn(At) -> Moment,
+    search: Option<&str>,
 ) -> Result<Vec<BookingActivity>, ApiError> {
     let sql = format!(
         "select b.id, b.status, b.amount_cents, b.currency, b.updated_at,
-                p.status as payment_status, coalesce(p.refunded_cents, 0) as refunded_cents
+                p.status as payment_status, coalesce(p.refunded_cents, 0) as refunded_cents,
+                b.ga_quantity, coalesce(p.customer_email, a.email) as buyer_email
          from booking b left join payment p on p.booking_id = b.id
+         left join account a on a.buyer_id = b.buyer_id
          where b.event_id = $1
            and (b.status in {} or p.status = {} or p.refunded_cents > 0)
+           and ($3 is null
+                or lower(b.id) like $3 escape '\\'
+                or lower(coalesce(p.customer_email, a.email)) like $3 escape '\\'
+                or exists (select 1 from booking_seat bs join seat s on s.id = bs.seat_id
+                           where bs.booking_id = b.id and lower(s.label) like $3 escape '\\'))
          order by b.updated_at desc limit $2",
         BookingStatus::sql_list(&[
             BookingStatus::Booked,
@@ -42,13 +55,29 @@ pub(super) async fn recent(
         ]),
         PaymentStatus::RefundPending.sql()
     );
-    let rows: Vec<SettlementRow> = recent_rows(state, &sql, event_id).await?;
+    let pattern = search.map(|q| format!("%{}%", like_escaped(&q.trim().to_lowercase())));
+    let rows: Vec<SettlementRow> = sqlx::query_as(&sql)
+        .bind(event_id)
+        .bind(RECENT)
+        .bind(pattern)
+        .fetch_all(state.db.reader())
+        .await?;
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
         let reason = reason(state, &row).await?;
         let code = row.price.currency().code();
         let when = local(row.updated_at);
+        let seats: Vec<(String,)> = sqlx::query_as(
+            "select s.label from booking_seat bs join seat s on s.id = bs.seat_id
+             where bs.booking_id = $1 order by s.id",
+        )
+        .bind(&row.id)
+        .fetch_all(state.db.reader())
+        .await?;
         out.push(BookingActivity {
+            buyer_email: row.buyer_email,
+            seat_labels: seats.into_iter().map(|s| s.0).collect(),
+            places: row.ga_quantity,
             status: row.status,
             amount_cents: row.price.minor(),
             reason: reason.words(Locale::En, row.refunded_cents, code),
@@ -92,4 +121,17 @@ async fn reason(state: &AppState, row: &SettlementRow) -> Result<SettlementReaso
         _ if late("ticket_voided") => SettlementReason::RefundedOutside,
         _ => SettlementReason::Refunded,
     })
+}
+
+/// `q` with LIKE's wildcards taken literally (escaped with `\`; the
+/// pattern adds its own around it).
+fn like_escaped(q: &str) -> String {
+    let mut out = String::with_capacity(q.len());
+    for c in q.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }

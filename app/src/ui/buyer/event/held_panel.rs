@@ -97,6 +97,8 @@ pub fn HeldPanel(
     let promo_booking = h.booking_id.clone();
     let guests_booking = h.booking_id.clone();
     let promo_currency = h.currency.clone();
+    // A ship's places are cabins (issue 20: wording per kind).
+    let cruise = kind == EventKind::Cruise;
     view! {
         <div class="held-note" role="status">
             <p>{summary}</p>
@@ -113,10 +115,10 @@ pub fn HeldPanel(
                         <Show when=move || has_seats>
                             <button class="hold again" data-testid="hold-again"
                                 on:click={let ids = ids.clone(); move |_| again.run(ids.clone())}>
-                                {l.t(Msg::HoldTheseAgain)}
+                                {l.t(if cruise { Msg::HoldTheseCabinsAgain } else { Msg::HoldTheseAgain })}
                             </button>
                         </Show>
-                        <button class="link" on:click=move |_| done.run(())>{l.t(Msg::ChooseOtherSeats)}</button>
+                        <button class="link" on:click=move |_| done.run(())>{l.t(if cruise { Msg::ChooseOtherCabins } else { Msg::ChooseOtherSeats })}</button>
                     }
                 }
             >

@@ -16,7 +16,9 @@ use leptos_router::hooks::use_params_map;
 use wasm_bindgen::JsCast;
 
 use crate::i18n::{use_locale, Msg};
-use crate::model::geometry::{BUTTON_ZOOM_IN, BUTTON_ZOOM_OUT, WHEEL_ZOOM_IN, WHEEL_ZOOM_OUT};
+use crate::model::geometry::{
+    reading_view, ViewBox, BUTTON_ZOOM_IN, BUTTON_ZOOM_OUT, WHEEL_ZOOM_IN, WHEEL_ZOOM_OUT,
+};
 use crate::model::AreaLeft;
 use crate::model::EventId;
 use crate::model::SeatId;
@@ -110,6 +112,8 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     // The seats, drawn once hydrated; then the live stream from their version.
     let seats_ref = NodeRef::<leptos::svg::G>::new();
     let drawn: RwSignal<Option<Result<(), String>>> = RwSignal::new(None);
+    // A ship's smallest cabin number (map units), once drawn.
+    let number_units: RwSignal<Option<f64>> = RwSignal::new(None);
     let drawing_url = data.drawing_url.clone();
     Effect::new(move |_| {
         let Some(target) = seats_ref.get() else {
@@ -118,11 +122,12 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         let url = drawing_url.clone();
         leptos::task::spawn_local(async move {
             match draw_seats(&target, event_id, &url, &[], kind, l).await {
-                Ok(version) => {
+                Ok(d) => {
+                    number_units.set(d.number_units);
                     drawn.set(Some(Ok(())));
                     connect_live(
                         event_id,
-                        version,
+                        d.version,
                         Watched {
                             panel,
                             live,
@@ -145,13 +150,38 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let touches: RwSignal<Touches> = RwSignal::new(Touches::default());
     let deck: RwSignal<Option<usize>> = RwSignal::new(None);
     let has_decks = !data.layout.levels.is_empty();
+    let frame_ref = NodeRef::<leptos::html::Figure>::new();
+    // A deck as it first shows: close enough to read its cabins' numbers
+    // where the whole deck would not (a phone), else whole.
+    let deck_view = move |part: ViewBox| {
+        let width = frame_ref
+            .get_untracked()
+            .map_or(0.0, |f| f64::from(f.client_width()));
+        number_units
+            .get_untracked()
+            .and_then(|units| reading_view(part, width, units))
+            .unwrap_or(part)
+    };
+    let show_deck = move |i: Option<usize>, part: ViewBox| {
+        deck.set(i);
+        bounds.set(part);
+        view_box.set(deck_view(part));
+    };
+    // A ship whose decks do not read at once starts on its first deck.
+    let first_deck = data.layout.levels.first().map(|l| l.1);
+    Effect::new(move |_| {
+        if let (Some(_), Some(part)) = (number_units.get(), first_deck) {
+            if deck_view(full) != full {
+                show_deck(Some(0), part);
+            }
+        }
+    });
     let section_names: Vec<String> = data.layout.sections.iter().map(|s| s.0.clone()).collect();
     let stage = data.layout.stage;
     let standing_areas = detail.general_admission.clone();
     let tip: RwSignal<Option<Tip>> = RwSignal::new(None);
     // On a phone the legend starts folded (CSS shows it on wider screens).
     let legend_open = RwSignal::new(false);
-    let frame_ref = NodeRef::<leptos::html::Figure>::new();
     let tip_categories = StoredValue::new(detail.categories.clone());
     let show_tip = move |seat: &web_sys::Element| {
         if let Some(frame) = frame_ref.get_untracked() {
@@ -300,7 +330,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                             let part = *part;
                             view! {
                                 <button role="tab" aria-selected=move || (deck.get() == Some(i)).to_string()
-                                    on:click=move |_| { deck.set(Some(i)); bounds.set(part); view_box.set(part); }>
+                                    on:click=move |_| show_deck(Some(i), part)>
                                     {name.clone()}
                                 </button>
                             }
@@ -420,7 +450,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                         <span class="bar-summary">{move || format!("{} · ", kind.places(l, picked.read().len()))}</span>
                         {l.t(Msg::TotalLabel)} <strong>{total.clone()}</strong>
                     </p>
-                    <button class="hold" on:click=do_hold disabled=move || picked.read().is_empty()>{l.t(Msg::HoldSeats)}</button>
+                    <button class="hold" on:click=do_hold disabled=move || picked.read().is_empty()>{l.t(if is_concert { Msg::HoldSeats } else { Msg::HoldCabins })}</button>
                 </div>
                 // The seats picked, each with its ×; after the action, so the
                 // keyboard reaches Hold seats first.

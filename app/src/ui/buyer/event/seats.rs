@@ -94,18 +94,7 @@ const LOOK_CLASSES: [&str; 5] = ["available", "selected", "held", "mine", "booke
 
 /// Gives the seat this look: classes, accessible name and ARIA state.
 pub fn show(seat: &web_sys::Element, look: Look) {
-    let classes = seat.class_list();
-    for c in LOOK_CLASSES {
-        let _ = classes.remove_1(c);
-    }
-    for c in look.classes() {
-        let _ = classes.add_1(c);
-    }
-    if let Some(title) = seat.first_element_child() {
-        let name = name_of(&title.text_content().unwrap_or_default());
-        let word = look.word(Locale::of_page());
-        title.set_text_content(Some(&format!("{name}, {word}")));
-    }
+    paint(seat, look);
     let _ = seat.set_attribute(
         "aria-pressed",
         if look == Look::Selected {
@@ -121,6 +110,31 @@ pub fn show(seat: &web_sys::Element, look: Look) {
         _ => {
             let _ = seat.set_attribute("aria-disabled", "true");
         }
+    }
+}
+
+/// Makes a drawn seat a picture, not a control (the console's map by
+/// sale): it keeps its name, loses its button role and focus.
+pub fn read_only(seat: &web_sys::Element) {
+    for a in ["tabindex", "aria-pressed", "aria-disabled"] {
+        let _ = seat.remove_attribute(a);
+    }
+    let _ = seat.set_attribute("role", "img");
+}
+
+/// The look's classes and the last words of the seat's name.
+pub fn paint(seat: &web_sys::Element, look: Look) {
+    let classes = seat.class_list();
+    for c in LOOK_CLASSES {
+        let _ = classes.remove_1(c);
+    }
+    for c in look.classes() {
+        let _ = classes.add_1(c);
+    }
+    if let Some(title) = seat.first_element_child() {
+        let name = name_of(&title.text_content().unwrap_or_default());
+        let word = look.word(Locale::of_page());
+        title.set_text_content(Some(&format!("{name}, {word}")));
     }
 }
 
