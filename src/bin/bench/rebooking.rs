@@ -146,16 +146,8 @@ pub async fn main(args: &[String]) -> bool {
     let mut progress = serde_json::Value::Null;
     let mut killed = o.kill_after.is_none();
     while t0.elapsed() < Duration::from_secs(300) {
-        // Through any instance that answers (one may have been killed).
-        let mut answer = None;
-        for base in &o.targets {
-            let url = format!("{base}/api/admin/sailings/{cancelled}/rebooking");
-            if let Ok(r) = admin.get(url).send().await {
-                answer = r.json::<serde_json::Value>().await.ok();
-                break;
-            }
-        }
-        if let Some(p) = answer {
+        let path = format!("/api/admin/sailings/{cancelled}/rebooking");
+        if let Some(p) = any_instance(&admin, &o.targets, &path).await {
             progress = p;
             let moved = progress["moved"].as_i64().unwrap_or(0);
             let handled = moved + progress["refundOffered"].as_i64().unwrap_or(0);
@@ -186,18 +178,29 @@ pub async fn main(args: &[String]) -> bool {
     );
     println!("holds on sailing {later}, during rebooking: {during}");
 
-    let inv = admin
-        .get(format!("{}/api/admin/invariants", o.targets[0]))
-        .send()
-        .await;
-    let inv: serde_json::Value = match inv {
-        Ok(r) => r.json().await.unwrap_or_default(),
-        Err(_) => serde_json::Value::Null,
-    };
+    // The killed instance may be the first one: ask one that answers.
+    let inv = any_instance(&admin, &o.targets, "/api/admin/invariants")
+        .await
+        .unwrap_or_default();
     println!("invariants: {inv}");
     let once = once_each(&o, cancelled).await;
     println!("{once}");
     inv["ok"] == true && progress["left"] == 0 && once.ends_with("once each")
+}
+
+/// An admin GET answered by the first instance that answers (one may
+/// have been killed); its JSON.
+async fn any_instance(
+    admin: &reqwest::Client,
+    targets: &[String],
+    path: &str,
+) -> Option<serde_json::Value> {
+    for base in targets {
+        if let Ok(r) = admin.get(format!("{base}{path}")).send().await {
+            return r.json().await.ok();
+        }
+    }
+    None
 }
 
 /// The instance holding the rebooking job's lease, killed with SIGKILL
