@@ -454,3 +454,45 @@ on_both_backends!(
         }
     }
 );
+
+on_both_backends!(
+    a_crowd_that_lost_the_same_seats_is_offered_different_ones,
+    |app: TestApp| async move {
+        // Everybody went for the same pair, as a crowd does at an on-sale.
+        assert_eq!(app.buyer().hold_many(1, &[10, 11]).await.status, 200);
+        let losers: Vec<_> = (0..30).map(|_| app.buyer()).collect();
+        let refused = join_all(losers.iter().map(|b| b.hold_many(1, &[10, 11]))).await;
+        let firsts: Vec<Vec<i64>> = refused
+            .iter()
+            .map(|a| {
+                assert_eq!(a.status, 409, "{}", a.text);
+                let first = &a.json()["error"]["suggestions"][0];
+                first
+                    .as_array()
+                    .expect("a suggestion")
+                    .iter()
+                    .map(|v| v.as_i64().unwrap())
+                    .collect()
+            })
+            .collect();
+        // Each loser was offered a block of its own, side by side…
+        let mut seen = HashSet::new();
+        for block in &firsts {
+            assert_eq!(block.len(), 2);
+            assert_eq!(block[1], block[0] + 1, "side by side: {block:?}");
+            for seat in block {
+                assert!(seen.insert(*seat), "seat {seat} offered twice: {firsts:?}");
+            }
+        }
+        // …so all of them get what they were offered, at once.
+        let taken = join_all(losers.iter().zip(&firsts).map(|(b, s)| b.hold_many(1, s))).await;
+        let ok = taken.iter().filter(|a| a.status == 200).count();
+        assert_eq!(
+            ok,
+            losers.len(),
+            "{:?}",
+            taken.iter().map(|a| a.status).collect::<Vec<_>>()
+        );
+        app.assert_invariants().await;
+    }
+);

@@ -137,7 +137,8 @@ async fn claim(
     Ok(Idempotent::Fresh(hold.response))
 }
 
-/// 409 SEAT_TAKEN naming the taken seats, with nearby alternatives.
+/// 409 SEAT_TAKEN naming the taken seats, with nearby alternatives (not
+/// the ones another loser was just offered, while others are free).
 pub fn seat_taken(map: &EventSeatMap, requested: &[SeatId], taken: &[SeatId], now: At) -> ApiError {
     let mut taken = taken.to_vec();
     if taken.is_empty() {
@@ -167,6 +168,9 @@ pub fn seat_taken(map: &EventSeatMap, requested: &[SeatId], taken: &[SeatId], no
     ApiError::SeatTaken {
         message,
         seat_ids: taken,
-        suggestions: suggest::alternatives(map, &free, &requested_idx, requested.len(), 3),
+        // Spread over the crowd that lost these seats with this buyer.
+        suggestions: map.offer(now, &free, 3, |free, max| {
+            suggest::alternatives(map, free, &requested_idx, requested.len(), max)
+        }),
     }
 }

@@ -69,31 +69,8 @@ impl EventSeatMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::seat_map::{Occupancy, Seat};
-    use crate::model::EventId;
-
-    fn row_of(n: i64) -> Arc<EventSeatMap> {
-        let seats = (1..=n)
-            .map(|i| Seat {
-                id: SeatId(i),
-                label: format!("S-A-{i}"),
-                level: None,
-                section: "S".into(),
-                row: "A".into(),
-                number: i,
-                x: i as f64,
-                y: 0.0,
-                category: "A".into(),
-                price_cents: 100,
-            })
-            .collect();
-        Arc::new(EventSeatMap::new(
-            EventId(1),
-            crate::model::money::Currency::of("EUR").unwrap(),
-            seats,
-            vec![Occupancy::Free; n as usize],
-        ))
-    }
+    use crate::core::seat_map::test_rows::row_of;
+    use crate::core::seat_map::Occupancy;
 
     fn first_open(open: &[bool]) -> Option<Vec<SeatId>> {
         open.iter()

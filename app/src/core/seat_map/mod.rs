@@ -9,6 +9,7 @@
 //! log); `snapshot` serialises it (the full JSON, and one letter per seat)
 //! with an ETag; `drawing` is its SVG without statuses, built once;
 //! `claiming` marks seats a request picked and is claiming right now;
+//! `offers` spreads the seats suggested to losers over different blocks;
 //! `registry` keeps every event's map, loads them, and broadcasts changes.
 
 use crate::core::platform::clock::At;
@@ -23,8 +24,11 @@ use crate::model::{EventDetail, EventId, SeatId, SeatStatus};
 pub mod cabins;
 mod claiming;
 mod drawing;
+mod offers;
 mod registry;
 mod snapshot;
+#[cfg(test)]
+mod test_rows;
 
 pub use claiming::BeingClaimed;
 pub use drawing::Drawing;
@@ -86,6 +90,8 @@ pub struct EventSeatMap {
     live: Mutex<Live>,
     /// Per seat: picked by a request that is claiming it now (`claiming`).
     claiming: Mutex<Vec<bool>>,
+    /// Per seat: offered to a loser until this instant (`offers`).
+    offered_until: Mutex<Vec<At>>,
     drawing: OnceLock<Arc<Drawing>>,
     /// The event as its page last read it, and when (`catalog::event_for_page`).
     page_detail: Mutex<Option<(Instant, Arc<EventDetail>)>>,
@@ -146,6 +152,7 @@ impl EventSeatMap {
                 recent: VecDeque::new(),
             }),
             claiming: Mutex::new(vec![false; seat_count]),
+            offered_until: Mutex::new(vec![At::from_ms(0); seat_count]),
             drawing: OnceLock::new(),
             page_detail: Mutex::new(None),
             page_refresh: tokio::sync::Mutex::new(()),

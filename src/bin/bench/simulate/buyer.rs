@@ -24,6 +24,17 @@ struct Answer {
     body: Value,
 }
 
+/// A buyer holding seats on their way to pay, and what they will do there.
+pub struct Checkout {
+    booking: String,
+    /// Pays after the hold has run out.
+    late: bool,
+    /// The card is declined on the provider's page.
+    declined: bool,
+    /// How the provider delivers its webhook: once, twice or delayed.
+    delivery: &'static str,
+}
+
 pub struct Buyer<'a> {
     pub http: &'a Client,
     pub targets: &'a [String],
@@ -127,14 +138,22 @@ impl Buyer<'_> {
         None
     }
 
-    pub async fn journey(&mut self, rng: &mut Rng, view: &View, acks: &mut Vec<Ack>) -> Outcome {
+    /// The buyer at the seat map: queue, page, status, holds. `Ok` when they
+    /// hold seats and go on to pay (what they will do there drawn now), or
+    /// how their journey ended.
+    pub async fn choose(
+        &mut self,
+        rng: &mut Rng,
+        view: &View,
+        acks: &mut Vec<Ack>,
+    ) -> Result<Checkout, Outcome> {
         let opts = self.opts;
         let event = opts.event;
         if opts.waiting_room > 0 {
             match self.wait_in_line().await {
                 Some(true) => {}
-                Some(false) => return Outcome::SawSoldOut,
-                None => return Outcome::Unanswered,
+                Some(false) => return Err(Outcome::SawSoldOut),
+                None => return Err(Outcome::Unanswered),
             }
         }
         // The page, as a browser opens it: the HTML; with an empty cache
@@ -169,11 +188,11 @@ impl Buyer<'_> {
         let mut held: Option<(String, Vec<i64>)> = None;
         for attempt in 0..opts.tries {
             let Some(seats) = next.take().or_else(|| pick(view, size, rng, &known_taken)) else {
-                return if attempt == 0 {
+                return Err(if attempt == 0 {
                     Outcome::SawSoldOut
                 } else {
                     Outcome::GaveUp
-                };
+                });
             };
             let key = uuid::Uuid::new_v4().to_string();
             let sent = Instant::now();
@@ -187,7 +206,7 @@ impl Buyer<'_> {
                 })
                 .await
             else {
-                return Outcome::Unanswered;
+                return Err(Outcome::Unanswered);
             };
             match a.status {
                 200 => {
@@ -217,11 +236,11 @@ impl Buyer<'_> {
                         .map(|s| s.iter().filter_map(Value::as_i64).collect::<Vec<_>>())
                         .filter(|s| s.len() == size);
                 }
-                _ => return refused(&a),
+                _ => return Err(refused(&a)),
             }
         }
         let Some((booking, _seats)) = held else {
-            return Outcome::GaveUp;
+            return Err(Outcome::GaveUp);
         };
 
         if rng.chance(opts.abandon) {
@@ -231,15 +250,43 @@ impl Buyer<'_> {
                         c.delete(format!("{base}/api/bookings/{booking}"))
                     })
                     .await;
-                return match a {
+                return Err(match a {
                     Some(a) if a.status == 200 => Outcome::Released,
                     Some(a) => refused(&a),
                     None => Outcome::Unanswered,
-                };
+                });
             }
-            return Outcome::Abandoned;
+            return Err(Outcome::Abandoned);
         }
-        if rng.chance(opts.late) {
+        // Drawn in the order the buyer meets them.
+        let late = rng.chance(opts.late);
+        let declined = rng.chance(opts.declined);
+        Ok(Checkout {
+            booking,
+            late,
+            declined,
+            delivery: if rng.chance(opts.twice) {
+                "twice"
+            } else if rng.chance(opts.delayed) {
+                "delayed"
+            } else {
+                "once"
+            },
+        })
+    }
+
+    /// The buyer who holds seats: pays (late, if so drawn), goes through
+    /// the provider's page, then watches the booking on the return page
+    /// until it settles.
+    pub async fn settle(&mut self, checkout: Checkout) -> Outcome {
+        let opts = self.opts;
+        let Checkout {
+            booking,
+            late,
+            declined,
+            delivery,
+        } = checkout;
+        if late {
             tokio::time::sleep(opts.hold_ttl + Duration::from_millis(1500)).await;
         }
         let key = uuid::Uuid::new_v4().to_string();
@@ -263,14 +310,6 @@ impl Buyer<'_> {
             .as_str()
             .unwrap_or_default()
             .to_string();
-        let declined = rng.chance(opts.declined);
-        let delivery = if rng.chance(opts.twice) {
-            "twice"
-        } else if rng.chance(opts.delayed) {
-            "delayed"
-        } else {
-            "once"
-        };
         let outcome = if declined { "declined" } else { "paid" };
         let form = [
             ("outcome", outcome),
@@ -295,10 +334,11 @@ impl Buyer<'_> {
             self.tally.add(&self.tally.paid);
         }
 
-        // The return page: the booking's status until it settles.
+        // The return page: the booking's status until it settles, asked
+        // every second as the page asks (`ui/buyer/booking_page.rs`).
         let paid_at = Instant::now();
         while paid_at.elapsed() < Duration::from_secs(60) {
-            tokio::time::sleep(Duration::from_millis(250)).await;
+            tokio::time::sleep(Duration::from_secs(1)).await;
             let Some(a) = self
                 .send(Step::Poll, |c, base| {
                     c.get(format!("{base}/api/bookings/{booking}"))

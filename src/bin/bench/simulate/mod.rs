@@ -125,7 +125,7 @@ pub async fn main(args: &[String]) -> bool {
         .map(|w| {
             let (opts, tally, next, view) =
                 (opts.clone(), tally.clone(), next.clone(), view.clone());
-            tokio::spawn(async move { work(w, &opts, &tally, &next, &view, started).await })
+            tokio::spawn(async move { work(w, opts, tally, &next, &view, started).await })
         })
         .collect();
     let mut harvest = Harvest::default();
@@ -214,8 +214,8 @@ async fn set_room(opts: &Options, enabled: bool) -> Result<(), String> {
 /// starting no earlier than its arrival time.
 async fn work(
     w: usize,
-    opts: &Options,
-    tally: &Tally,
+    opts: Arc<Options>,
+    tally: Arc<Tally>,
     next: &AtomicUsize,
     view: &SeatView,
     started: Instant,
@@ -262,10 +262,13 @@ async fn work(
             admission: None,
             assets: &assets,
             samples: &mut out.samples,
-            tally,
-            opts,
+            tally: &tally,
+            opts: &opts,
         };
-        let outcome = buyer.journey(&mut rng, &view.now(), &mut out.acks).await;
+        let outcome = match buyer.choose(&mut rng, &view.now(), &mut out.acks).await {
+            Ok(checkout) => buyer.settle(checkout).await,
+            Err(outcome) => outcome,
+        };
         out.outcomes.push(outcome);
         tally.add(&tally.buyers_done);
     }
