@@ -21,7 +21,9 @@ use serde::Deserialize;
 use tower_sessions::Session;
 
 use crate::server::api::extract::BookingPath;
+use crate::server::language::Lang;
 use holdfast_app::model::seat_drawing::escape as html_escape;
+use holdfast_app::model::BookingId;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -63,10 +65,9 @@ struct LinkForm {
 async fn ask_for_link(
     State(state): State<AppState>,
     client: Option<Extension<ClientAddr>>,
-    headers: HeaderMap,
+    Lang(l): Lang,
     Form(form): Form<LinkForm>,
 ) -> Response {
-    let l = Locale::of_headers(&headers);
     let asked = match EmailAddress::parse(&form.email) {
         Ok(address) => {
             let client = client.map(|Extension(c)| c.limit_key());
@@ -95,10 +96,9 @@ async fn sign_out(session: Session, headers: HeaderMap) -> Response {
 async fn open_link(
     State(state): State<AppState>,
     session: Session,
-    headers: HeaderMap,
+    Lang(l): Lang,
     Path(token): Path<String>,
 ) -> Response {
-    let l = Locale::of_headers(&headers);
     let signed_in = match link::redeem(&state, &token).await {
         Ok(Ok(address)) => session::sign_in(&state, &session, &address).await,
         Ok(Err(refused)) => {
@@ -124,27 +124,27 @@ async fn open_link(
 async fn cancel(
     State(state): State<AppState>,
     owner: Owner,
-    headers: HeaderMap,
+    Lang(l): Lang,
     BookingPath(id): BookingPath,
 ) -> Response {
-    let l = Locale::of_headers(&headers);
-    match cancellation::cancel(&state, &owner, &id, None).await {
-        Ok(_) => Redirect::to(&format!("/bookings/{id}")).into_response(),
-        Err(e) => refused(l, &e, &format!("/bookings/{id}")),
-    }
+    back_to_booking(
+        l,
+        &id,
+        cancellation::cancel(&state, &owner, &id, None).await,
+    )
 }
 
 async fn release_hold(
     State(state): State<AppState>,
     owner: Owner,
-    headers: HeaderMap,
+    Lang(l): Lang,
     BookingPath(id): BookingPath,
 ) -> Response {
-    let l = Locale::of_headers(&headers);
-    match release::cancel_hold(&state, &owner.buyer, &id).await {
-        Ok(_) => Redirect::to(&format!("/bookings/{id}")).into_response(),
-        Err(e) => refused(l, &e, &format!("/bookings/{id}")),
-    }
+    back_to_booking(
+        l,
+        &id,
+        release::cancel_hold(&state, &owner.buyer, &id).await,
+    )
 }
 
 /// The sign-in page: who is signed in (and a way out), or the form.
@@ -196,6 +196,15 @@ pub(crate) fn refused(l: Locale, e: &ApiError, back: &str) -> Response {
         l.t(Msg::BackToBooking),
     );
     (e.status(), Html(shell(l, l.t(Msg::Sorry), &body))).into_response()
+}
+
+/// A booking page's form answered: back to the booking (303), or a page
+/// saying why not.
+pub(crate) fn back_to_booking<T>(l: Locale, id: &BookingId, done: Result<T, ApiError>) -> Response {
+    match done {
+        Ok(_) => Redirect::to(&format!("/bookings/{id}")).into_response(),
+        Err(e) => refused(l, &e, &format!("/bookings/{id}")),
+    }
 }
 
 fn sorry(l: Locale, e: &ApiError) -> Response {

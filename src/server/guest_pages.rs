@@ -7,7 +7,6 @@
 //! to a move off a cancelled sailing is posted here too.
 
 use axum::extract::State;
-use axum::http::HeaderMap;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
@@ -21,9 +20,10 @@ use holdfast_app::model::sailing::Guest;
 use holdfast_app::model::seat_drawing::escape as html_escape;
 use holdfast_app::model::{BookingId, BookingStatus, BookingView, EventKind};
 
-use super::account_pages::{self, shell};
+use super::account_pages::{self, back_to_booking, shell};
 use crate::server::api::extract::BookingPath;
 use crate::server::api::rebooking::read_answer;
+use crate::server::language::Lang;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -47,29 +47,24 @@ struct AnswerForm {
 async fn answer_rebooking(
     State(state): State<AppState>,
     owner: Owner,
-    headers: HeaderMap,
+    Lang(l): Lang,
     BookingPath(id): BookingPath,
     Form(form): Form<AnswerForm>,
 ) -> Response {
-    let l = Locale::of_headers(&headers);
     let sailing = form.sailing_id.map(serde_json::Value::String);
     let answered = match read_answer(&form.choice, sailing.as_ref()) {
         Ok(answer) => rebooking::answer::answer(&state, &owner, &id, answer).await,
         Err(e) => Err(e),
     };
-    match answered {
-        Ok(_) => Redirect::to(&format!("/bookings/{id}")).into_response(),
-        Err(e) => refused(l, &e, &id),
-    }
+    back_to_booking(l, &id, answered)
 }
 
 async fn guests_page(
     State(state): State<AppState>,
     owner: Owner,
-    headers: HeaderMap,
+    Lang(l): Lang,
     BookingPath(id): BookingPath,
 ) -> Response {
-    let l = Locale::of_headers(&headers);
     match query::booking_of_buyer(&state, &owner, &id, l).await {
         Ok(booking) => Html(form(l, &booking, &booking.guests, None)).into_response(),
         Err(e) => refused(l, &e, &id),
@@ -79,11 +74,10 @@ async fn guests_page(
 async fn save_guests(
     State(state): State<AppState>,
     owner: Owner,
-    headers: HeaderMap,
+    Lang(l): Lang,
     BookingPath(id): BookingPath,
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
-    let l = Locale::of_headers(&headers);
     let booking = match query::booking_of_buyer(&state, &owner, &id, l).await {
         Ok(booking) => booking,
         Err(e) => return refused(l, &e, &id),

@@ -85,3 +85,18 @@ mod tests {
         assert!(!is_own_path(""));
     }
 }
+
+/// The language a page is written in, from the request (cookie, then
+/// `Accept-Language`): `Lang(l): Lang` in a page handler's arguments.
+pub struct Lang(pub Locale);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Lang {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(Lang(Locale::of_headers(&parts.headers)))
+    }
+}

@@ -11,6 +11,7 @@ pub mod guest_pages;
 pub mod language;
 pub mod limits;
 pub mod metrics;
+pub mod operations_layout;
 pub mod operations_pages;
 pub mod protect;
 pub mod refund_policy_pages;

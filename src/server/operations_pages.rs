@@ -6,8 +6,7 @@
 //! nothing to the wasm every buyer downloads.
 
 use axum::extract::{Path, Query, State};
-use axum::http::HeaderMap;
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use holdfast_app::core::admin::auth::Admin;
@@ -18,6 +17,9 @@ use holdfast_app::i18n::{Locale, Msg};
 use holdfast_app::model::seat_drawing::escape;
 use holdfast_app::ui::console::operations_html::{history_list, jobs_table};
 use serde::Deserialize;
+
+use super::language::Lang;
+use super::operations_layout::{notice, OpsPage};
 
 use super::api::extract::BookingPath;
 
@@ -40,12 +42,8 @@ async fn find_booking(
     State(state): State<AppState>,
     admin: Result<Admin, ApiError>,
     Query(q): Query<Lookup>,
-    headers: HeaderMap,
+    Lang(l): Lang,
 ) -> Result<Response, ApiError> {
-    let l = Locale::of_headers(&headers);
-    if admin.is_err() {
-        return Ok(Html(shell(l, l.t(Msg::ShowHistory), "", &sign_in_first(l))).into_response());
-    }
     let typed: String = q
         .booking
         .unwrap_or_default()
@@ -55,22 +53,27 @@ async fn find_booking(
         .take(36)
         .collect::<String>()
         .to_lowercase();
-    let found = if typed.len() < 4 {
-        Vec::new()
-    } else {
-        booking::starting_with(&state.db, &typed).await?
+    let found = match &admin {
+        Ok(_) if typed.len() >= 4 => booking::starting_with(&state.db, &typed).await?,
+        _ => Vec::new(),
     };
-    let say = match found.as_slice() {
-        [one] => return Ok(Redirect::to(&format!("/admin/bookings/{one}/history")).into_response()),
-        [] => l.fill(Msg::NoBookingStarts, &[("id", &typed)]),
-        _ => l.fill(Msg::SeveralBookingsStart, &[("id", &typed)]),
+    if let ([one], Ok(_)) = (found.as_slice(), &admin) {
+        return Ok(Redirect::to(&format!("/admin/bookings/{one}/history")).into_response());
+    }
+    let page = OpsPage {
+        l,
+        title: l.t(Msg::ShowHistory),
+        intro: "",
     };
-    let body = format!(
-        "<p class=\"notice\" role=\"status\">{}</p>{}",
-        escape(&say),
-        lookup_form(l)
-    );
-    Ok(Html(shell(l, l.t(Msg::ShowHistory), "", &body)).into_response())
+    page.for_admin(&admin, async {
+        let say = if found.is_empty() {
+            l.fill(Msg::NoBookingStarts, &[("id", &typed)])
+        } else {
+            l.fill(Msg::SeveralBookingsStart, &[("id", &typed)])
+        };
+        Ok(format!("{}{}", notice(&say), lookup_form(l)))
+    })
+    .await
 }
 
 fn lookup_form(l: Locale) -> String {
@@ -93,25 +96,25 @@ async fn page(
     State(state): State<AppState>,
     admin: Result<Admin, ApiError>,
     Query(q): Query<Asked>,
-    headers: HeaderMap,
+    Lang(l): Lang,
 ) -> Result<Response, ApiError> {
-    let l = Locale::of_headers(&headers);
-    let body = if admin.is_err() {
-        sign_in_first(l)
-    } else {
-        let notice = q
-            .asked
-            .map(|job| {
-                format!(
-                    "<p class=\"notice\" role=\"status\">{}</p>",
-                    escape(&l.fill(Msg::RunAsked, &[("job", &job)]))
-                )
-            })
-            .unwrap_or_default();
-        let table = jobs_table(l, &history::jobs(&state.db).await?);
-        format!("{notice}{table}{}", lookup_form(l))
+    let page = OpsPage {
+        l,
+        title: l.t(Msg::JobsHeading),
+        intro: l.t(Msg::JobsIntro),
     };
-    Ok(Html(shell(l, l.t(Msg::JobsHeading), l.t(Msg::JobsIntro), &body)).into_response())
+    page.for_admin(&admin, async {
+        let asked = q
+            .asked
+            .map(|job| notice(&l.fill(Msg::RunAsked, &[("job", &job)])));
+        let table = jobs_table(l, &history::jobs(&state.db).await?);
+        Ok(format!(
+            "{}{table}{}",
+            asked.unwrap_or_default(),
+            lookup_form(l)
+        ))
+    })
+    .await
 }
 
 /// A booking's history: every status it took, why, by whom, when.
@@ -119,29 +122,23 @@ async fn booking_history(
     State(state): State<AppState>,
     admin: Result<Admin, ApiError>,
     BookingPath(id): BookingPath,
-    headers: HeaderMap,
+    Lang(l): Lang,
 ) -> Result<Response, ApiError> {
-    let l = Locale::of_headers(&headers);
-    let body = if admin.is_err() {
-        sign_in_first(l)
-    } else {
+    let page = OpsPage {
+        l,
+        title: l.t(Msg::ShowHistory),
+        intro: "",
+    };
+    page.for_admin(&admin, async {
         let steps = booking::of(&state.db, &id)
             .await?
             .ok_or(ApiError::NotFound("booking"))?;
-        format!(
+        Ok(format!(
             "<section class=\"booking-history\">{}</section>",
             history_list(l, &id, &steps)
-        )
-    };
-    Ok(Html(shell(l, l.t(Msg::ShowHistory), "", &body)).into_response())
-}
-
-pub(crate) fn sign_in_first(l: Locale) -> String {
-    format!(
-        "<p class=\"notice\">{}<a href=\"/admin\">{}</a></p>",
-        escape(l.t(Msg::SignInConsoleFirst)),
-        escape(l.t(Msg::SignInLink))
-    )
+        ))
+    })
+    .await
 }
 
 /// Run now, from the page's form: due now, then back to the page.
@@ -158,37 +155,4 @@ async fn run_now(
         holdfast_app::model::percent::encode(&name)
     );
     Ok(Redirect::to(&back).into_response())
-}
-
-/// The operations pages' own layout, inline: the buyer's stylesheet does not
-/// carry it. On a phone each job is a card whose cells name their column.
-const STYLE: &str = "main.operations{max-width:72rem;margin:0 auto;padding:1rem}\
-table.job-list{border-collapse:collapse;width:100%}\
-table.job-list th,table.job-list td{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}\
-ol.runs{margin:0;padding-left:1.4rem;font-size:.9rem}\
-li.run.failed,li.run.abandoned{color:#a40000}\
-form.history-lookup{margin-top:1.5rem}dl.rebooking-progress{display:flex;flex-wrap:wrap;gap:1rem}dl.rebooking-progress div{background:#fff;border:1px solid #ddd;border-radius:8px;padding:.75rem 1rem;min-width:9rem}dl.rebooking-progress dd{margin:0;font-size:2rem;font-weight:700}details.cancel-sailing summary{cursor:pointer;color:#8a1c1c;font-weight:600;white-space:nowrap}table.sailing-list td:nth-child(3){white-space:nowrap}details.cancel-sailing form{display:flex;flex-direction:column;gap:.5rem;margin-top:.5rem;max-width:24rem}button.danger{background:#b42318;color:#fff;border:0;border-radius:6px;padding:.6rem 1rem;min-height:44px}section.refund-policy{border-bottom:1px solid #ddd;padding:.5rem 0 1rem}section.refund-policy label{display:inline-block;margin:.3rem .8rem .3rem 0}form.history-lookup input{min-width:12rem}\
-@media (max-width:700px){table.job-list thead{display:none}\
-table.job-list tr{display:grid;grid-template-columns:1fr 1fr;gap:.2rem .6rem;border-bottom:1px solid #ccc;padding:.6rem 0}\
-table.job-list th,table.job-list td{display:block;border:0;padding:0}\
-table.job-list td[data-label]::before{content:attr(data-label) \": \";color:#555}\
-table.job-list td:nth-child(5){grid-column:1/-1}\
-ol.runs li:nth-child(n+4){display:none}button.run-now{min-height:44px}}";
-
-pub(crate) fn shell(l: Locale, title: &str, intro: &str, body: &str) -> String {
-    let intro = if intro.is_empty() {
-        String::new()
-    } else {
-        format!("<p>{}</p>", escape(intro))
-    };
-    format!(
-        r#"<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} · Holdfast</title><link rel="stylesheet" href="/pkg/holdfast.css"><link rel="icon" href="/favicon.ico"><style>{STYLE}</style></head>
-<body><main class="operations"><p><a href="/admin">← Console</a> · <a href="/admin/jobs">{jobs}</a> · <a href="/admin/refund-policies">{policies}</a> · <a href="/admin/sailings">{sailings}</a></p><h1>{title}</h1>{intro}{body}</main></body></html>"#,
-        lang = l.tag(),
-        title = escape(title),
-        jobs = escape(l.t(Msg::JobsHeading)),
-        policies = escape(l.t(Msg::RefundPolicies)),
-        sailings = escape(l.t(Msg::SailingsConsoleTitle)),
-    )
 }

@@ -5,8 +5,7 @@
 //! use case as the admin API's `PUT`.
 
 use axum::extract::{Query, State};
-use axum::http::HeaderMap;
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
 use holdfast_app::core::admin::auth::Admin;
@@ -18,7 +17,8 @@ use holdfast_app::model::{EventId, RefundPolicy};
 use serde::Deserialize;
 
 use super::api::extract::EventPath;
-use super::operations_pages::{shell, sign_in_first};
+use super::language::Lang;
+use super::operations_layout::{notice, OpsPage};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -35,28 +35,27 @@ async fn page(
     State(state): State<AppState>,
     admin: Result<Admin, ApiError>,
     Query(q): Query<Saved>,
-    headers: HeaderMap,
+    Lang(l): Lang,
 ) -> Result<Response, ApiError> {
-    let l = Locale::of_headers(&headers);
-    let body = if admin.is_err() {
-        sign_in_first(l)
-    } else {
-        let notice = q.saved.map_or(String::new(), |_| {
-            format!(
-                "<p class=\"notice\" role=\"status\">{}</p>",
-                escape(l.t(Msg::PolicySaved))
-            )
-        });
-        let events = setup::refund_policies(&state).await?;
-        format!("{notice}{}", policies(l, &events, None))
-    };
-    let html = shell(
+    page_of(l)
+        .for_admin(&admin, async {
+            let saved = q.saved.map(|_| notice(l.t(Msg::PolicySaved)));
+            let events = setup::refund_policies(&state).await?;
+            Ok(format!(
+                "{}{}",
+                saved.unwrap_or_default(),
+                policies(l, &events, None)
+            ))
+        })
+        .await
+}
+
+fn page_of(l: Locale) -> OpsPage<'static> {
+    OpsPage {
         l,
-        l.t(Msg::RefundPolicies),
-        l.t(Msg::RefundPoliciesIntro),
-        &body,
-    );
-    Ok(Html(html).into_response())
+        title: l.t(Msg::RefundPolicies),
+        intro: l.t(Msg::RefundPoliciesIntro),
+    }
 }
 
 /// The form's fields: empty means none.
@@ -74,10 +73,9 @@ async fn save(
     State(state): State<AppState>,
     admin: Admin,
     EventPath(event_id): EventPath,
-    headers: HeaderMap,
+    Lang(l): Lang,
     Form(form): Form<PolicyForm>,
 ) -> Result<Response, ApiError> {
-    let l = Locale::of_headers(&headers);
     let number = |s: &str, field: &str| -> Result<Option<i64>, ApiError> {
         let s = s.trim();
         if s.is_empty() {
@@ -106,14 +104,7 @@ async fn save(
         Err(e) => {
             let events = setup::refund_policies(&state).await?;
             let why = (event_id, e.for_buyer(l));
-            let body = policies(l, &events, Some(&why));
-            let html = shell(
-                l,
-                l.t(Msg::RefundPolicies),
-                l.t(Msg::RefundPoliciesIntro),
-                &body,
-            );
-            Ok((e.status(), Html(html)).into_response())
+            Ok(page_of(l).refused(&e, &policies(l, &events, Some(&why))))
         }
     }
 }

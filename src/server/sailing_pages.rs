@@ -5,8 +5,7 @@
 //! cancelled sailing's rebooking as it goes, pushed by the progress stream.
 
 use axum::extract::State;
-use axum::http::HeaderMap;
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
 use holdfast_app::core::admin::auth::Admin;
@@ -19,7 +18,8 @@ use holdfast_app::model::seat_drawing::escape;
 use serde::Deserialize;
 
 use super::api::sailings::SailingPath;
-use super::operations_pages::{shell, sign_in_first};
+use super::language::Lang;
+use super::operations_layout::OpsPage;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -31,21 +31,21 @@ pub fn routes() -> Router<AppState> {
 async fn page(
     State(state): State<AppState>,
     admin: Result<Admin, ApiError>,
-    headers: HeaderMap,
+    Lang(l): Lang,
 ) -> Result<Response, ApiError> {
-    let l = Locale::of_headers(&headers);
-    let body = if admin.is_err() {
-        sign_in_first(l)
-    } else {
-        fleet(l, &catalog::list(&state, None).await?, None)
-    };
-    let html = shell(
+    page_of(l)
+        .for_admin(&admin, async {
+            Ok(fleet(l, &catalog::list(&state, None).await?, None))
+        })
+        .await
+}
+
+fn page_of(l: Locale) -> OpsPage<'static> {
+    OpsPage {
         l,
-        l.t(Msg::SailingsConsoleTitle),
-        l.t(Msg::SailingsConsoleIntro),
-        &body,
-    );
-    Ok(Html(html).into_response())
+        title: l.t(Msg::SailingsConsoleTitle),
+        intro: l.t(Msg::SailingsConsoleIntro),
+    }
 }
 
 #[derive(Deserialize)]
@@ -58,23 +58,16 @@ async fn cancel_sailing(
     State(state): State<AppState>,
     admin: Admin,
     SailingPath(id): SailingPath,
-    headers: HeaderMap,
+    Lang(l): Lang,
     Form(form): Form<CancelForm>,
 ) -> Result<Response, ApiError> {
-    let l = Locale::of_headers(&headers);
     match cancel::cancel(&state, id, &form.reason, &admin.actor).await {
         Ok(_) => Ok(Redirect::to(&format!("/admin/sailings/{}/rebooking", id.0)).into_response()),
         Err(ApiError::NotFound(what)) => Err(ApiError::NotFound(what)),
         Err(e) => {
             let why = (id.0, e.for_buyer(l));
             let body = fleet(l, &catalog::list(&state, None).await?, Some(&why));
-            let html = shell(
-                l,
-                l.t(Msg::SailingsConsoleTitle),
-                l.t(Msg::SailingsConsoleIntro),
-                &body,
-            );
-            Ok((e.status(), Html(html)).into_response())
+            Ok(page_of(l).refused(&e, &body))
         }
     }
 }
@@ -170,12 +163,14 @@ async fn progress_page(
     State(state): State<AppState>,
     admin: Result<Admin, ApiError>,
     SailingPath(id): SailingPath,
-    headers: HeaderMap,
+    Lang(l): Lang,
 ) -> Result<Response, ApiError> {
-    let l = Locale::of_headers(&headers);
     if admin.is_err() {
-        let html = shell(l, l.t(Msg::SailingsConsoleTitle), "", &sign_in_first(l));
-        return Ok(Html(html).into_response());
+        let page = OpsPage {
+            intro: "",
+            ..page_of(l)
+        };
+        return page.for_admin(&admin, async { Ok(String::new()) }).await;
     }
     let sailing = catalog::detail(&state, id).await?.summary;
     let p = rebooking::progress(&state, id).await?;
@@ -215,5 +210,10 @@ async fn progress_page(
     );
     let title = l.fill(Msg::RebookingTitle, &[("sailing", &sailing.name)]);
     let when = sailing.when(l);
-    Ok(Html(shell(l, &title, &when, &body)).into_response())
+    let page = OpsPage {
+        l,
+        title: &title,
+        intro: &when,
+    };
+    Ok(page.html(&body).into_response())
 }

@@ -14,7 +14,7 @@ use holdfast_app::i18n::Locale;
 use serde::{Deserialize, Serialize};
 use tower_sessions::Session;
 
-use super::extract::{self, RawBody};
+use super::extract::JsonBody;
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -44,9 +44,8 @@ pub async fn email_link(
     State(state): State<AppState>,
     client: Option<Extension<ClientAddr>>,
     headers: HeaderMap,
-    RawBody(body): RawBody,
+    JsonBody(request): JsonBody<EmailLinkRequest>,
 ) -> Result<Response, ApiError> {
-    let request: EmailLinkRequest = extract::json(&headers, &body)?;
     let address = EmailAddress::parse(&request.email)?;
     let client = client.map(|Extension(c)| c.limit_key());
     link::request(&state, &address, client, Locale::of_headers(&headers)).await?;

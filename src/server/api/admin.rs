@@ -23,7 +23,7 @@ use holdfast_app::model::console::{
 };
 use serde::Deserialize;
 
-use super::extract::{self, EventPath, RawBody};
+use super::extract::{self, EventPath, JsonBody, RawBody};
 use holdfast_app::model::{EventId, RefundPolicy};
 
 #[derive(Deserialize)]
@@ -119,10 +119,8 @@ pub async fn events(
 pub async fn create_event(
     State(state): State<AppState>,
     admin: Admin,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    JsonBody(layout): JsonBody<EventLayout>,
 ) -> Result<Response, ApiError> {
-    let layout: EventLayout = extract::json(&headers, &body)?;
     let created: CreatedEvent = setup::create_event(&state, &admin, &layout).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
@@ -163,10 +161,8 @@ pub async fn edit_layout(
     State(state): State<AppState>,
     admin: Admin,
     EventPath(event_id): EventPath,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    JsonBody(layout): JsonBody<EventLayout>,
 ) -> Result<Json<CreatedEvent>, ApiError> {
-    let layout: EventLayout = extract::json(&headers, &body)?;
     Ok(Json(
         setup::edit_layout(&state, &admin, event_id, &layout).await?,
     ))
@@ -227,10 +223,8 @@ pub async fn set_refund_policy(
     State(state): State<AppState>,
     admin: Admin,
     EventPath(event_id): EventPath,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    JsonBody(policy): JsonBody<RefundPolicy>,
 ) -> Result<Json<RefundPolicy>, ApiError> {
-    let policy: RefundPolicy = extract::json(&headers, &body)?;
     Ok(Json(
         setup::set_refund_policy(&state, &admin, event_id, policy).await?,
     ))

@@ -128,6 +128,20 @@ impl<S: Send + Sync> FromRequest<S> for RawBody {
     }
 }
 
+/// A request's JSON body, read and parsed: 415 unless it is sent as JSON,
+/// a VALIDATION error when it does not parse as `T`.
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let headers = req.headers().clone();
+        let RawBody(body) = RawBody::from_request(req, state).await?;
+        json(&headers, &body).map(JsonBody)
+    }
+}
+
 /// A JSON body (already length-limited by the router).
 pub fn json<T: DeserializeOwned>(headers: &HeaderMap, body: &Bytes) -> Result<T, ApiError> {
     let is_json = headers

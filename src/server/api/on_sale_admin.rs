@@ -1,7 +1,7 @@
 //! The admin's on-sale controls: an event's waiting room, promo campaigns.
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use holdfast_app::core::admin::auth::Admin;
@@ -12,7 +12,7 @@ use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::console::{NewPromo, PromoCampaign, RoomSummary};
 use serde::Deserialize;
 
-use super::extract::{self, EventPath, RawBody};
+use super::extract::{EventPath, JsonBody};
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -37,10 +37,8 @@ pub async fn set_queue(
     State(state): State<AppState>,
     admin: Admin,
     EventPath(event_id): EventPath,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    JsonBody(form): JsonBody<RoomSettings>,
 ) -> Result<Json<RoomSummary>, ApiError> {
-    let form: RoomSettings = extract::json(&headers, &body)?;
     Ok(Json(
         setup::configure(
             &state,
@@ -75,10 +73,8 @@ pub async fn move_on_sale(
     State(state): State<AppState>,
     admin: Admin,
     EventPath(event_id): EventPath,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    JsonBody(form): JsonBody<OnSaleTime>,
 ) -> Result<Json<RoomSummary>, ApiError> {
-    let form: OnSaleTime = extract::json(&headers, &body)?;
     Ok(Json(
         setup::move_on_sale(&state, &admin, event_id, &form.on_sale_at).await?,
     ))
@@ -113,10 +109,8 @@ pub async fn queue_summary(
 pub async fn create_promo(
     State(state): State<AppState>,
     admin: Admin,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    JsonBody(form): JsonBody<NewPromo>,
 ) -> Result<Response, ApiError> {
-    let form: NewPromo = extract::json(&headers, &body)?;
     let created = campaigns::create(&state, &admin, &form).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }

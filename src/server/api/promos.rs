@@ -2,7 +2,6 @@
 //! pooled campaign.
 
 use axum::extract::{Path, State};
-use axum::http::HeaderMap;
 use axum::Json;
 use holdfast_app::core::buyer::Buyer;
 use holdfast_app::core::platform::error::ErrorBody;
@@ -11,7 +10,7 @@ use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::PromoApplied;
 use serde::{Deserialize, Serialize};
 
-use super::extract::{self, BookingPath, RawBody};
+use super::extract::{self, BookingPath, JsonBody};
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -34,10 +33,8 @@ pub async fn apply_promo(
     State(state): State<AppState>,
     buyer: Buyer,
     BookingPath(booking_id): BookingPath,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    JsonBody(req): JsonBody<PromoRequest>,
 ) -> Result<Json<PromoApplied>, ApiError> {
-    let req: PromoRequest = extract::json(&headers, &body)?;
     Ok(Json(
         apply::apply_promo(&state, &buyer.0, &booking_id, &req.code).await?,
     ))

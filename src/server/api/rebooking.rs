@@ -5,7 +5,7 @@
 use std::convert::Infallible;
 use std::time::Duration;
 
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::{extract::State, Json};
 use futures::stream::Stream;
@@ -18,7 +18,7 @@ use holdfast_app::model::sailing::{RebookingProgress, RebookingView};
 use holdfast_app::model::EventId;
 use serde::Deserialize;
 
-use super::extract::{self, BookingPath, RawBody};
+use super::extract::{BookingPath, JsonBody};
 use super::sailings::SailingPath;
 
 /// `POST /api/admin/sailings/{sailingId}/cancel` body.
@@ -42,10 +42,8 @@ pub async fn cancel_sailing(
     State(state): State<AppState>,
     admin: Admin,
     SailingPath(id): SailingPath,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    JsonBody(req): JsonBody<CancelBody>,
 ) -> Result<(StatusCode, Json<RebookingProgress>), ApiError> {
-    let req: CancelBody = extract::json(&headers, &body)?;
     let progress = cancel::cancel(&state, id, &req.reason, &admin.actor).await?;
     Ok((StatusCode::ACCEPTED, Json(progress)))
 }
@@ -137,10 +135,8 @@ pub async fn answer(
     State(state): State<AppState>,
     owner: Owner,
     BookingPath(id): BookingPath,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    JsonBody(req): JsonBody<AnswerBody>,
 ) -> Result<Json<RebookingView>, ApiError> {
-    let req: AnswerBody = extract::json(&headers, &body)?;
     let answer = read_answer(&req.choice, req.sailing_id.as_ref())?;
     Ok(Json(
         rebooking::answer::answer(&state, &owner, &id, answer).await?,

@@ -4,7 +4,6 @@
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequestParts, Query, State};
 use axum::http::request::Parts;
-use axum::http::HeaderMap;
 use axum::Json;
 use holdfast_app::core::buyer::Owner;
 use holdfast_app::core::platform::error::ErrorBody;
@@ -14,7 +13,7 @@ use holdfast_app::model::sailing::{Guest, Manifest, SailingDetail, SailingSummar
 use holdfast_app::model::{EventId, SeatId};
 use serde::Deserialize;
 
-use super::extract::{self, BookingPath, PathParams, RawBody};
+use super::extract::{BookingPath, JsonBody, PathParams};
 
 #[utoipa::path(
     get,
@@ -93,10 +92,8 @@ pub async fn set_guests(
     State(state): State<AppState>,
     owner: Owner,
     BookingPath(id): BookingPath,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    JsonBody(req): JsonBody<GuestsBody>,
 ) -> Result<Json<Manifest>, ApiError> {
-    let req: GuestsBody = extract::json(&headers, &body)?;
     let guests = req
         .guests
         .into_iter()

@@ -1,0 +1,92 @@
+//! The frame every operations page shares (plain HTML, nothing in either
+//! wasm): the layout with the links between the pages, the notice line,
+//! and the rule each page follows — the console's sign-in link until the
+//! reader is an admin.
+
+use std::future::Future;
+
+use axum::response::{Html, IntoResponse, Response};
+use holdfast_app::core::admin::auth::Admin;
+use holdfast_app::core::ApiError;
+use holdfast_app::i18n::{Locale, Msg};
+use holdfast_app::model::seat_drawing::escape;
+
+/// One operations page: its language, title and the line under it.
+pub(crate) struct OpsPage<'a> {
+    pub l: Locale,
+    pub title: &'a str,
+    pub intro: &'a str,
+}
+
+impl OpsPage<'_> {
+    /// The page around `body`.
+    pub fn html(&self, body: &str) -> Html<String> {
+        Html(shell(self.l, self.title, self.intro, body))
+    }
+
+    /// What `body` makes for an admin; for anyone else, the way to sign in
+    /// (`body` is then never run).
+    pub async fn for_admin(
+        &self,
+        admin: &Result<Admin, ApiError>,
+        body: impl Future<Output = Result<String, ApiError>>,
+    ) -> Result<Response, ApiError> {
+        let body = match admin {
+            Ok(_) => body.await?,
+            Err(_) => sign_in_first(self.l),
+        };
+        Ok(self.html(&body).into_response())
+    }
+
+    /// A form the use case refused: the page again, with the refusal's
+    /// status.
+    pub fn refused(&self, e: &ApiError, body: &str) -> Response {
+        (e.status(), self.html(body)).into_response()
+    }
+}
+
+/// A line saying what just happened (read out by screen readers).
+pub(crate) fn notice(text: &str) -> String {
+    format!("<p class=\"notice\" role=\"status\">{}</p>", escape(text))
+}
+
+fn sign_in_first(l: Locale) -> String {
+    format!(
+        "<p class=\"notice\">{}<a href=\"/admin\">{}</a></p>",
+        escape(l.t(Msg::SignInConsoleFirst)),
+        escape(l.t(Msg::SignInLink))
+    )
+}
+
+/// The operations pages' own layout, inline: the buyer's stylesheet does not
+/// carry it. On a phone each job is a card whose cells name their column.
+const STYLE: &str = "main.operations{max-width:72rem;margin:0 auto;padding:1rem}\
+table.job-list{border-collapse:collapse;width:100%}\
+table.job-list th,table.job-list td{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}\
+ol.runs{margin:0;padding-left:1.4rem;font-size:.9rem}\
+li.run.failed,li.run.abandoned{color:#a40000}\
+form.history-lookup{margin-top:1.5rem}dl.rebooking-progress{display:flex;flex-wrap:wrap;gap:1rem}dl.rebooking-progress div{background:#fff;border:1px solid #ddd;border-radius:8px;padding:.75rem 1rem;min-width:9rem}dl.rebooking-progress dd{margin:0;font-size:2rem;font-weight:700}details.cancel-sailing summary{cursor:pointer;color:#8a1c1c;font-weight:600;white-space:nowrap}table.sailing-list td:nth-child(3){white-space:nowrap}details.cancel-sailing form{display:flex;flex-direction:column;gap:.5rem;margin-top:.5rem;max-width:24rem}button.danger{background:#b42318;color:#fff;border:0;border-radius:6px;padding:.6rem 1rem;min-height:44px}section.refund-policy{border-bottom:1px solid #ddd;padding:.5rem 0 1rem}section.refund-policy label{display:inline-block;margin:.3rem .8rem .3rem 0}form.history-lookup input{min-width:12rem}\
+@media (max-width:700px){table.job-list thead{display:none}\
+table.job-list tr{display:grid;grid-template-columns:1fr 1fr;gap:.2rem .6rem;border-bottom:1px solid #ccc;padding:.6rem 0}\
+table.job-list th,table.job-list td{display:block;border:0;padding:0}\
+table.job-list td[data-label]::before{content:attr(data-label) \": \";color:#555}\
+table.job-list td:nth-child(5){grid-column:1/-1}\
+ol.runs li:nth-child(n+4){display:none}button.run-now{min-height:44px}}";
+
+fn shell(l: Locale, title: &str, intro: &str, body: &str) -> String {
+    let intro = if intro.is_empty() {
+        String::new()
+    } else {
+        format!("<p>{}</p>", escape(intro))
+    };
+    format!(
+        r#"<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} · Holdfast</title><link rel="stylesheet" href="/pkg/holdfast.css"><link rel="icon" href="/favicon.ico"><style>{STYLE}</style></head>
+<body><main class="operations"><p><a href="/admin">← Console</a> · <a href="/admin/jobs">{jobs}</a> · <a href="/admin/refund-policies">{policies}</a> · <a href="/admin/sailings">{sailings}</a></p><h1>{title}</h1>{intro}{body}</main></body></html>"#,
+        lang = l.tag(),
+        title = escape(title),
+        jobs = escape(l.t(Msg::JobsHeading)),
+        policies = escape(l.t(Msg::RefundPolicies)),
+        sailings = escape(l.t(Msg::SailingsConsoleTitle)),
+    )
+}
