@@ -314,15 +314,8 @@ async fn days_before_start(app: &TestApp, days: i64) {
 /// the payment are returned undelivered-again for a late replay.
 async fn booked_by_ana(app: &TestApp, seats: &[i64]) -> (String, Vec<String>) {
     let (_, booking, paid) = app.hold_and_pay(seats).await;
-    assert_eq!(paid.status, 200, "{}", paid.text);
-    let session = paid.json()["checkoutSessionId"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    app.sandbox()
-        .complete(&session, true, Delivery::Once, Some("ana@example.com"))
-        .await
-        .unwrap();
+    app.pay_on_sandbox(&paid, "ana@example.com", Delivery::Once)
+        .await;
     let events: Vec<(String,)> =
         sqlx::query_as("select body from sandbox_delivery where delivered_at is null order by id")
             .fetch_all(app.state.db.reader())

@@ -121,14 +121,8 @@ on_both_backends!(
         assert_eq!(held.status, 200, "{}", held.text);
         let booking = held.json()["bookingId"].as_str().unwrap().to_string();
         let paid = buyer.pay(&booking).await;
-        let session = paid.json()["checkoutSessionId"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        app.sandbox()
-            .complete(&session, true, Delivery::Once, Some("floor@example.com"))
-            .await
-            .unwrap();
+        app.pay_on_sandbox(&paid, "floor@example.com", Delivery::Once)
+            .await;
         app.deliver_events().await;
         let view = buyer.get(&format!("/api/bookings/{booking}")).await.json();
         let tickets = tickets(&view);

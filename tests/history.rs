@@ -173,38 +173,24 @@ on_both_backends!(
         app.assert_invariants().await;
         // A statement that names no cause: the trigger still writes the step,
         // and the invariants name it.
-        sqlx::query("update booking set status = 'CANCELLED', cause = null where id = $1")
-            .bind(&held)
-            .execute(app.state.db.writer())
-            .await
-            .unwrap();
-        sqlx::query("update booking_seat set live = 0 where booking_id = $1")
-            .bind(&held)
-            .execute(app.state.db.writer())
-            .await
-            .unwrap();
-        let found = app.invariants().await;
-        assert!(
-            found
-                .iter()
-                .any(|v| v.contains(&held) && v.contains("no cause")),
-            "{found:?}"
-        );
-        // A history that stops short of the booking's status.
-        sqlx::query(
-            "delete from booking_history where booking_id = $1 and to_status = 'CANCELLED'",
+        app.tamper(
+            "update booking set status = 'CANCELLED', cause = null where id = $1",
+            &held,
         )
-        .bind(&held)
-        .execute(app.state.db.writer())
-        .await
-        .unwrap();
-        let found = app.invariants().await;
-        assert!(
-            found
-                .iter()
-                .any(|v| v.contains(&held)
-                    && v.contains("is CANCELLED but its history ends at HELD")),
-            "{found:?}"
-        );
+        .await;
+        app.tamper(
+            "update booking_seat set live = 0 where booking_id = $1",
+            &held,
+        )
+        .await;
+        app.assert_violation(&held, "no cause").await;
+        // A history that stops short of the booking's status.
+        app.tamper(
+            "delete from booking_history where booking_id = $1 and to_status = 'CANCELLED'",
+            &held,
+        )
+        .await;
+        app.assert_violation(&held, "is CANCELLED but its history ends at HELD")
+            .await;
     }
 );

@@ -66,6 +66,14 @@ impl Pair {
             .await
             .expect("rows")
     }
+
+    /// The probe job's writes, in order: "fence step".
+    async fn probe(&self) -> Vec<String> {
+        let rows = self
+            .rows("select fence, step from probe order by fence, step")
+            .await;
+        rows.into_iter().map(|(f, s)| format!("{f} {s}")).collect()
+    }
 }
 
 /// The probe job's one write: a row naming the run's fence and its step,
@@ -217,16 +225,9 @@ async fn a_stalled_holder_cannot_write_after_the_takeover(backend: Backend) {
         said.contains("passed to another instance"),
         "A's late write was not refused: {said}"
     );
-    let probe = pair
-        .rows("select fence, step from probe order by fence, step")
-        .await;
     assert_eq!(
-        probe,
-        vec![
-            (1, "before".to_string()),
-            (2, "after".into()),
-            (2, "before".into())
-        ],
+        pair.probe().await,
+        ["1 before", "2 after", "2 before"],
         "the stale holder wrote after the takeover"
     );
     let runs = pair
@@ -302,17 +303,7 @@ async fn a_killed_holder_is_taken_over_and_the_job_resumed(backend: Backend) {
         (runs[1].0, runs[1].1.as_str(), runs[1].2.as_str(), runs[1].4),
         (2, "b", "ok", 7)
     );
-    let probe = pair
-        .rows("select fence, step from probe order by fence, step")
-        .await;
-    assert_eq!(
-        probe,
-        vec![
-            (1, "started".to_string()),
-            (2, "done".into()),
-            (2, "started".into())
-        ]
-    );
+    assert_eq!(pair.probe().await, ["1 started", "2 done", "2 started"]);
 }
 
 async fn a_failure_is_recorded_and_the_jobs_view_shows_it(backend: Backend) {

@@ -183,15 +183,8 @@ on_both_backends!(
                 None,
             )
             .await;
-        assert_eq!(paid.status, 200, "{}", paid.text);
-        let session = paid.json()["checkoutSessionId"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        app.sandbox()
-            .complete(&session, true, Delivery::Once, Some("khach@example.vn"))
-            .await
-            .unwrap();
+        app.pay_on_sandbox(&paid, "khach@example.vn", Delivery::Once)
+            .await;
         app.deliver_events().await;
         assert_eq!(app.status_of(&booking).await, "BOOKED");
         app.dispatch_outbox().await;

@@ -62,20 +62,8 @@ async fn book(app: &TestApp, sailing: i64, parties: &[(i64, i64)]) -> (Buyer, St
     assert_eq!(held.status, 200, "{}", held.text);
     let booking = held.json()["bookingId"].as_str().unwrap().to_string();
     let paid = buyer.pay(&booking).await;
-    assert_eq!(paid.status, 200, "{}", paid.text);
-    let session = paid.json()["checkoutSessionId"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    app.sandbox()
-        .complete(
-            &session,
-            true,
-            Delivery::Once,
-            Some("passenger@example.com"),
-        )
-        .await
-        .unwrap();
+    app.pay_on_sandbox(&paid, "passenger@example.com", Delivery::Once)
+        .await;
     (buyer, booking)
 }
 

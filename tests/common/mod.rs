@@ -242,6 +242,20 @@ impl TestApp {
         delivery: holdfast_app::core::payments::sandbox::Delivery,
     ) -> (Buyer, String) {
         let (buyer, booking, paid) = self.hold_and_pay(seats).await;
+        self.pay_on_sandbox(&paid, email, delivery).await;
+        self.deliver_events().await;
+        assert_eq!(self.status_of(&booking).await, "BOOKED");
+        (buyer, booking)
+    }
+
+    /// The buyer pays on the sandbox's page of the checkout `paid` (the pay
+    /// step's 200 answer) with `email`; events are sent `delivery`.
+    pub async fn pay_on_sandbox(
+        &self,
+        paid: &Answer,
+        email: &str,
+        delivery: holdfast_app::core::payments::sandbox::Delivery,
+    ) {
         assert_eq!(paid.status, 200, "{}", paid.text);
         let session = paid.json()["checkoutSessionId"]
             .as_str()
@@ -251,15 +265,34 @@ impl TestApp {
             .complete(&session, true, delivery, Some(email))
             .await
             .unwrap();
-        self.deliver_events().await;
-        assert_eq!(self.status_of(&booking).await, "BOOKED");
-        (buyer, booking)
     }
 
     pub async fn invariants(&self) -> Vec<String> {
         holdfast_app::core::invariants::violations(&self.state.db, self.clock.now())
             .await
             .expect("invariant queries run")
+    }
+
+    /// The invariant canary names `booking` with `what` (after a test broke
+    /// the database behind the product's back).
+    pub async fn assert_violation(&self, booking: &str, what: &str) {
+        let found = self.invariants().await;
+        assert!(
+            found
+                .iter()
+                .any(|v| v.contains(booking) && v.contains(what)),
+            "no violation naming {booking} and {what:?}: {found:?}"
+        );
+    }
+
+    /// Changes the database behind the product's back: `sql` with `$1`
+    /// bound to `value`.
+    pub async fn tamper(&self, sql: &str, value: &str) {
+        sqlx::query(sql)
+            .bind(value)
+            .execute(self.state.db.writer())
+            .await
+            .expect("the tampering statement runs");
     }
 
     pub async fn assert_invariants(&self) {

@@ -48,7 +48,7 @@ pub async fn best_available(
     State(state): State<AppState>,
     hold: HoldAttempt,
 ) -> Result<Response, ApiError> {
-    let req: BestAvailableRequest = extract::json(&hold.headers, &hold.body)?;
+    let req: BestAvailableRequest = hold.json()?;
     if req.max_price_cents.is_some_and(|p| p < 0) {
         return Err(ApiError::unprocessable(
             "maxPriceCents cannot be negative",

@@ -1,7 +1,6 @@
 //! A buyer's own bookings.
 
-use axum::extract::{OriginalUri, Path, State};
-use axum::http::HeaderMap;
+use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::Json;
 use holdfast_app::core::booking::{query, release};
@@ -9,13 +8,12 @@ use holdfast_app::core::buyer::{Buyer, Owner};
 use holdfast_app::core::door::{self, TicketStatus};
 use holdfast_app::core::payments::cancellation;
 use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::platform::idempotency::IdempotencyKey;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::Locale;
 use holdfast_app::model::{BookingView, CancelResponse};
 use serde_json::{json, Value};
 
-use super::extract::{self, BookingPath, RawBody};
+use super::extract::{self, BookingPath, KeyedPost};
 
 #[utoipa::path(
     get,
@@ -64,12 +62,9 @@ pub async fn cancel(
     State(state): State<AppState>,
     owner: Owner,
     BookingPath(id): BookingPath,
-    OriginalUri(uri): OriginalUri,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    post: KeyedPost,
 ) -> Result<Response, ApiError> {
-    let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
-    let outcome = cancellation::cancel(&state, &owner, &id, Some(&key)).await?;
+    let outcome = cancellation::cancel(&state, &owner, &id, Some(&post.key)).await?;
     Ok(extract::idempotent_json(outcome))
 }
 

@@ -7,6 +7,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use holdfast_app::core::booking::Idempotent;
+use holdfast_app::core::platform::idempotency::IdempotencyKey;
 use holdfast_app::core::ApiError;
 use holdfast_app::model::{BookingId, BuyerId, EventId};
 use serde::de::DeserializeOwned;
@@ -157,6 +158,28 @@ pub fn json<T: DeserializeOwned>(headers: &HeaderMap, body: &Bytes) -> Result<T,
     }
     serde_json::from_slice(body)
         .map_err(|e| ApiError::validation(format!("invalid JSON body: {e}"), "body"))
+}
+
+/// A POST whose Idempotency-Key is required, bound to the request it came
+/// with (method, path and body); its headers for what else they say.
+pub struct KeyedPost {
+    pub key: IdempotencyKey,
+    pub headers: HeaderMap,
+}
+
+impl<S: Send + Sync> FromRequest<S> for KeyedPost {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let headers = req.headers().clone();
+        let path = match req.extensions().get::<axum::extract::OriginalUri>() {
+            Some(axum::extract::OriginalUri(uri)) => uri.path().to_string(),
+            None => req.uri().path().to_string(),
+        };
+        let RawBody(body) = RawBody::from_request(req, state).await?;
+        let key = IdempotencyKey::required(&headers, "POST", &path, &body)?;
+        Ok(KeyedPost { key, headers })
+    }
 }
 
 /// A fresh answer as JSON, or the stored answer replayed byte for byte.

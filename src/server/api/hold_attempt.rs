@@ -29,6 +29,11 @@ impl HoldAttempt {
     pub fn path_id(&self, name: &str) -> Result<i64, ApiError> {
         self.params.id(name)
     }
+
+    /// What is asked: the JSON body.
+    pub fn json<T: serde::de::DeserializeOwned>(&self) -> Result<T, ApiError> {
+        extract::json(&self.headers, &self.body)
+    }
 }
 
 impl FromRequest<AppState> for HoldAttempt {

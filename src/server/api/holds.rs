@@ -61,7 +61,7 @@ pub async fn hold_many(
     State(state): State<AppState>,
     hold: HoldAttempt,
 ) -> Result<Response, ApiError> {
-    let req: HoldMany = extract::json(&hold.headers, &hold.body)?;
+    let req: HoldMany = hold.json()?;
     let seat_ids = req
         .seat_ids
         .iter()
@@ -118,7 +118,7 @@ pub async fn hold_general_admission(
     hold: HoldAttempt,
 ) -> Result<Response, ApiError> {
     let area_id = hold.path_id("areaId")?;
-    let req: HoldPlaces = extract::json(&hold.headers, &hold.body)?;
+    let req: HoldPlaces = hold.json()?;
     let (admitted, key) = (&hold.admitted, Some(&hold.key));
     let outcome = ga::hold_general_admission(&state, admitted, area_id, req.quantity, key).await?;
     Ok(extract::idempotent_json(outcome))

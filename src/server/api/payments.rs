@@ -1,18 +1,17 @@
 //! Paying for a booking, and the provider's webhook.
 
-use axum::extract::{OriginalUri, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
 use holdfast_app::core::buyer::Buyer;
 use holdfast_app::core::payments::{checkout, webhook};
 use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::platform::idempotency::IdempotencyKey;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::PayResponse;
 use serde_json::{json, Value};
 
-use super::extract::{self, BookingPath, RawBody};
+use super::extract::{self, BookingPath, KeyedPost, RawBody};
 
 #[utoipa::path(
     post,
@@ -26,13 +25,11 @@ pub async fn pay(
     State(state): State<AppState>,
     buyer: Buyer,
     BookingPath(id): BookingPath,
-    OriginalUri(uri): OriginalUri,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
+    post: KeyedPost,
 ) -> Result<Response, ApiError> {
-    let key = IdempotencyKey::required(&headers, "POST", uri.path(), &body)?;
-    let language = holdfast_app::i18n::Locale::said_in(&headers);
-    let outcome = checkout::start_checkout(&state, &buyer.0, &id, Some(&key), language).await?;
+    let language = holdfast_app::i18n::Locale::said_in(&post.headers);
+    let outcome =
+        checkout::start_checkout(&state, &buyer.0, &id, Some(&post.key), language).await?;
     Ok(extract::idempotent_json(outcome))
 }
 

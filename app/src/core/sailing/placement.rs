@@ -209,6 +209,13 @@ mod tests {
         }
     }
 
+    /// How `place` placed the parties: the fit, and (from, to) seat ids.
+    fn placed(parties: &[Party], free: &[Room]) -> (Fit, Vec<(i64, i64)>) {
+        let placed = place(parties, free).expect("a placement");
+        let moves = placed.moves.iter().map(|(a, b)| (a.0, b.0)).collect();
+        (placed.fit, moves)
+    }
+
     #[test]
     fn the_same_cabins_when_they_are_free() {
         let parties = [party(1, "5", 10, "IN", 2), party(2, "5", 11, "IN", 2)];
@@ -217,11 +224,9 @@ mod tests {
             room(101, "5", 10, "IN", 2),
             room(102, "5", 11, "IN", 2),
         ];
-        let placed = place(&parties, &free).unwrap();
-        assert_eq!(placed.fit, Fit::SameCabins);
         assert_eq!(
-            placed.moves,
-            vec![(SeatId(1), SeatId(101)), (SeatId(2), SeatId(102))]
+            placed(&parties, &free),
+            (Fit::SameCabins, vec![(1, 101), (2, 102)])
         );
     }
 
@@ -235,11 +240,9 @@ mod tests {
             room(102, "5", 30, "IN", 2),
             room(103, "5", 13, "IN", 2),
         ];
-        let placed = place(&parties, &free).unwrap();
-        assert_eq!(placed.fit, Fit::SameDeck);
         assert_eq!(
-            placed.moves,
-            vec![(SeatId(1), SeatId(101)), (SeatId(2), SeatId(103))]
+            placed(&parties, &free),
+            (Fit::SameDeck, vec![(1, 101), (2, 103)])
         );
     }
 
@@ -253,10 +256,11 @@ mod tests {
             room(101, "7", 1, "SU", 4),
             room(102, "6", 1, "SU", 2),
         ];
-        let placed = place(&parties, &only_higher).unwrap();
-        assert_eq!(placed.fit, Fit::Upgraded);
         // The only higher cabin that sleeps three; never a cheaper one.
-        assert_eq!(placed.moves, vec![(SeatId(1), SeatId(101))]);
+        assert_eq!(
+            placed(&parties, &only_higher),
+            (Fit::Upgraded, vec![(1, 101)])
+        );
     }
 
     #[test]
@@ -265,11 +269,7 @@ mod tests {
         // the party of two comes first in the booking.
         let parties = [party(1, "5", 10, "IN", 2), party(2, "5", 11, "IN", 4)];
         let free = [room(100, "5", 10, "IN", 4), room(101, "5", 20, "IN", 2)];
-        let placed = place(&parties, &free).unwrap();
-        assert_eq!(
-            placed.moves,
-            vec![(SeatId(1), SeatId(101)), (SeatId(2), SeatId(100))]
-        );
+        assert_eq!(placed(&parties, &free).1, vec![(1, 101), (2, 100)]);
         // Nowhere sleeps five: a refund is offered.
         assert_eq!(place(&[party(3, "5", 1, "IN", 5)], &free), None);
         assert_eq!(place(&[], &free), None);

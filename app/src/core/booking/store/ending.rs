@@ -128,10 +128,10 @@ pub async fn cancel_booked(
     release(tx, id, ended).await
 }
 
-/// A booking in one of `from` ends as `to`: one conditional update, checked
+/// A booking in one of `from` becomes `to`: one conditional update, checked
 /// against the machine, answering what it owned when it won (the caller
-/// gives that back if the booking was live).
-async fn end_from(
+/// gives that back if the booking was live; settling moves keep it).
+pub(super) async fn end_from(
     tx: &mut Tx,
     id: &BookingId,
     from: &[BookingStatus],

@@ -69,7 +69,7 @@ pub async fn book(
 }
 
 /// `from → to` for a booking whose seats do not change hands (they stay
-/// live, or were given back when it ended); checked against the machine.
+/// live, or were given back when it ended): whether it won.
 async fn move_status(
     tx: &mut Tx,
     id: &BookingId,
@@ -78,20 +78,9 @@ async fn move_status(
     cause: &Cause,
     now: At,
 ) -> Result<bool, sqlx::Error> {
-    debug_assert!(from.iter().all(|f| f.can_become(to)));
-    let sql = format!(
-        "update booking set status = {}, updated_at = $2, cause = $3 where id = $1 and status in {}",
-        to.sql(),
-        BookingStatus::sql_list(from)
-    );
-    Ok(sqlx::query(&sql)
-        .bind(id)
-        .bind(now)
-        .bind(cause.stored())
-        .execute(&mut **tx)
+    Ok(super::ending::end_from(tx, id, from, to, cause, now)
         .await?
-        .rows_affected()
-        == 1)
+        .is_some())
 }
 
 /// Why a late payment could not take its seats back.
