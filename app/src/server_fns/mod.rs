@@ -2,6 +2,7 @@
 //! over `core`'s use cases, for the buyer's pages and for the console.
 
 pub mod best;
+pub mod bookings;
 pub mod buyer;
 pub mod console;
 #[cfg(feature = "ssr")]

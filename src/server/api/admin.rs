@@ -8,23 +8,21 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{IntoResponse, Response};
 use axum::Json;
 use futures::stream::Stream;
 use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::admin::{actions, audit, canary, console, mailbox, setup};
+use holdfast_app::core::admin::{actions, audit, canary, console, mailbox};
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::Locale;
 use holdfast_app::model::console::{
-    ActionOutcome, AdminEvent, AuditRow, BookingAction, CanaryReport, CreatedEvent, Dashboard,
-    EventLayout, LiveHold, MailMessage,
+    ActionOutcome, AuditRow, BookingAction, CanaryReport, Dashboard, LiveHold, MailMessage,
 };
 use serde::Deserialize;
 
-use super::extract::{self, EventPath, JsonBody, RawBody};
-use holdfast_app::model::{EventId, RefundPolicy};
+use super::extract::{self, EventPath, RawBody};
+use holdfast_app::model::EventId;
 
 #[derive(Deserialize)]
 pub struct EventQuery {
@@ -91,102 +89,6 @@ pub async fn audit_log(
 }
 
 /// `GET /api/admin/events`: every event, published or not.
-#[utoipa::path(
-    get,
-    path = "/api/admin/events",
-    tag = "admin",
-    summary = "Every event, published or not",
-    responses((status = 200, description = "`[{ id, name, kind, published, seatCount }]`"), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
-)]
-pub async fn events(
-    State(state): State<AppState>,
-    _admin: Admin,
-) -> Result<Json<Vec<AdminEvent>>, ApiError> {
-    Ok(Json(console::all_events(&state).await?))
-}
-
-/// `POST /api/admin/events`: a new, unpublished event from a layout.
-#[utoipa::path(
-    post,
-    path = "/api/admin/events",
-    tag = "admin",
-    summary = "Create an unpublished event from a layout",
-    request_body = EventLayout,
-    responses((status = 201, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
-)]
-pub async fn create_event(
-    State(state): State<AppState>,
-    admin: Admin,
-    JsonBody(layout): JsonBody<EventLayout>,
-) -> Result<Response, ApiError> {
-    let created: CreatedEvent = setup::create_event(&state, &admin, &layout).await?;
-    Ok((StatusCode::CREATED, Json(created)).into_response())
-}
-
-/// `GET /api/admin/events/{eventId}/layout`: the layout the event was made
-/// from, to export or edit.
-#[utoipa::path(
-    get,
-    path = "/api/admin/events/{eventId}/layout",
-    tag = "admin",
-    summary = "The layout an event was made from (404 for an event not made from one)",
-    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
-    responses((status = 200, body = EventLayout), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
-)]
-pub async fn layout(
-    State(state): State<AppState>,
-    _admin: Admin,
-    EventPath(event_id): EventPath,
-) -> Result<Json<EventLayout>, ApiError> {
-    Ok(Json(setup::layout_of(&state, event_id).await?))
-}
-
-/// `PUT /api/admin/events/{eventId}/layout`: a new layout for an event not
-/// yet on sale and without bookings.
-#[utoipa::path(
-    put,
-    path = "/api/admin/events/{eventId}/layout",
-    tag = "admin",
-    summary = "Replace the layout of an unpublished event without bookings (409 INVALID_STATE otherwise)",
-    description = "Checked like `POST /api/admin/events`; the event's seats, categories and standing areas become the new layout's in one transaction. The refund policy is kept.",
-    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
-    request_body = EventLayout,
-    responses((status = 200, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
-)]
-pub async fn edit_layout(
-    State(state): State<AppState>,
-    admin: Admin,
-    EventPath(event_id): EventPath,
-    JsonBody(layout): JsonBody<EventLayout>,
-) -> Result<Json<CreatedEvent>, ApiError> {
-    Ok(Json(
-        setup::edit_layout(&state, &admin, event_id, &layout).await?,
-    ))
-}
-
-#[utoipa::path(
-    post,
-    path = "/api/admin/events/{eventId}/publish",
-    tag = "admin",
-    summary = "Publish an event",
-    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
-    responses((status = 200, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
-)]
-pub async fn publish(
-    State(state): State<AppState>,
-    admin: Admin,
-    EventPath(event_id): EventPath,
-) -> Result<Json<CreatedEvent>, ApiError> {
-    Ok(Json(
-        setup::set_published(&state, &admin, event_id, true).await?,
-    ))
-}
-
 #[derive(Deserialize)]
 pub struct MailboxQuery {
     recipient: String,
@@ -207,46 +109,6 @@ pub async fn mailbox(
     Query(q): Query<MailboxQuery>,
 ) -> Result<Json<Vec<MailMessage>>, ApiError> {
     Ok(Json(mailbox::mail_to(&state, &q.recipient).await?))
-}
-
-#[utoipa::path(
-    put,
-    path = "/api/admin/events/{eventId}/refund-policy",
-    tag = "admin",
-    summary = "Set what buyers get back when they cancel (an empty policy: no cancellation)",
-    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
-    request_body = RefundPolicy,
-    responses((status = 200, body = RefundPolicy), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
-)]
-pub async fn set_refund_policy(
-    State(state): State<AppState>,
-    admin: Admin,
-    EventPath(event_id): EventPath,
-    JsonBody(policy): JsonBody<RefundPolicy>,
-) -> Result<Json<RefundPolicy>, ApiError> {
-    Ok(Json(
-        setup::set_refund_policy(&state, &admin, event_id, policy).await?,
-    ))
-}
-
-#[utoipa::path(
-    post,
-    path = "/api/admin/events/{eventId}/unpublish",
-    tag = "admin",
-    summary = "Withdraw an event (no new holds)",
-    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
-    responses((status = 200, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
-)]
-pub async fn unpublish(
-    State(state): State<AppState>,
-    admin: Admin,
-    EventPath(event_id): EventPath,
-) -> Result<Json<CreatedEvent>, ApiError> {
-    Ok(Json(
-        setup::set_published(&state, &admin, event_id, false).await?,
-    ))
 }
 
 /// `GET /api/admin/events/{eventId}/dashboard`.

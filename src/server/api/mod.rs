@@ -3,6 +3,7 @@
 
 mod account;
 mod admin;
+mod admin_events;
 mod admin_session;
 mod best;
 mod booking_history;
@@ -118,7 +119,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/admin/mailbox", get(admin::mailbox))
         .route(
             "/api/admin/events/{eventId}/refund-policy",
-            put(admin::set_refund_policy),
+            put(admin_events::set_refund_policy),
         )
         .route(
             "/api/payments/webhook",
@@ -134,16 +135,19 @@ pub fn routes() -> Router<AppState> {
         .route("/api/admin/audit", get(admin::audit_log))
         .route(
             "/api/admin/events",
-            get(admin::events).post(admin::create_event),
+            get(admin_events::events).post(admin_events::create_event),
         )
         .route(
             "/api/admin/events/{eventId}/layout",
-            get(admin::layout).put(admin::edit_layout),
+            get(admin_events::layout).put(admin_events::edit_layout),
         )
-        .route("/api/admin/events/{eventId}/publish", post(admin::publish))
+        .route(
+            "/api/admin/events/{eventId}/publish",
+            post(admin_events::publish),
+        )
         .route(
             "/api/admin/events/{eventId}/unpublish",
-            post(admin::unpublish),
+            post(admin_events::unpublish),
         )
         .route(
             "/api/admin/events/{eventId}/dashboard",

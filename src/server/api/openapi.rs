@@ -24,8 +24,9 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::{
-    account, admin, admin_session, best, booking_history, bookings, door, events, holds, jobs,
-    on_sale_admin, payments, promos, queue, rebooking, reports, sailings, seat_map, stream,
+    account, admin, admin_events, admin_session, best, booking_history, bookings, door, events,
+    holds, jobs, on_sale_admin, payments, promos, queue, rebooking, reports, sailings, seat_map,
+    stream,
 };
 use holdfast_app::model::sailing::{
     Fare, Guest, Manifest, ManifestPlace, PortCall, RebookingAnswer, RebookingChoice,
@@ -134,13 +135,13 @@ impl Modify for Security {
         events::list, events::detail, seat_map::seats, seat_map::statuses, seat_map::drawing, stream::seats,
         holds::hold_one, holds::hold_many, holds::hold_general_admission, best::best_available,
         bookings::mine, bookings::show, bookings::release, bookings::cancel, bookings::check_ticket,
-        account::email_link, account::sign_out, account::whoami, admin::set_refund_policy, admin::mailbox,
+        account::email_link, account::sign_out, account::whoami, admin_events::set_refund_policy, admin::mailbox,
         payments::pay, payments::webhook,
         sailings::list, sailings::detail, sailings::set_guests,
         rebooking::cancel_sailing, rebooking::progress, rebooking::progress_stream, rebooking::answer,
         admin_session::login, admin_session::logout, admin_session::whoami, admin::holds, admin::invariants,
-        admin::audit_log, admin::events, admin::create_event, admin::layout, admin::edit_layout, admin::publish,
-        admin::unpublish, admin::dashboard, admin::dashboard_stream, admin::booking_action,
+        admin::audit_log, admin_events::events, admin_events::create_event, admin_events::layout, admin_events::edit_layout, admin_events::publish,
+        admin_events::unpublish, admin::dashboard, admin::dashboard_stream, admin::booking_action,
         reports::sales, reports::attendees_csv,
         door::check_in, jobs::list, jobs::run_now, booking_history::show,
         queue::join_queue, queue::queue_status, queue::queue_stream,

@@ -26,14 +26,11 @@ use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, SaltString};
-use argon2::{Argon2, PasswordVerifier};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use hmac::digest::Digest;
-use sha2::Sha256;
 use tower_sessions::Session;
 
+use super::secrets::{hash_password, random_secret, sha256_hex, verify_password};
 use crate::core::platform::client_addr::ClientAddr;
 use crate::core::platform::db::Db;
 use crate::core::{ApiError, AppState};
@@ -322,30 +319,4 @@ impl FromRequestParts<AppState> for Admin {
             Err(ApiError::Unauthorized)
         }
     }
-}
-
-fn hash_password(password: &str) -> Result<String, String> {
-    let salt = SaltString::generate(&mut OsRng);
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| format!("hashing the admin password: {e}"))
-}
-
-fn verify_password(stored: &str, password: &str) -> bool {
-    PasswordHash::new(stored).is_ok_and(|h| {
-        Argon2::default()
-            .verify_password(password.as_bytes(), &h)
-            .is_ok()
-    })
-}
-
-fn sha256_hex(s: &str) -> String {
-    hex::encode(Sha256::digest(s.as_bytes()))
-}
-
-fn random_secret() -> String {
-    use rand::Rng;
-    let bytes: [u8; 24] = rand::thread_rng().gen();
-    hex::encode(bytes)
 }

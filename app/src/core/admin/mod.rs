@@ -12,4 +12,5 @@ pub mod canary;
 pub mod console;
 pub mod layout;
 pub mod mailbox;
+mod secrets;
 pub mod setup;

@@ -124,14 +124,14 @@ pub async fn cancel_booked(
     by: &Cause,
     now: At,
 ) -> Result<Option<Released>, sqlx::Error> {
-    let ended = end_from(tx, id, &[Booked], Cancelled, by, now).await?;
+    let ended = transition(tx, id, &[Booked], Cancelled, by, now).await?;
     release(tx, id, ended).await
 }
 
 /// A booking in one of `from` becomes `to`: one conditional update, checked
 /// against the machine, answering what it owned when it won (the caller
-/// gives that back if the booking was live; settling moves keep it).
-pub(super) async fn end_from(
+/// gives that back if the booking was live; a settling move keeps it).
+pub(super) async fn transition(
     tx: &mut Tx,
     id: &BookingId,
     from: &[BookingStatus],
@@ -223,7 +223,7 @@ pub async fn end_unpaid_checkout(
     cause: &Cause,
     now: At,
 ) -> Result<Option<Released>, sqlx::Error> {
-    let ended = end_from(tx, id, &[PaymentPending], Expired, cause, now).await?;
+    let ended = transition(tx, id, &[PaymentPending], Expired, cause, now).await?;
     release(tx, id, ended).await
 }
 
@@ -241,10 +241,10 @@ pub async fn void(
     let sources = BookingStatus::sources_of(to);
     let (live, ended): (Vec<_>, Vec<_>) = sources.into_iter().partition(|s| s.is_live());
     // A live booking gives its seats and places back; an ended one did.
-    if let Some(row) = end_from(tx, id, &live, to, cause, now).await? {
+    if let Some(row) = transition(tx, id, &live, to, cause, now).await? {
         return release(tx, id, Some(row)).await;
     }
-    Ok(end_from(tx, id, &ended, to, cause, now)
+    Ok(transition(tx, id, &ended, to, cause, now)
         .await?
         .map(|(event_id, _, _)| Released {
             event_id,

@@ -2,8 +2,9 @@
 //! re-take of the same seats for a late payment (in a savepoint, all or
 //! nothing), and REFUNDED once the money went back.
 
+use super::ending::{expire_stale, transition};
 use super::BookingStatus::{self, *};
-use super::{ending::expire_stale, placeholders, seats_of, stale_holds_on};
+use super::{placeholders, seats_of, stale_holds_on};
 use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 use crate::model::BuyerId;
@@ -65,20 +66,8 @@ pub async fn book(
     cause: &Cause,
     now: At,
 ) -> Result<bool, sqlx::Error> {
-    move_status(tx, id, &[PaymentPending], Booked, cause, now).await
-}
-
-/// `from → to` for a booking whose seats do not change hands (they stay
-/// live, or were given back when it ended): whether it won.
-async fn move_status(
-    tx: &mut Tx,
-    id: &BookingId,
-    from: &[BookingStatus],
-    to: BookingStatus,
-    cause: &Cause,
-    now: At,
-) -> Result<bool, sqlx::Error> {
-    Ok(super::ending::end_from(tx, id, from, to, cause, now)
+    // The seats stay live: nothing is given back.
+    Ok(transition(tx, id, &[PaymentPending], Booked, cause, now)
         .await?
         .is_some())
 }
@@ -185,7 +174,12 @@ async fn retake_within(
 
 /// EXPIRED / CANCELLED → REFUNDED once the provider confirmed the refund.
 pub async fn mark_refunded(tx: &mut Tx, id: &BookingId, now: At) -> Result<bool, sqlx::Error> {
-    move_status(tx, id, &[Expired, Cancelled], Refunded, &Cause::Refund, now).await
+    // The seats went back when it ended.
+    Ok(
+        transition(tx, id, &[Expired, Cancelled], Refunded, &Cause::Refund, now)
+            .await?
+            .is_some(),
+    )
 }
 
 /// Moves a booking's amount by `delta` cents (a promo code applied, or

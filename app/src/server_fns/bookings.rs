@@ -1,0 +1,100 @@
+//! Server functions for a buyer's bookings: the pay step, a booking as its
+//! buyer sees it, their list, and a booked booking's ticket code.
+
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "ssr")]
+use super::{counted_buyer, server_error};
+#[cfg(feature = "ssr")]
+use crate::i18n::Locale;
+use crate::model::BookingId;
+
+/// What the page gets back from the pay step.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum PayOutcome {
+    /// Go to the provider's checkout page.
+    Checkout(String),
+    Refused(String),
+}
+
+#[server]
+pub async fn pay_booking(
+    booking_id: BookingId,
+    idempotency_key: String,
+) -> Result<PayOutcome, ServerFnError> {
+    use crate::core::booking::Idempotent;
+    use crate::core::payments::checkout::start_checkout;
+    use crate::core::platform::idempotency::IdempotencyKey;
+    use crate::core::ApiError;
+
+    let state = expect_context::<crate::core::AppState>();
+    let buyer = match counted_buyer(&state).await? {
+        Ok(buyer) => buyer,
+        Err(e) => return Ok(PayOutcome::Refused(e.for_buyer(Locale::of_page()))),
+    };
+    let key = IdempotencyKey::parse(&idempotency_key, &[b"pay_booking", booking_id.as_bytes()])
+        .map_err(server_error)?;
+    Ok(
+        match start_checkout(
+            &state,
+            &buyer,
+            &booking_id,
+            Some(&key),
+            Some(Locale::of_page()),
+        )
+        .await
+        {
+            Ok(Idempotent::Fresh(r)) => PayOutcome::Checkout(r.checkout_url),
+            Ok(Idempotent::Replay { body, .. }) => {
+                let r: crate::model::PayResponse =
+                    serde_json::from_str(&body).map_err(|e| ServerFnError::new(e.to_string()))?;
+                PayOutcome::Checkout(r.checkout_url)
+            }
+            Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
+            Err(e) => PayOutcome::Refused(e.for_buyer(Locale::of_page())),
+        },
+    )
+}
+
+#[server]
+pub async fn booking(
+    booking_id: BookingId,
+) -> Result<Option<crate::model::BookingView>, ServerFnError> {
+    use crate::core::ApiError;
+    let state = expect_context::<crate::core::AppState>();
+    let owner: crate::core::buyer::Owner = leptos_axum::extract().await?;
+    match crate::core::booking::query::booking_of_buyer(
+        &state,
+        &owner,
+        &booking_id,
+        Locale::of_page(),
+    )
+    .await
+    {
+        Ok(b) => Ok(Some(b)),
+        Err(ApiError::NotFound(_)) => Ok(None),
+        Err(e) => Err(server_error(e)),
+    }
+}
+
+#[server]
+pub async fn my_bookings() -> Result<Vec<crate::model::BookingView>, ServerFnError> {
+    let state = expect_context::<crate::core::AppState>();
+    let owner: crate::core::buyer::Owner = leptos_axum::extract().await?;
+    crate::core::booking::query::bookings_of_buyer(&state, &owner, Locale::of_page())
+        .await
+        .map_err(server_error)
+}
+
+/// The ticket's QR code (SVG) of the buyer's own BOOKED booking.
+#[server]
+pub async fn ticket_qr(booking_id: BookingId) -> Result<Option<String>, ServerFnError> {
+    let state = expect_context::<crate::core::AppState>();
+    let owner: crate::core::buyer::Owner = leptos_axum::extract().await?;
+    let booked =
+        crate::core::booking::query::booking_of_buyer(&state, &owner, &booking_id, Locale::En)
+            .await
+            .is_ok_and(|b| b.status == crate::model::BookingStatus::Booked);
+    Ok(booked.then(|| state.tickets.qr_svg(&booking_id)).flatten())
+}

@@ -1,0 +1,152 @@
+//! The admin API's event setup: the event list, a new event from a layout,
+//! its layout read and edited until published, publishing and withdrawing,
+//! and its refund policy. Every handler takes an `Admin`.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use holdfast_app::core::admin::auth::Admin;
+use holdfast_app::core::admin::{console, setup};
+use holdfast_app::core::platform::error::ErrorBody;
+use holdfast_app::core::{ApiError, AppState};
+use holdfast_app::model::console::{AdminEvent, CreatedEvent, EventLayout};
+use holdfast_app::model::RefundPolicy;
+
+use super::extract::{EventPath, JsonBody};
+
+#[utoipa::path(
+    get,
+    path = "/api/admin/events",
+    tag = "admin",
+    summary = "Every event, published or not",
+    responses((status = 200, description = "`[{ id, name, kind, published, seatCount }]`"), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn events(
+    State(state): State<AppState>,
+    _admin: Admin,
+) -> Result<Json<Vec<AdminEvent>>, ApiError> {
+    Ok(Json(console::all_events(&state).await?))
+}
+
+/// `POST /api/admin/events`: a new, unpublished event from a layout.
+#[utoipa::path(
+    post,
+    path = "/api/admin/events",
+    tag = "admin",
+    summary = "Create an unpublished event from a layout",
+    request_body = EventLayout,
+    responses((status = 201, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn create_event(
+    State(state): State<AppState>,
+    admin: Admin,
+    JsonBody(layout): JsonBody<EventLayout>,
+) -> Result<Response, ApiError> {
+    let created: CreatedEvent = setup::create_event(&state, &admin, &layout).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+/// `GET /api/admin/events/{eventId}/layout`: the layout the event was made
+/// from, to export or edit.
+#[utoipa::path(
+    get,
+    path = "/api/admin/events/{eventId}/layout",
+    tag = "admin",
+    summary = "The layout an event was made from (404 for an event not made from one)",
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
+    responses((status = 200, body = EventLayout), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn layout(
+    State(state): State<AppState>,
+    _admin: Admin,
+    EventPath(event_id): EventPath,
+) -> Result<Json<EventLayout>, ApiError> {
+    Ok(Json(setup::layout_of(&state, event_id).await?))
+}
+
+/// `PUT /api/admin/events/{eventId}/layout`: a new layout for an event not
+/// yet on sale and without bookings.
+#[utoipa::path(
+    put,
+    path = "/api/admin/events/{eventId}/layout",
+    tag = "admin",
+    summary = "Replace the layout of an unpublished event without bookings (409 INVALID_STATE otherwise)",
+    description = "Checked like `POST /api/admin/events`; the event's seats, categories and standing areas become the new layout's in one transaction. The refund policy is kept.",
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
+    request_body = EventLayout,
+    responses((status = 200, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn edit_layout(
+    State(state): State<AppState>,
+    admin: Admin,
+    EventPath(event_id): EventPath,
+    JsonBody(layout): JsonBody<EventLayout>,
+) -> Result<Json<CreatedEvent>, ApiError> {
+    Ok(Json(
+        setup::edit_layout(&state, &admin, event_id, &layout).await?,
+    ))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/admin/events/{eventId}/publish",
+    tag = "admin",
+    summary = "Publish an event",
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
+    responses((status = 200, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn publish(
+    State(state): State<AppState>,
+    admin: Admin,
+    EventPath(event_id): EventPath,
+) -> Result<Json<CreatedEvent>, ApiError> {
+    Ok(Json(
+        setup::set_published(&state, &admin, event_id, true).await?,
+    ))
+}
+
+#[utoipa::path(
+    put,
+    path = "/api/admin/events/{eventId}/refund-policy",
+    tag = "admin",
+    summary = "Set what buyers get back when they cancel (an empty policy: no cancellation)",
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
+    request_body = RefundPolicy,
+    responses((status = 200, body = RefundPolicy), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn set_refund_policy(
+    State(state): State<AppState>,
+    admin: Admin,
+    EventPath(event_id): EventPath,
+    JsonBody(policy): JsonBody<RefundPolicy>,
+) -> Result<Json<RefundPolicy>, ApiError> {
+    Ok(Json(
+        setup::set_refund_policy(&state, &admin, event_id, policy).await?,
+    ))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/admin/events/{eventId}/unpublish",
+    tag = "admin",
+    summary = "Withdraw an event (no new holds)",
+    params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
+    responses((status = 200, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = []), ("console_session" = [])),
+)]
+pub async fn unpublish(
+    State(state): State<AppState>,
+    admin: Admin,
+    EventPath(event_id): EventPath,
+) -> Result<Json<CreatedEvent>, ApiError> {
+    Ok(Json(
+        setup::set_published(&state, &admin, event_id, false).await?,
+    ))
+}
