@@ -70,6 +70,21 @@ pub async fn vary_by_language(req: Request, next: Next) -> Response {
     response
 }
 
+/// The language a page is written in, from the request (cookie, then
+/// `Accept-Language`): `Lang(l): Lang` in a page handler's arguments.
+pub struct Lang(pub Locale);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Lang {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(Lang(Locale::of_headers(&parts.headers)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::is_own_path;
@@ -83,20 +98,5 @@ mod tests {
         assert!(!is_own_path("https://evil.example/"));
         assert!(!is_own_path("/a\r\nSet-Cookie: x=1"));
         assert!(!is_own_path(""));
-    }
-}
-
-/// The language a page is written in, from the request (cookie, then
-/// `Accept-Language`): `Lang(l): Lang` in a page handler's arguments.
-pub struct Lang(pub Locale);
-
-impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Lang {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        _: &S,
-    ) -> Result<Self, Self::Rejection> {
-        Ok(Lang(Locale::of_headers(&parts.headers)))
     }
 }

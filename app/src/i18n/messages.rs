@@ -394,6 +394,7 @@ messages! {
         LiveHolds => "Live holds", "Các lượt giữ chỗ đang chạy";
         ColBooking => "Booking", "Đơn";
         ColBuyer => "Buyer", "Người mua";
+        BuyerNoEmailYet => "no email yet", "chưa có email";
         ColStage => "Stage", "Giai đoạn";
         ColEndsIn => "Ends in", "Còn lại";
         RecentBookings => "Recent bookings, refunds and late payments", "Đơn, hoàn tiền và thanh toán muộn gần đây";
@@ -607,9 +608,9 @@ messages! {
         DoorLetInMany => "Let in: {n} people at gate {gate}", "Cho vào: {n} người ở cổng {gate}";
 
         // The audit log's entries (English: the API's words, unchanged).
-        AuditReleased => "released {n} seat(s)", "đã trả {n} ghế";
+        AuditReleased => "released {places}", "đã trả {places}";
         AuditExtended => "hold extended by {n} s", "đã gia hạn giữ chỗ thêm {n} giây";
-        AuditRefundQueued => "refund queued; {n} seat(s) released", "đã xếp lệnh hoàn tiền; trả lại {n} ghế";
+        AuditRefundQueued => "refund queued; {places} released", "đã xếp lệnh hoàn tiền; trả lại {places}";
         AuditConfirmationQueued => "confirmation queued again", "đã xếp lại email xác nhận";
         AuditEventCreated => "created \"{name}\" with {n} seats", "đã tạo \"{name}\" với {n} ghế";
         AuditLayoutEdited => "changed the layout of \"{name}\": {n} seats", "đã sửa sơ đồ của \"{name}\": {n} ghế";

@@ -62,9 +62,13 @@ impl Detail {
     /// The entry in a language (English: the words the API gives).
     pub fn say(&self, l: Locale) -> String {
         match self {
-            Detail::Released { seats } => l.fill(Msg::AuditReleased, &[("n", seats)]),
+            Detail::Released { seats } => {
+                l.fill(Msg::AuditReleased, &[("places", &places(l, *seats))])
+            }
             Detail::Extended { seconds } => l.fill(Msg::AuditExtended, &[("n", seconds)]),
-            Detail::RefundQueued { seats } => l.fill(Msg::AuditRefundQueued, &[("n", seats)]),
+            Detail::RefundQueued { seats } => {
+                l.fill(Msg::AuditRefundQueued, &[("places", &places(l, *seats))])
+            }
             Detail::ConfirmationQueued => l.t(Msg::AuditConfirmationQueued).to_string(),
             Detail::EventCreated { name, seats } => {
                 l.fill(Msg::AuditEventCreated, &[("name", name), ("n", seats)])
@@ -146,6 +150,15 @@ impl Detail {
     }
 }
 
+/// "1 place", "2 places": a booking's seats, cabins or standing places.
+fn places(l: Locale, n: usize) -> String {
+    l.plural(
+        i64::try_from(n).unwrap_or(i64::MAX),
+        Msg::PlaceOne,
+        Msg::PlaceMany,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,8 +166,12 @@ mod tests {
     #[test]
     fn english_is_what_the_api_always_said_and_vietnamese_is_the_catalogue_s() {
         let released = Detail::Released { seats: 2 };
-        assert_eq!(released.say(Locale::En), "released 2 seat(s)");
-        assert_eq!(released.say(Locale::Vi), "đã trả 2 ghế");
+        assert_eq!(released.say(Locale::En), "released 2 places");
+        assert_eq!(released.say(Locale::Vi), "đã trả 2 chỗ");
+        assert_eq!(
+            Detail::RefundQueued { seats: 1 }.say(Locale::En),
+            "refund queued; 1 place released"
+        );
         let room = Detail::WaitingRoom {
             open: true,
             per_minute: 60,

@@ -215,10 +215,11 @@ fn hold_row(
         h.seat_labels.join(", ")
     };
     let held = h.stage == BookingStatus::Held;
+    // A buyer is known by email once they sign in or reach checkout.
     let buyer = h
         .buyer_email
         .clone()
-        .unwrap_or_else(|| words::short(&h.buyer_id));
+        .unwrap_or_else(|| t(Msg::BuyerNoEmailYet).to_string());
     let question = confirm::release(&h, kind);
     let extend = h.booking_id.clone();
     view! {
