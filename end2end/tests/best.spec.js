@@ -16,6 +16,7 @@ test('a buyer asks for 4 seats and holds the best block in one tap', async ({ pa
   await findBest(page, 4);
   await expect(page.locator('.held-note')).toContainText('Held 4 seats');
   // The four are side by side in one row: consecutive seat numbers.
+  await expect.poll(() => page.locator('svg .seat.held').count()).toBeGreaterThanOrEqual(4);
   const held = await page.locator('svg .seat.held').evaluateAll((els) =>
     els.map((e) => e.textContent));
   expect(held.length).toBeGreaterThanOrEqual(4);

@@ -104,7 +104,16 @@ pub fn BestSeats(
     let chosen: RwSignal<Vec<String>> = RwSignal::new(Vec::new());
     let cap: RwSignal<Option<i64>> = RwSignal::new(None);
     let caps = price_caps(&categories);
+    let picker = NodeRef::<leptos::html::Select>::new();
     let find = move |_| {
+        // What the list shows, even when it was changed before the page came
+        // alive (the change event was then never seen).
+        if let Some(n) = picker
+            .get_untracked()
+            .and_then(|s| s.value().parse::<usize>().ok())
+        {
+            quantity.set(n);
+        }
         let ask = Ask {
             quantity: quantity.get_untracked(),
             categories: chosen.get_untracked(),
@@ -118,7 +127,7 @@ pub fn BestSeats(
         <div class="best" data-testid="best">
             <p class="or">{l.t(Msg::OrLetUsChoose)}</p>
             <label>{l.t(Msg::HowMany)}
-                <select data-testid="best-quantity" aria-label=l.t(Msg::HowManySeats)
+                <select node_ref=picker data-testid="best-quantity" aria-label=l.t(Msg::HowManySeats)
                     on:change=move |ev| {
                         if let Ok(n) = event_target_value(&ev).parse::<usize>() {
                             quantity.set(n);
