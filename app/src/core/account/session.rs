@@ -6,6 +6,7 @@
 use tower_sessions::Session;
 
 use super::EmailAddress;
+use crate::core::booking::store;
 use crate::core::buyer::{session_error, ACCOUNT_KEY, BUYER_KEY};
 use crate::core::platform::db;
 use crate::core::{ApiError, AppState};
@@ -41,14 +42,7 @@ pub async fn sign_in(
         .await?;
     if let Some(guest) = guest.filter(|g| *g != buyer) {
         // What this device booked as a guest follows the buyer.
-        sqlx::query(
-            "update booking set buyer_id = $1
-             where buyer_id = $2 and not exists (select 1 from account where buyer_id = $2)",
-        )
-        .bind(&buyer)
-        .bind(&guest)
-        .execute(&mut *tx)
-        .await?;
+        store::adopt_guest_bookings(&mut tx, &buyer, &guest).await?;
     }
     db::commit(tx).await?;
     session.cycle_id().await.map_err(session_error)?;

@@ -12,11 +12,13 @@ mod claim;
 mod claim_sql;
 mod ending;
 mod group_commit;
+mod moving;
 mod settling;
 
 pub use claim::{claim, Claim, Claimed, Claiming};
 pub use ending::*;
 pub use group_commit::ClaimQueue;
+pub use moving::{adopt_guest_bookings, claim_moved, complete_move, unclaim_moved};
 pub use settling::*;
 
 use super::status::BookingStatus::{self, *};

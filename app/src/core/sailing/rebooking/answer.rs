@@ -4,7 +4,7 @@
 //! the answer, an admin's refund or a webhook interleave — each takes the
 //! booking's row lock first, as here).
 
-use super::moving::{claim, complete_move, free_rooms, parties};
+use super::moving::{free_rooms, parties};
 use super::progress::{answer_by, choices, last_move, sailings_with_room, view_of};
 use crate::core::booking::store;
 use crate::core::buyer::Owner;
@@ -121,10 +121,22 @@ pub async fn answer(
     let mut freed: Vec<SeatId> = Vec::new();
     match (answer, &placed) {
         (Answer::Sailing(to), Some((_, placement))) => {
-            if !claim(&mut tx, booking, to, placement).await?.is_empty() {
+            if !store::claim_moved(&mut tx, booking, to, &placement.moves)
+                .await?
+                .is_empty()
+            {
                 return Err(no_room());
             }
-            complete_move(&mut tx, booking, moved.event_id, to, placement, true, now).await?;
+            store::complete_move(
+                &mut tx,
+                booking,
+                moved.event_id,
+                to,
+                &placement.moves,
+                true,
+                now,
+            )
+            .await?;
         }
         (Answer::Refund, _) => {
             let released = store::cancel_booked(&mut tx, booking, &Cause::Buyer, now)

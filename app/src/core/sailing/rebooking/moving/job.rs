@@ -2,7 +2,8 @@
 //! `GROUP` to a transaction, each one's `rebooking` row recorded with it.
 
 use super::places::{PartyRow, PARTIES};
-use super::{complete_move, place_and_claim, publish_move, Rooms, GROUP};
+use super::{place_and_claim, publish_move, Rooms, GROUP};
+use crate::core::booking::store;
 use crate::core::platform::clock::At;
 use crate::core::platform::db::{self, Tx};
 use crate::core::platform::jobs::fence::Fence;
@@ -117,7 +118,7 @@ async fn rebook_group(
         };
         let moved_to = placed.as_ref().and(to);
         if let (Some(to), Some(p)) = (moved_to, &placed) {
-            complete_move(&mut tx, booking, from, to, p, b.named > 0, now).await?;
+            store::complete_move(&mut tx, booking, from, to, &p.moves, b.named > 0, now).await?;
         }
         recorded.push((booking, moved_to));
         let l = b

@@ -1,0 +1,133 @@
+//! A booking's places moved from one sailing of a ship to another (the
+//! rebooking job's and the buyer's answer's moves), and a guest's bookings
+//! following the buyer who signs in: the booking writes that are not a
+//! status transition.
+
+use crate::core::platform::clock::At;
+use crate::core::platform::db::Tx;
+use crate::model::{BookingId, BuyerId, EventId, SeatId};
+
+/// The pairs of a move as a CTE's rows, from parameter `$first`:
+/// `m(from_seat, to_seat)`.
+fn pairs_cte(moves: &[(SeatId, SeatId)], first: usize) -> String {
+    let rows: Vec<String> = (0..moves.len())
+        .map(|i| {
+            let p = first + 2 * i;
+            format!("(cast(${p} as bigint), cast(${} as bigint))", p + 1)
+        })
+        .collect();
+    format!("with m(from_seat, to_seat) as (values {})", rows.join(", "))
+}
+
+/// Claims the booking's new places on `to` (at the price paid and for the
+/// party of the places they replace) through the partial unique index
+/// that decides every hold: a place live in another booking is passed
+/// over (`on conflict … do nothing`). Answers the places it could not
+/// claim; if any, the caller gives back the others (`unclaim_moved`).
+pub async fn claim_moved(
+    tx: &mut Tx,
+    booking: &BookingId,
+    to: EventId,
+    moves: &[(SeatId, SeatId)],
+) -> Result<Vec<SeatId>, sqlx::Error> {
+    let sql = format!(
+        "{} insert into booking_seat (booking_id, seat_id, event_id, price_cents, guests, live)
+         select $1, m.to_seat, $2, bs.price_cents, bs.guests, 1
+         from m join booking_seat bs on bs.booking_id = $1 and bs.seat_id = m.from_seat and bs.live = 1
+         where true
+         on conflict (seat_id) where live = 1 do nothing
+         returning seat_id",
+        pairs_cte(moves, 3)
+    );
+    let mut q = sqlx::query_as(&sql).bind(booking).bind(to);
+    for (from, to_seat) in moves {
+        q = q.bind(from).bind(to_seat);
+    }
+    let claimed: Vec<(SeatId,)> = q.fetch_all(&mut **tx).await?;
+    Ok(moves
+        .iter()
+        .map(|m| m.1)
+        .filter(|s| !claimed.iter().any(|c| c.0 == *s))
+        .collect())
+}
+
+/// Gives back what `claim_moved` took of a move that could not be completed.
+pub async fn unclaim_moved(
+    tx: &mut Tx,
+    booking: &BookingId,
+    to: EventId,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("delete from booking_seat where booking_id = $1 and event_id = $2")
+        .bind(booking)
+        .bind(to)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Completes a claimed move: the old places are kept in `moved_place`
+/// and leave `booking_seat`, the guests follow their cabins, the booking
+/// is the new sailing's. The price paid per place stays (an upgrade
+/// costs nothing).
+pub async fn complete_move(
+    tx: &mut Tx,
+    booking: &BookingId,
+    from: EventId,
+    to: EventId,
+    moves: &[(SeatId, SeatId)],
+    named: bool,
+    now: At,
+) -> Result<(), sqlx::Error> {
+    let sql = format!(
+        "{} insert into moved_place (booking_id, from_seat_id, to_seat_id, guests, price_cents, moved_at)
+         select $1, m.from_seat, m.to_seat, bs.guests, bs.price_cents, $2
+         from m join booking_seat bs on bs.booking_id = $1 and bs.seat_id = m.from_seat and bs.live = 1",
+        pairs_cte(moves, 3)
+    );
+    let mut q = sqlx::query(&sql).bind(booking).bind(now);
+    for (from_seat, to_seat) in moves {
+        q = q.bind(from_seat).bind(to_seat);
+    }
+    q.execute(&mut **tx).await?;
+    sqlx::query("delete from booking_seat where booking_id = $1 and event_id = $2")
+        .bind(booking)
+        .bind(from)
+        .execute(&mut **tx)
+        .await?;
+    if named {
+        sqlx::query(
+            "update booking_guest set seat_id = (select m.to_seat_id from moved_place m
+                 where m.booking_id = booking_guest.booking_id and m.from_seat_id = booking_guest.seat_id)
+             where booking_id = $1 and seat_id in (select s.id from seat s where s.event_id = $2)",
+        )
+        .bind(booking)
+        .bind(from)
+        .execute(&mut **tx)
+        .await?;
+    }
+    sqlx::query("update booking set event_id = $2, updated_at = $3 where id = $1")
+        .bind(booking)
+        .bind(to)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// What a guest (a device's buyer id without an account) booked follows
+/// the account's buyer who just signed in on that device.
+pub async fn adopt_guest_bookings(
+    tx: &mut Tx,
+    buyer: &BuyerId,
+    guest: &BuyerId,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update booking set buyer_id = $1
+         where buyer_id = $2 and not exists (select 1 from account where buyer_id = $2)",
+    )
+    .bind(buyer)
+    .bind(guest)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
