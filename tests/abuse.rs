@@ -2,7 +2,7 @@
 //! and in total, the pages' server functions held to the API's body limit
 //! and counted against the caller's address like the REST steps.
 
-mod common;
+use crate::common;
 
 use common::{Buyer, TestApp};
 use holdfast_app::core::platform::client_addr::TrustedProxies;

@@ -5,7 +5,7 @@
 //! policy's amount exactly once while an admin's refund and a late webhook
 //! race it.
 
-mod common;
+use crate::common;
 
 use common::{new_key, Buyer, TestApp};
 use futures::future::join_all;

@@ -4,7 +4,7 @@
 //! the invariant canary against a violation planted in the database, and
 //! buyers kept out of each other's bookings.
 
-mod common;
+use crate::common;
 
 use common::{Buyer, TestApp};
 use futures::future::join_all;

@@ -2,7 +2,7 @@
 //! buyers at once on one category: every block acknowledged is side by
 //! side in one row, within what was asked, and no seat is held twice.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 

@@ -1,7 +1,7 @@
 //! The walking skeleton through HTTP: events, the seat map, ETags, errors,
 //! and demo data that a restart does not duplicate — on SQLite and Postgres.
 
-mod common;
+use crate::common;
 
 use common::TestApp;
 

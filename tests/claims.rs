@@ -6,7 +6,7 @@
 //! key answers what the first request was told. Group commit is on (the
 //! crowd's claims share commits, each behind its own savepoint).
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 

@@ -3,7 +3,7 @@
 //! ticket lets the whole party in; refunded, forged and anonymous scans are
 //! refused. SQLite and Postgres.
 
-mod common;
+use crate::common;
 
 use common::TestApp;
 use futures::future::join_all;

@@ -1,7 +1,7 @@
 //! With the database gone, the API still answers in its error shape (no
 //! bare 500 from a layer, no database message).
 
-mod common;
+use crate::common;
 
 use common::TestApp;
 

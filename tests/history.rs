@@ -3,7 +3,7 @@
 //! the statement names). The invariants check the history ends where the
 //! booking stands and skips no status.
 
-mod common;
+use crate::common;
 
 use holdfast_app::core::booking::release::expire_due_holds;
 use holdfast_app::core::payments::reconcile::reconcile_due;

@@ -1,7 +1,7 @@
 //! The booking core under contention, on SQLite and Postgres: many buyers
 //! fire at once, then the invariants are checked in the database.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

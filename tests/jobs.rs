@@ -4,7 +4,7 @@
 //! holder's job is taken over and run again, a failure is recorded with
 //! its error, and the Jobs view and "Run now" work over HTTP.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

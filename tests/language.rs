@@ -3,7 +3,7 @@
 //! times written as the language writes them; the REST API English
 //! whatever the browser asks.
 
-mod common;
+use crate::common;
 
 use common::TestApp;
 use holdfast_app::core::payments::sandbox::Delivery;

@@ -5,7 +5,7 @@
 //! exactly one layout's seats, never a mixture. Curved sections come out
 //! as arcs. SQLite and Postgres.
 
-mod common;
+use crate::common;
 
 use common::TestApp;
 use futures::future::join_all;

@@ -3,7 +3,7 @@
 //! concurrently; the rest answer 429 `RATE_LIMITED` with `Retry-After` and
 //! write nothing.
 
-mod common;
+use crate::common;
 
 use common::TestApp;
 use futures::future::join_all;

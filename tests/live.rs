@@ -1,7 +1,7 @@
 //! The live seat stream over HTTP: a change reaches an open stream within a
 //! second; a reconnect with Last-Event-ID gets what it missed, or a reset.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

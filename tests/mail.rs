@@ -4,7 +4,7 @@
 //! relay that refuses leaves the mail in the outbox until it accepts, and a
 //! send cut short by a crash is not repeated (at most once).
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

@@ -5,7 +5,7 @@
 //! SQLite database with bookings in it keeps them, and every reference
 //! between them, through the table rebuild of migration 6.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

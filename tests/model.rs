@@ -3,7 +3,7 @@
 //! small in-memory model of the rules; after every step both must agree on
 //! every booking's status and on which seats each booking owns.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 

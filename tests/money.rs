@@ -4,7 +4,7 @@
 //! sent back or disputed outside Holdfast voids the ticket. SQLite and
 //! Postgres.
 
-mod common;
+use crate::common;
 
 use common::TestApp;
 use futures::future::join_all;

@@ -3,7 +3,7 @@
 //! way while it moves; a wall-clock time is read in the event's own zone;
 //! bad input changes nothing. SQLite and Postgres.
 
-mod common;
+use crate::common;
 
 use common::TestApp;
 use futures::future::join_all;

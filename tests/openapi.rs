@@ -3,7 +3,7 @@
 //! is documented that the router lacks, and every documented operation is
 //! answered by a real handler (not the catch-all "no such endpoint").
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

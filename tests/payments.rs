@@ -2,7 +2,7 @@
 //! webhooks, duplicates and storms, late payments (re-taken or refunded),
 //! declines, expiry, a lost provider answer — and invariant 3 after each.
 
-mod common;
+use crate::common;
 
 use common::{new_key, Buyer, TestApp};
 use futures::future::join_all;

@@ -3,7 +3,7 @@
 //! secure cookies there, throttled bearer tokens, and console sign-outs
 //! that reach every instance.
 
-mod common;
+use crate::common;
 
 use common::{Answer, Buyer, TestApp};
 use hmac::{Hmac, Mac};

@@ -3,7 +3,7 @@
 //! pool hands each buyer one code and never one code twice; the discount is
 //! what the checkout charges.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 

@@ -2,7 +2,7 @@
 //! same-site browsers and non-browser clients work; every answer carries
 //! the security headers.
 
-mod common;
+use crate::common;
 
 use common::{new_key, Buyer, TestApp};
 use reqwest::header::HeaderMap;

@@ -4,7 +4,7 @@
 //! tokens cannot be forged, shared, moved to another event or kept past
 //! their expiry.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

@@ -4,7 +4,7 @@
 //! and resumed by another instance while buyers hold places on the next
 //! sailing; two instances racing for the job.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::sync::Arc;

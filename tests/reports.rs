@@ -4,7 +4,7 @@
 //! attendee list as CSV (paid bookings only, emails, places, door scans).
 //! SQLite and Postgres.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -3,7 +3,7 @@
 //! `40001`/`40P01` errors raised by a trigger inside the webhook's own
 //! transaction, on SQLite with a real `SQLITE_BUSY` from a second writer.
 
-mod common;
+use crate::common;
 
 use holdfast_app::core::platform::error::ApiError;
 use holdfast_app::core::platform::retry::{self, Contention};
@@ -26,8 +26,7 @@ async fn paid_event(app: &TestApp, booking: &str, id: &str) -> String {
 }
 
 /// The counter's value in `/metrics` (0 when not yet counted). The
-/// recorder is the process's: a series is named with its cause, which no
-/// other test of this file counts.
+/// recorder is the process's, shared with every other test's servers.
 async fn counted(app: &TestApp, series: &str) -> f64 {
     let text = app.buyer().get("/metrics").await.text;
     text.lines()
@@ -86,13 +85,15 @@ async fn postgres_deadlock_victims_are_run_again_and_a_lasting_one_answers_503()
         "nothing was done"
     );
     assert_eq!(app.scalar("select count(*) from webhook_inbox").await, 0);
-    assert_eq!(
+    // At least: the recorder is the process's, and another test's server
+    // may lose a transaction at the same moment.
+    assert!(
         counted(
             &app,
             "holdfast_db_retries_exhausted_total{cause=\"serialization\"}"
         )
-        .await,
-        exhausted + 1.0
+        .await
+            >= exhausted + 1.0
     );
 
     // The first two attempts are deadlock victims, the third goes through.
@@ -126,10 +127,7 @@ async fn postgres_deadlock_victims_are_run_again_and_a_lasting_one_answers_503()
             .await,
         1
     );
-    assert_eq!(
-        counted(&app, "holdfast_db_retries_total{cause=\"deadlock\"}").await,
-        retried + 2.0
-    );
+    assert!(counted(&app, "holdfast_db_retries_total{cause=\"deadlock\"}").await >= retried + 2.0);
     app.assert_invariants().await;
 }
 

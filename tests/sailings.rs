@@ -3,7 +3,7 @@
 //! beyond, within the cabin's occupancy), the manifest of guests, and many
 //! parties racing for the same cabins — on SQLite and Postgres.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 

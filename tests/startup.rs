@@ -4,7 +4,7 @@
 //! list, and such a resource never loads (leptos-rs/leptos#4773): a page
 //! rendered meanwhile would never finish.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 //! the secret key) and how it reads the answers, through the whole flow —
 //! pay, webhook, reconciliation (paid and expired), refund, outage.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -16,14 +16,14 @@
 //!
 //! ```sh
 //! HOLDFAST_VERDICT_DEPTH=3 HOLDFAST_VERDICT_RANDOM=5000 \
-//!   cargo test --features holdfast/ssr,holdfast-app/ssr --test verdicts -- --nocapture
+//!   cargo test --features holdfast/ssr,holdfast-app/ssr --test integration verdicts:: -- --nocapture
 //! ```
 //!
 //! `HOLDFAST_VERDICT_DEPTH`: every sequence up to this length (default 2);
 //! `HOLDFAST_VERDICT_RANDOM`: this many random longer ones with pairs fired
 //! at once (default 40); `HOLDFAST_VERDICT_SEED` repeats a random run.
 
-mod common;
+use crate::common;
 
 use std::sync::Mutex;
 

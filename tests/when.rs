@@ -2,7 +2,7 @@
 //! event list, on the booking and in the confirmation; places named the
 //! same way everywhere, by the kind of event (seats, or a ship's cabins).
 
-mod common;
+use crate::common;
 
 use common::TestApp;
 use holdfast_app::core::payments::sandbox::Delivery;

@@ -4,7 +4,7 @@
 //! good, sent as the build compressed them. Each read the way a browser
 //! reads it (headers, then the body decoded).
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 
