@@ -132,6 +132,43 @@ on_both_backends!(
 );
 
 on_both_backends!(
+    the_hosted_page_sends_its_own_checkouts_events_at_once,
+    |app: TestApp| async move {
+        // Another buyer's completed checkout waits in the queue.
+        let other = app.buyer();
+        let (waiting, waiting_session) = hold_and_pay(&other, &[310]).await;
+        complete(&app, &waiting_session, true, Delivery::Once).await;
+        let buyer = app.buyer();
+        let (booking, session) = hold_and_pay(&buyer, &[311]).await;
+        let r = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap()
+            .post(format!("{}/sandbox/checkout/{session}/complete", app.base))
+            .form(&[("outcome", "paid"), ("delivery", "once")])
+            .send()
+            .await
+            .unwrap();
+        assert!(r.status().is_redirection());
+        // Booked by the page's own send: nothing here delivers the queue.
+        for _ in 0..100 {
+            if app.status_of(&booking).await == "BOOKED" {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(app.status_of(&booking).await, "BOOKED");
+        // Only its own: under an on-sale's thousands of payers, each page
+        // racing every other for the whole queue was the bottleneck.
+        assert_eq!(app.status_of(&waiting).await, "PAYMENT_PENDING");
+        assert_eq!(app.deliver_events().await, 1);
+        assert_eq!(app.status_of(&waiting).await, "BOOKED");
+        assert_eq!(app.deliver_events().await, 0, "each sent once");
+        app.assert_invariants().await;
+    }
+);
+
+on_both_backends!(
     a_webhook_storm_moves_each_booking_once,
     |app: TestApp| async move {
         let mut bookings = Vec::new();

@@ -133,12 +133,12 @@ async fn complete(
         .map(str::trim)
         .filter(|e| e.contains('@') && e.len() <= 254);
     match sandbox.complete(&id, paid, delivery, email).await {
-        Ok(Some(next)) => {
-            // Send the events now rather than at the next worker tick.
+        Ok(Some(done)) => {
+            // This checkout's events now rather than at the next worker tick.
             tokio::spawn(async move {
-                let _ = sandbox.deliver_due().await;
+                let _ = sandbox.deliver(&done.deliveries).await;
             });
-            Redirect::to(&next).into_response()
+            Redirect::to(&done.next).into_response()
         }
         Ok(None) => (
             StatusCode::CONFLICT,

@@ -14,30 +14,42 @@ impl Sandbox {
     /// deliveries come back with exponential backoff. Returns how many
     /// were accepted.
     pub async fn deliver_due(&self) -> Result<usize, ProviderError> {
-        let now = self.clock.now();
-        let due: Vec<(i64, String, i64)> = sqlx::query_as(
-            "select id, body, attempts from sandbox_delivery where delivered_at is null and next_at <= $1 order by id limit $2",
+        let due: Vec<(i64,)> = sqlx::query_as(
+            "select id from sandbox_delivery where delivered_at is null and next_at <= $1 order by id limit $2",
         )
-        .bind(now)
+        .bind(self.clock.now())
         .bind(Self::BATCH as i64)
         .fetch_all(self.db.reader())
         .await
         .map_err(other)?;
+        let ids: Vec<i64> = due.into_iter().map(|(id,)| id).collect();
+        self.deliver(&ids).await
+    }
+
+    /// Sends these deliveries, in order, if they are due and not sent yet:
+    /// what a completed checkout queued goes out at once, without reading
+    /// (and racing every other payer for) the whole queue. Each is claimed
+    /// first, in the statement that reads it, so two callers (the page's
+    /// send, a worker on any instance) never send it at the same time; a
+    /// delayed one waits for its time. Returns how many were accepted.
+    pub async fn deliver(&self, ids: &[i64]) -> Result<usize, ProviderError> {
         let mut sent = 0;
-        for (id, body, attempts) in due {
-            // Claim the row so two instances never send it at the same time.
-            let claimed = sqlx::query("update sandbox_delivery set next_at = $2 where id = $1 and next_at <= $3 and delivered_at is null")
-                .bind(id)
-                .bind(now + 30_000)
-                .bind(now)
-                .execute(self.db.writer())
-                .await
-                .map_err(other)?
-                .rows_affected()
-                == 1;
-            if !claimed {
+        for &id in ids {
+            let now = self.clock.now();
+            let claimed: Option<(String, i64)> = sqlx::query_as(
+                "update sandbox_delivery set next_at = $2
+                 where id = $1 and next_at <= $3 and delivered_at is null
+                 returning body, attempts",
+            )
+            .bind(id)
+            .bind(now + 30_000)
+            .bind(now)
+            .fetch_optional(self.db.writer())
+            .await
+            .map_err(other)?;
+            let Some((body, attempts)) = claimed else {
                 continue;
-            }
+            };
             let header =
                 signature::sign(&self.secret, body.as_bytes(), self.clock.now().unix_secs());
             let ok = self

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::{other, session_row, Delivery, Sandbox, SessionRow, DELAY_MS};
+use super::{other, session_row, Completed, Delivery, Sandbox, SessionRow, DELAY_MS};
 use crate::core::payments::ProviderError;
 use crate::core::platform::clock::At;
 use crate::core::platform::db;
@@ -12,14 +12,15 @@ use crate::core::platform::db::Tx;
 impl Sandbox {
     /// The page's form: the buyer pays or declines, giving an email address
     /// as Stripe Checkout asks for one. Returns where to send the browser
-    /// next, or `None` when the session cannot be completed.
+    /// next and the deliveries its events were queued as, or `None` when
+    /// the session cannot be completed.
     pub async fn complete(
         &self,
         session_id: &str,
         paid: bool,
         delivery: Delivery,
         email: Option<&str>,
-    ) -> Result<Option<String>, ProviderError> {
+    ) -> Result<Option<Completed>, ProviderError> {
         let now = self.clock.now();
         // The payment and its events in one transaction: like Stripe, the
         // sandbox never takes money without telling the webhook.
@@ -44,21 +45,24 @@ impl Sandbox {
             .await?
             .ok_or_else(|| other("session vanished"))?;
         let object = self.session_object(&row, &row.5.clone());
-        self.enqueue(
-            &mut tx,
-            "checkout.session.completed",
-            object.clone(),
-            delivery,
-        )
-        .await?;
-        if !paid {
-            self.enqueue(
+        let mut deliveries = self
+            .enqueue(
                 &mut tx,
-                "checkout.session.async_payment_failed",
-                object,
+                "checkout.session.completed",
+                object.clone(),
                 delivery,
             )
             .await?;
+        if !paid {
+            deliveries.extend(
+                self.enqueue(
+                    &mut tx,
+                    "checkout.session.async_payment_failed",
+                    object,
+                    delivery,
+                )
+                .await?,
+            );
         }
         db::commit(tx).await.map_err(other)?;
         let urls: (String, String) =
@@ -67,7 +71,10 @@ impl Sandbox {
                 .fetch_one(self.db.reader())
                 .await
                 .map_err(other)?;
-        Ok(Some(if paid { urls.0 } else { urls.1 }))
+        Ok(Some(Completed {
+            next: if paid { urls.0 } else { urls.1 },
+            deliveries,
+        }))
     }
 
     /// A checkout.session object as Stripe shapes it.
@@ -128,7 +135,7 @@ impl Sandbox {
         kind: &str,
         object: Value,
         delivery: Delivery,
-    ) -> Result<(), ProviderError> {
+    ) -> Result<Vec<i64>, ProviderError> {
         let now = self.clock.now();
         let event_id = format!("evt_sb_{}", uuid::Uuid::new_v4().simple());
         let body = json!({
@@ -148,17 +155,19 @@ impl Sandbox {
             Delivery::Twice => (2, now),
             Delivery::Delayed => (1, now + DELAY_MS),
         };
+        let mut ids = Vec::with_capacity(copies);
         for _ in 0..copies {
-            sqlx::query(
-                "insert into sandbox_delivery (event_id, body, next_at) values ($1, $2, $3)",
+            let (id,): (i64,) = sqlx::query_as(
+                "insert into sandbox_delivery (event_id, body, next_at) values ($1, $2, $3) returning id",
             )
             .bind(&event_id)
             .bind(&body)
             .bind(at)
-            .execute(&mut **tx)
+            .fetch_one(&mut **tx)
             .await
             .map_err(other)?;
+            ids.push(id);
         }
-        Ok(())
+        Ok(ids)
     }
 }

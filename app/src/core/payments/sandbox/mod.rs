@@ -47,6 +47,16 @@ pub enum Delivery {
 
 pub const DELAY_MS: i64 = 5_000;
 
+/// A checkout the buyer completed on the hosted page.
+#[derive(Debug)]
+pub struct Completed {
+    /// Where the browser goes next (the success or the cancel URL).
+    pub next: String,
+    /// The deliveries its events were queued as: `Sandbox::deliver` sends
+    /// them at once instead of at the worker's next tick.
+    pub deliveries: Vec<i64>,
+}
+
 /// id, booking, payment intent, amount, currency, status, payment status,
 /// expires at, customer email.
 type SessionRow = (
