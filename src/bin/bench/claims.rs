@@ -4,7 +4,8 @@
 //! by round (64 connections) and prints each round beside the live holds
 //! it started from, and last the 64-connection figure again after 20,000
 //! live holds, as a ratio to the fresh one. `scripts/bench.sh` prints
-//! pgbench on the same SQL beside it.
+//! pgbench on the same SQL beside it; on SQLite the yardstick is printed
+//! here, after the fresh rounds (`durable_loop`).
 
 use std::time::Duration;
 
@@ -38,14 +39,24 @@ pub async fn main(url: Option<String>) -> bool {
     };
     let seat_base = seat_id_base(&state.db, event).await;
     let mut live = 0usize;
-    let mut fresh_64 = None;
+    let mut fresh = Vec::new();
     for conns in [8usize, 32, 64] {
         let r = round(&base, event, seat_base, take(2_400, &mut seats), conns).await;
         live += r.ok;
-        if conns == 64 {
-            fresh_64 = Some((r.ok as f64 / r.elapsed.as_secs_f64(), p99(&r)));
-        }
+        fresh.push((conns, r.ok as f64 / r.elapsed.as_secs_f64(), p99(&r)));
         r.print(&format!("claims, fresh event, {conns} conns"));
+    }
+    let fresh_64 = fresh.last().map(|&(_, rate, p99)| (rate, p99));
+    if let Some(full) = crate::durable_loop::sqlite_full(state.db.backend).await {
+        let rate = full.ok as f64 / full.elapsed.as_secs_f64();
+        full.print("one hold per transaction, synchronous=FULL, loop");
+        for (conns, http, _) in &fresh {
+            println!(
+                "{:<48} {:.2}× that loop",
+                format!("holds over HTTP at {conns} conns"),
+                http / rate
+            );
+        }
     }
     while live < 20_000 {
         let before = live;

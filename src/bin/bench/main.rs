@@ -14,6 +14,7 @@
 mod best;
 mod browser;
 mod claims;
+mod durable_loop;
 mod queue;
 mod rebooking;
 mod simulate;

@@ -275,7 +275,7 @@ pub async fn tally(
 
 /// Holds through `hold_seats` directly, one seat per call, buyers of
 /// `PER_BUYER` seats each, `tasks` at once.
-async fn bare_holds(state: &AppState, seats: Vec<i64>, tasks: usize) -> Run {
+pub async fn bare_holds(state: &AppState, seats: Vec<i64>, tasks: usize) -> Run {
     let per = seats.len().div_ceil(tasks);
     let started = Instant::now();
     let handles: Vec<_> = seats
