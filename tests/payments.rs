@@ -49,6 +49,20 @@ async fn complete(app: &TestApp, session: &str, paid: bool, delivery: Delivery) 
         .unwrap();
 }
 
+/// The hosted page's form, through HTTP, as a browser posts it.
+async fn pay_on_hosted_page(app: &TestApp, session: &str) {
+    let r = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+        .post(format!("{}/sandbox/checkout/{session}/complete", app.base))
+        .form(&[("outcome", "paid"), ("delivery", "once")])
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_redirection());
+}
+
 /// Pending sandbox events, as bodies, without delivering them.
 async fn pending_events(app: &TestApp) -> Vec<String> {
     let rows: Vec<(String,)> =
@@ -76,17 +90,7 @@ on_both_backends!(
         let page = buyer.get(&format!("/sandbox/checkout/{session}")).await;
         assert_eq!(page.status, 200);
         assert!(page.text.contains("€170.00"), "{}", page.text);
-        // The hosted page's form, through HTTP, as a browser posts it.
-        let r = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap()
-            .post(format!("{}/sandbox/checkout/{session}/complete", app.base))
-            .form(&[("outcome", "paid"), ("delivery", "once")])
-            .send()
-            .await
-            .unwrap();
-        assert!(r.status().is_redirection());
+        pay_on_hosted_page(&app, &session).await;
         app.deliver_events().await;
         for _ in 0..50 {
             if app.status_of(&booking).await == "BOOKED" {
@@ -140,16 +144,7 @@ on_both_backends!(
         complete(&app, &waiting_session, true, Delivery::Once).await;
         let buyer = app.buyer();
         let (booking, session) = hold_and_pay(&buyer, &[311]).await;
-        let r = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap()
-            .post(format!("{}/sandbox/checkout/{session}/complete", app.base))
-            .form(&[("outcome", "paid"), ("delivery", "once")])
-            .send()
-            .await
-            .unwrap();
-        assert!(r.status().is_redirection());
+        pay_on_hosted_page(&app, &session).await;
         // Booked by the page's own send: nothing here delivers the queue.
         for _ in 0..100 {
             if app.status_of(&booking).await == "BOOKED" {
