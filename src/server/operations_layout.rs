@@ -31,11 +31,16 @@ impl OpsPage<'_> {
         admin: &Result<Admin, ApiError>,
         body: impl Future<Output = Result<String, ApiError>>,
     ) -> Result<Response, ApiError> {
-        let body = match admin {
-            Ok(_) => body.await?,
-            Err(_) => sign_in_first(self.l),
-        };
-        Ok(self.html(&body).into_response())
+        match admin {
+            Ok(_) => Ok(self.html(&body.await?).into_response()),
+            Err(_) => Ok(self.sign_in()),
+        }
+    }
+
+    /// The page with the way to sign in, for a reader who is not an admin
+    /// (a page whose title needs what only an admin may read asks first).
+    pub fn sign_in(&self) -> Response {
+        self.html(&sign_in_first(self.l)).into_response()
     }
 
     /// A form the use case refused: the page again, with the refusal's

@@ -9,6 +9,7 @@ mod event;
 pub mod geometry;
 mod ids;
 pub mod money;
+pub mod outcome_watch;
 mod payment_status;
 pub mod percent;
 mod queue;

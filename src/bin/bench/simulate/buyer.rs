@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use holdfast_app::model::BookingStatus;
+use holdfast_app::model::{outcome_watch, BookingStatus};
 use reqwest::{Client, RequestBuilder};
 use serde_json::{json, Value};
 
@@ -334,11 +334,17 @@ impl Buyer<'_> {
             self.tally.add(&self.tally.paid);
         }
 
-        // The return page: the booking's status until it settles, asked
-        // every second as the page asks (`ui/buyer/booking_page.rs`).
+        // The return page: the booking's status until it settles, asked as
+        // the page asks (`model::outcome_watch`, `ui/buyer/booking_page`).
         let paid_at = Instant::now();
+        let mut asked = paid_at;
+        let ms = |t: Instant| t.elapsed().as_secs_f64() * 1000.0;
         while paid_at.elapsed() < Duration::from_secs(60) {
-            tokio::time::sleep(Duration::from_secs(1)).await;
+            tokio::time::sleep(Duration::from_millis(outcome_watch::TICK_MS)).await;
+            if !outcome_watch::ask_now(Some(ms(paid_at)), ms(asked)) {
+                continue;
+            }
+            asked = Instant::now();
             let Some(a) = self
                 .send(Step::Poll, |c, base| {
                     c.get(format!("{base}/api/bookings/{booking}"))

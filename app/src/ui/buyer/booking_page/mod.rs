@@ -1,6 +1,7 @@
 //! A booking as its buyer sees it: seats, amount, status in words, and —
-//! while the outcome is open — the status refreshed every second without a
-//! manual reload (the page the checkout returns to).
+//! while the outcome is open — the status refreshed without a manual reload
+//! (the page the checkout returns to): every quarter second in the first
+//! seconds back from the checkout, then every second (`outcome_watch`).
 
 use std::time::Duration;
 
@@ -8,6 +9,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
 use crate::i18n::{use_locale, Locale, Msg};
+use crate::model::outcome_watch::{ask_now, TICK_MS};
 use crate::model::BookingId;
 use crate::model::{BookingStatus, BookingView, EventKind, PaymentStatus};
 use crate::server_fns::buyer::{booking, my_bookings, ticket_qr};
@@ -77,12 +79,14 @@ pub fn BookingPage() -> impl IntoView {
     // Back from a checkout: a payment may still be on its way even for a
     // booking that ended meanwhile, so watch for a minute whatever it says.
     let checking = RwSignal::new(query.read_untracked().get("checkout").is_some());
-    // While the outcome is open, ask again every second.
+    // While the outcome is open, ask again (`outcome_watch`).
     Effect::new(move |_| {
         let started = js_sys::Date::now();
+        let asked = StoredValue::new(started);
         if let Ok(handle) = set_interval_with_handle(
             move || {
-                if checking.get_untracked() && js_sys::Date::now() - started > 60_000.0 {
+                let now = js_sys::Date::now();
+                if checking.get_untracked() && now - started > 60_000.0 {
                     checking.set(false);
                 }
                 let watching = checking.get_untracked();
@@ -100,11 +104,13 @@ pub fn BookingPage() -> impl IntoView {
                                         | BookingStatus::Disputed
                                 ))
                     });
-                if open {
+                let since_return = watching.then_some(now - started);
+                if open && ask_now(since_return, now - asked.get_value()) {
+                    asked.set_value(now);
                     data.refetch();
                 }
             },
-            Duration::from_millis(1000),
+            Duration::from_millis(TICK_MS),
         ) {
             on_cleanup(move || handle.clear());
         }
