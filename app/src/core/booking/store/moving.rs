@@ -57,9 +57,18 @@ pub async fn unclaim_moved(
     booking: &BookingId,
     to: EventId,
 ) -> Result<(), sqlx::Error> {
+    drop_places_on(tx, booking, to).await
+}
+
+/// The booking's places on one sailing leave `booking_seat`.
+async fn drop_places_on(
+    tx: &mut Tx,
+    booking: &BookingId,
+    event: EventId,
+) -> Result<(), sqlx::Error> {
     sqlx::query("delete from booking_seat where booking_id = $1 and event_id = $2")
         .bind(booking)
-        .bind(to)
+        .bind(event)
         .execute(&mut **tx)
         .await?;
     Ok(())
@@ -89,11 +98,7 @@ pub async fn complete_move(
         q = q.bind(from_seat).bind(to_seat);
     }
     q.execute(&mut **tx).await?;
-    sqlx::query("delete from booking_seat where booking_id = $1 and event_id = $2")
-        .bind(booking)
-        .bind(from)
-        .execute(&mut **tx)
-        .await?;
+    drop_places_on(tx, booking, from).await?;
     if named {
         sqlx::query(
             "update booking_guest set seat_id = (select m.to_seat_id from moved_place m
