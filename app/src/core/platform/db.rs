@@ -239,9 +239,12 @@ fn sqlite_pool(max: u32) -> AnyPoolOptions {
             Box::pin(async move {
                 // WAL: readers never block the writer. synchronous=NORMAL in
                 // WAL mode survives a process crash (not a power cut).
+                // Temporary files in memory: a batch of claims keeps its
+                // savepoints' journal there, not in writes to a file.
                 conn.execute(
                     "pragma journal_mode = wal; pragma synchronous = normal; \
-                     pragma busy_timeout = 10000; pragma foreign_keys = on;",
+                     pragma busy_timeout = 10000; pragma foreign_keys = on; \
+                     pragma temp_store = memory;",
                 )
                 .await?;
                 Ok(())

@@ -19,8 +19,9 @@
 //!   locked for one statement and the commit. A stale hold on one of the
 //!   seats or in the area (rare: the sweeper ends them) sends the claim
 //!   through the step-by-step path.
-//! - **SQLite**: the same steps one by one in the single writer, where a
-//!   statement costs a function call, not a round trip.
+//! - **SQLite**: seats in one trip to SQLite's thread (`claim_sqlite`),
+//!   four statements in one call; places, and a claim that would be
+//!   refused or meets a stale hold, step by step.
 
 use super::ending::{expire_stale, Released};
 use super::BookingStatus::*;
@@ -149,12 +150,23 @@ pub(super) async fn decide(
 ) -> Result<Claimed, sqlx::Error> {
     let outcome = match backend {
         Backend::Postgres => in_two_statements(tx, claim).await,
-        Backend::Sqlite => step_by_step(tx, claim, true).await,
+        Backend::Sqlite => on_sqlite(tx, claim).await,
     };
     match outcome {
         Err(e) if is_unique_violation(&e) => Ok(Claimed::SeatTaken),
         other => other,
     }
+}
+
+/// SQLite: seats in one trip when nothing refuses them; places,
+/// and whatever the three statements would refuse, step by step.
+async fn on_sqlite(tx: &mut Tx, claim: &Claim) -> Result<Claimed, sqlx::Error> {
+    if let Claiming::Seats(seats) = &claim.what {
+        if let Some(claimed) = super::claim_sqlite::in_one_trip(tx, claim, seats).await? {
+            return Ok(claimed);
+        }
+    }
+    step_by_step(tx, claim, true).await
 }
 
 /// The claim as separate statements; `take_key` is false when the key row

@@ -10,6 +10,7 @@
 
 mod claim;
 mod claim_sql;
+mod claim_sqlite;
 mod ending;
 mod group_commit;
 mod moving;
@@ -44,28 +45,46 @@ pub struct NewBooking {
 /// sale (a sailing: not cancelled) (checked here, in the claim, so every instance agrees at once);
 /// `false` when it is not.
 pub async fn insert_held(tx: &mut Tx, b: &NewBooking) -> Result<bool, sqlx::Error> {
-    let sql = format!(
-        "insert into booking (id, event_id, buyer_id, status, held_until, amount_cents, currency,
-                              ga_area_id, ga_quantity, created_at, updated_at)
-         select $1, $2, $3, {}, $4, $5, $6, $7, $8, $9, $9 from event
-         where id = $2 and published = 1 and on_sale_at <= $9
-           and not exists (select 1 from sailing where event_id = $2 and cancelled_at is not null)",
-        Held.sql()
-    );
-    let inserted = sqlx::query(&sql)
-        .bind(&b.id)
-        .bind(b.event_id)
-        .bind(&b.buyer_id)
-        .bind(b.held_until)
-        .bind(b.price.minor())
-        .bind(b.price.currency())
-        .bind(b.ga.map(|g| g.0))
-        .bind(b.ga.map(|g| g.1).unwrap_or(0))
-        .bind(b.now_ms)
+    let sql = held_booking_insert("");
+    let inserted = sqlx::query_with(&sql, held_booking_args(b)?)
         .execute(&mut **tx)
         .await?
         .rows_affected();
     Ok(inserted == 1)
+}
+
+/// The insert of a HELD booking ($1 to $9, `held_booking_args`), made only
+/// while its event is on sale and `also` (further conditions, from $10)
+/// holds.
+fn held_booking_insert(also: &str) -> String {
+    format!(
+        "insert into booking (id, event_id, buyer_id, status, held_until, amount_cents, currency,
+                              ga_area_id, ga_quantity, created_at, updated_at)
+         select $1, $2, $3, {}, $4, $5, $6, $7, $8, $9, $9 from event
+         where id = $2 and published = 1 and on_sale_at <= $9
+           and not exists (select 1 from sailing where event_id = $2 and cancelled_at is not null)
+           {also}",
+        Held.sql()
+    )
+}
+
+/// $1 to $9 of `held_booking_insert`, for the caller to add its own to.
+fn held_booking_args<'q>(b: &NewBooking) -> Result<sqlx::any::AnyArguments<'q>, sqlx::Error> {
+    use sqlx::Arguments;
+    let mut args = sqlx::any::AnyArguments::default();
+    let add = |args: &mut sqlx::any::AnyArguments<'q>| -> Result<(), sqlx::error::BoxDynError> {
+        args.add(b.id.clone())?;
+        args.add(b.event_id)?;
+        args.add(b.buyer_id.clone())?;
+        args.add(b.held_until)?;
+        args.add(b.price.minor())?;
+        args.add(b.price.currency())?;
+        args.add(b.ga.map(|g| g.0))?;
+        args.add(b.ga.map(|g| g.1).unwrap_or(0))?;
+        args.add(b.now_ms)
+    };
+    add(&mut args).map_err(sqlx::Error::Encode)?;
+    Ok(args)
 }
 
 /// Claims the seats for a booking (each priced for its party), in ascending seat order (the caller sorts):
@@ -105,14 +124,8 @@ pub async fn live_places_of_buyer(
     now: At,
 ) -> Result<i64, sqlx::Error> {
     let sql = format!(
-        "select cast(coalesce(sum(case when b.ga_quantity > 0 then b.ga_quantity
-                                       else (select count(*) from booking_seat bs
-                                             where bs.booking_id = b.id and bs.live = 1) end), 0) as bigint)
-         from booking b
-         where b.buyer_id = $1 and b.event_id = $2
-           and (b.status in {} or (b.status = {} and b.held_until > $3))",
-        BookingStatus::sql_list(&[PaymentPending, Booked]),
-        Held.sql()
+        "select cast(({}) as bigint)",
+        places_owned("$1", "$2", "$3")
     );
     let (n,): (i64,) = sqlx::query_as(&sql)
         .bind(buyer)
@@ -121,6 +134,21 @@ pub async fn live_places_of_buyer(
         .fetch_one(&mut **tx)
         .await?;
     Ok(n)
+}
+
+/// The query of the places buyer `buyer` holds or owns for event `event`
+/// at `now` (each a parameter's name), for a statement to count with.
+fn places_owned(buyer: &str, event: &str, now: &str) -> String {
+    format!(
+        "select coalesce(sum(case when b.ga_quantity > 0 then b.ga_quantity
+                              else (select count(*) from booking_seat bs
+                                    where bs.booking_id = b.id and bs.live = 1) end), 0)
+         from booking b
+         where b.buyer_id = {buyer} and b.event_id = {event}
+           and (b.status in {} or (b.status = {} and b.held_until > {now}))",
+        BookingStatus::sql_list(&[PaymentPending, Booked]),
+        Held.sql()
+    )
 }
 
 fn placeholders(from: usize, n: usize) -> String {
