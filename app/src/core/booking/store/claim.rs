@@ -158,8 +158,9 @@ pub(super) async fn decide(
     }
 }
 
-/// SQLite: seats in one trip when nothing refuses them; places,
-/// and whatever the three statements would refuse, step by step.
+/// SQLite: seats in one trip when nothing refuses them; places, and a
+/// claim the one trip leaves alone (refused, or a stale hold in the way),
+/// step by step.
 async fn on_sqlite(tx: &mut Tx, claim: &Claim) -> Result<Claimed, sqlx::Error> {
     if let Claiming::Seats(seats) = &claim.what {
         if let Some(claimed) = super::claim_sqlite::in_one_trip(tx, claim, seats).await? {
