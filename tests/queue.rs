@@ -57,6 +57,39 @@ async fn join_http(buyer: &Buyer, event: i64) -> Value {
     a.json()
 }
 
+/// A published event of four seats in one row: its id and seat ids.
+async fn tiny_event(app: &TestApp) -> (i64, Vec<i64>) {
+    let admin = app.admin();
+    let created = admin
+    .post(
+    "/api/admin/events",
+    None,
+    Some(json!({
+        "name": "Tiny room", "kind": "concert", "venue": "Attic",
+        "startsAt": "2027-06-01T20:00:00Z", "currency": "EUR",
+        "categories": [ { "code": "A", "name": "Seats", "priceCents": 2000, "color": "#c0392b" } ],
+        "sections": [ { "name": "Attic", "category": "A", "rows": 1, "seatsPerRow": 4, "x": 0, "y": 0 } ]
+    })),
+    )
+    .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let event = created.json()["eventId"].as_i64().unwrap();
+    let published = admin
+        .post(&format!("/api/admin/events/{event}/publish"), None, None)
+        .await;
+    assert_eq!(published.status, 200, "{}", published.text);
+    let seats: Vec<i64> = sqlx::query_as::<_, (i64,)>(&format!(
+        "select id from seat where event_id = {event} order by id"
+    ))
+    .fetch_all(app.state.db.reader())
+    .await
+    .unwrap()
+    .into_iter()
+    .map(|r| r.0)
+    .collect();
+    (event, seats)
+}
+
 on_both_backends!(
     twenty_thousand_arrivals_are_admitted_in_order_within_the_rate,
     |app: TestApp| async move {
@@ -336,34 +369,8 @@ on_both_backends!(
 on_both_backends!(
     a_sold_out_room_says_so_and_moves_again_when_seats_return,
     |app: TestApp| async move {
+        let (event, seats) = tiny_event(&app).await;
         let admin = app.admin();
-        let created = admin
-            .post(
-                "/api/admin/events",
-                None,
-                Some(json!({
-                    "name": "Tiny room", "kind": "concert", "venue": "Attic",
-                    "startsAt": "2027-06-01T20:00:00Z", "currency": "EUR",
-                    "categories": [ { "code": "A", "name": "Seats", "priceCents": 2000, "color": "#c0392b" } ],
-                    "sections": [ { "name": "Attic", "category": "A", "rows": 1, "seatsPerRow": 4, "x": 0, "y": 0 } ]
-                })),
-            )
-            .await;
-        assert_eq!(created.status, 201, "{}", created.text);
-        let event = created.json()["eventId"].as_i64().unwrap();
-        let published = admin
-            .post(&format!("/api/admin/events/{event}/publish"), None, None)
-            .await;
-        assert_eq!(published.status, 200, "{}", published.text);
-        let seats: Vec<i64> = sqlx::query_as::<_, (i64,)>(&format!(
-            "select id from seat where event_id = {event} order by id"
-        ))
-        .fetch_all(app.state.db.reader())
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|r| r.0)
-        .collect();
         room(&app, event, true, 6_000).await;
         let buyers: Vec<Buyer> = (0..20).map(|_| app.buyer()).collect();
         for b in &buyers {
@@ -406,6 +413,45 @@ on_both_backends!(
             .json();
         assert_eq!(summary["joined"], 20, "{summary}");
         assert!(summary["admitted"].as_i64().unwrap() > 4, "{summary}");
+        app.assert_invariants().await;
+    }
+);
+
+on_both_backends!(
+    seats_coming_back_move_the_queue_while_those_let_in_hold,
+    |app: TestApp| async move {
+        let (event, seats) = tiny_event(&app).await;
+        // Before the room opens, someone holds two of the four seats.
+        let early = app.buyer();
+        for seat in &seats[..2] {
+            assert_eq!(early.hold(event, *seat).await.status, 200);
+        }
+        room(&app, event, true, 6_000).await;
+        let buyers: Vec<Buyer> = (0..20).map(|_| app.buyer()).collect();
+        for b in &buyers {
+            join_http(b, event).await;
+        }
+        // Two places free: two let in, and both hold.
+        app.clock.advance_ms(199_000);
+        assert_eq!(step(&app, event, 1).await, 2);
+        for (b, seat) in buyers.iter().zip(&seats[2..]) {
+            b.get(&format!("/api/events/{event}/queue")).await;
+            assert_eq!(b.hold(event, *seat).await.status, 200);
+        }
+        assert_eq!(step(&app, event, 1).await, 0, "sold out: nobody more");
+        // The early holds lapse. The two let in a minute and a half ago
+        // hold what they chose (counted in the seats taken): the two seats
+        // back are for the next in line, now, not a hold's lifetime later.
+        app.clock.advance_ms(100_000);
+        holdfast::server::workers::sweep_expired_holds(&app.state)
+            .await
+            .expect("sweep");
+        assert_eq!(step(&app, event, 1).await, 2, "the queue moves at once");
+        for (b, seat) in buyers[2..4].iter().zip(&seats[..2]) {
+            b.get(&format!("/api/events/{event}/queue")).await;
+            let held = b.hold(event, *seat).await;
+            assert_eq!(held.status, 200, "{}", held.text);
+        }
         app.assert_invariants().await;
     }
 );

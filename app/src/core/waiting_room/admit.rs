@@ -8,7 +8,10 @@
 //!   one buyer's worth, so an idle room does not bank a burst);
 //! - the buyers waiting;
 //! - the places free minus the buyers let in within the last shopping
-//!   window (one hold's lifetime): never 10,000 people for the last 20 seats.
+//!   window (one hold's lifetime) who hold nothing yet: never 10,000 people
+//!   for the last 20 seats. (A buyer who holds is already counted in the
+//!   places taken: counting them again stalled the queue at the end of a
+//!   sale, seats coming back while everybody let in lately had bought.)
 //!   Sold out, nobody more is let in; seats coming back (an expiry, a
 //!   refund) let the queue move again.
 
@@ -61,7 +64,7 @@ pub async fn admit_due(state: &AppState, event_id: EventId) -> Result<i64, ApiEr
     }
     let shopping_since =
         store::admitted_through_at(&mut *tx, event_id, now - state.rules.hold_ttl_ms).await?;
-    let shopping = through - shopping_since;
+    let shopping = store::still_choosing(&mut *tx, event_id, shopping_since, through, now).await?;
     let room_for = (free - shopping).max(0);
     let admit = allowance.min(issued - through).min(room_for).max(0);
     // The allowance used up carries its remainder to the next step; one

@@ -133,6 +133,39 @@ where
     Ok(through)
 }
 
+/// Of the buyers at places `after` < place <= `through`, those who are
+/// still choosing: no live booking on the event (a hold of theirs
+/// already counts against the free places, so it is not counted twice).
+pub async fn still_choosing<'e, E>(
+    executor: E,
+    event_id: EventId,
+    after: i64,
+    through: i64,
+    now: At,
+) -> Result<i64, sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    use crate::model::BookingStatus::{Booked, Held, PaymentPending};
+    let sql = format!(
+        "select count(*) from queue_entry q
+         where q.event_id = $1 and q.position > $2 and q.position <= $3
+           and not exists (select 1 from booking b
+                           where b.buyer_id = q.buyer_id and b.event_id = q.event_id
+                             and (b.status in {} or (b.status = {} and b.held_until > $4)))",
+        crate::model::BookingStatus::sql_list(&[PaymentPending, Booked]),
+        Held.sql()
+    );
+    let (n,): (i64,) = sqlx::query_as(&sql)
+        .bind(event_id)
+        .bind(after)
+        .bind(through)
+        .bind(now)
+        .fetch_one(executor)
+        .await?;
+    Ok(n)
+}
+
 /// The steps after `since`: (through position, admitted at), by position.
 pub async fn steps_since(
     db: &Db,
