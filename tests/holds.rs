@@ -10,7 +10,7 @@ use futures::future::join_all;
 use holdfast_app::core::booking::release::expire_due_holds;
 use rand::seq::SliceRandom;
 use rand::Rng;
-use serde_json::json;
+use serde_json::{json, Value};
 
 on_both_backends!(
     two_hundred_buyers_on_one_seat_make_one_hold,
@@ -169,6 +169,33 @@ on_both_backends!(
 );
 
 on_both_backends!(
+    a_hold_reads_as_expired_from_its_deadline_on,
+    |app: TestApp| async move {
+        let buyer = app.buyer();
+        let held = buyer.hold(1, 43).await.json();
+        let path = format!("/api/bookings/{}", held["bookingId"].as_str().unwrap());
+        app.clock.advance_ms(299_999);
+        let before = buyer.get(&path).await.json();
+        assert_eq!(
+            (&before["status"], &before["expiresInMs"]),
+            (&json!("HELD"), &json!(1))
+        );
+        // Its deadline passed, nobody swept yet: the buyer and integrators
+        // read what it is (the seat is free already), not a HELD at 0 ms.
+        app.clock.advance_ms(1);
+        let after = buyer.get(&path).await.json();
+        assert_eq!(
+            (&after["status"], &after["expiresInMs"]),
+            (&json!("EXPIRED"), &Value::Null),
+            "{after}"
+        );
+        let list = buyer.get("/api/bookings").await.json();
+        assert_eq!(list[0]["status"], "EXPIRED", "{list}");
+        app.assert_invariants().await;
+    }
+);
+
+on_both_backends!(
     racing_sweepers_expire_each_hold_exactly_once,
     |app: TestApp| async move {
         let buyers: Vec<_> = (0..60).map(|_| app.buyer()).collect();
@@ -225,6 +252,18 @@ on_both_backends!(
             .await;
         assert_eq!(replay.status, 200);
         assert_eq!(replay.text, first.text, "a replay is byte-identical");
+        // The same JSON spaced and ordered otherwise is the same request.
+        let spaced = b
+            .http
+            .post(format!("{}/api/events/1/holds", b.base))
+            .header("Idempotency-Key", "key-1")
+            .header("Content-Type", "application/json")
+            .body("{ \"seatIds\" : [ 900, 901 ] }\n")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(spaced.status(), 200);
+        assert_eq!(spaced.text().await.unwrap(), first.text, "replayed");
         let other = b
             .post(
                 "/api/events/1/holds",

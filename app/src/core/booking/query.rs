@@ -140,6 +140,16 @@ pub async fn bookings_of_buyer(
     Ok(out)
 }
 
+/// What a booking is at `now`: a hold past its deadline is expired from
+/// that moment (its seats are free at once, nothing can pay or extend it,
+/// and the sweeper only writes down what already happened).
+fn as_of(status: BookingStatus, held_until: At, now: At) -> BookingStatus {
+    match status {
+        BookingStatus::Held if held_until <= now => BookingStatus::Expired,
+        status => status,
+    }
+}
+
 fn view(
     state: &AppState,
     l: Locale,
@@ -149,7 +159,7 @@ fn view(
     event: Option<EventBrief>,
 ) -> BookingView {
     let now = state.clock.now();
-    let status = row.status;
+    let status = as_of(row.status, row.held_until, now);
     let running = matches!(status, BookingStatus::Held | BookingStatus::PaymentPending);
     let ticket = (status == BookingStatus::Booked).then(|| state.tickets.token(&row.id));
     let kind = event.as_ref().map_or(EventKind::Concert, |e| e.kind);

@@ -45,7 +45,10 @@ impl IdempotencyKey {
     }
 
     /// The key of a request that must have one: the fingerprint covers the
-    /// method, the path and the raw body.
+    /// method, the path and the body — a JSON body as what it says, so
+    /// spacing and the order of an object's fields do not make another
+    /// request (the compact form with sorted fields, which is what most
+    /// clients send, hashes as its own bytes).
     pub fn required(
         headers: &HeaderMap,
         method: &str,
@@ -59,8 +62,47 @@ impl IdempotencyKey {
             .map_err(|_| {
                 ApiError::validation("Idempotency-Key must be printable ASCII", "Idempotency-Key")
             })?;
-        Self::parse(raw, &[method.as_bytes(), path.as_bytes(), body])
+        let body = canonical_json(body).map_or(std::borrow::Cow::Borrowed(body), |c| c.into());
+        Self::parse(raw, &[method.as_bytes(), path.as_bytes(), &body])
     }
+}
+
+/// A JSON document written compactly with every object's fields in order;
+/// `None` when the bytes are not JSON (they are then fingerprinted as sent).
+fn canonical_json(body: &[u8]) -> Option<Vec<u8>> {
+    fn write(v: &serde_json::Value, out: &mut String) {
+        match v {
+            serde_json::Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(item, out);
+                }
+                out.push(']');
+            }
+            serde_json::Value::Object(fields) => {
+                let mut fields: Vec<_> = fields.iter().collect();
+                fields.sort_by(|a, b| a.0.cmp(b.0));
+                out.push('{');
+                for (i, (name, value)) in fields.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&serde_json::Value::from(name.as_str()).to_string());
+                    out.push(':');
+                    write(value, out);
+                }
+                out.push('}');
+            }
+            scalar => out.push_str(&scalar.to_string()),
+        }
+    }
+    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let mut out = String::with_capacity(body.len());
+    write(&value, &mut out);
+    Some(out.into_bytes())
 }
 
 /// A stored answer to replay.
@@ -208,4 +250,21 @@ pub async fn purge_expired(db: &Db, now: At) -> Result<u64, sqlx::Error> {
         .rows_affected();
     super::db::commit(tx).await?;
     Ok(purged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::canonical_json;
+
+    #[test]
+    fn the_same_json_said_differently_is_one_request() {
+        let compact = br#"{"promoCode":"X","seatIds":[3,1]}"#;
+        assert_eq!(canonical_json(compact).as_deref(), Some(&compact[..]));
+        let spaced = b"{ \"seatIds\" : [ 3, 1 ],\n \"promoCode\": \"X\" }";
+        assert_eq!(canonical_json(spaced), canonical_json(compact));
+        // The seats' order is what was asked: another request.
+        let other = br#"{"promoCode":"X","seatIds":[1,3]}"#;
+        assert_ne!(canonical_json(other), canonical_json(compact));
+        assert_eq!(canonical_json(b"not json"), None);
+    }
 }
