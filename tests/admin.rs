@@ -79,6 +79,19 @@ on_both_backends!(
             let a = app.admin().get(path).await;
             assert_eq!(a.status, 200, "{path}: {}", a.text);
         }
+        // The scheme's name in any case (RFC 9110): the same token.
+        let mut lower = reqwest::header::HeaderMap::new();
+        let token = holdfast::server::config::TEST_ADMIN_TOKEN;
+        lower.insert("authorization", format!("bearer {token}").parse().unwrap());
+        let lower = Buyer {
+            base: app.base.clone(),
+            http: reqwest::Client::builder()
+                .default_headers(lower)
+                .build()
+                .unwrap(),
+        };
+        let a = lower.get(ADMIN_GETS[0]).await;
+        assert_eq!(a.status, 200, "{}", a.text);
         // Wrong tokens: 403, then 429 once this client (every test client
         // is 127.0.0.1) has guessed too often; nothing is let through.
         for path in ADMIN_GETS {
@@ -118,7 +131,8 @@ on_both_backends!(
                 Some(json!({ "password": "guess" })),
             )
             .await;
-        assert_eq!(wrong.status, 401);
+        assert_eq!(wrong.status, 403);
+        assert_eq!(wrong.code(), "FORBIDDEN");
         assert!(started.elapsed() >= std::time::Duration::from_millis(300));
         let mut last = wrong;
         for _ in 0..5 {
@@ -479,7 +493,7 @@ on_both_backends!(
 );
 
 /// Parallel guesses get no more tries than sequential ones: 40 wrong
-/// passwords at once from one client are 5 × 401 and 35 × 429 (counted
+/// passwords at once from one client are 5 × 403 and 35 × 429 (counted
 /// before the password is verified, not after).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn parallel_password_guesses_are_counted_before_they_are_verified() {
@@ -497,10 +511,10 @@ async fn parallel_password_guesses_are_counted_before_they_are_verified() {
         }
     }))
     .await;
-    let unauthorized = answers.iter().filter(|a| a.status == 401).count();
+    let refused = answers.iter().filter(|a| a.status == 403).count();
     let limited = answers.iter().filter(|a| a.status == 429).count();
     assert_eq!(
-        (unauthorized, limited),
+        (refused, limited),
         (5, 35),
         "{:?}",
         answers.iter().map(|a| a.status).collect::<Vec<_>>()

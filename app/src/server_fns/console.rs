@@ -48,7 +48,7 @@ pub async fn admin_sign_in(password: String) -> Result<Result<(), String>, Serve
     };
     if let Err(e) = checked {
         return Ok(Err(match e {
-            crate::core::ApiError::Unauthorized => "That password is not right.".into(),
+            crate::core::ApiError::Forbidden => "That password is not right.".into(),
             other => other.to_string(),
         }));
     }

@@ -27,7 +27,7 @@ pub struct SignIn {
     tag = "admin",
     summary = "Console sign-in",
     request_body = SignIn,
-    responses((status = 200, description = "`{ admin: true }`"), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)),
+    responses((status = 200, description = "`{ admin: true }`"), (status = 403, body = ErrorBody), (status = 429, body = ErrorBody)),
 )]
 pub async fn login(
     State(state): State<AppState>,

@@ -230,7 +230,7 @@ pub fn is_staff(
     headers
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
+        .and_then(holdfast_app::core::admin::auth::bearer_token)
         .is_some_and(|t| {
             state
                 .admin

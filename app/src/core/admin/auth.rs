@@ -168,7 +168,9 @@ impl AdminAuth {
             return Ok(());
         }
         tokio::time::sleep(FAILURE_DELAY).await;
-        Err(ApiError::Unauthorized)
+        // Wrong credentials, as API.md's table has it: 403 (401 is for
+        // none at all).
+        Err(ApiError::Forbidden)
     }
 
     async fn verify(&self, password: &str) -> Result<bool, ApiError> {
@@ -296,7 +298,7 @@ impl FromRequestParts<AppState> for Admin {
             let token = value
                 .to_str()
                 .ok()
-                .and_then(|v| v.strip_prefix("Bearer "))
+                .and_then(bearer_token)
                 .ok_or(ApiError::Unauthorized)?;
             let client = parts.extensions.get::<ClientAddr>().map(|c| c.limit_key());
             state.admin.check_token(client, token.trim())?;
@@ -319,4 +321,11 @@ impl FromRequestParts<AppState> for Admin {
             Err(ApiError::Unauthorized)
         }
     }
+}
+
+/// The token of an `Authorization: Bearer …` value; the scheme's name is
+/// case-insensitive (RFC 9110, 11.1), so `bearer` and `BEARER` work too.
+pub fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then_some(token)
 }
