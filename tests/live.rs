@@ -72,6 +72,15 @@ on_both_backends!(
             .unwrap();
         let reset = read_until(&mut lost, "event: reset").await;
         assert!(reset.contains("event: reset"), "{reset}");
+        // Nor can it account for an id that is no version at all.
+        let mut garbled = client
+            .get(&url)
+            .header("Last-Event-ID", "not-a-version")
+            .send()
+            .await
+            .unwrap();
+        let reset = read_until(&mut garbled, "event: reset").await;
+        assert!(reset.contains("event: reset"), "{reset}");
 
         let unknown = client
             .get(format!("{}/api/events/77/seats/stream", app.base))

@@ -58,14 +58,19 @@ pub async fn seats(
         .ok_or(ApiError::NotFound("event"))?;
     // Subscribe before reading the backlog, so nothing falls in between.
     let rx = state.seat_maps.subscribe();
-    let last_seen = headers
-        .get("last-event-id")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
-        .or(q.since);
+    // `Some(None)`: a Last-Event-ID that is no version of ours — what the
+    // client has is unknown, so it is told to refetch.
+    let last_seen = match headers.get("last-event-id") {
+        Some(v) => Some(v.to_str().ok().and_then(|v| v.trim().parse::<u64>().ok())),
+        None => q.since.map(Some),
+    };
     let (first, mut sent): (Vec<Event>, u64) = match last_seen {
         None => (Vec::new(), map.current_version()),
-        Some(v) => match map.changes_since(v) {
+        Some(None) => (
+            vec![reset_event(map.current_version())],
+            map.current_version(),
+        ),
+        Some(Some(v)) => match map.changes_since(v) {
             Some(batches) => {
                 let sent = batches.last().map_or(v, |b| b.version);
                 (batches.iter().map(seats_event).collect(), sent)
