@@ -144,6 +144,15 @@ on_both_backends!(
         complete(&app, &waiting_session, true, Delivery::Once).await;
         let buyer = app.buyer();
         let (booking, session) = hold_and_pay(&buyer, &[311]).await;
+        // A delivery the sandbox does not know is refused, not taken as once.
+        let refused = reqwest::Client::new()
+            .post(format!("{}/sandbox/checkout/{session}/complete", app.base))
+            .form(&[("outcome", "paid"), ("delivery", "never")])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(refused.status(), 400);
+        assert_eq!(app.status_of(&booking).await, "PAYMENT_PENDING");
         pay_on_hosted_page(&app, &session).await;
         // Booked by the page's own send: nothing here delivers the queue.
         for _ in 0..100 {

@@ -112,9 +112,14 @@ async fn complete(
         return (StatusCode::NOT_FOUND, "no sandbox here").into_response();
     };
     let delivery = match form.delivery.as_deref() {
+        None | Some("once") => Delivery::Once,
         Some("twice") => Delivery::Twice,
         Some("delayed") => Delivery::Delayed,
-        _ => Delivery::Once,
+        // Not silently once: a test that asked for something else would
+        // believe it had it.
+        Some(_) => {
+            return (StatusCode::BAD_REQUEST, Html(sorry(l, Msg::ChooseDelivery))).into_response()
+        }
     };
     let paid = match form.outcome.as_str() {
         "paid" => true,

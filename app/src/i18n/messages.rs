@@ -746,5 +746,6 @@ messages! {
         Sorry => "Sorry", "Xin lỗi";
         WentWrong => "Something went wrong.", "Đã có lỗi xảy ra.";
         ChoosePayOrDecline => "Choose Pay or Decline.", "Hãy chọn Trả hoặc Từ chối.";
+        ChooseDelivery => "Choose how the webhook is delivered: once, twice or delayed.", "Hãy chọn cách gửi webhook: một lần, hai lần hoặc gửi trễ.";
     }
 }
