@@ -38,6 +38,19 @@ const ADMIN_GETS: [&str; 8] = [
     "/api/admin/events/1/queue",
 ];
 
+/// A client sending this `Authorization` value with every request.
+fn authorized(app: &TestApp, value: &str) -> Buyer {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert("authorization", value.parse().unwrap());
+    Buyer {
+        base: app.base.clone(),
+        http: reqwest::Client::builder()
+            .default_headers(headers)
+            .build()
+            .unwrap(),
+    }
+}
+
 on_both_backends!(
     admin_endpoints_refuse_anonymous_buyers_and_wrong_tokens,
     |app: TestApp| async move {
@@ -48,15 +61,7 @@ on_both_backends!(
             base: app.base.clone(),
             http: reqwest::Client::new(),
         };
-        let mut wrong = reqwest::header::HeaderMap::new();
-        wrong.insert("authorization", "Bearer not-the-token".parse().unwrap());
-        let wrong = Buyer {
-            base: app.base.clone(),
-            http: reqwest::Client::builder()
-                .default_headers(wrong)
-                .build()
-                .unwrap(),
-        };
+        let wrong = authorized(&app, "Bearer not-the-token");
         for action in ["release", "refund", "resend"] {
             let a = buyer
                 .post(
@@ -80,16 +85,8 @@ on_both_backends!(
             assert_eq!(a.status, 200, "{path}: {}", a.text);
         }
         // The scheme's name in any case (RFC 9110): the same token.
-        let mut lower = reqwest::header::HeaderMap::new();
         let token = holdfast::server::config::TEST_ADMIN_TOKEN;
-        lower.insert("authorization", format!("bearer {token}").parse().unwrap());
-        let lower = Buyer {
-            base: app.base.clone(),
-            http: reqwest::Client::builder()
-                .default_headers(lower)
-                .build()
-                .unwrap(),
-        };
+        let lower = authorized(&app, &format!("bearer {token}"));
         let a = lower.get(ADMIN_GETS[0]).await;
         assert_eq!(a.status, 200, "{}", a.text);
         // Wrong tokens: 403, then 429 once this client (every test client
