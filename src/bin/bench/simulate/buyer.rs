@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use super::options::Options;
 use super::record::{Ack, Outcome, Samples, Step, Tally};
-use super::view::View;
+use super::view::{SeatView, View};
 use crate::stats::Rng;
 
 /// An HTTP answer: status and JSON body (`Null` when it had none).
@@ -144,7 +144,7 @@ impl Buyer<'_> {
     pub async fn choose(
         &mut self,
         rng: &mut Rng,
-        view: &View,
+        views: &SeatView,
         acks: &mut Vec<Ack>,
     ) -> Result<Checkout, Outcome> {
         let opts = self.opts;
@@ -187,7 +187,10 @@ impl Buyer<'_> {
         let mut next: Option<Vec<i64>> = None;
         let mut held: Option<(String, Vec<i64>)> = None;
         for attempt in 0..opts.tries {
-            let Some(seats) = next.take().or_else(|| pick(view, size, rng, &known_taken)) else {
+            // The map as it is now: after the wait in line and the page,
+            // and after each refusal (the live map keeps itself current).
+            let view = views.now();
+            let Some(seats) = next.take().or_else(|| pick(&view, size, rng, &known_taken)) else {
                 return Err(if attempt == 0 {
                     Outcome::SawSoldOut
                 } else {

@@ -265,7 +265,7 @@ async fn work(
             tally: &tally,
             opts: &opts,
         };
-        let outcome = match buyer.choose(&mut rng, &view.now(), &mut out.acks).await {
+        let outcome = match buyer.choose(&mut rng, view, &mut out.acks).await {
             Ok(checkout) => buyer.settle(checkout).await,
             Err(outcome) => outcome,
         };
