@@ -12,11 +12,7 @@ pub async fn violations(db: &Db, now: At) -> Result<Vec<String>, sqlx::Error> {
 
     // 1. At most one live booking per seat (the index forbids it; this
     //    checks the index is there and that nothing bypassed it).
-    let owning = format!(
-        "(b.status in {} or (b.status = {} and b.held_until > $1))",
-        BookingStatus::sql_list(&[BookingStatus::PaymentPending, Booked]),
-        BookingStatus::Held.sql()
-    );
+    let owning = BookingStatus::owns_places_sql("b", "$1");
     let sql = format!(
         "select bs.seat_id, count(*) from booking_seat bs join booking b on b.id = bs.booking_id
          where {owning} group by bs.seat_id having count(*) > 1"

@@ -52,6 +52,17 @@ impl BookingStatus {
         matches!(self, Held | PaymentPending | Booked)
     }
 
+    /// The SQL condition that booking `b` owns its places at `now` (a
+    /// parameter's name): in checkout, booked, or held before its deadline
+    /// (a hold past it is expired already, swept or not).
+    pub fn owns_places_sql(b: &str, now: &str) -> String {
+        format!(
+            "({b}.status in {} or ({b}.status = {} and {b}.held_until > {now}))",
+            Self::sql_list(&[PaymentPending, Booked]),
+            Held.sql()
+        )
+    }
+
     /// The live states, for SQL (`status in …`).
     pub const LIVE: [BookingStatus; 3] = [Held, PaymentPending, Booked];
 

@@ -66,12 +66,8 @@ pub async fn seats(
     };
     let (first, mut sent): (Vec<Event>, u64) = match last_seen {
         None => (Vec::new(), map.current_version()),
-        Some(None) => (
-            vec![reset_event(map.current_version())],
-            map.current_version(),
-        ),
-        Some(Some(v)) => match map.changes_since(v) {
-            Some(batches) => {
+        Some(v) => match v.and_then(|v| Some((v, map.changes_since(v)?))) {
+            Some((v, batches)) => {
                 let sent = batches.last().map_or(v, |b| b.version);
                 (batches.iter().map(seats_event).collect(), sent)
             }

@@ -146,15 +146,12 @@ pub async fn still_choosing<'e, E>(
 where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
 {
-    use crate::model::BookingStatus::{Booked, Held, PaymentPending};
     let sql = format!(
         "select count(*) from queue_entry q
          where q.event_id = $1 and q.position > $2 and q.position <= $3
            and not exists (select 1 from booking b
-                           where b.buyer_id = q.buyer_id and b.event_id = q.event_id
-                             and (b.status in {} or (b.status = {} and b.held_until > $4)))",
-        crate::model::BookingStatus::sql_list(&[PaymentPending, Booked]),
-        Held.sql()
+                           where b.buyer_id = q.buyer_id and b.event_id = q.event_id and {})",
+        crate::model::BookingStatus::owns_places_sql("b", "$4")
     );
     let (n,): (i64,) = sqlx::query_as(&sql)
         .bind(event_id)

@@ -23,9 +23,8 @@ fn owned() -> String {
                            where bs.booking_id = b.id and bs.live = 1) end), 0) as bigint) as n
              from (select id, status, held_until, ga_quantity from booking
                    where buyer_id = $1 and event_id = $2 offset 0) as b
-             where b.status in {live} or (b.status = {held} and b.held_until > $4))",
-        live = super::BookingStatus::sql_list(&[PaymentPending, Booked]),
-        held = Held.sql(),
+             where {owns})",
+        owns = super::BookingStatus::owns_places_sql("b", "$4"),
     )
 }
 

@@ -144,10 +144,8 @@ fn places_owned(buyer: &str, event: &str, now: &str) -> String {
                               else (select count(*) from booking_seat bs
                                     where bs.booking_id = b.id and bs.live = 1) end), 0)
          from booking b
-         where b.buyer_id = {buyer} and b.event_id = {event}
-           and (b.status in {} or (b.status = {} and b.held_until > {now}))",
-        BookingStatus::sql_list(&[PaymentPending, Booked]),
-        Held.sql()
+         where b.buyer_id = {buyer} and b.event_id = {event} and {}",
+        BookingStatus::owns_places_sql("b", now)
     )
 }
 

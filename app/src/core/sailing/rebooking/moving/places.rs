@@ -129,10 +129,9 @@ pub(in crate::core::sailing::rebooking) async fn free_rooms(
          where s.event_id = $1 and not exists (
              select 1 from booking_seat bs join booking b on b.id = bs.booking_id
              where bs.seat_id = s.id and bs.live = 1
-               and (b.status in {owning} or (b.status = {held} and b.held_until > $2)))
+               and {owns})
          order by s.id",
-        owning = BookingStatus::sql_list(&[BookingStatus::PaymentPending, BookingStatus::Booked]),
-        held = BookingStatus::Held.sql(),
+        owns = BookingStatus::owns_places_sql("b", "$2"),
     );
     let rows: Vec<RoomRow> = sqlx::query_as(&sql)
         .bind(sailing)
