@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use common::{new_key, TestApp};
 use futures::future::join_all;
+use holdfast_app::core::platform::clock::Clock;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde_json::json;
@@ -181,6 +182,144 @@ on_both_backends!(
                     .await as usize,
             "retries added no booking"
         );
+        app.assert_invariants().await;
+    }
+);
+
+on_both_backends!(
+    a_crowd_on_seats_of_its_own_is_decided_as_one,
+    |app: TestApp| async move {
+        // A crowd whose claims share no seat and no buyer: on Postgres a
+        // batch decides them as a set (`claim_set`), and each must answer
+        // as it would alone — held, over the limit, a seat taken behind the
+        // map's back (another instance's hold), a stale hold in the way.
+        let seats = app.arena_seats().await;
+        let stale: Vec<i64> = seats[100..110].to_vec();
+        for &seat in &stale {
+            assert_eq!(app.buyer().hold(1, seat).await.status, 200);
+        }
+        app.clock.advance_ms(300_001);
+        // Held by "another instance": in the database, not in this map.
+        let elsewhere: Vec<i64> = seats[200..210].to_vec();
+        for (i, seat) in elsewhere.iter().enumerate() {
+            let id = format!("elsewhere-{i}");
+            app.tamper(
+                &format!(
+                    "insert into booking (id, event_id, buyer_id, status, held_until, amount_cents,
+                                          currency, ga_area_id, ga_quantity, created_at, updated_at)
+                     values ($1, 1, 'someone-else', 'HELD', {until}, 100, 'EUR', null, 0, {now}, {now})",
+                    until = app.clock.now().ms() + 600_000,
+                    now = app.clock.now().ms()
+                ),
+                &id,
+            )
+            .await;
+            app.tamper(
+                &format!(
+                    "insert into booking_seat (booking_id, seat_id, event_id, price_cents, guests, live)
+                     values ($1, {seat}, 1, 100, 1, 1)"
+                ),
+                &id,
+            )
+            .await;
+        }
+        // Buyers one seat short of the limit of 10.
+        let full: Vec<_> = (0..10).map(|_| app.buyer()).collect();
+        for (i, b) in full.iter().enumerate() {
+            let nine = &seats[300 + 9 * i..309 + 9 * i];
+            assert_eq!(b.hold_many(1, nine).await.status, 200);
+        }
+
+        // The crowd: (buyer, seats, key, what it must hear).
+        let mut crowd = Vec::new();
+        for (i, &seat) in stale.iter().enumerate() {
+            crowd.push((app.buyer(), vec![seat, seats[1000 + i]], 200));
+        }
+        for (i, &seat) in elsewhere.iter().enumerate() {
+            crowd.push((app.buyer(), vec![seats[1100 + i], seat], 409));
+        }
+        for (i, b) in full.into_iter().enumerate() {
+            crowd.push((b, vec![seats[1200 + 2 * i], seats[1201 + 2 * i]], 422));
+        }
+        for i in 0..300 {
+            let n = 1 + i % 3;
+            let first = 2000 + 4 * i;
+            crowd.push((app.buyer(), seats[first..first + n].to_vec(), 200));
+        }
+        let keys: Vec<String> = crowd.iter().map(|_| new_key()).collect();
+        let sets_before = app.state.claims.decided_as_sets();
+        let answers = join_all(crowd.iter().zip(&keys).map(|((b, seats, _), key)| {
+            b.post(
+                "/api/events/1/holds",
+                Some(key),
+                Some(json!({ "seatIds": seats })),
+            )
+        }))
+        .await;
+        for ((a, (_, seats, want)), key) in answers.iter().zip(&crowd).zip(&keys) {
+            assert_eq!(a.status.as_u16(), *want, "{seats:?} ({key}): {}", a.text);
+            match a.status.as_u16() {
+                200 => {
+                    let id = a.json()["bookingId"].as_str().unwrap().to_string();
+                    assert_eq!(app.status_of(&id).await, "HELD");
+                    let live = app
+                        .scalar(&format!(
+                            "select count(*) from booking_seat
+                             where booking_id = '{id}' and live = 1 and seat_id in ({})",
+                            seats
+                                .iter()
+                                .map(i64::to_string)
+                                .collect::<Vec<_>>()
+                                .join(",")
+                        ))
+                        .await;
+                    assert_eq!(live as usize, seats.len(), "{id} has all its seats");
+                }
+                _ => {
+                    let code = a.code();
+                    assert!(
+                        code == "SEAT_TAKEN" || code == "LIMIT_EXCEEDED",
+                        "{}",
+                        a.text
+                    );
+                    // A refusal changed nothing: none of the seats it
+                    // asked for is live for anyone but "another instance".
+                    let live = app
+                        .scalar(&format!(
+                            "select count(*) from booking_seat
+                             where live = 1 and booking_id not like 'elsewhere-%' and seat_id in ({})",
+                            seats.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+                        ))
+                        .await;
+                    assert_eq!(live, 0, "{seats:?} refused, yet held: {}", a.text);
+                }
+            }
+        }
+        // A stale hold in the way was expired by the claim that took its seat.
+        let expired = app
+            .scalar("select count(*) from booking where status = 'EXPIRED'")
+            .await;
+        assert_eq!(expired, stale.len() as i64);
+        if app.state.db.backend == holdfast_app::core::platform::db::Backend::Postgres {
+            assert!(
+                app.state.claims.decided_as_sets() > sets_before,
+                "no batch was decided as a set"
+            );
+        }
+        // A retry with the same key replays a win and decides a refusal again.
+        for (((b, seats, _), key), a) in crowd.iter().zip(&keys).zip(&answers).step_by(7) {
+            let again = b
+                .post(
+                    "/api/events/1/holds",
+                    Some(key),
+                    Some(json!({ "seatIds": seats })),
+                )
+                .await;
+            assert_eq!(again.status, a.status, "{}", again.text);
+            if a.status == 200 {
+                assert_eq!(again.json()["bookingId"], a.json()["bookingId"]);
+            }
+        }
         app.assert_invariants().await;
     }
 );

@@ -38,6 +38,7 @@ use sqlx::Executor;
 use tokio::sync::{mpsc, oneshot};
 
 use super::claim::{claim as claim_alone, decide, Claim, Claimed};
+use super::claim_set;
 use crate::core::platform::db;
 use crate::core::platform::db::{Backend, Db};
 
@@ -54,8 +55,16 @@ pub struct ClaimQueue {
     /// `None`: group commit is off, every claim its own transaction.
     orders: Option<mpsc::Sender<Order>>,
     db: Db,
+    tally: Arc<Tally>,
+}
+
+/// What the writers did, for tests and the bench.
+#[derive(Default)]
+struct Tally {
     /// The most claims one batch has carried so far.
-    largest: Arc<AtomicUsize>,
+    largest: AtomicUsize,
+    /// Claims decided as a set (`claim_set`), all told.
+    in_sets: AtomicUsize,
 }
 
 struct Order {
@@ -70,12 +79,12 @@ impl ClaimQueue {
     /// one commit carries (1: group commit off, each claim in a transaction
     /// of its own from the pool, as many at once as the pool allows).
     pub fn start(db: Db, max_batch: usize) -> ClaimQueue {
-        let largest = Arc::new(AtomicUsize::new(0));
+        let tally = Arc::new(Tally::default());
         if max_batch <= 1 {
             return ClaimQueue {
                 orders: None,
                 db,
-                largest,
+                tally,
             };
         }
         let (orders, queued) = mpsc::channel(QUEUE);
@@ -86,13 +95,13 @@ impl ClaimQueue {
                 claims_db.clone(),
                 queued.clone(),
                 max_batch,
-                largest.clone(),
+                tally.clone(),
             ));
         }
         ClaimQueue {
             orders: Some(orders),
             db,
-            largest,
+            tally,
         }
     }
 
@@ -111,12 +120,17 @@ impl ClaimQueue {
 
     /// The most claims one batch has carried so far (1: none shared).
     pub fn largest_batch(&self) -> usize {
-        self.largest.load(Ordering::Relaxed)
+        self.tally.largest.load(Ordering::Relaxed)
+    }
+
+    /// How many claims were decided as a set so far (Postgres batches).
+    pub fn decided_as_sets(&self) -> usize {
+        self.tally.in_sets.load(Ordering::Relaxed)
     }
 }
 
 /// A writer: takes what is queued, commits it, answers, again.
-async fn write(db: Db, queued: Queued, max_batch: usize, largest: Arc<AtomicUsize>) {
+async fn write(db: Db, queued: Queued, max_batch: usize, tally: Arc<Tally>) {
     let mut batch: Vec<Order> = Vec::with_capacity(max_batch);
     loop {
         let taken = queued.lock().await.recv_many(&mut batch, max_batch).await;
@@ -124,10 +138,10 @@ async fn write(db: Db, queued: Queued, max_batch: usize, largest: Arc<AtomicUsiz
             return;
         }
         metrics::histogram!("holdfast_claims_per_commit").record(batch.len() as f64);
-        largest.fetch_max(batch.len(), Ordering::Relaxed);
+        tally.largest.fetch_max(batch.len(), Ordering::Relaxed);
         if batch.len() > 1 {
             let claims: Vec<&Claim> = batch.iter().map(|o| &o.claim).collect();
-            match together(&db, &claims).await {
+            match together(&db, &claims, &tally).await {
                 Ok(outcomes) => {
                     let mut aside = Vec::new();
                     for (order, outcome) in batch.drain(..).zip(outcomes) {
@@ -182,23 +196,35 @@ fn is_deadlock(e: &sqlx::Error) -> bool {
 
 /// Every claim behind its own savepoint, one commit for all. `None`: the
 /// claim would have waited on another transaction's rows longer than
-/// `BATCH_LOCK_WAIT`; it was rolled back, to be run alone.
-async fn together(db: &Db, claims: &[&Claim]) -> Result<Vec<Option<Claimed>>, sqlx::Error> {
+/// `BATCH_LOCK_WAIT`; it was rolled back, to be run alone. On Postgres the
+/// batch's independent claims are first decided as a set (`claim_set`).
+async fn together(
+    db: &Db,
+    claims: &[&Claim],
+    tally: &Tally,
+) -> Result<Vec<Option<Claimed>>, sqlx::Error> {
     let mut tx = db.begin().await?;
+    let mut decided: Vec<Option<Option<Claimed>>> = claims.iter().map(|_| None).collect();
     if db.backend == Backend::Postgres {
         sqlx::query(&format!("set local lock_timeout = '{BATCH_LOCK_WAIT}'"))
             .execute(&mut *tx)
             .await?;
+        let n = as_a_set(&mut tx, claims, &mut decided).await?;
+        tally.in_sets.fetch_add(n, Ordering::Relaxed);
     }
-    let mut outcomes = Vec::with_capacity(claims.len());
-    for (i, claim) in claims.iter().enumerate() {
+    let mut first = true;
+    for (claim, decision) in claims.iter().zip(decided.iter_mut()) {
+        if decision.is_some() {
+            continue;
+        }
         // One trip: the claim before released (the commit releases the
         // last), this one's savepoint taken. A plain string, so both
         // backends run its two statements in one go.
-        let step = match i {
-            0 => "savepoint claim",
-            _ => "release savepoint claim; savepoint claim",
+        let step = match first {
+            true => "savepoint claim",
+            false => "release savepoint claim; savepoint claim",
         };
+        first = false;
         tx.execute(step).await?;
         let outcome = match decide(db.backend, &mut tx, claim).await {
             Ok(outcome) => Some(outcome),
@@ -210,10 +236,48 @@ async fn together(db: &Db, claims: &[&Claim]) -> Result<Vec<Option<Claimed>>, sq
                 .execute(&mut *tx)
                 .await?;
         }
-        outcomes.push(outcome);
+        *decision = Some(outcome);
     }
     db::commit(tx).await?;
-    Ok(outcomes)
+    Ok(decided.into_iter().map(Option::flatten).collect())
+}
+
+/// Decides the independent claims of a Postgres batch in two statements,
+/// behind a savepoint. When anything contends (a seat inserted by another
+/// transaction since, a row held past the lock timeout) it is rolled back
+/// and every claim goes one by one. A claim with a stale hold in its way
+/// is left to go alone. How many were decided.
+async fn as_a_set(
+    tx: &mut db::Tx,
+    claims: &[&Claim],
+    decided: &mut [Option<Option<Claimed>>],
+) -> Result<usize, sqlx::Error> {
+    let set = claim_set::independent(claims);
+    if set.is_empty() {
+        return Ok(0);
+    }
+    (&mut **tx).execute("savepoint claims").await?;
+    match claim_set::decide(tx, claims, &set).await {
+        Ok(outcomes) => {
+            metrics::counter!("holdfast_claim_sets_total", "outcome" => "decided").increment(1);
+            let mut n = 0;
+            for (i, outcome) in outcomes {
+                if let Some(outcome) = outcome {
+                    decided[i] = Some(Some(outcome));
+                    n += 1;
+                }
+            }
+            Ok(n)
+        }
+        Err(sqlx::Error::Database(_)) => {
+            metrics::counter!("holdfast_claim_sets_total", "outcome" => "contended").increment(1);
+            sqlx::query("rollback to savepoint claims")
+                .execute(&mut **tx)
+                .await?;
+            Ok(0)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Postgres's `lock_not_available`: `lock_timeout` ran out.

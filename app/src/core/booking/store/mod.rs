@@ -9,6 +9,7 @@
 //! its payment (pay, book, re-take for a late payment, refunded).
 
 mod claim;
+mod claim_set;
 mod claim_sql;
 mod claim_sqlite;
 mod ending;
