@@ -196,7 +196,7 @@ fn insert_sql() -> String {
          s as (
              select * from json_to_recordset(cast($2 as json))
                  as s(i bigint, seat_id bigint, price_cents bigint, guests bigint)),
-         owned as (
+         owned as materialized (
              select c.i, (
                  select cast(coalesce(sum(case when b.ga_quantity > 0 then b.ga_quantity
                          else (select count(*) from booking_seat bs
