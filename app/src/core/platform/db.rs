@@ -57,10 +57,14 @@ impl Db {
         if url.starts_with("sqlite:") {
             ensure_sqlite_dir(url);
             let opts = AnyConnectOptions::from_str(&with_create_mode(url))?;
-            let read = sqlite_pool(max_connections.max(2))
+            let read = sqlite_pool(max_connections.max(2), Checkpoints::Elsewhere)
                 .connect_with(opts.clone())
                 .await?;
-            let write = sqlite_pool(1).connect_with(opts).await?;
+            let write = sqlite_pool(1, Checkpoints::Elsewhere)
+                .connect_with(opts.clone())
+                .await?;
+            let checkpointer = sqlite_pool(1, Checkpoints::Here).connect_with(opts).await?;
+            spawn_checkpointer(checkpointer, write.clone());
             Ok(Db {
                 backend: Backend::Sqlite,
                 read,
@@ -231,11 +235,24 @@ impl Db {
     }
 }
 
-fn sqlite_pool(max: u32) -> AnyPoolOptions {
+/// Which connection copies SQLite's write-ahead log back into the
+/// database file.
+#[derive(Clone, Copy, PartialEq)]
+enum Checkpoints {
+    /// This one, on its own clock (`spawn_checkpointer`).
+    Here,
+    /// Not this one: a commit never stops to checkpoint.
+    Elsewhere,
+}
+
+/// How often the checkpointer looks at the log.
+const CHECKPOINT_INTERVAL: Duration = Duration::from_millis(100);
+
+fn sqlite_pool(max: u32, checkpoints: Checkpoints) -> AnyPoolOptions {
     AnyPoolOptions::new()
         .max_connections(max)
         .acquire_timeout(Duration::from_secs(30))
-        .after_connect(|conn, _| {
+        .after_connect(move |conn, _| {
             Box::pin(async move {
                 // WAL: readers never block the writer. synchronous=NORMAL in
                 // WAL mode survives a process crash (not a power cut).
@@ -247,9 +264,36 @@ fn sqlite_pool(max: u32) -> AnyPoolOptions {
                      pragma temp_store = memory;",
                 )
                 .await?;
+                // By default the commit that grows the log past 1,000 pages
+                // copies it back and syncs the file while the writer waits
+                // (and every claim behind it). Here a connection of its own
+                // does that beside the writer.
+                if checkpoints == Checkpoints::Elsewhere {
+                    conn.execute("pragma wal_autocheckpoint = 0").await?;
+                }
                 Ok(())
             })
         })
+}
+
+/// Copies the log back into the database file every `CHECKPOINT_INTERVAL`,
+/// passively (it never waits for, nor stops, the writer or a reader), until
+/// the writer's pool is closed.
+fn spawn_checkpointer(checkpointer: AnyPool, writer: AnyPool) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(CHECKPOINT_INTERVAL);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        while !writer.is_closed() {
+            tick.tick().await;
+            if let Err(e) = sqlx::query("pragma wal_checkpoint(passive)")
+                .execute(&checkpointer)
+                .await
+            {
+                tracing::warn!(error = %e, "SQLite checkpoint failed");
+            }
+        }
+        checkpointer.close().await;
+    });
 }
 
 fn with_create_mode(url: &str) -> String {
