@@ -6,17 +6,18 @@
 //!   batch and whose seats no other claim of the batch wants. Their order
 //!   in the batch cannot change an answer; every other claim (and places of
 //!   a standing area) goes one by one after, as before.
-//! - **First statement**: the claims' Idempotency-Keys and their buyers'
-//!   locks (in buyer order, so two writers never wait on each other in a
-//!   circle). A key already there answers `KeyTaken`.
+//! - **First statement**: the buyers' locks (in buyer order, so two
+//!   writers never wait on each other in a circle), and the claims whose
+//!   Idempotency-Key is already there: they answer `KeyTaken`.
 //! - **Second statement** — its snapshot taken after those locks, so each
 //!   buyer's other claims are counted — decides every claim as the claim
 //!   alone would, in the same order: over the limit, a stale hold in the
 //!   way (put aside: the claim alone expires it), not on sale, a seat live
 //!   elsewhere (`SeatTaken`); the rest are inserted (seats in ascending
-//!   order) and their keys answered; the keys of the others are removed.
-//! - **Anything in the way** (a seat another transaction inserted after the
-//!   snapshot: the partial unique index refuses it; a row another writer
+//!   order) with their keys and answers in one go. A refused claim leaves
+//!   no key, as alone.
+//! - **Anything in the way** (a seat or a key another transaction inserted
+//!   after the snapshot: a unique index refuses it; a row another writer
 //!   holds past the batch's lock timeout): the statement fails, the caller
 //!   rolls back to its savepoint and runs every claim one by one. The index
 //!   still decides; the set only saves trips when nothing contends.
@@ -96,7 +97,7 @@ const STALE: i64 = 2;
 const NOT_ON_SALE: i64 = 3;
 const SEAT_TAKEN: i64 = 4;
 
-/// Inserts the keys and locks the buyers; the claims whose key was there.
+/// Locks the buyers; the claims whose key is already there.
 async fn keys_and_locks(
     tx: &mut Tx,
     claims: &[&Claim],
@@ -111,7 +112,6 @@ async fn keys_and_locks(
                 "buyer_id": b.buyer_id.as_str(),
                 "event_id": b.event_id.0,
                 "key": c.key.as_ref().map(|k| k.0.key.as_str()),
-                "fingerprint": c.key.as_ref().map(|k| k.0.fingerprint.as_str()),
                 "now": b.now_ms.ms(),
             })
         })
@@ -119,21 +119,14 @@ async fn keys_and_locks(
     let taken: Vec<(i64,)> = sqlx::query_as(
         "with c as (
              select * from json_to_recordset(cast($1 as json))
-                 as c(i bigint, buyer_id text, event_id bigint, key text, fingerprint text,
-                      now bigint)),
-         new_key as (
-             insert into idempotency_key (buyer_id, key, fingerprint, created_at)
-             select buyer_id, key, fingerprint, now from c where key is not null
-             on conflict (buyer_id, key) do nothing
-             returning buyer_id, key),
+                 as c(i bigint, buyer_id text, event_id bigint, key text, now bigint)),
          buyer_lock as (
              insert into buyer_event (buyer_id, event_id, touched_at)
              select buyer_id, event_id, now from c order by buyer_id, event_id
              on conflict (buyer_id, event_id) do update set touched_at = excluded.touched_at
              returning 1)
          select c.i from c
-         where c.key is not null
-           and not exists (select 1 from new_key k where k.buyer_id = c.buyer_id and k.key = c.key)",
+         join idempotency_key k on k.buyer_id = c.buyer_id and k.key = c.key",
     )
     .bind(serde_json::Value::Array(rows).to_string())
     .fetch_all(&mut **tx)
@@ -166,6 +159,7 @@ async fn insert(
             "wanted": places.len(),
             "lim": c.limit,
             "key": c.key.as_ref().map(|k| k.0.key.as_str()),
+            "fingerprint": c.key.as_ref().map(|k| k.0.fingerprint.as_str()),
             "body": c.key.as_ref().map(|k| k.1.as_str()),
         }));
         seats.extend(places.iter().map(|p| {
@@ -192,7 +186,7 @@ fn insert_sql() -> String {
              select * from json_to_recordset(cast($1 as json))
                  as c(i bigint, booking_id text, buyer_id text, event_id bigint, now bigint,
                       held_until bigint, amount bigint, currency text, wanted bigint,
-                      lim bigint, key text, body text)),
+                      lim bigint, key text, fingerprint text, body text)),
          s as (
              select * from json_to_recordset(cast($2 as json))
                  as s(i bigint, seat_id bigint, price_cents bigint, guests bigint)),
@@ -240,12 +234,11 @@ fn insert_sql() -> String {
              from new_booking nb join c on c.booking_id = nb.id join s on s.i = c.i
              order by s.seat_id),
          answer as (
-             update idempotency_key k set status_code = 200, response_body = c.body
+             insert into idempotency_key (buyer_id, key, fingerprint, status_code,
+                                          response_body, created_at)
+             select c.buyer_id, c.key, c.fingerprint, 200, c.body, c.now
              from c join new_booking nb on nb.id = c.booking_id
-             where k.buyer_id = c.buyer_id and k.key = c.key),
-         dropped_key as (
-             delete from idempotency_key k using c join verdict v on v.i = c.i
-             where v.v <> {HELD} and k.buyer_id = c.buyer_id and k.key = c.key)
+             where c.key is not null)
          select i, cast(v as bigint), owned from verdict",
         owns = BookingStatus::owns_places_sql("b", "c.now"),
         held = Held.sql(),
