@@ -603,3 +603,59 @@ mod crash_mid_batch {
         super::a_crash_mid_batch_loses_nothing_acknowledged(super::common::Backend::Postgres).await;
     }
 }
+
+/// SQLite: a commit never stops to copy the write-ahead log back into the
+/// database file while the claims behind it wait (the writer's automatic
+/// checkpoint is off); a connection of its own does it beside the writer,
+/// so the file itself soon holds what was committed (read here with the
+/// log ignored: `immutable`).
+#[tokio::test]
+async fn sqlite_log_is_copied_back_beside_the_writer() {
+    use holdfast_app::core::platform::db::Db;
+    let dir = tempdir::TempDir::new("holdfast-wal").unwrap();
+    let path = dir.path().join("w.db");
+    let db = Db::connect(&format!("sqlite://{}", path.display()), 2)
+        .await
+        .unwrap();
+    let (automatic,): (i64,) = sqlx::query_as("pragma wal_autocheckpoint")
+        .fetch_one(db.writer())
+        .await
+        .unwrap();
+    assert_eq!(automatic, 0, "the writer checkpoints by itself");
+    sqlx::query("create table filler (x blob)")
+        .execute(db.writer())
+        .await
+        .unwrap();
+    // About 2,000 pages of log in 100 commits: twice the point where a
+    // commit would checkpoint by default.
+    for _ in 0..100 {
+        sqlx::query(
+            "with recursive n(k) as (select 1 union all select k + 1 from n where k < 20)
+             insert into filler select randomblob(4000) from n",
+        )
+        .execute(db.writer())
+        .await
+        .unwrap();
+    }
+    let in_the_file = || async {
+        let url = format!("sqlite://{}?immutable=true", path.display());
+        let Ok(pool) = sqlx::SqlitePool::connect(&url).await else {
+            return 0;
+        };
+        let n: Result<(i64,), _> = sqlx::query_as("select count(*) from filler")
+            .fetch_one(&pool)
+            .await;
+        pool.close().await;
+        n.map(|(n,)| n).unwrap_or(0)
+    };
+    let mut copied = 0;
+    for _ in 0..100 {
+        copied = in_the_file().await;
+        if copied == 2_000 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(copied, 2_000, "the log was not copied back into the file");
+    db.close().await;
+}
