@@ -21,22 +21,28 @@ async fn transition(
     to: PaymentStatus,
     now: At,
 ) -> Result<bool, sqlx::Error> {
-    assert!(
-        from.iter().all(|f| f.can_become(to)),
-        "payment machine forbids {from:?} → {to}"
-    );
-    let sql = format!(
-        "update payment set status = {}, updated_at = $2 where booking_id = $1 and status in {}",
-        to.sql(),
-        PaymentStatus::sql_list(from)
-    );
-    Ok(sqlx::query(&sql)
+    Ok(sqlx::query(&transition_sql(from, to, ""))
         .bind(booking_id)
         .bind(now)
         .execute(&mut **tx)
         .await?
         .rows_affected()
         == 1)
+}
+
+/// The conditional update of `from → to` ($1 the booking, $2 now), setting
+/// `also` too (more columns, from $3) in the same statement.
+fn transition_sql(from: &[PaymentStatus], to: PaymentStatus, also: &str) -> String {
+    assert!(
+        from.iter().all(|f| f.can_become(to)),
+        "payment machine forbids {from:?} → {to}"
+    );
+    format!(
+        "update payment set status = {}, updated_at = $2{also}
+         where booking_id = $1 and status in {}",
+        to.sql(),
+        PaymentStatus::sql_list(from)
+    )
 }
 
 /// The pay step: a payment in `creating`, before the provider is asked.
@@ -82,19 +88,27 @@ pub async fn record_session(
     session: &CheckoutSession,
     now: At,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    // One statement: the session whatever the state, and `creating → open`.
+    assert!(
+        Creating.can_become(Open),
+        "payment machine forbids creating → open"
+    );
+    let sql = format!(
         "update payment set checkout_session_id = $2, checkout_url = $3,
-                payment_intent_id = coalesce($4, payment_intent_id), updated_at = $5
+                payment_intent_id = coalesce($4, payment_intent_id), updated_at = $5,
+                status = case when status in {creating} then {open} else status end
          where booking_id = $1",
-    )
-    .bind(booking_id)
-    .bind(&session.id)
-    .bind(&session.url)
-    .bind(session.payment_intent_id.as_deref())
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    transition(tx, booking_id, &[Creating], Open, now).await?;
+        creating = PaymentStatus::sql_list(&[Creating]),
+        open = Open.sql(),
+    );
+    sqlx::query(&sql)
+        .bind(booking_id)
+        .bind(&session.id)
+        .bind(&session.url)
+        .bind(session.payment_intent_id.as_deref())
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
 
@@ -107,20 +121,21 @@ pub async fn mark_paid(
     customer_email: Option<&str>,
     now: At,
 ) -> Result<bool, sqlx::Error> {
-    if !transition(tx, booking_id, &PaymentStatus::sources_of(Paid), Paid, now).await? {
-        return Ok(false);
-    }
-    sqlx::query(
-        "update payment set payment_intent_id = coalesce($2, payment_intent_id),
-                customer_email = coalesce(customer_email, $3)
-         where booking_id = $1",
-    )
-    .bind(booking_id)
-    .bind(payment_intent)
-    .bind(customer_email)
-    .execute(&mut **tx)
-    .await?;
-    Ok(true)
+    let sql = transition_sql(
+        &PaymentStatus::sources_of(Paid),
+        Paid,
+        ", payment_intent_id = coalesce($3, payment_intent_id),
+           customer_email = coalesce(customer_email, $4)",
+    );
+    Ok(sqlx::query(&sql)
+        .bind(booking_id)
+        .bind(now)
+        .bind(payment_intent)
+        .bind(customer_email)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected()
+        == 1)
 }
 
 /// The checkout ended without money: `creating | open → expired`.
