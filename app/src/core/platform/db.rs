@@ -26,7 +26,7 @@ const BUSY_TABLES: [&str; 5] = [
 /// The refresh's sample: 3,000 rows a table (a statistics target of 10),
 /// not Postgres' default 30,000. The claims' plans hang on row counts and
 /// a handful of statuses, which the small sample gives as well; the large
-/// one took 100–150 ms of the two cores per table, every few seconds of an
+/// one took 35–115 ms of the two cores per table, every few seconds of an
 /// on-sale, reading every sampled key's stored answer (issue 19).
 const REFRESH_SAMPLE: &str = "set local default_statistics_target = 10";
 
