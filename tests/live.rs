@@ -173,3 +173,65 @@ async fn changes_on_one_instance_reach_the_other_instances_stream() {
     // And B refuses that seat from its own map, without a write.
     assert_eq!(b.buyer().hold(1, 321).await.code(), "SEAT_TAKEN");
 }
+
+/// A burst of holds on two events, made at once on one instance, reaches
+/// the other instance's maps whole: the sender gathers what queued up and
+/// sends it in one statement, several notices, in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_burst_on_two_events_reaches_the_other_instance_whole() {
+    if !common::wants_postgres() {
+        return;
+    }
+    let a = common::spawn_app(common::Backend::Postgres).await;
+    let b = common::spawn_on(&a.database_url, None, |_| {}).await;
+    let second_event_seat: i64 = a.first_seat(2).await;
+    let wanted: Vec<(i64, i64)> = (0..12)
+        .map(|i| match i % 2 {
+            0 => (1, 400 + i),
+            _ => (2, second_event_seat + i),
+        })
+        .collect();
+    // B has both maps loaded.
+    for event in [1, 2] {
+        assert_eq!(
+            b.buyer()
+                .get(&format!("/api/events/{event}/seats"))
+                .await
+                .status,
+            200
+        );
+    }
+    let holds = wanted.iter().map(|&(event, seat)| {
+        let buyer = a.buyer();
+        async move { buyer.hold(event, seat).await.status }
+    });
+    let statuses = futures::future::join_all(holds).await;
+    assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+    // B's snapshots show every one of them held (within their staleness bound).
+    let mut missing = wanted.clone();
+    for _ in 0..20 {
+        let mut still = Vec::new();
+        for &(event, seat) in &missing {
+            let snapshot = b
+                .buyer()
+                .get(&format!("/api/events/{event}/seats"))
+                .await
+                .json();
+            let status = snapshot["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["id"] == seat)
+                .map(|s| s["status"].as_str().unwrap_or_default().to_string());
+            if status.as_deref() != Some("HELD") {
+                still.push((event, seat));
+            }
+        }
+        missing = still;
+        if missing.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(missing.is_empty(), "not held on B: {missing:?}");
+}

@@ -18,10 +18,18 @@ use crate::model::{EventId, SeatId};
 const CHANNEL: &str = "holdfast_seats";
 /// Postgres caps a payload at 8,000 bytes; this many changes stay below it.
 const CHANGES_PER_NOTICE: usize = 200;
+/// How long the sender gathers changes after the first before it sends:
+/// what a map on another instance lags behind at most, on top of the trip.
+const GATHER: std::time::Duration = std::time::Duration::from_millis(2);
 
 #[derive(Serialize, Deserialize)]
 struct Notice {
     origin: String,
+    /// The notice's place in the sender's order: Postgres delivers one of
+    /// several identical notifications of a transaction, and this keeps
+    /// every notice distinct.
+    #[serde(default)]
+    seq: u64,
     event: EventId,
     /// (seat, kind, held until): kind 0 free, 1 held, 2 in checkout, 3 booked.
     changes: Vec<(SeatId, u8, At)>,
@@ -61,17 +69,18 @@ pub async fn start(
     let me = origin.clone();
     tokio::spawn(async move {
         // One sender keeps this instance's notices in the order it committed.
-        // Whatever queued up while it was sending goes out together: one
-        // round trip per commit would fall behind under an on-sale (the
-        // simulator measured minutes of lag), one per 200 changes does not.
+        // Whatever queues up within `GATHER` of a first change goes out
+        // together, in one statement: one round trip (and one NOTIFY, which
+        // wakes every instance's listener) per commit would fall behind under
+        // an on-sale (the simulator measured minutes of lag) and cost every
+        // hold a trip; one per window does not.
         while let Some(first) = rx.recv().await {
+            tokio::time::sleep(GATHER).await;
             let mut pending = vec![first];
             while let Ok(more) = rx.try_recv() {
                 pending.push(more);
             }
-            for (event, changes) in coalesce(pending) {
-                send(&db, &me, event, &changes).await;
-            }
+            send(&db, &notices(&me, coalesce(pending))).await;
         }
     });
     tokio::spawn(async move {
@@ -118,29 +127,44 @@ fn coalesce(
     out
 }
 
-/// NOTIFYs one event's changes, at most `CHANGES_PER_NOTICE` per notice.
-async fn send(db: &Db, origin: &str, event: EventId, changes: &[(SeatId, Occupancy)]) {
-    for chunk in changes.chunks(CHANGES_PER_NOTICE) {
-        let notice = Notice {
-            origin: origin.to_string(),
-            event,
-            changes: chunk
-                .iter()
-                .map(|(s, o)| {
-                    let (k, u) = encode(*o);
-                    (*s, k, u)
-                })
-                .collect(),
-        };
-        let payload = serde_json::to_string(&notice).unwrap_or_default();
-        if let Err(e) = sqlx::query("select pg_notify($1, $2)")
-            .bind(CHANNEL)
-            .bind(payload)
-            .execute(db.writer())
-            .await
-        {
-            tracing::warn!(error = %e, "seat change not sent to other instances");
+/// The notices (payloads) for `batches`, at most `CHANGES_PER_NOTICE`
+/// changes each, in commit order.
+fn notices(origin: &str, batches: Vec<(EventId, Vec<(SeatId, Occupancy)>)>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (event, changes) in batches {
+        for chunk in changes.chunks(CHANGES_PER_NOTICE) {
+            let notice = Notice {
+                origin: origin.to_string(),
+                seq: out.len() as u64,
+                event,
+                changes: chunk
+                    .iter()
+                    .map(|(s, o)| {
+                        let (k, u) = encode(*o);
+                        (*s, k, u)
+                    })
+                    .collect(),
+            };
+            out.extend(serde_json::to_string(&notice).ok());
         }
+    }
+    out
+}
+
+/// NOTIFYs the notices in one statement, in their order (Postgres delivers
+/// a transaction's notifications in the order they were sent).
+async fn send(db: &Db, notices: &[String]) {
+    if let Err(e) = sqlx::query(
+        "select pg_notify($1, n.payload)
+         from json_array_elements_text(cast($2 as json)) with ordinality as n(payload, i)
+         order by n.i",
+    )
+    .bind(CHANNEL)
+    .bind(serde_json::Value::from(notices).to_string())
+    .execute(db.writer())
+    .await
+    {
+        tracing::warn!(error = %e, "seat change not sent to other instances");
     }
 }
 
