@@ -711,3 +711,69 @@ async fn postgres_statistics_refresh_takes_a_small_sample() {
         "the refresh took a histogram of {bounds} bounds: the default sample, not the small one"
     );
 }
+
+/// Postgres counts a buyer's places in the claim's one statement, from a
+/// snapshot taken before the statement waits for the buyer's lock. A claim
+/// of the same buyer that commits during that wait must still count. Here
+/// it is made by hand (the buyer's lock taken, the limit's other places
+/// held), committed while the buyer's hold waits for the lock: the hold
+/// must be refused, and the buyer must own the limit, not one more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_a_claim_committed_while_the_next_waits_for_the_buyer_counts() {
+    if !common::wants_postgres() {
+        return;
+    }
+    let app = common::spawn_app(common::Backend::Postgres).await;
+    let buyer = app.buyer();
+    assert_eq!(buyer.hold(1, 1).await.status, 200);
+    let (buyer_id,): (String,) = sqlx::query_as("select buyer_id from booking")
+        .fetch_one(app.state.db.reader())
+        .await
+        .unwrap();
+    let limit = app.state.rules.max_places_per_buyer;
+    let mut other = app.state.db.writer().begin().await.unwrap();
+    sqlx::query("update buyer_event set claims = claims + 1 where buyer_id = $1 and event_id = 1")
+        .bind(&buyer_id)
+        .execute(&mut *other)
+        .await
+        .unwrap();
+    sqlx::query(
+        "insert into booking (id, event_id, buyer_id, status, held_until, amount_cents,
+                              currency, ga_quantity, created_at, updated_at)
+         values ('made-by-hand', 1, $1, 'HELD', $2, 0, 'EUR', 0, $3, $3)",
+    )
+    .bind(&buyer_id)
+    .bind(app.state.clock.now().ms() + 600_000)
+    .bind(app.state.clock.now().ms())
+    .execute(&mut *other)
+    .await
+    .unwrap();
+    sqlx::query(
+        "insert into booking_seat (booking_id, seat_id, event_id, price_cents, live)
+         select 'made-by-hand', id, 1, 0, 1 from seat
+         where event_id = 1 and id > 300 order by id limit $1",
+    )
+    .bind(limit - 1)
+    .execute(&mut *other)
+    .await
+    .unwrap();
+    let waiting = tokio::spawn(async move { buyer.hold(1, 2).await });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while app.state.db.lock_waiters().await.unwrap() == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the hold never waited"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    other.commit().await.unwrap();
+    let answer = waiting.await.unwrap();
+    assert_eq!(answer.code(), "LIMIT_EXCEEDED", "{}", answer.text);
+    let owned = app
+        .scalar(&format!(
+            "select count(*) from booking_seat bs join booking b on b.id = bs.booking_id
+             where bs.live = 1 and b.buyer_id = '{buyer_id}'"
+        ))
+        .await;
+    assert_eq!(owned, limit);
+}

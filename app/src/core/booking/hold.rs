@@ -5,7 +5,7 @@
 //! 2. A seat the map already knows as taken is refused without touching the
 //!    booking tables (the fast path that keeps losers cheap during an
 //!    on-sale spike); only the Idempotency-Key is looked up, for replays.
-//! 3. The transaction (`store::claim`, four round trips on Postgres),
+//! 3. The transaction (`store::claim`, three round trips on Postgres),
 //!    shared with the claims queued beside it (`store::group_commit`):
 //!    the Idempotency-Key row, the buyer's lock and limit, stale holds on
 //!    these seats expired on the spot (invariant 4: nobody waits for the

@@ -152,10 +152,17 @@ impl Db {
     /// The wait is measured (`holdfast_db_pool_wait_seconds`): a
     /// connection from the pool, then the `BEGIN` (one local round trip).
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
+        self.begin_then("").await
+    }
+
+    /// A write transaction that, on Postgres, first runs `postgres` (`set
+    /// local …`, a savepoint), in the same round trip as its `BEGIN`.
+    pub async fn begin_then(&self, postgres: &str) -> Result<Tx, sqlx::Error> {
         let asked = std::time::Instant::now();
         let tx = match self.backend {
             Backend::Sqlite => self.write.begin_with("BEGIN IMMEDIATE").await,
-            Backend::Postgres => self.write.begin().await,
+            Backend::Postgres if postgres.is_empty() => self.write.begin().await,
+            Backend::Postgres => self.write.begin_with(format!("BEGIN; {postgres}")).await,
         };
         super::metrics::pool_wait(self.write_label, asked.elapsed());
         tx
@@ -261,6 +268,10 @@ const CHECKPOINT_INTERVAL: Duration = Duration::from_millis(100);
 fn sqlite_pool(max: u32, checkpoints: Checkpoints) -> AnyPoolOptions {
     AnyPoolOptions::new()
         .max_connections(max)
+        // A file does not hang up: no ping through the connection's thread
+        // before every use (the single writer's every transaction waited
+        // for one). sqlx still pings a connection when it comes back.
+        .test_before_acquire(false)
         .acquire_timeout(Duration::from_secs(30))
         .after_connect(move |conn, _| {
             Box::pin(async move {

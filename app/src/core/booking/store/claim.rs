@@ -11,21 +11,23 @@
 //! decremented where enough places are left: invariant 2); the key gets its
 //! answer.
 //!
-//! - **Postgres**: two statements. The first inserts the key and locks the
-//!   buyer; the second — its snapshot taken after that lock — counts,
-//!   checks, inserts the booking and its seats and completes the key, as
-//!   one statement of data-modifying CTEs (`claim_sql`). With BEGIN and
-//!   COMMIT, four round trips instead of ten; a standing area's row is
-//!   locked for one statement and the commit. A stale hold on one of the
-//!   seats or in the area (rare: the sweeper ends them) sends the claim
-//!   through the step-by-step path.
+//! - **Postgres**: one statement of data-modifying CTEs (`claim_sql`):
+//!   key, buyer's lock, count, checks, the booking and its seats. With
+//!   BEGIN and COMMIT, three round trips instead of ten. When another
+//!   claim of the same buyer committed while this one waited for the
+//!   buyer's lock, the count was taken too early: a second statement, its
+//!   snapshot taken after the lock, decides instead (four trips). A
+//!   standing area's row is locked for one statement and the commit. A
+//!   stale hold on one of the seats or in the area (rare: the sweeper ends
+//!   them) sends the claim through the step-by-step path.
 //! - **SQLite**: seats in one trip to SQLite's thread (`claim_sqlite`),
 //!   four statements in one call; places, and a claim that would be
 //!   refused or meets a stale hold, step by step.
 
+use super::claim_sql::{self, Statement};
 use super::ending::{expire_stale, Released};
 use super::BookingStatus::*;
-use super::{claim_sql, BookingStatus, NewBooking};
+use super::{BookingStatus, NewBooking};
 use crate::core::platform::clock::{rfc3339, At};
 use crate::core::platform::db;
 use crate::core::platform::db::{is_unique_violation, Backend, Db, Tx};
@@ -149,7 +151,7 @@ pub(super) async fn decide(
     claim: &Claim,
 ) -> Result<Claimed, sqlx::Error> {
     let outcome = match backend {
-        Backend::Postgres => in_two_statements(tx, claim).await,
+        Backend::Postgres => on_postgres(tx, claim).await,
         Backend::Sqlite => on_sqlite(tx, claim).await,
     };
     match outcome {
@@ -217,35 +219,51 @@ async fn step_by_step(tx: &mut Tx, c: &Claim, take_key: bool) -> Result<Claimed,
     Ok(Claimed::Held { freed })
 }
 
-/// Postgres: the key and the buyer's lock, then everything else at once.
-async fn in_two_statements(tx: &mut Tx, c: &Claim) -> Result<Claimed, sqlx::Error> {
-    let b = &c.booking;
-    let (key_taken,): (i64,) = sqlx::query_as(
-        "with new_key as (
-             insert into idempotency_key (buyer_id, key, fingerprint, created_at)
-             select $1, $3, $4, $5 where $3 is not null
-             on conflict (buyer_id, key) do nothing returning 1),
-         buyer_lock as (
-             insert into buyer_event (buyer_id, event_id, touched_at) values ($1, $2, $5)
-             on conflict (buyer_id, event_id) do update set touched_at = excluded.touched_at
-             returning 1)
-         select case when $3 is null or exists (select 1 from new_key) then 0 else 1 end
-         from buyer_lock",
-    )
-    .bind(&b.buyer_id)
-    .bind(b.event_id)
-    .bind(c.key.as_ref().map(|k| k.0.key.as_str()))
-    .bind(c.key.as_ref().map(|k| k.0.fingerprint.as_str()))
-    .bind(b.now_ms)
-    .fetch_one(&mut **tx)
-    .await?;
-    if key_taken == 1 {
+/// Postgres: the whole claim in one statement; a second one counts the
+/// buyer's places again when another claim of theirs committed while the
+/// first waited for the buyer's lock (`claim_sql`).
+async fn on_postgres(tx: &mut Tx, c: &Claim) -> Result<Claimed, sqlx::Error> {
+    let whole = statement(tx, c, Statement::Whole).await?;
+    if whole.key_taken {
         return Ok(Claimed::KeyTaken);
     }
+    let decided = match whole.counted {
+        true => whole,
+        false => statement(tx, c, Statement::AfterLock).await?,
+    };
+    if decided.inserted {
+        return Ok(Claimed::Held { freed: Vec::new() });
+    }
+    if decided.owned + c.what.count() > c.limit {
+        return Ok(Claimed::OverLimit {
+            owned: decided.owned,
+        });
+    }
+    if decided.stale {
+        return step_by_step(tx, c, false).await;
+    }
+    if !decided.ready {
+        return Ok(Claimed::NotOnSale);
+    }
+    Ok(Claimed::SoldOut)
+}
 
+/// What one of the claim's statements found.
+struct Found {
+    owned: i64,
+    stale: bool,
+    ready: bool,
+    inserted: bool,
+    /// The buyer's places were counted with every earlier claim of theirs.
+    counted: bool,
+    key_taken: bool,
+}
+
+async fn statement(tx: &mut Tx, c: &Claim, statement: Statement) -> Result<Found, sqlx::Error> {
+    let b = &c.booking;
     let sql = match &c.what {
-        Claiming::Seats(seats) => claim_sql::seats(seats.len()),
-        Claiming::Places { .. } => claim_sql::places(),
+        Claiming::Seats(seats) => claim_sql::seats(statement, seats.len()),
+        Claiming::Places { .. } => claim_sql::places(statement),
     };
     let mut q = sqlx::query_as(&sql)
         .bind(&b.buyer_id)
@@ -258,7 +276,8 @@ async fn in_two_statements(tx: &mut Tx, c: &Claim) -> Result<Claimed, sqlx::Erro
         .bind(c.what.count())
         .bind(c.limit)
         .bind(c.key.as_ref().map(|k| k.0.key.as_str()))
-        .bind(c.key.as_ref().map(|k| k.1.as_str()));
+        .bind(c.key.as_ref().map(|k| k.1.as_str()))
+        .bind(c.key.as_ref().map(|k| k.0.fingerprint.as_str()));
     match &c.what {
         Claiming::Seats(seats) => {
             for place in seats {
@@ -270,20 +289,16 @@ async fn in_two_statements(tx: &mut Tx, c: &Claim) -> Result<Claimed, sqlx::Erro
         }
         Claiming::Places { area_id, .. } => q = q.bind(*area_id),
     }
-    let (owned, stale, ready, inserted): (i64, i64, i64, i64) = q.fetch_one(&mut **tx).await?;
-    if inserted == 1 {
-        return Ok(Claimed::Held { freed: Vec::new() });
-    }
-    if owned + c.what.count() > c.limit {
-        return Ok(Claimed::OverLimit { owned });
-    }
-    if stale > 0 {
-        return step_by_step(tx, c, false).await;
-    }
-    if ready == 0 {
-        return Ok(Claimed::NotOnSale);
-    }
-    Ok(Claimed::SoldOut)
+    let (owned, stale, ready, inserted, counted, key_taken): (i64, i64, i64, i64, i64, i64) =
+        q.fetch_one(&mut **tx).await?;
+    Ok(Found {
+        owned,
+        stale: stale > 0,
+        ready: ready > 0,
+        inserted: inserted == 1,
+        counted: counted == 1,
+        key_taken: key_taken == 1,
+    })
 }
 
 /// HELD bookings of a standing area whose time is up (a batch of them).

@@ -1,4 +1,4 @@
-//! A batch's independent claims on Postgres as a set: two statements for
+//! A batch's independent claims on Postgres as a set: one statement for
 //! the lot instead of three trips per claim (`group_commit` runs it first
 //! in a batch's transaction, behind a savepoint).
 //!
@@ -6,16 +6,16 @@
 //!   batch and whose seats no other claim of the batch wants. Their order
 //!   in the batch cannot change an answer; every other claim (and places of
 //!   a standing area) goes one by one after, as before.
-//! - **First statement**: the buyers' locks (in buyer order, so two
-//!   writers never wait on each other in a circle), and the claims whose
-//!   Idempotency-Key is already there: they answer `KeyTaken`.
-//! - **Second statement** — its snapshot taken after those locks, so each
-//!   buyer's other claims are counted — decides every claim as the claim
-//!   alone would, in the same order: over the limit, a stale hold in the
-//!   way (put aside: the claim alone expires it), not on sale, a seat live
-//!   elsewhere (`SeatTaken`); the rest are inserted (seats in ascending
-//!   order) with their keys and answers in one go. A refused claim leaves
-//!   no key, as alone.
+//! - **The statement** locks the buyers (in buyer order, so two writers
+//!   never wait on each other in a circle) and bumps their claim counters
+//!   (`claim_sql`); then decides every claim as the claim alone would, in
+//!   the same order: its Idempotency-Key already there (`KeyTaken`), over
+//!   the limit, a stale hold in the way (put aside: the claim alone expires
+//!   it), not on sale, a seat live elsewhere (`SeatTaken`); the rest are
+//!   inserted (seats in ascending order) with their keys and answers in
+//!   one go. A refused claim leaves no key, as alone. A claim whose buyer
+//!   had another claim commit between the statement's snapshot and its
+//!   lock (the counter moved) is put aside too: its count may be short.
 //! - **Anything in the way** (a seat or a key another transaction inserted
 //!   after the snapshot: a unique index refuses it; a row another writer
 //!   holds past the batch's lock timeout): the statement fails, the caller
@@ -59,88 +59,42 @@ pub(super) fn independent(claims: &[&Claim]) -> Vec<usize> {
 }
 
 /// Decides the claims `set` (indices into `claims`): `Some` for each one
-/// decided, `None` for one to run alone (a stale hold in its way). An
-/// error leaves the transaction to be rolled back to before this call.
+/// decided, `None` for one to run alone (a stale hold in its way, or a
+/// count that may be short). An error leaves the transaction to be rolled
+/// back to before this call.
 pub(super) async fn decide(
     tx: &mut Tx,
     claims: &[&Claim],
     set: &[usize],
 ) -> Result<Vec<(usize, Option<Claimed>)>, sqlx::Error> {
-    let mut decided = Vec::with_capacity(set.len());
-    let key_taken = keys_and_locks(tx, claims, set).await?;
-    let go_on: Vec<usize> = set
-        .iter()
-        .copied()
-        .filter(|i| !key_taken.contains(i))
-        .collect();
-    decided.extend(key_taken.into_iter().map(|i| (i, Some(Claimed::KeyTaken))));
-    if go_on.is_empty() {
-        return Ok(decided);
-    }
-    for (i, verdict, owned) in insert(tx, claims, &go_on).await? {
-        let outcome = match verdict {
-            HELD => Some(Claimed::Held { freed: Vec::new() }),
-            OVER_LIMIT => Some(Claimed::OverLimit { owned }),
-            NOT_ON_SALE => Some(Claimed::NotOnSale),
-            SEAT_TAKEN => Some(Claimed::SeatTaken),
-            _ => None,
-        };
-        decided.push((i, outcome));
-    }
-    Ok(decided)
+    Ok(statement(tx, claims, set)
+        .await?
+        .into_iter()
+        .map(|(i, verdict, owned)| {
+            let outcome = match verdict {
+                HELD => Some(Claimed::Held { freed: Vec::new() }),
+                KEY_TAKEN => Some(Claimed::KeyTaken),
+                OVER_LIMIT => Some(Claimed::OverLimit { owned }),
+                NOT_ON_SALE => Some(Claimed::NotOnSale),
+                SEAT_TAKEN => Some(Claimed::SeatTaken),
+                _ => None,
+            };
+            (i, outcome)
+        })
+        .collect())
 }
 
-/// The verdicts of the second statement.
+/// The statement's verdicts.
 const HELD: i64 = 0;
 const OVER_LIMIT: i64 = 1;
 const STALE: i64 = 2;
 const NOT_ON_SALE: i64 = 3;
 const SEAT_TAKEN: i64 = 4;
+const KEY_TAKEN: i64 = 5;
+const UNCOUNTED: i64 = 6;
 
-/// Locks the buyers; the claims whose key is already there (looked up
-/// one claim at a time: as a join, the generic plan scanned the whole
-/// table of keys, 1.2 ms a batch at 20,000 keys).
-async fn keys_and_locks(
-    tx: &mut Tx,
-    claims: &[&Claim],
-    set: &[usize],
-) -> Result<Vec<usize>, sqlx::Error> {
-    let rows: Vec<_> = set
-        .iter()
-        .map(|&i| {
-            let (c, b) = (claims[i], &claims[i].booking);
-            json!({
-                "i": i,
-                "buyer_id": b.buyer_id.as_str(),
-                "event_id": b.event_id.0,
-                "key": c.key.as_ref().map(|k| k.0.key.as_str()),
-                "now": b.now_ms.ms(),
-            })
-        })
-        .collect();
-    let taken: Vec<(i64,)> = sqlx::query_as(
-        "with c as (
-             select * from json_to_recordset(cast($1 as json))
-                 as c(i bigint, buyer_id text, event_id bigint, key text, now bigint)),
-         buyer_lock as (
-             insert into buyer_event (buyer_id, event_id, touched_at)
-             select buyer_id, event_id, now from c order by buyer_id, event_id
-             on conflict (buyer_id, event_id) do update set touched_at = excluded.touched_at
-             returning 1)
-         select c.i from c
-         cross join lateral (
-             select 1 from idempotency_key k
-             where k.buyer_id = c.buyer_id and k.key = c.key
-             limit 1) as k",
-    )
-    .bind(serde_json::Value::Array(rows).to_string())
-    .fetch_all(&mut **tx)
-    .await?;
-    Ok(taken.into_iter().map(|(i,)| i as usize).collect())
-}
-
-/// The second statement: (claim, verdict, places the buyer owns).
-async fn insert(
+/// (claim, verdict, places the buyer owns).
+async fn statement(
     tx: &mut Tx,
     claims: &[&Claim],
     set: &[usize],
@@ -171,7 +125,7 @@ async fn insert(
             json!({"i": i, "seat_id": p.seat.0, "price_cents": p.price_cents, "guests": p.guests})
         }));
     }
-    static SQL: LazyLock<String> = LazyLock::new(insert_sql);
+    static SQL: LazyLock<String> = LazyLock::new(statement_sql);
     let verdicts: Vec<(i64, i64, i64)> = sqlx::query_as(&SQL)
         .bind(serde_json::Value::Array(rows).to_string())
         .bind(serde_json::Value::Array(seats).to_string())
@@ -184,8 +138,10 @@ async fn insert(
 }
 
 /// See the module's words; the places owned counted as the claim alone
-/// counts them (`claim_sql`).
-fn insert_sql() -> String {
+/// counts them (`claim_sql`). The keys are looked up one claim at a time:
+/// as a join, the generic plan scanned the whole table of keys (1.2 ms a
+/// batch at 20,000 keys).
+fn statement_sql() -> String {
     format!(
         "with c as (
              select * from json_to_recordset(cast($1 as json))
@@ -195,6 +151,27 @@ fn insert_sql() -> String {
          s as (
              select * from json_to_recordset(cast($2 as json))
                  as s(i bigint, seat_id bigint, price_cents bigint, guests bigint)),
+         seen as materialized (
+             select c.i, coalesce((select be.claims from buyer_event be
+                                   where be.buyer_id = c.buyer_id and be.event_id = c.event_id),
+                                  0) as claims
+             from c),
+         buyer_lock as (
+             insert into buyer_event (buyer_id, event_id, touched_at, claims)
+             select buyer_id, event_id, now, 1 from c order by buyer_id, event_id
+             on conflict (buyer_id, event_id)
+                 do update set touched_at = excluded.touched_at, claims = buyer_event.claims + 1
+             returning buyer_id, event_id, claims),
+         counted as (
+             select c.i from c join seen on seen.i = c.i
+             join buyer_lock bl on bl.buyer_id = c.buyer_id and bl.event_id = c.event_id
+             where bl.claims = seen.claims + 1),
+         key_taken as (
+             select c.i from c
+             cross join lateral (
+                 select 1 from idempotency_key k
+                 where k.buyer_id = c.buyer_id and k.key = c.key
+                 limit 1) as k),
          owned as materialized (
              select c.i, (
                  select cast(coalesce(sum(case when b.ga_quantity > 0 then b.ga_quantity
@@ -217,12 +194,16 @@ fn insert_sql() -> String {
                                where sa.event_id = c.event_id and sa.cancelled_at is not null)),
          verdict as (
              select c.i, o.n as owned,
-                    case when o.n + c.wanted > c.lim then {OVER_LIMIT}
+                    case when kt.i is not null then {KEY_TAKEN}
+                         when n.i is null then {UNCOUNTED}
+                         when o.n + c.wanted > c.lim then {OVER_LIMIT}
                          when coalesce(l.stale, false) then {STALE}
                          when r.i is null then {NOT_ON_SALE}
                          when l.i is not null then {SEAT_TAKEN}
                          else {HELD} end as v
              from c join owned o on o.i = c.i
+             left join key_taken kt on kt.i = c.i
+             left join counted n on n.i = c.i
              left join live l on l.i = c.i
              left join ready r on r.i = c.i),
          new_booking as (

@@ -1,13 +1,27 @@
-//! The second statement of a claim on Postgres (`claim`): one statement of
-//! data-modifying CTEs, run after the buyer's lock so its snapshot sees the
-//! buyer's other claims. Data-modifying CTEs all run to completion, read or
-//! not. It answers (places the buyer owns, stale holds in the way, whether
-//! the event is ready to sell to this buyer, bookings inserted).
+//! A claim on Postgres (`claim`) as statements of data-modifying CTEs.
+//! Data-modifying CTEs all run to completion, read or not.
+//!
+//! - **`Statement::Whole`**, tried first: the whole claim in one statement.
+//!   It inserts the Idempotency-Key row (with the answer it will have if
+//!   the claim holds: a refused claim is rolled back), locks the buyer's
+//!   row and bumps the buyer's claim counter, counts the buyer's places,
+//!   checks and inserts. The count is read from the statement's snapshot,
+//!   taken before the lock: it is right only when no claim of this buyer
+//!   committed in between — when the counter the lock returns is the one
+//!   the snapshot saw, plus ours. Otherwise nothing is inserted and the
+//!   claim goes on with the next statement.
+//! - **`Statement::AfterLock`**: the same claim after the key and the lock,
+//!   its snapshot taken after them, so it sees every claim of the buyer.
+//!
+//! Both answer (places the buyer owns, stale holds in the way, whether the
+//! event is ready to sell to this buyer, bookings inserted, whether the
+//! count was taken under the lock, whether the key was someone else's).
 //!
 //! Parameters: $1 buyer, $2 event, $3 booking id, $4 now, $5 held until,
 //! $6 amount, $7 currency, $8 places wanted, $9 the buyer's limit, $10 the
-//! Idempotency-Key (or null), $11 its answer; then the seats with their
-//! prices and parties from $12, or the standing area as $12.
+//! Idempotency-Key (or null), $11 its answer, $12 its fingerprint; then
+//! the seats with their prices and parties from $13, or the standing area
+//! as $13.
 
 use super::BookingStatus::*;
 
@@ -28,14 +42,49 @@ fn owned() -> String {
     )
 }
 
+/// Which statement of a claim (see the module's words).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Statement {
+    Whole,
+    AfterLock,
+}
+
+/// `Whole`: the key claimed, the buyer locked and counted (`counted` has a
+/// row when the snapshot saw every earlier claim of the buyer and the key
+/// is this request's).
+const KEY_AND_LOCK: &str = "new_key as (
+             insert into idempotency_key (buyer_id, key, fingerprint, status_code,
+                                          response_body, created_at)
+             select $1, $10, $12, 200, $11, $4 where $10 is not null
+             on conflict (buyer_id, key) do nothing returning 1),
+         seen as (
+             select claims from buyer_event where buyer_id = $1 and event_id = $2),
+         buyer_lock as (
+             insert into buyer_event (buyer_id, event_id, touched_at, claims)
+             values ($1, $2, $4, 1)
+             on conflict (buyer_id, event_id)
+                 do update set touched_at = excluded.touched_at, claims = buyer_event.claims + 1
+             returning claims),
+         key_taken as (
+             select 1 where $10 is not null and not exists (select 1 from new_key)),
+         counted as (
+             select 1 from buyer_lock
+             where claims = coalesce((select claims from seen), 0) + 1
+               and not exists (select 1 from key_taken)),";
+
+/// `AfterLock`: the key and the lock are already this transaction's.
+const AFTER_LOCK: &str = "key_taken as (select 1 where false),
+         counted as (select 1),";
+
 /// Published, on sale (and, for a sailing, not cancelled), within the
-/// buyer's limit, nothing stale in the way.
+/// buyer's limit, nothing stale in the way, counted under the lock.
 const READY: &str = "ready as (
              select 1 from event
              where id = $2 and published = 1 and on_sale_at <= $4
                and not exists (select 1 from sailing where event_id = $2 and cancelled_at is not null)
                and (select n from owned) + $8 <= $9
-               and not exists (select 1 from stale))";
+               and not exists (select 1 from stale)
+               and exists (select 1 from counted))";
 
 /// The booking, inserted once `gate` (a CTE name) has a row.
 fn new_booking(gate: &str, ga: &str) -> String {
@@ -50,17 +99,36 @@ fn new_booking(gate: &str, ga: &str) -> String {
     )
 }
 
-const ANSWER: &str = "answer as (
+/// `AfterLock`: the key row was inserted unanswered (`claim`'s first
+/// statement) and gets its answer; `Whole` inserted it answered.
+fn answer(statement: Statement) -> &'static str {
+    match statement {
+        Statement::Whole => "",
+        Statement::AfterLock => {
+            ",
+         answer as (
              update idempotency_key set status_code = 200, response_body = $11
-             where buyer_id = $1 and key = $10 and exists (select 1 from new_booking))";
+             where buyer_id = $1 and key = $10 and fingerprint = $12
+               and exists (select 1 from new_booking))"
+        }
+    }
+}
+
+fn start(statement: Statement) -> &'static str {
+    match statement {
+        Statement::Whole => KEY_AND_LOCK,
+        Statement::AfterLock => AFTER_LOCK,
+    }
+}
 
 const RESULT: &str = "select (select n from owned), (select count(*) from stale),
-                (select count(*) from ready), (select count(*) from new_booking)";
+                (select count(*) from ready), (select count(*) from new_booking),
+                (select count(*) from counted), (select count(*) from key_taken)";
 
 /// For `n` seats: the booking and its seats (the partial unique index
 /// refuses a seat live elsewhere, failing the statement).
-pub fn seats(n: usize) -> String {
-    const FIRST_SEAT_PARAM: usize = 12;
+pub fn seats(statement: Statement, n: usize) -> String {
+    const FIRST_SEAT_PARAM: usize = 13;
     let rows: Vec<String> = (0..n)
         .map(|i| {
             let p = FIRST_SEAT_PARAM + 3 * i;
@@ -75,7 +143,8 @@ pub fn seats(n: usize) -> String {
         .map(|i| format!("${}", FIRST_SEAT_PARAM + 3 * i))
         .collect();
     format!(
-        "with {owned},
+        "with {start}
+         {owned},
          stale as (
              select bs.booking_id from booking_seat bs join booking b on b.id = bs.booking_id
              where bs.live = 1 and bs.seat_id in ({params})
@@ -86,9 +155,10 @@ pub fn seats(n: usize) -> String {
              insert into booking_seat (booking_id, seat_id, event_id, price_cents, guests, live)
              select nb.id, s.seat_id, $2, s.price_cents, s.guests, 1
              from new_booking nb cross join (values {rows}) as s(n, seat_id, price_cents, guests)
-             order by s.n),
-         {ANSWER}
+             order by s.n){answer}
          {RESULT}",
+        start = start(statement),
+        answer = answer(statement),
         owned = owned(),
         held = Held.sql(),
         params = params.join(", "),
@@ -97,27 +167,29 @@ pub fn seats(n: usize) -> String {
     )
 }
 
-/// For places of the standing area $12: the area's count decremented where
+/// For places of the standing area $13: the area's count decremented where
 /// enough are left (invariant 2, and `check (remaining >= 0)` behind it),
 /// then the booking. The area's row stays locked until the commit, one
 /// statement after.
-pub fn places() -> String {
+pub fn places(statement: Statement) -> String {
     format!(
-        "with {owned},
+        "with {start}
+         {owned},
          stale as (
              select id from booking
-             where ga_area_id = $12 and status = {held} and held_until <= $4 limit 1),
+             where ga_area_id = $13 and status = {held} and held_until <= $4 limit 1),
          {READY},
          taken as (
              update ga_area set remaining = remaining - $8
-             where id = $12 and event_id = $2 and remaining >= $8
+             where id = $13 and event_id = $2 and remaining >= $8
                and exists (select 1 from ready)
              returning 1),
-         {new_booking},
-         {ANSWER}
+         {new_booking}{answer}
          {RESULT}",
+        start = start(statement),
+        answer = answer(statement),
         owned = owned(),
         held = Held.sql(),
-        new_booking = new_booking("taken", "$12, $8"),
+        new_booking = new_booking("taken", "$13, $8"),
     )
 }

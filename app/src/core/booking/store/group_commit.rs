@@ -15,8 +15,8 @@
 //!   lost and nothing unacknowledged is half applied (a crash before the
 //!   commit loses the whole batch, unanswered).
 //! - **Independent claims as a set** (Postgres): the claims of a batch
-//!   that share no seat and no buyer with another are decided in two
-//!   statements for all of them (`claim_set`), not three trips each; the
+//!   that share no seat and no buyer with another are decided in one
+//!   statement for all of them (`claim_set`), not a trip or two each; the
 //!   rest go one by one after. When anything contends, the set is rolled
 //!   back to its savepoint and every claim goes one by one.
 //! - **A batch never waits long on another** (Postgres): two batches that
@@ -208,21 +208,18 @@ async fn together(
     claims: &[&Claim],
     tally: &Tally,
 ) -> Result<Vec<Option<Claimed>>, sqlx::Error> {
-    let mut tx = db.begin().await?;
-    let mut decided: Vec<Option<Option<Claimed>>> = claims.iter().map(|_| None).collect();
-    if db.backend == Backend::Postgres {
-        // One trip: the lock timeout; plans made once per connection (the
-        // set's statement would otherwise be planned anew each time, which
-        // cost more than running it); the set's savepoint.
-        tx.execute(
-            format!(
-                "set local lock_timeout = '{BATCH_LOCK_WAIT}';
+    // On Postgres, in the BEGIN's trip: the lock timeout; plans made once
+    // per connection (the set's statement would otherwise be planned anew
+    // each time, which cost more than running it); the set's savepoint.
+    let mut tx = db
+        .begin_then(&format!(
+            "set local lock_timeout = '{BATCH_LOCK_WAIT}';
              set local plan_cache_mode = force_generic_plan;
              savepoint claims"
-            )
-            .as_str(),
-        )
+        ))
         .await?;
+    let mut decided: Vec<Option<Option<Claimed>>> = claims.iter().map(|_| None).collect();
+    if db.backend == Backend::Postgres {
         let n = as_a_set(&mut tx, claims, &mut decided).await?;
         tally.in_sets.fetch_add(n, Ordering::Relaxed);
     }
@@ -256,7 +253,7 @@ async fn together(
     Ok(decided.into_iter().map(Option::flatten).collect())
 }
 
-/// Decides the independent claims of a Postgres batch in two statements,
+/// Decides the independent claims of a Postgres batch in one statement,
 /// behind the savepoint `claims` (taken by the caller). When anything contends (a seat inserted by another
 /// transaction since, a row held past the lock timeout) it is rolled back
 /// and every claim goes one by one. A claim with a stale hold in its way
