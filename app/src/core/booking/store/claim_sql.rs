@@ -12,6 +12,7 @@
 //!   claim goes on with the next statement.
 //! - **`Statement::AfterLock`**: the same claim after the key and the lock,
 //!   its snapshot taken after them, so it sees every claim of the buyer.
+//!   The key row `Whole` inserted already holds the answer.
 //!
 //! Both answer (places the buyer owns, stale holds in the way, whether the
 //! event is ready to sell to this buyer, bookings inserted, whether the
@@ -72,7 +73,8 @@ const KEY_AND_LOCK: &str = "new_key as (
              where claims = coalesce((select claims from seen), 0) + 1
                and not exists (select 1 from key_taken)),";
 
-/// `AfterLock`: the key and the lock are already this transaction's.
+/// `AfterLock`: the key (answered) and the lock are already this
+/// transaction's.
 const AFTER_LOCK: &str = "key_taken as (select 1 where false),
          counted as (select 1),";
 
@@ -97,21 +99,6 @@ fn new_booking(gate: &str, ga: &str) -> String {
              returning id)",
         held = Held.sql(),
     )
-}
-
-/// `AfterLock`: the key row was inserted unanswered (`claim`'s first
-/// statement) and gets its answer; `Whole` inserted it answered.
-fn answer(statement: Statement) -> &'static str {
-    match statement {
-        Statement::Whole => "",
-        Statement::AfterLock => {
-            ",
-         answer as (
-             update idempotency_key set status_code = 200, response_body = $11
-             where buyer_id = $1 and key = $10 and fingerprint = $12
-               and exists (select 1 from new_booking))"
-        }
-    }
 }
 
 fn start(statement: Statement) -> &'static str {
@@ -155,10 +142,9 @@ pub fn seats(statement: Statement, n: usize) -> String {
              insert into booking_seat (booking_id, seat_id, event_id, price_cents, guests, live)
              select nb.id, s.seat_id, $2, s.price_cents, s.guests, 1
              from new_booking nb cross join (values {rows}) as s(n, seat_id, price_cents, guests)
-             order by s.n){answer}
+             order by s.n)
          {RESULT}",
         start = start(statement),
-        answer = answer(statement),
         owned = owned(),
         held = Held.sql(),
         params = params.join(", "),
@@ -184,10 +170,9 @@ pub fn places(statement: Statement) -> String {
              where id = $13 and event_id = $2 and remaining >= $8
                and exists (select 1 from ready)
              returning 1),
-         {new_booking}{answer}
+         {new_booking}
          {RESULT}",
         start = start(statement),
-        answer = answer(statement),
         owned = owned(),
         held = Held.sql(),
         new_booking = new_booking("taken", "$13, $8"),
