@@ -777,3 +777,62 @@ async fn postgres_a_claim_committed_while_the_next_waits_for_the_buyer_counts() 
         .await;
     assert_eq!(owned, limit);
 }
+
+/// A claim alone on Postgres is one statement Postgres commits by itself:
+/// it looks the Idempotency-Key up in its snapshot and inserts it with the
+/// booking. A key another request commits after that snapshot must still
+/// win: here it is inserted by hand (someone else's request, another
+/// fingerprint) and committed while the hold waits for it. The hold must
+/// answer as that key's owner decided (the key was reused for another
+/// request), and leave nothing behind: no booking, the seat free.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_a_key_committed_while_a_claim_alone_inserts_it_wins() {
+    if !common::wants_postgres() {
+        return;
+    }
+    let app = common::spawn_app(common::Backend::Postgres).await;
+    let buyer = app.buyer();
+    assert_eq!(buyer.hold(1, 1).await.status, 200);
+    let (buyer_id,): (String,) = sqlx::query_as("select buyer_id from booking")
+        .fetch_one(app.state.db.reader())
+        .await
+        .unwrap();
+    let key = new_key();
+    let mut other = app.state.db.writer().begin().await.unwrap();
+    sqlx::query(
+        "insert into idempotency_key (buyer_id, key, fingerprint, status_code, response_body,
+                                      created_at)
+         values ($1, $2, 'another request', 200, '{}', $3)",
+    )
+    .bind(&buyer_id)
+    .bind(&key)
+    .bind(app.state.clock.now().ms())
+    .execute(&mut *other)
+    .await
+    .unwrap();
+    let waiting = {
+        let key = key.clone();
+        tokio::spawn(async move {
+            buyer
+                .post("/api/events/1/seats/2/hold", Some(&key), None)
+                .await
+        })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while app.state.db.lock_waiters().await.unwrap() == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the hold never waited for the key"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    other.commit().await.unwrap();
+    let answer = waiting.await.unwrap();
+    assert_eq!(answer.code(), "IDEMPOTENCY_KEY_REUSED", "{}", answer.text);
+    assert_eq!(app.scalar("select count(*) from booking").await, 1);
+    assert_eq!(
+        app.scalar("select count(*) from booking_seat where seat_id = 2 and live = 1")
+            .await,
+        0
+    );
+}

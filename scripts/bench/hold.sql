@@ -1,16 +1,16 @@
 -- pgbench: the statement of one durable hold as the product sends it on
--- Postgres (core/booking/store/claim_sql.rs, `Statement::Whole`: the key,
--- the buyer's lock and claim counter, the count, the checks and the inserts
--- in one statement), on a seat picked at random among a million bench
--- seats. `on conflict do nothing` on the seat keeps a rare collision from
--- aborting the pgbench client.
+-- Postgres for a claim alone (core/booking/store/claim_sql.rs,
+-- `Statement::Alone`: the key looked up, the buyer's lock and claim
+-- counter, the count, the checks and the inserts, the key with the booking,
+-- in one statement that is its own transaction: no BEGIN, no COMMIT), on a
+-- seat picked at random among a million bench seats. `on conflict do
+-- nothing` on the seat keeps a rare collision from aborting the pgbench
+-- client.
 \set seat random(1, 1000000)
 \set buyer random(1, 100000)
-begin;
-with new_key as (
-    insert into idempotency_key (buyer_id, key, fingerprint, status_code, response_body, created_at)
-    select 'b' || :buyer, md5(random()::text), 'fp', 200, '{}', 1
-    on conflict (buyer_id, key) do nothing returning 1),
+\set key random(1, 1000000000)
+with key_taken as (
+    select 1 from idempotency_key where buyer_id = 'b' || :buyer and key = 'k' || :key),
 seen as (
     select claims from buyer_event where buyer_id = 'b' || :buyer and event_id = 1),
 buyer_lock as (
@@ -18,8 +18,6 @@ buyer_lock as (
     on conflict (buyer_id, event_id)
         do update set touched_at = excluded.touched_at, claims = buyer_event.claims + 1
     returning claims),
-key_taken as (
-    select 1 where not exists (select 1 from new_key)),
 counted as (
     select 1 from buyer_lock
     where claims = coalesce((select claims from seen), 0) + 1
@@ -54,8 +52,12 @@ new_seats as (
     cross join (values (0, cast(:seat as bigint), cast(100 as bigint), cast(1 as bigint)))
         as s(n, seat_id, price_cents, guests)
     order by s.n
+    on conflict do nothing),
+new_key as (
+    insert into idempotency_key (buyer_id, key, fingerprint, status_code, response_body, created_at)
+    select 'b' || :buyer, 'k' || :key, 'fp', 200, '{}', 1
+    where exists (select 1 from new_booking)
     on conflict do nothing)
 select (select n from owned), (select count(*) from stale), (select count(*) from ready),
        (select count(*) from new_booking), (select count(*) from counted),
        (select count(*) from key_taken);
-commit;

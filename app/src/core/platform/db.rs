@@ -168,6 +168,18 @@ impl Db {
         tx
     }
 
+    /// A connection of the write pool, for a statement that is a
+    /// transaction of its own (Postgres commits it when it ends); its wait
+    /// is measured as `begin`'s.
+    pub async fn write_connection(
+        &self,
+    ) -> Result<sqlx::pool::PoolConnection<sqlx::Any>, sqlx::Error> {
+        let asked = std::time::Instant::now();
+        let connection = self.write.acquire().await;
+        super::metrics::pool_wait(self.write_label, asked.elapsed());
+        connection
+    }
+
     /// Sessions of this database waiting on a lock right now (Postgres;
     /// SQLite's single writer queues in the pool instead: 0).
     pub async fn lock_waiters(&self) -> Result<i64, sqlx::Error> {

@@ -12,8 +12,12 @@
 //! answer.
 //!
 //! - **Postgres**: one statement of data-modifying CTEs (`claim_sql`):
-//!   key, buyer's lock, count, checks, the booking and its seats. With
-//!   BEGIN and COMMIT, three round trips instead of ten. When another
+//!   key, buyer's lock, count, checks, the booking and its seats. A claim
+//!   alone is that statement and nothing else, committed by Postgres when
+//!   it ends: one round trip (it falls back to the transaction below when
+//!   its count may be short or a stale hold is in the way). In a batch's
+//!   transaction (`group_commit`), with BEGIN and COMMIT around it, three
+//!   trips where it once was ten. When another
 //!   claim of the same buyer committed while this one waited for the
 //!   buyer's lock, the count was taken too early: a second statement, its
 //!   snapshot taken after the lock, decides instead (four trips). A
@@ -32,6 +36,7 @@ use crate::core::platform::clock::{rfc3339, At};
 use crate::core::platform::db;
 use crate::core::platform::db::{is_unique_violation, Backend, Db, Tx};
 use crate::core::platform::idempotency::{self, IdempotencyKey};
+use crate::core::platform::jobs::fence::Fence;
 use crate::core::seat_map::cabins::PricedPlace;
 use crate::model::money::Money;
 use crate::model::{BookingId, BuyerId, EventId, GeneralAdmissionLine, HoldResponse, SeatId};
@@ -132,6 +137,12 @@ pub enum Claimed {
 
 /// Claims in a transaction of its own (committed only when `Held`).
 pub async fn claim(db: &Db, claim: &Claim) -> Result<Claimed, sqlx::Error> {
+    // A job's run commits through its fence's check: a transaction.
+    if db.backend == Backend::Postgres && Fence::current().is_none() {
+        if let Some(outcome) = in_one_trip(db, claim).await? {
+            return Ok(outcome);
+        }
+    }
     let mut tx = db.begin().await?;
     let outcome = decide(db.backend, &mut tx, claim).await?;
     if matches!(outcome, Claimed::Held { .. }) {
@@ -223,29 +234,72 @@ async fn step_by_step(tx: &mut Tx, c: &Claim, take_key: bool) -> Result<Claimed,
 /// buyer's places again when another claim of theirs committed while the
 /// first waited for the buyer's lock (`claim_sql`).
 async fn on_postgres(tx: &mut Tx, c: &Claim) -> Result<Claimed, sqlx::Error> {
-    let whole = statement(tx, c, Statement::Whole).await?;
+    let whole = statement(&mut **tx, c, Statement::Whole).await?;
     if whole.key_taken {
         return Ok(Claimed::KeyTaken);
     }
     let decided = match whole.counted {
         true => whole,
-        false => statement(tx, c, Statement::AfterLock).await?,
+        false => statement(&mut **tx, c, Statement::AfterLock).await?,
     };
     if decided.inserted {
         return Ok(Claimed::Held { freed: Vec::new() });
     }
-    if decided.owned + c.what.count() > c.limit {
-        return Ok(Claimed::OverLimit {
-            owned: decided.owned,
-        });
+    match refusal(&decided, c) {
+        Some(refused) => Ok(refused),
+        None => step_by_step(tx, c, false).await,
     }
-    if decided.stale {
-        return step_by_step(tx, c, false).await;
+}
+
+/// Postgres: the claim as one statement that is a transaction of its own
+/// (`Statement::Alone`). `None`: it wrote nothing worth keeping and needs
+/// the claim's transaction — another claim of the buyer committed while
+/// it waited for the buyer's lock, or a stale hold is in the way.
+async fn in_one_trip(db: &Db, c: &Claim) -> Result<Option<Claimed>, sqlx::Error> {
+    let mut connection = db.write_connection().await?;
+    let found = match statement(&mut *connection, c, Statement::Alone).await {
+        Ok(found) => found,
+        Err(e) if is_unique_violation(&e) => {
+            return Ok(Some(match violated_index(&e) {
+                Some(claim_sql::KEY_INDEX) => Claimed::KeyTaken,
+                _ => Claimed::SeatTaken,
+            }));
+        }
+        Err(e) => return Err(e),
+    };
+    if found.key_taken {
+        return Ok(Some(Claimed::KeyTaken));
     }
-    if !decided.ready {
-        return Ok(Claimed::NotOnSale);
+    if found.inserted {
+        return Ok(Some(Claimed::Held { freed: Vec::new() }));
     }
-    Ok(Claimed::SoldOut)
+    if !found.counted {
+        return Ok(None);
+    }
+    Ok(refusal(&found, c))
+}
+
+/// Why a counted claim that inserted nothing was refused; `None`: a stale
+/// hold was in its way (expiring it takes the step-by-step path).
+fn refusal(found: &Found, c: &Claim) -> Option<Claimed> {
+    if found.owned + c.what.count() > c.limit {
+        return Some(Claimed::OverLimit { owned: found.owned });
+    }
+    if found.stale {
+        return None;
+    }
+    if !found.ready {
+        return Some(Claimed::NotOnSale);
+    }
+    Some(Claimed::SoldOut)
+}
+
+/// The index or constraint a database error names, if any.
+fn violated_index(e: &sqlx::Error) -> Option<&str> {
+    match e {
+        sqlx::Error::Database(d) => d.constraint(),
+        _ => None,
+    }
 }
 
 /// What one of the claim's statements found.
@@ -259,7 +313,10 @@ struct Found {
     key_taken: bool,
 }
 
-async fn statement(tx: &mut Tx, c: &Claim, statement: Statement) -> Result<Found, sqlx::Error> {
+async fn statement<'c, E>(on: E, c: &Claim, statement: Statement) -> Result<Found, sqlx::Error>
+where
+    E: sqlx::Executor<'c, Database = sqlx::Any>,
+{
     let b = &c.booking;
     let sql = match &c.what {
         Claiming::Seats(seats) => claim_sql::seats(statement, seats.len()),
@@ -290,7 +347,7 @@ async fn statement(tx: &mut Tx, c: &Claim, statement: Statement) -> Result<Found
         Claiming::Places { area_id, .. } => q = q.bind(*area_id),
     }
     let (owned, stale, ready, inserted, counted, key_taken): (i64, i64, i64, i64, i64, i64) =
-        q.fetch_one(&mut **tx).await?;
+        q.fetch_one(on).await?;
     Ok(Found {
         owned,
         stale: stale > 0,

@@ -13,6 +13,15 @@
 //! - **`Statement::AfterLock`**: the same claim after the key and the lock,
 //!   its snapshot taken after them, so it sees every claim of the buyer.
 //!   The key row `Whole` inserted already holds the answer.
+//! - **`Statement::Alone`**: the whole claim as a transaction of its own,
+//!   committed by Postgres when the statement ends (one round trip, no
+//!   BEGIN or COMMIT). So it writes nothing a refused claim must not
+//!   leave: the key is looked up in the snapshot and inserted only with
+//!   the booking — a key another request committed meanwhile fails the
+//!   statement on the key's primary key, as a seat live elsewhere fails it
+//!   on the seats' partial unique index. The buyer's lock still bumps the
+//!   claim counter, refused or not: a bump only sends a concurrent claim
+//!   of the same buyer to count again after its lock, never past a count.
 //!
 //! Both answer (places the buyer owns, stale holds in the way, whether the
 //! event is ready to sell to this buyer, bookings inserted, whether the
@@ -48,7 +57,12 @@ fn owned() -> String {
 pub enum Statement {
     Whole,
     AfterLock,
+    Alone,
 }
+
+/// The Idempotency-Key's primary key, which refuses `Alone` a key another
+/// request committed after the statement's snapshot.
+pub const KEY_INDEX: &str = "idempotency_key_pkey";
 
 /// `Whole`: the key claimed, the buyer locked and counted (`counted` has a
 /// row when the snapshot saw every earlier claim of the buyer and the key
@@ -72,6 +86,31 @@ const KEY_AND_LOCK: &str = "new_key as (
              select 1 from buyer_lock
              where claims = coalesce((select claims from seen), 0) + 1
                and not exists (select 1 from key_taken)),";
+
+/// `Alone`: the key looked up (not inserted), the buyer locked and
+/// counted, as `KEY_AND_LOCK`.
+const LOOKUP_AND_LOCK: &str = "key_taken as (
+             select 1 from idempotency_key where $10 is not null and buyer_id = $1 and key = $10),
+         seen as (
+             select claims from buyer_event where buyer_id = $1 and event_id = $2),
+         buyer_lock as (
+             insert into buyer_event (buyer_id, event_id, touched_at, claims)
+             values ($1, $2, $4, 1)
+             on conflict (buyer_id, event_id)
+                 do update set touched_at = excluded.touched_at, claims = buyer_event.claims + 1
+             returning claims),
+         counted as (
+             select 1 from buyer_lock
+             where claims = coalesce((select claims from seen), 0) + 1
+               and not exists (select 1 from key_taken)),";
+
+/// `Alone`: the key and its answer, inserted with the booking.
+const KEY_WITH_BOOKING: &str = ",
+         new_key as (
+             insert into idempotency_key (buyer_id, key, fingerprint, status_code,
+                                          response_body, created_at)
+             select $1, $10, $12, 200, $11, $4
+             where $10 is not null and exists (select 1 from new_booking))";
 
 /// `AfterLock`: the key (answered) and the lock are already this
 /// transaction's.
@@ -105,6 +144,14 @@ fn start(statement: Statement) -> &'static str {
     match statement {
         Statement::Whole => KEY_AND_LOCK,
         Statement::AfterLock => AFTER_LOCK,
+        Statement::Alone => LOOKUP_AND_LOCK,
+    }
+}
+
+fn finish(statement: Statement) -> &'static str {
+    match statement {
+        Statement::Alone => KEY_WITH_BOOKING,
+        Statement::Whole | Statement::AfterLock => "",
     }
 }
 
@@ -142,9 +189,10 @@ pub fn seats(statement: Statement, n: usize) -> String {
              insert into booking_seat (booking_id, seat_id, event_id, price_cents, guests, live)
              select nb.id, s.seat_id, $2, s.price_cents, s.guests, 1
              from new_booking nb cross join (values {rows}) as s(n, seat_id, price_cents, guests)
-             order by s.n)
+             order by s.n){finish}
          {RESULT}",
         start = start(statement),
+        finish = finish(statement),
         owned = owned(),
         held = Held.sql(),
         params = params.join(", "),
@@ -170,9 +218,10 @@ pub fn places(statement: Statement) -> String {
              where id = $13 and event_id = $2 and remaining >= $8
                and exists (select 1 from ready)
              returning 1),
-         {new_booking}
+         {new_booking}{finish}
          {RESULT}",
         start = start(statement),
+        finish = finish(statement),
         owned = owned(),
         held = Held.sql(),
         new_booking = new_booking("taken", "$13, $8"),
