@@ -29,9 +29,13 @@ owned as (
     from (select id, status, held_until, ga_quantity from booking
           where buyer_id = 'b' || :buyer and event_id = 1 offset 0) as b
     where (b.status in ('PAYMENT_PENDING', 'BOOKED') or (b.status = 'HELD' and b.held_until > 1))),
+live_seats as (
+    select b.status, b.held_until from booking_seat bs join booking b on b.id = bs.booking_id
+    where bs.live = 1 and bs.seat_id in (:seat)),
 stale as (
-    select bs.booking_id from booking_seat bs join booking b on b.id = bs.booking_id
-    where bs.live = 1 and bs.seat_id in (:seat) and b.status = 'HELD' and b.held_until <= 1),
+    select 1 from live_seats where status = 'HELD' and held_until <= 1),
+seat_taken as (
+    select 1 from live_seats where not (status = 'HELD' and held_until <= 1)),
 ready as (
     select 1 from event
     where id = 1 and published = 1 and on_sale_at <= 1
@@ -39,11 +43,13 @@ ready as (
       and (select n from owned) + 1 <= 1000000
       and not exists (select 1 from stale)
       and exists (select 1 from counted)),
+free as (
+    select 1 from ready where not exists (select 1 from seat_taken)),
 new_booking as (
     insert into booking (id, event_id, buyer_id, status, held_until, amount_cents,
                          currency, ga_area_id, ga_quantity, created_at, updated_at)
     select gen_random_uuid()::text, 1, 'b' || :buyer, 'HELD', 9999999999999, 100, 'EUR', null, 0, 1, 1
-    where exists (select 1 from ready)
+    where exists (select 1 from free)
     returning id),
 new_seats as (
     insert into booking_seat (booking_id, seat_id, event_id, price_cents, guests, live)
@@ -60,4 +66,4 @@ new_key as (
     on conflict do nothing)
 select (select n from owned), (select count(*) from stale), (select count(*) from ready),
        (select count(*) from new_booking), (select count(*) from counted),
-       (select count(*) from key_taken);
+       (select count(*) from key_taken), (select count(*) from seat_taken);

@@ -291,6 +291,9 @@ fn refusal(found: &Found, c: &Claim) -> Option<Claimed> {
     if !found.ready {
         return Some(Claimed::NotOnSale);
     }
+    if found.seat_taken {
+        return Some(Claimed::SeatTaken);
+    }
     Some(Claimed::SoldOut)
 }
 
@@ -302,6 +305,9 @@ fn violated_index(e: &sqlx::Error) -> Option<&str> {
     }
 }
 
+/// The statement's answer, column by column (`claim_sql`).
+type Verdicts = (i64, i64, i64, i64, i64, i64, i64);
+
 /// What one of the claim's statements found.
 struct Found {
     owned: i64,
@@ -311,6 +317,8 @@ struct Found {
     /// The buyer's places were counted with every earlier claim of theirs.
     counted: bool,
     key_taken: bool,
+    /// A seat was live elsewhere in the statement's snapshot.
+    seat_taken: bool,
 }
 
 async fn statement<'c, E>(on: E, c: &Claim, statement: Statement) -> Result<Found, sqlx::Error>
@@ -346,7 +354,7 @@ where
         }
         Claiming::Places { area_id, .. } => q = q.bind(*area_id),
     }
-    let (owned, stale, ready, inserted, counted, key_taken): (i64, i64, i64, i64, i64, i64) =
+    let (owned, stale, ready, inserted, counted, key_taken, seat_taken): Verdicts =
         q.fetch_one(on).await?;
     Ok(Found {
         owned,
@@ -355,6 +363,7 @@ where
         inserted: inserted == 1,
         counted: counted == 1,
         key_taken: key_taken == 1,
+        seat_taken: seat_taken > 0,
     })
 }
 

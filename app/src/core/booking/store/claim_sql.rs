@@ -25,7 +25,15 @@
 //!
 //! Both answer (places the buyer owns, stale holds in the way, whether the
 //! event is ready to sell to this buyer, bookings inserted, whether the
-//! count was taken under the lock, whether the key was someone else's).
+//! count was taken under the lock, whether the key was someone else's,
+//! whether a seat was already live in the statement's snapshot).
+//!
+//! A seat live in the snapshot refuses the claim without an insert: the
+//! statement ends cleanly instead of failing on the partial unique index
+//! (a failed statement aborts its transaction, and Postgres logs it with
+//! its text: at an on-sale, where most tries lose to a hold committed a
+//! moment before, that was most of the claims). The index still decides
+//! every race the snapshot cannot see.
 //!
 //! Parameters: $1 buyer, $2 event, $3 booking id, $4 now, $5 held until,
 //! $6 amount, $7 currency, $8 places wanted, $9 the buyer's limit, $10 the
@@ -157,7 +165,8 @@ fn finish(statement: Statement) -> &'static str {
 
 const RESULT: &str = "select (select n from owned), (select count(*) from stale),
                 (select count(*) from ready), (select count(*) from new_booking),
-                (select count(*) from counted), (select count(*) from key_taken)";
+                (select count(*) from counted), (select count(*) from key_taken),
+                (select count(*) from seat_taken)";
 
 /// For `n` seats: the booking and its seats (the partial unique index
 /// refuses a seat live elsewhere, failing the statement).
@@ -179,11 +188,16 @@ pub fn seats(statement: Statement, n: usize) -> String {
     format!(
         "with {start}
          {owned},
+         live_seats as (
+             select b.status, b.held_until from booking_seat bs join booking b on b.id = bs.booking_id
+             where bs.live = 1 and bs.seat_id in ({params})),
          stale as (
-             select bs.booking_id from booking_seat bs join booking b on b.id = bs.booking_id
-             where bs.live = 1 and bs.seat_id in ({params})
-               and b.status = {held} and b.held_until <= $4),
+             select 1 from live_seats where status = {held} and held_until <= $4),
+         seat_taken as (
+             select 1 from live_seats where not (status = {held} and held_until <= $4)),
          {READY},
+         free as (
+             select 1 from ready where not exists (select 1 from seat_taken)),
          {new_booking},
          new_seats as (
              insert into booking_seat (booking_id, seat_id, event_id, price_cents, guests, live)
@@ -196,7 +210,7 @@ pub fn seats(statement: Statement, n: usize) -> String {
         owned = owned(),
         held = Held.sql(),
         params = params.join(", "),
-        new_booking = new_booking("ready", "null, 0"),
+        new_booking = new_booking("free", "null, 0"),
         rows = rows.join(", "),
     )
 }
@@ -212,6 +226,7 @@ pub fn places(statement: Statement) -> String {
          stale as (
              select id from booking
              where ga_area_id = $13 and status = {held} and held_until <= $4 limit 1),
+         seat_taken as (select 1 where false),
          {READY},
          taken as (
              update ga_area set remaining = remaining - $8
