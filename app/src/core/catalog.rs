@@ -174,16 +174,25 @@ pub async fn event_brief(
     .bind(event_id)
     .fetch_optional(state.db.reader())
     .await?;
-    Ok(row.map(|e| {
-        let local = super::event_time::local_start(e.starts_at, &e.time_zone);
-        EventBrief {
-            name: e.name,
-            kind: EventKind::parse(&e.kind).unwrap_or(EventKind::Concert),
-            venue: e.venue,
-            starts_at: rfc3339(e.starts_at),
-            local_starts_at: local.at,
-            time_zone_abbreviation: local.abbreviation,
-            time_zone: e.time_zone,
-        }
-    }))
+    Ok(row.map(|e| brief(e.name, &e.kind, e.venue, e.starts_at, e.time_zone)))
+}
+
+/// An event's brief from its stored columns (read beside a booking).
+pub fn brief(
+    name: String,
+    kind: &str,
+    venue: String,
+    starts_at: At,
+    time_zone: String,
+) -> EventBrief {
+    let local = super::event_time::local_start(starts_at, &time_zone);
+    EventBrief {
+        name,
+        kind: EventKind::parse(kind).unwrap_or(EventKind::Concert),
+        venue,
+        starts_at: rfc3339(starts_at),
+        local_starts_at: local.at,
+        time_zone_abbreviation: local.abbreviation,
+        time_zone,
+    }
 }

@@ -4,13 +4,14 @@
 
 use super::BookingStatus;
 use crate::core::buyer::Owner;
+use crate::core::catalog;
 use crate::core::platform::clock::{rfc3339, At};
 use crate::core::{ApiError, AppState};
 use crate::i18n::{Locale, Msg};
 use crate::model::money::Money;
 use crate::model::RefundPolicy;
 use crate::model::{
-    BookingId, BookingSeat, BookingView, EventBrief, EventId, EventKind, GeneralAdmissionLine,
+    BookingId, BookingSeat, BookingView, EventId, EventKind, GeneralAdmissionLine, PaymentStatus,
     PaymentView, SeatId, TicketView,
 };
 
@@ -34,7 +35,9 @@ const SEATS: &str =
      from booking_seat bs join seat s on s.id = bs.seat_id
      where bs.booking_id = $1 order by s.id";
 
-/// A booking as read, with its promo discount if any.
+/// A booking as read in one statement: its promo discount if any, its
+/// event, its payment, and whether it has guests or was moved (read only
+/// then: most bookings have neither).
 #[derive(sqlx::FromRow)]
 struct BookingRow {
     id: BookingId,
@@ -50,7 +53,48 @@ struct BookingRow {
     discount_cents: Option<i64>,
     #[sqlx(flatten)]
     refund_policy: RefundPolicyRow,
+    #[sqlx(flatten)]
+    event: EventColumns,
+    #[sqlx(flatten)]
+    payment: PaymentColumns,
+    /// 1 when guests are named for its places (a sailing's manifest).
+    has_guests: i64,
+    /// 1 when a cancelled sailing moved it (`sailing::rebooking`).
+    has_rebooking: i64,
+}
+
+/// The booking's event, as its brief needs it.
+#[derive(sqlx::FromRow)]
+struct EventColumns {
+    event_name: String,
+    event_kind: String,
+    event_venue: String,
     starts_at: At,
+    event_time_zone: String,
+}
+
+/// The booking's payment, when it has one.
+#[derive(sqlx::FromRow)]
+struct PaymentColumns {
+    payment_provider: Option<String>,
+    checkout_session_id: Option<String>,
+    payment_intent_id: Option<String>,
+    refund_id: Option<String>,
+    payment_status: Option<PaymentStatus>,
+    refunded_cents: Option<i64>,
+}
+
+impl PaymentColumns {
+    fn view(self) -> Option<PaymentView> {
+        Some(PaymentView {
+            provider: self.payment_provider?,
+            status: self.payment_status?,
+            checkout_session_id: self.checkout_session_id,
+            payment_intent_id: self.payment_intent_id,
+            refund_id: self.refund_id,
+            refunded_cents: self.refunded_cents.unwrap_or(0),
+        })
+    }
 }
 
 /// The event's cancellation policy, as stored.
@@ -71,18 +115,27 @@ impl From<RefundPolicyRow> for RefundPolicy {
     }
 }
 
-/// The booking's event's cancellation policy and start, beside `COLUMNS`.
-const REFUND_POLICY: &str =
-    "(select e.refund_full_days from event e where e.id = booking.event_id) as refund_full_days,
-     (select e.refund_partial_days from event e where e.id = booking.event_id) as refund_partial_days,
-     (select e.refund_partial_percent from event e where e.id = booking.event_id) as refund_partial_percent,
-     (select e.starts_at from event e where e.id = booking.event_id) as starts_at";
-
-const COLUMNS: &str = "id, event_id, status, held_until, amount_cents, currency, ga_area_id, ga_quantity, created_at, updated_at,
-     (select p.discount_cents from booking_promo p where p.booking_id = booking.id) as discount_cents";
+/// `BookingRow`'s columns and tables (`booking` is the booking).
+const BOOKING_ROW: &str = "select booking.id, booking.event_id, booking.status, booking.held_until,
+            booking.amount_cents, booking.currency, booking.ga_area_id, booking.ga_quantity,
+            booking.created_at, booking.updated_at,
+            (select bp.discount_cents from booking_promo bp where bp.booking_id = booking.id)
+                as discount_cents,
+            e.refund_full_days, e.refund_partial_days, e.refund_partial_percent, e.starts_at,
+            e.name as event_name, e.kind as event_kind, e.venue as event_venue,
+            e.time_zone as event_time_zone,
+            p.provider as payment_provider, p.checkout_session_id, p.payment_intent_id,
+            p.refund_id, p.status as payment_status, p.refunded_cents,
+            case when exists (select 1 from booking_guest g where g.booking_id = booking.id)
+                 then 1 else 0 end as has_guests,
+            case when exists (select 1 from rebooking r where r.booking_id = booking.id)
+                 then 1 else 0 end as has_rebooking
+     from booking join event e on e.id = booking.event_id
+     left join payment p on p.booking_id = booking.id";
 
 /// One booking of this buyer, its places named in `l` (the REST API
-/// names them in English).
+/// names them in English). Two statements (the booking, its places); a
+/// third and fourth only for guests and a rebooking.
 pub async fn booking_of_buyer(
     state: &AppState,
     owner: &Owner,
@@ -90,7 +143,7 @@ pub async fn booking_of_buyer(
     l: Locale,
 ) -> Result<BookingView, ApiError> {
     let row: Option<BookingRow> = sqlx::query_as(&format!(
-        "select {COLUMNS}, {REFUND_POLICY} from booking where id = $1 and {}",
+        "{BOOKING_ROW} where booking.id = $1 and {}",
         Owner::condition("booking", 2, 3)
     ))
     .bind(booking_id)
@@ -103,13 +156,16 @@ pub async fn booking_of_buyer(
         .bind(booking_id)
         .fetch_all(state.db.reader())
         .await?;
-    let payment = payment_of(state, booking_id).await?;
-    let event = crate::core::catalog::event_brief(state, row.event_id).await?;
-    let mut view = view(state, l, row, seats, payment, event);
-    view.guests = crate::core::sailing::manifest::guests_of(state, booking_id).await?;
-    view.rebooking = crate::core::sailing::rebooking::view_of(state, booking_id)
-        .await?
-        .map(Box::new);
+    let (has_guests, has_rebooking) = (row.has_guests == 1, row.has_rebooking == 1);
+    let mut view = view(state, l, row, seats);
+    if has_guests {
+        view.guests = crate::core::sailing::manifest::guests_of(state, booking_id).await?;
+    }
+    if has_rebooking {
+        view.rebooking = crate::core::sailing::rebooking::view_of(state, booking_id)
+            .await?
+            .map(Box::new);
+    }
     Ok(view)
 }
 
@@ -120,7 +176,7 @@ pub async fn bookings_of_buyer(
     l: Locale,
 ) -> Result<Vec<BookingView>, ApiError> {
     let rows: Vec<BookingRow> = sqlx::query_as(&format!(
-        "select {COLUMNS}, {REFUND_POLICY} from booking where {} order by created_at desc limit 100",
+        "{BOOKING_ROW} where {} order by booking.created_at desc limit 100",
         Owner::condition("booking", 1, 2)
     ))
     .bind(&owner.buyer)
@@ -133,9 +189,7 @@ pub async fn bookings_of_buyer(
             .bind(&row.id)
             .fetch_all(state.db.reader())
             .await?;
-        let payment = payment_of(state, &row.id).await?;
-        let event = crate::core::catalog::event_brief(state, row.event_id).await?;
-        out.push(view(state, l, row, seats, payment, event));
+        out.push(view(state, l, row, seats));
     }
     Ok(out)
 }
@@ -150,15 +204,17 @@ fn as_of(status: BookingStatus, held_until: At, now: At) -> BookingStatus {
     }
 }
 
-fn view(
-    state: &AppState,
-    l: Locale,
-    row: BookingRow,
-    seats: Vec<SeatRow>,
-    payment: Option<PaymentView>,
-    event: Option<EventBrief>,
-) -> BookingView {
+fn view(state: &AppState, l: Locale, row: BookingRow, seats: Vec<SeatRow>) -> BookingView {
     let now = state.clock.now();
+    let payment = row.payment.view();
+    let e = row.event;
+    let event = Some(catalog::brief(
+        e.event_name,
+        &e.event_kind,
+        e.event_venue,
+        e.starts_at,
+        e.event_time_zone,
+    ));
     let status = as_of(row.status, row.held_until, now);
     let running = matches!(status, BookingStatus::Held | BookingStatus::PaymentPending);
     let ticket = (status == BookingStatus::Booked).then(|| state.tickets.token(&row.id));
@@ -190,7 +246,7 @@ fn view(
     let cancel_refund_cents = (status == BookingStatus::Booked)
         .then(|| {
             let left = row.price.minor() - payment.as_ref().map_or(0, |p| p.refunded_cents);
-            RefundPolicy::from(row.refund_policy).refund_cents(left, row.starts_at.ms(), now.ms())
+            RefundPolicy::from(row.refund_policy).refund_cents(left, e.starts_at.ms(), now.ms())
         })
         .flatten();
     BookingView {
@@ -234,17 +290,4 @@ fn view(
 /// A seat, or a cabin (a place with a cabin's occupancy): a ferry sells both.
 fn name_of(kind: EventKind, l: Locale, s: &SeatRow) -> String {
     kind.name_place(l, s.is_cabin == 1, &s.section, &s.row_label, s.number)
-}
-
-async fn payment_of(
-    state: &AppState,
-    booking_id: &BookingId,
-) -> Result<Option<PaymentView>, ApiError> {
-    Ok(sqlx::query_as(
-        "select provider, checkout_session_id, payment_intent_id, refund_id, status, refunded_cents
-         from payment where booking_id = $1",
-    )
-    .bind(booking_id)
-    .fetch_optional(state.db.reader())
-    .await?)
 }
