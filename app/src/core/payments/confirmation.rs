@@ -20,7 +20,11 @@ pub async fn confirmation(
     booking_id: &BookingId,
     price: Money,
 ) -> Result<(String, String), sqlx::Error> {
-    let l = crate::core::buyer_language::of_booking(tx, booking_id).await?;
+    let booked = booked(tx, booking_id).await?;
+    let l = match &booked {
+        Some(b) => b.language.unwrap_or_default(),
+        None => crate::core::buyer_language::of_booking(tx, booking_id).await?,
+    };
     let subject = l.t(Msg::MailConfirmedSubject).to_string();
     let amount = price.format(l);
     let mut text = l.fill(
@@ -28,7 +32,7 @@ pub async fn confirmation(
         &[("booking", &booking_id), ("amount", &amount)],
     );
     text.push('\n');
-    let Some((kind, about)) = about(tx, booking_id, l).await? else {
+    let Some((kind, about)) = booked.map(|b| b.about(l)) else {
         return Ok((subject, text));
     };
     text.push_str(&format!(
@@ -47,58 +51,101 @@ pub async fn about(
     booking_id: &BookingId,
     l: Locale,
 ) -> Result<Option<(EventKind, String)>, sqlx::Error> {
-    #[derive(sqlx::FromRow)]
-    struct Booked {
-        name: String,
-        kind: String,
-        venue: String,
-        starts_at: At,
-        time_zone: String,
-        /// Standing places.
-        ga_quantity: i64,
-    }
-    let event: Option<Booked> = sqlx::query_as(
-        "select e.name, e.kind, e.venue, e.starts_at, e.time_zone, b.ga_quantity
-         from booking b join event e on e.id = b.event_id where b.id = $1",
-    )
-    .bind(booking_id)
-    .fetch_optional(&mut *conn)
-    .await?;
-    let Some(Booked {
-        name,
-        kind,
-        venue,
-        starts_at,
-        time_zone: zone,
-        ga_quantity: standing,
-    }) = event
-    else {
-        return Ok(None);
-    };
-    let seats: Vec<(String, String, i64, i64, i64)> = sqlx::query_as(
-        "select s.section, s.row_label, s.number, bs.guests,
+    Ok(booked(conn, booking_id).await?.map(|b| b.about(l)))
+}
+
+/// A booking as its mails name it, read in one statement.
+struct Booked {
+    /// The language its buyer said they read, if they said.
+    language: Option<Locale>,
+    name: String,
+    kind: EventKind,
+    venue: String,
+    starts_at: At,
+    time_zone: String,
+    /// Standing places.
+    standing: i64,
+    /// (section, row, number, guests, whether a cabin), in seat order.
+    places: Vec<(String, String, i64, i64, bool)>,
+}
+
+/// One row per place (one row without a place for standing places only).
+#[derive(sqlx::FromRow)]
+struct BookedRow {
+    language: Option<String>,
+    name: String,
+    kind: String,
+    venue: String,
+    starts_at: At,
+    time_zone: String,
+    ga_quantity: i64,
+    section: Option<String>,
+    row_label: Option<String>,
+    number: Option<i64>,
+    guests: Option<i64>,
+    cabin: i64,
+}
+
+async fn booked(
+    conn: &mut AnyConnection,
+    booking_id: &BookingId,
+) -> Result<Option<Booked>, sqlx::Error> {
+    let rows: Vec<BookedRow> = sqlx::query_as(
+        "select lang.language, e.name, e.kind, e.venue, e.starts_at, e.time_zone, b.ga_quantity,
+                s.section, s.row_label, s.number, bs.guests,
                 case when exists (select 1 from cabin c where c.seat_id = s.id) then 1 else 0 end
-         from booking_seat bs join seat s on s.id = bs.seat_id
-         where bs.booking_id = $1 order by s.id",
+                    as cabin
+         from booking b join event e on e.id = b.event_id
+         left join buyer_language lang on lang.buyer_id = b.buyer_id
+         left join booking_seat bs on bs.booking_id = b.id
+         left join seat s on s.id = bs.seat_id
+         where b.id = $1 order by s.id",
     )
     .bind(booking_id)
     .fetch_all(&mut *conn)
     .await?;
-    let kind = EventKind::parse(&kind).unwrap_or(EventKind::Concert);
-    let local = local_start(starts_at, &zone);
-    let when = format::when(l, &local.at, &local.abbreviation).unwrap_or_default();
-    let mut text = format!("{name}\n{venue} · {when}\n\n");
-    for (section, row, number, guests, cabin) in seats {
-        text.push_str(&kind.name_place(l, cabin == 1, &section, &row, number));
-        if cabin == 1 {
-            text.push_str(" · ");
-            text.push_str(&l.plural(guests, Msg::GuestOne, Msg::GuestMany));
+    let Some(first) = rows.first() else {
+        return Ok(None);
+    };
+    let mut booked = Booked {
+        language: first.language.as_deref().and_then(Locale::parse),
+        name: first.name.clone(),
+        kind: EventKind::parse(&first.kind).unwrap_or(EventKind::Concert),
+        venue: first.venue.clone(),
+        starts_at: first.starts_at,
+        time_zone: first.time_zone.clone(),
+        standing: first.ga_quantity,
+        places: Vec::with_capacity(rows.len()),
+    };
+    for r in rows {
+        if let (Some(section), Some(row), Some(number)) = (r.section, r.row_label, r.number) {
+            let guests = r.guests.unwrap_or(1);
+            booked
+                .places
+                .push((section, row, number, guests, r.cabin == 1));
         }
-        text.push('\n');
     }
-    if standing > 0 {
-        text.push_str(&l.plural(standing, Msg::StandingOne, Msg::StandingMany));
-        text.push('\n');
+    Ok(Some(booked))
+}
+
+impl Booked {
+    fn about(self, l: Locale) -> (EventKind, String) {
+        let kind = self.kind;
+        let local = local_start(self.starts_at, &self.time_zone);
+        let when = format::when(l, &local.at, &local.abbreviation).unwrap_or_default();
+        let mut text = format!("{}\n{} · {when}\n\n", self.name, self.venue);
+        for (section, row, number, guests, cabin) in self.places {
+            text.push_str(&kind.name_place(l, cabin, &section, &row, number));
+            if cabin {
+                text.push_str(" · ");
+                text.push_str(&l.plural(guests, Msg::GuestOne, Msg::GuestMany));
+            }
+            text.push('\n');
+        }
+        if self.standing > 0 {
+            text.push_str(&l.plural(self.standing, Msg::StandingOne, Msg::StandingMany));
+            text.push('\n');
+        }
+        (kind, text)
     }
-    Ok(Some((kind, text)))
 }
