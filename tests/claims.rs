@@ -723,13 +723,7 @@ async fn postgres_a_claim_committed_while_the_next_waits_for_the_buyer_counts() 
     if !common::wants_postgres() {
         return;
     }
-    let app = common::spawn_app(common::Backend::Postgres).await;
-    let buyer = app.buyer();
-    assert_eq!(buyer.hold(1, 1).await.status, 200);
-    let (buyer_id,): (String,) = sqlx::query_as("select buyer_id from booking")
-        .fetch_one(app.state.db.reader())
-        .await
-        .unwrap();
+    let (app, buyer, buyer_id) = a_buyer_holding_seat_one().await;
     let limit = app.state.rules.max_places_per_buyer;
     let mut other = app.state.db.writer().begin().await.unwrap();
     sqlx::query("update buyer_event set claims = claims + 1 where buyer_id = $1 and event_id = 1")
@@ -758,14 +752,7 @@ async fn postgres_a_claim_committed_while_the_next_waits_for_the_buyer_counts() 
     .await
     .unwrap();
     let waiting = tokio::spawn(async move { buyer.hold(1, 2).await });
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while app.state.db.lock_waiters().await.unwrap() == 0 {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the hold never waited"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
+    until_someone_waits_on_a_lock(&app).await;
     other.commit().await.unwrap();
     let answer = waiting.await.unwrap();
     assert_eq!(answer.code(), "LIMIT_EXCEEDED", "{}", answer.text);
@@ -790,13 +777,7 @@ async fn postgres_a_key_committed_while_a_claim_alone_inserts_it_wins() {
     if !common::wants_postgres() {
         return;
     }
-    let app = common::spawn_app(common::Backend::Postgres).await;
-    let buyer = app.buyer();
-    assert_eq!(buyer.hold(1, 1).await.status, 200);
-    let (buyer_id,): (String,) = sqlx::query_as("select buyer_id from booking")
-        .fetch_one(app.state.db.reader())
-        .await
-        .unwrap();
+    let (app, buyer, buyer_id) = a_buyer_holding_seat_one().await;
     let key = new_key();
     let mut other = app.state.db.writer().begin().await.unwrap();
     sqlx::query(
@@ -818,14 +799,7 @@ async fn postgres_a_key_committed_while_a_claim_alone_inserts_it_wins() {
                 .await
         })
     };
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while app.state.db.lock_waiters().await.unwrap() == 0 {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the hold never waited for the key"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
+    until_someone_waits_on_a_lock(&app).await;
     other.commit().await.unwrap();
     let answer = waiting.await.unwrap();
     assert_eq!(answer.code(), "IDEMPOTENCY_KEY_REUSED", "{}", answer.text);
@@ -835,4 +809,29 @@ async fn postgres_a_key_committed_while_a_claim_alone_inserts_it_wins() {
             .await,
         0
     );
+}
+
+/// A Postgres app whose first buyer holds seat 1 (so their rows exist):
+/// the app, the buyer, their id.
+async fn a_buyer_holding_seat_one() -> (TestApp, common::Buyer, String) {
+    let app = common::spawn_app(common::Backend::Postgres).await;
+    let buyer = app.buyer();
+    assert_eq!(buyer.hold(1, 1).await.status, 200);
+    let (buyer_id,): (String,) = sqlx::query_as("select buyer_id from booking")
+        .fetch_one(app.state.db.reader())
+        .await
+        .unwrap();
+    (app, buyer, buyer_id)
+}
+
+/// Until a session of the database waits on a lock (10 s at most).
+async fn until_someone_waits_on_a_lock(app: &TestApp) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while app.state.db.lock_waiters().await.unwrap() == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "nobody waited on a lock"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
 }

@@ -72,45 +72,38 @@ pub enum Statement {
 /// request committed after the statement's snapshot.
 pub const KEY_INDEX: &str = "idempotency_key_pkey";
 
-/// `Whole`: the key claimed, the buyer locked and counted (`counted` has a
-/// row when the snapshot saw every earlier claim of the buyer and the key
-/// is this request's).
-const KEY_AND_LOCK: &str = "new_key as (
-             insert into idempotency_key (buyer_id, key, fingerprint, status_code,
-                                          response_body, created_at)
-             select $1, $10, $12, 200, $11, $4 where $10 is not null
-             on conflict (buyer_id, key) do nothing returning 1),
-         seen as (
+/// The buyer's claim counter as the snapshot saw it, then the buyer's row
+/// locked and the counter bumped.
+const SEEN_AND_LOCK: &str = "seen as (
              select claims from buyer_event where buyer_id = $1 and event_id = $2),
          buyer_lock as (
              insert into buyer_event (buyer_id, event_id, touched_at, claims)
              values ($1, $2, $4, 1)
              on conflict (buyer_id, event_id)
                  do update set touched_at = excluded.touched_at, claims = buyer_event.claims + 1
-             returning claims),
-         key_taken as (
-             select 1 where $10 is not null and not exists (select 1 from new_key)),
-         counted as (
+             returning claims),";
+
+/// A row when the snapshot saw every earlier claim of the buyer (the
+/// counter is the snapshot's plus ours) and the key is this request's.
+const COUNTED: &str = "counted as (
              select 1 from buyer_lock
              where claims = coalesce((select claims from seen), 0) + 1
                and not exists (select 1 from key_taken)),";
 
+/// `Whole`: the key claimed (inserted with its answer), the buyer locked
+/// and counted.
+const KEY_INSERTED: &str = "new_key as (
+             insert into idempotency_key (buyer_id, key, fingerprint, status_code,
+                                          response_body, created_at)
+             select $1, $10, $12, 200, $11, $4 where $10 is not null
+             on conflict (buyer_id, key) do nothing returning 1),";
+const KEY_INSERTED_TAKEN: &str = "key_taken as (
+             select 1 where $10 is not null and not exists (select 1 from new_key)),";
+
 /// `Alone`: the key looked up (not inserted), the buyer locked and
-/// counted, as `KEY_AND_LOCK`.
-const LOOKUP_AND_LOCK: &str = "key_taken as (
-             select 1 from idempotency_key where $10 is not null and buyer_id = $1 and key = $10),
-         seen as (
-             select claims from buyer_event where buyer_id = $1 and event_id = $2),
-         buyer_lock as (
-             insert into buyer_event (buyer_id, event_id, touched_at, claims)
-             values ($1, $2, $4, 1)
-             on conflict (buyer_id, event_id)
-                 do update set touched_at = excluded.touched_at, claims = buyer_event.claims + 1
-             returning claims),
-         counted as (
-             select 1 from buyer_lock
-             where claims = coalesce((select claims from seen), 0) + 1
-               and not exists (select 1 from key_taken)),";
+/// counted.
+const KEY_LOOKED_UP: &str = "key_taken as (
+             select 1 from idempotency_key where $10 is not null and buyer_id = $1 and key = $10),";
 
 /// `Alone`: the key and its answer, inserted with the booking.
 const KEY_WITH_BOOKING: &str = ",
@@ -148,11 +141,11 @@ fn new_booking(gate: &str, ga: &str) -> String {
     )
 }
 
-fn start(statement: Statement) -> &'static str {
+fn start(statement: Statement) -> String {
     match statement {
-        Statement::Whole => KEY_AND_LOCK,
-        Statement::AfterLock => AFTER_LOCK,
-        Statement::Alone => LOOKUP_AND_LOCK,
+        Statement::Whole => [KEY_INSERTED, SEEN_AND_LOCK, KEY_INSERTED_TAKEN, COUNTED].concat(),
+        Statement::AfterLock => AFTER_LOCK.to_string(),
+        Statement::Alone => [KEY_LOOKED_UP, SEEN_AND_LOCK, COUNTED].concat(),
     }
 }
 
