@@ -18,8 +18,8 @@
 //!   BEGIN or COMMIT). So it writes nothing a refused claim must not
 //!   leave: the key is looked up in the snapshot and inserted only with
 //!   the booking — a key another request committed meanwhile fails the
-//!   statement on the key's primary key, as a seat live elsewhere fails it
-//!   on the seats' partial unique index. The buyer's lock still bumps the
+//!   statement on the key's primary key, as a seat taken meanwhile fails
+//!   it on the seats' partial unique index. The buyer's lock still bumps the
 //!   claim counter, refused or not: a bump only sends a concurrent claim
 //!   of the same buyer to count again after its lock, never past a count.
 //!
@@ -90,12 +90,16 @@ const COUNTED: &str = "counted as (
              where claims = coalesce((select claims from seen), 0) + 1
                and not exists (select 1 from key_taken)),";
 
-/// `Whole`: the key claimed (inserted with its answer), the buyer locked
-/// and counted.
-const KEY_INSERTED: &str = "new_key as (
+/// The request's key with the answer the claim gives when it holds (the
+/// caller adds its condition and its end).
+const KEY_ROW: &str = "new_key as (
              insert into idempotency_key (buyer_id, key, fingerprint, status_code,
                                           response_body, created_at)
-             select $1, $10, $12, 200, $11, $4 where $10 is not null
+             select $1, $10, $12, 200, $11, $4 where $10 is not null";
+
+/// `Whole`: the key claimed (inserted with its answer), the buyer locked
+/// and counted.
+const KEY_INSERTED: &str = "
              on conflict (buyer_id, key) do nothing returning 1),";
 const KEY_INSERTED_TAKEN: &str = "key_taken as (
              select 1 where $10 is not null and not exists (select 1 from new_key)),";
@@ -106,12 +110,7 @@ const KEY_LOOKED_UP: &str = "key_taken as (
              select 1 from idempotency_key where $10 is not null and buyer_id = $1 and key = $10),";
 
 /// `Alone`: the key and its answer, inserted with the booking.
-const KEY_WITH_BOOKING: &str = ",
-         new_key as (
-             insert into idempotency_key (buyer_id, key, fingerprint, status_code,
-                                          response_body, created_at)
-             select $1, $10, $12, 200, $11, $4
-             where $10 is not null and exists (select 1 from new_booking))";
+const KEY_WITH_BOOKING: &str = " and exists (select 1 from new_booking))";
 
 /// `AfterLock`: the key (answered) and the lock are already this
 /// transaction's.
@@ -143,16 +142,23 @@ fn new_booking(gate: &str, ga: &str) -> String {
 
 fn start(statement: Statement) -> String {
     match statement {
-        Statement::Whole => [KEY_INSERTED, SEEN_AND_LOCK, KEY_INSERTED_TAKEN, COUNTED].concat(),
+        Statement::Whole => [
+            KEY_ROW,
+            KEY_INSERTED,
+            SEEN_AND_LOCK,
+            KEY_INSERTED_TAKEN,
+            COUNTED,
+        ]
+        .concat(),
         Statement::AfterLock => AFTER_LOCK.to_string(),
         Statement::Alone => [KEY_LOOKED_UP, SEEN_AND_LOCK, COUNTED].concat(),
     }
 }
 
-fn finish(statement: Statement) -> &'static str {
+fn finish(statement: Statement) -> String {
     match statement {
-        Statement::Alone => KEY_WITH_BOOKING,
-        Statement::Whole | Statement::AfterLock => "",
+        Statement::Alone => [",\n         ", KEY_ROW, KEY_WITH_BOOKING].concat(),
+        Statement::Whole | Statement::AfterLock => String::new(),
     }
 }
 
@@ -161,8 +167,9 @@ const RESULT: &str = "select (select n from owned), (select count(*) from stale)
                 (select count(*) from counted), (select count(*) from key_taken),
                 (select count(*) from seat_taken)";
 
-/// For `n` seats: the booking and its seats (the partial unique index
-/// refuses a seat live elsewhere, failing the statement).
+/// For `n` seats: the booking and its seats (a seat live in the snapshot
+/// refuses the claim; the partial unique index refuses one taken since,
+/// failing the statement).
 pub fn seats(statement: Statement, n: usize) -> String {
     const FIRST_SEAT_PARAM: usize = 13;
     let rows: Vec<String> = (0..n)
