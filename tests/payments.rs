@@ -7,7 +7,7 @@ use crate::common;
 use common::{new_key, Buyer, TestApp};
 use futures::future::join_all;
 use holdfast_app::core::payments::reconcile::reconcile_due;
-use holdfast_app::core::payments::sandbox::Delivery;
+use holdfast_app::core::payments::sandbox::{Delivery, Sandbox};
 use holdfast_app::core::platform::clock::Clock;
 use rand::seq::SliceRandom;
 use serde_json::json;
@@ -168,6 +168,34 @@ on_both_backends!(
         assert_eq!(app.deliver_events().await, 1);
         assert_eq!(app.status_of(&waiting).await, "BOOKED");
         assert_eq!(app.deliver_events().await, 0, "each sent once");
+        app.assert_invariants().await;
+    }
+);
+
+on_both_backends!(
+    an_event_the_page_claimed_but_never_sent_goes_out_when_the_claim_lapses,
+    |app: TestApp| async move {
+        let buyer = app.buyer();
+        let (booking, session) = hold_and_pay(&buyer, &[312, 313]).await;
+        // The page completes the checkout and claims its events to send
+        // them itself, then (a crash, a lost task) never does.
+        let done = app
+            .sandbox()
+            .complete_on_page(&session, true, Delivery::Once, Some("buyer@example.com"))
+            .await
+            .unwrap()
+            .expect("the session was open");
+        assert_eq!(done.deliveries.len(), 1);
+        drop(done);
+        assert_eq!(app.deliver_events().await, 0, "still claimed by the page");
+        assert_eq!(app.status_of(&booking).await, "PAYMENT_PENDING");
+        app.clock.advance_ms(Sandbox::SENDING_MS);
+        assert_eq!(app.deliver_events().await, 1, "a worker takes it over");
+        assert_eq!(app.status_of(&booking).await, "BOOKED");
+        assert_eq!(app.deliver_events().await, 0, "sent once");
+        let seats = buyer.get("/api/events/1/seats").await.json();
+        assert_eq!(seats["seats"][311]["status"], "BOOKED");
+        assert_eq!(seats["seats"][312]["status"], "BOOKED");
         app.assert_invariants().await;
     }
 );

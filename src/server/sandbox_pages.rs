@@ -137,11 +137,11 @@ async fn complete(
         .as_deref()
         .map(str::trim)
         .filter(|e| e.contains('@') && e.len() <= 254);
-    match sandbox.complete(&id, paid, delivery, email).await {
+    match sandbox.complete_on_page(&id, paid, delivery, email).await {
         Ok(Some(done)) => {
             // This checkout's events now rather than at the next worker tick.
             tokio::spawn(async move {
-                let _ = sandbox.deliver(&done.deliveries).await;
+                let _ = sandbox.send_leased(done.deliveries).await;
             });
             Redirect::to(&done.next).into_response()
         }

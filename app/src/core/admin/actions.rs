@@ -257,7 +257,7 @@ async fn resend_confirmation(mut a: Acting<'_>) -> Result<ActionOutcome, ApiErro
     let said = Detail::ConfirmationQueued;
     let audit_id = a.audited(&said).await?;
     let booking_id = a.booking_id;
-    let (subject, text) =
+    let mail =
         crate::core::payments::confirmation::confirmation(&mut a.tx, booking_id, a.booking.price)
             .await?;
     outbox::enqueue_confirmation(
@@ -265,7 +265,7 @@ async fn resend_confirmation(mut a: Acting<'_>) -> Result<ActionOutcome, ApiErro
         booking_id,
         &format!("resend-{booking_id}-{audit_id}"),
         &format!("buyer:{}", a.booking.buyer_id),
-        (&subject, &text),
+        (&mail.subject, &mail.text),
         a.now,
     )
     .await?;

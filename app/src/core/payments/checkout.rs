@@ -17,9 +17,9 @@ use crate::core::seat_map::Occupancy;
 use crate::core::{ApiError, AppState};
 use crate::i18n::Locale;
 use crate::model::money::Money;
+use crate::model::SeatId;
 use crate::model::{BookingId, BuyerId, Cause};
 use crate::model::{BookingStatus, PayResponse};
-use crate::model::{EventId, SeatId};
 
 /// How long the pay step waits for the provider.
 pub const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -41,19 +41,31 @@ pub async fn start_checkout(
         return Ok(answer);
     }
     let now = state.clock.now();
-    deadline::refuse_serial_abandoner(state, buyer, now).await?;
-    let deadline = payment_deadline(state, buyer, booking_id, now).await?;
+    let deadline = deadline::for_pay(state, buyer, booking_id, now).await?;
     let mut tx = match begin_with_key(state, buyer, key, now).await? {
         Ok(tx) => tx,
         Err(answer) => return Ok(answer),
     };
     let moved = store::begin_payment(&mut tx, booking_id, buyer, now, deadline).await?;
-    if moved.is_some() {
-        payments::insert_creating(&mut tx, booking_id, state.payments.provider.name(), now).await?;
-    } else {
-        refuse_unless_retry(&mut tx, booking_id, buyer, now).await?;
-    }
-    let request = checkout_request(&mut tx, state, booking_id).await?;
+    let (request, pending) = match moved {
+        Some(hold) => {
+            let provider = state.payments.provider.name();
+            payments::insert_creating(&mut tx, booking_id, provider, now).await?;
+            let charge = ToCharge {
+                price: hold.price,
+                held_until: deadline,
+                ga_quantity: hold.ga_quantity,
+                began: Some(now),
+            };
+            let lines = lines(&mut tx, booking_id).await?;
+            let pending = (hold.event_id, seats_in_checkout(&lines));
+            (request_for(state, booking_id, charge, lines), Some(pending))
+        }
+        None => {
+            refuse_unless_retry(&mut tx, booking_id, buyer, now).await?;
+            (checkout_request(&mut tx, state, booking_id).await?, None)
+        }
+    };
     if !can_still_create(state, &request, now) {
         // The first try never reached the provider and the deadline is now
         // too close for a new session: the booking ends, its seats go back.
@@ -64,8 +76,7 @@ pub async fn start_checkout(
         return Err(ApiError::HoldExpired);
     }
     db::commit(tx).await?;
-    if let Some(event_id) = moved {
-        let seats = seats_in_checkout(state, booking_id).await?;
+    if let Some((event_id, seats)) = pending {
         state.seat_maps.publish(event_id, &seats, now);
     }
 
@@ -119,29 +130,6 @@ pub fn can_still_create(state: &AppState, request: &CheckoutRequest, now: At) ->
     request.deadline_ms > now && request.expires_at_ms - now >= min
 }
 
-/// The deadline a hold gets when it moves into a checkout now (`deadline`);
-/// a booking that is not this buyer's live hold gets the full one, and is
-/// refused by the conditional move anyway.
-async fn payment_deadline(
-    state: &AppState,
-    buyer: &BuyerId,
-    booking_id: &BookingId,
-    now: At,
-) -> Result<At, ApiError> {
-    let hold: Option<(EventId, At)> =
-        sqlx::query_as("select event_id, held_until from booking where id = $1 and buyer_id = $2")
-            .bind(booking_id)
-            .bind(buyer)
-            .fetch_optional(state.db.reader())
-            .await?;
-    match hold {
-        Some((event_id, held_until)) => {
-            deadline::for_checkout(state, event_id, held_until, now).await
-        }
-        None => Ok(now + state.payments.settings.checkout_ttl_ms),
-    }
-}
-
 /// Ends a booking whose checkout can no longer be created (the pay step's
 /// retry, or reconciliation): nobody can have paid a session that never
 /// reached the buyer. Answers whether it ended it.
@@ -186,44 +174,76 @@ async fn refuse_unless_retry(
     }
 }
 
+/// What the provider is asked to charge, from the booking's row.
+#[derive(sqlx::FromRow)]
+struct ToCharge {
+    #[sqlx(flatten)]
+    price: Money,
+    held_until: At,
+    ga_quantity: i64,
+    /// When the checkout began (its payment row was made).
+    began: Option<At>,
+}
+
+/// A seat of the booking on the provider's page: its label and price, and
+/// whether it is still the booking's.
+#[derive(sqlx::FromRow)]
+struct Line {
+    label: String,
+    price_cents: i64,
+    seat_id: SeatId,
+    /// 1 while the seat is the booking's (`booking_seat.live`).
+    live: i32,
+}
+
 /// The provider request for a booking: always the same for the same booking.
 pub async fn checkout_request(
     tx: &mut Tx,
     state: &AppState,
     booking_id: &BookingId,
 ) -> Result<CheckoutRequest, ApiError> {
-    #[derive(sqlx::FromRow)]
-    struct ToCharge {
-        #[sqlx(flatten)]
-        price: Money,
-        held_until: At,
-        ga_quantity: i64,
-        /// When the checkout began (its payment row was made).
-        began: Option<At>,
-    }
-    let ToCharge {
-        price,
-        held_until,
-        ga_quantity: ga_qty,
-        began,
-    } = sqlx::query_as(
+    let charge: ToCharge = sqlx::query_as(
         "select b.amount_cents, b.currency, b.held_until, b.ga_quantity, p.created_at as began
          from booking b left join payment p on p.booking_id = b.id where b.id = $1",
     )
     .bind(booking_id)
     .fetch_one(&mut **tx)
     .await?;
-    // The session lasts the full checkout time from when the checkout
-    // began (stable across retries, as the provider's idempotency wants),
-    // even when the booking's own deadline is shorter.
-    let session_end = began.map_or(held_until, |b| b + state.payments.settings.checkout_ttl_ms);
-    let mut lines: Vec<(String, i64)> = sqlx::query_as(
-        "select s.label, bs.price_cents from booking_seat bs join seat s on s.id = bs.seat_id
+    let lines = lines(tx, booking_id).await?;
+    Ok(request_for(state, booking_id, charge, lines))
+}
+
+async fn lines(tx: &mut Tx, booking_id: &BookingId) -> Result<Vec<Line>, sqlx::Error> {
+    sqlx::query_as(
+        "select s.label, bs.price_cents, bs.seat_id, bs.live
+         from booking_seat bs join seat s on s.id = bs.seat_id
          where bs.booking_id = $1 order by s.id",
     )
     .bind(booking_id)
     .fetch_all(&mut **tx)
-    .await?;
+    .await
+}
+
+fn request_for(
+    state: &AppState,
+    booking_id: &BookingId,
+    charge: ToCharge,
+    lines: Vec<Line>,
+) -> CheckoutRequest {
+    let ToCharge {
+        price,
+        held_until,
+        ga_quantity: ga_qty,
+        began,
+    } = charge;
+    // The session lasts the full checkout time from when the checkout
+    // began (stable across retries, as the provider's idempotency wants),
+    // even when the booking's own deadline is shorter.
+    let session_end = began.map_or(held_until, |b| b + state.payments.settings.checkout_ttl_ms);
+    let mut lines: Vec<(String, i64)> = lines
+        .into_iter()
+        .map(|l| (l.label, l.price_cents))
+        .collect();
     let amount = price.minor();
     if ga_qty > 0 {
         lines.push((format!("Standing × {ga_qty}"), amount));
@@ -236,7 +256,7 @@ pub async fn checkout_request(
         lines = vec![(format!("{} (promo applied)", seats.join(", ")), amount)];
     }
     let base = &state.payments.settings.public_base_url;
-    Ok(CheckoutRequest {
+    CheckoutRequest {
         booking_id: booking_id.clone(),
         price,
         lines,
@@ -247,7 +267,7 @@ pub async fn checkout_request(
         success_url: format!("{base}/bookings/{booking_id}?checkout=done"),
         cancel_url: format!("{base}/bookings/{booking_id}"),
         idempotency_key: format!("checkout-{booking_id}"),
-    })
+    }
 }
 
 /// Stores the provider's session; the payment deadline is its end at the
@@ -262,17 +282,11 @@ pub async fn record_session(
     store::move_payment_deadline(tx, booking_id, session.expires_at_ms).await
 }
 
-async fn seats_in_checkout(
-    state: &AppState,
-    booking_id: &BookingId,
-) -> Result<Vec<(SeatId, Occupancy)>, ApiError> {
-    let rows: Vec<(SeatId,)> =
-        sqlx::query_as("select seat_id from booking_seat where booking_id = $1 and live = 1")
-            .bind(booking_id)
-            .fetch_all(state.db.reader())
-            .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| (r.0, Occupancy::Pending))
-        .collect())
+/// The seats the checkout keeps, as the live map shows them.
+fn seats_in_checkout(lines: &[Line]) -> Vec<(SeatId, Occupancy)> {
+    lines
+        .iter()
+        .filter(|l| l.live == 1)
+        .map(|l| (l.seat_id, Occupancy::Pending))
+        .collect()
 }

@@ -9,17 +9,24 @@ use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 use crate::i18n::{format, Locale, Msg};
 use crate::model::money::Money;
-use crate::model::BookingId;
 use crate::model::EventKind;
+use crate::model::{BookingId, SeatId};
 use sqlx::AnyConnection;
 
-/// The confirmation of a paid booking, in its buyer's language: (subject,
-/// text).
+/// The confirmation of a paid booking, in its buyer's language.
+pub struct Confirmation {
+    pub subject: String,
+    pub text: String,
+    /// The booking's seats, in seat order, as read for the text (`None`
+    /// for a booking without its event, whose places were not read).
+    pub seats: Option<Vec<SeatId>>,
+}
+
 pub async fn confirmation(
     tx: &mut Tx,
     booking_id: &BookingId,
     price: Money,
-) -> Result<(String, String), sqlx::Error> {
+) -> Result<Confirmation, sqlx::Error> {
     let booked = booked(tx, booking_id).await?;
     let l = match &booked {
         Some(b) => b.language.unwrap_or_default(),
@@ -32,15 +39,25 @@ pub async fn confirmation(
         &[("booking", &booking_id), ("amount", &amount)],
     );
     text.push('\n');
-    let Some((kind, about)) = booked.map(|b| b.about(l)) else {
-        return Ok((subject, text));
+    let Some(booked) = booked else {
+        return Ok(Confirmation {
+            subject,
+            text,
+            seats: None,
+        });
     };
+    let seats = booked.places.iter().map(|p| p.seat).collect();
+    let (kind, about) = booked.about(l);
     text.push_str(&format!(
         "\n{about}\n{}\n{}\n",
         l.t(Msg::MailShowQr),
         kind.farewell(l)
     ));
-    Ok((subject, text))
+    Ok(Confirmation {
+        subject,
+        text,
+        seats: Some(seats),
+    })
 }
 
 /// What a booking is for, as every mail about it says it: the event, its
@@ -65,8 +82,18 @@ struct Booked {
     time_zone: String,
     /// Standing places.
     standing: i64,
-    /// (section, row, number, guests, whether a cabin), in seat order.
-    places: Vec<(String, String, i64, i64, bool)>,
+    /// In seat order.
+    places: Vec<Place>,
+}
+
+/// A seat or cabin of a booking, by the names the map uses.
+struct Place {
+    seat: SeatId,
+    section: String,
+    row: String,
+    number: i64,
+    guests: i64,
+    cabin: bool,
 }
 
 /// One row per place (one row without a place for standing places only).
@@ -79,6 +106,7 @@ struct BookedRow {
     starts_at: At,
     time_zone: String,
     ga_quantity: i64,
+    seat_id: Option<SeatId>,
     section: Option<String>,
     row_label: Option<String>,
     number: Option<i64>,
@@ -92,7 +120,7 @@ async fn booked(
 ) -> Result<Option<Booked>, sqlx::Error> {
     let rows: Vec<BookedRow> = sqlx::query_as(
         "select lang.language, e.name, e.kind, e.venue, e.starts_at, e.time_zone, b.ga_quantity,
-                s.section, s.row_label, s.number, bs.guests,
+                s.id as seat_id, s.section, s.row_label, s.number, bs.guests,
                 case when exists (select 1 from cabin c where c.seat_id = s.id) then 1 else 0 end
                     as cabin
          from booking b join event e on e.id = b.event_id
@@ -118,11 +146,17 @@ async fn booked(
         places: Vec::with_capacity(rows.len()),
     };
     for r in rows {
-        if let (Some(section), Some(row), Some(number)) = (r.section, r.row_label, r.number) {
-            let guests = r.guests.unwrap_or(1);
-            booked
-                .places
-                .push((section, row, number, guests, r.cabin == 1));
+        if let (Some(seat), Some(section), Some(row), Some(number)) =
+            (r.seat_id, r.section, r.row_label, r.number)
+        {
+            booked.places.push(Place {
+                seat,
+                section,
+                row,
+                number,
+                guests: r.guests.unwrap_or(1),
+                cabin: r.cabin == 1,
+            });
         }
     }
     Ok(Some(booked))
@@ -134,11 +168,11 @@ impl Booked {
         let local = local_start(self.starts_at, &self.time_zone);
         let when = format::when(l, &local.at, &local.abbreviation).unwrap_or_default();
         let mut text = format!("{}\n{} · {when}\n\n", self.name, self.venue);
-        for (section, row, number, guests, cabin) in self.places {
-            text.push_str(&kind.name_place(l, cabin, &section, &row, number));
-            if cabin {
+        for p in self.places {
+            text.push_str(&kind.name_place(l, p.cabin, &p.section, &p.row, p.number));
+            if p.cabin {
                 text.push_str(" · ");
-                text.push_str(&l.plural(guests, Msg::GuestOne, Msg::GuestMany));
+                text.push_str(&l.plural(p.guests, Msg::GuestOne, Msg::GuestMany));
             }
             text.push('\n');
         }

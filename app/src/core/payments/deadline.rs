@@ -12,31 +12,74 @@
 //! `ABANDONED_CHECKOUTS_PER_HOUR`) is refused new ones for the hour.
 
 use crate::core::platform::clock::At;
-use crate::core::waiting_room::view::places;
+use crate::core::waiting_room::view::places_with;
 use crate::core::{ApiError, AppState};
-use crate::model::BuyerId;
+use crate::model::{BookingId, BuyerId};
 use crate::model::{BookingStatus, EventId};
 
 const HOUR_MS: i64 = 3_600_000;
 
-/// The payment deadline for a hold of `event_id` ending at `held_until`,
-/// paid `now`.
-pub async fn for_checkout(
-    state: &AppState,
-    event_id: EventId,
-    held_until: At,
-    now: At,
-) -> Result<At, ApiError> {
-    let settings = &state.payments.settings;
-    let full = now + settings.checkout_ttl_ms;
-    if !selling_fast(state, event_id, now).await? {
-        return Ok(full);
-    }
-    Ok(full.min(held_until.max(now) + settings.checkout_grace_ms))
+/// What the pay step reads before it moves a hold, in one statement: the
+/// buyer's recent checkouts that ended unpaid, and the hold's event, end
+/// and standing places (none of them when the booking is not this buyer's).
+#[derive(sqlx::FromRow)]
+struct BeforePay {
+    abandoned: i64,
+    oldest_abandoned: Option<At>,
+    event_id: Option<EventId>,
+    held_until: Option<At>,
+    free_standing: i64,
+    standing: i64,
 }
 
-/// The waiting room is open, or few places are left.
-pub async fn selling_fast(state: &AppState, event_id: EventId, now: At) -> Result<bool, ApiError> {
+/// The payment deadline for `booking_id` paid `now` — after refusing (429)
+/// a buyer whose checkouts keep ending unpaid. A booking that is not this
+/// buyer's gets the full checkout time; the conditional move refuses it
+/// anyway.
+pub async fn for_pay(
+    state: &AppState,
+    buyer: &BuyerId,
+    booking_id: &BookingId,
+    now: At,
+) -> Result<At, ApiError> {
+    let read: BeforePay = sqlx::query_as(&format!(
+        "select a.abandoned, a.oldest_abandoned, h.event_id, h.held_until,
+           (select cast(coalesce(sum(g.remaining), 0) as bigint) from ga_area g
+             where g.event_id = h.event_id) as free_standing,
+           (select cast(coalesce(sum(g.capacity), 0) as bigint) from ga_area g
+             where g.event_id = h.event_id) as standing
+         from (select count(*) as abandoned, min(p.created_at) as oldest_abandoned
+               from booking b join payment p on p.booking_id = b.id
+               where b.buyer_id = $1 and b.status = {} and p.created_at > $2
+                 and p.checkout_session_id is not null) a
+         left join booking h on h.id = $3 and h.buyer_id = $1",
+        BookingStatus::Expired.sql()
+    ))
+    .bind(buyer)
+    .bind(now - HOUR_MS)
+    .bind(booking_id)
+    .fetch_one(state.db.reader())
+    .await?;
+    refuse_serial_abandoner(state, read.abandoned, read.oldest_abandoned, now)?;
+    let full = now + state.payments.settings.checkout_ttl_ms;
+    let (Some(event_id), Some(held_until)) = (read.event_id, read.held_until) else {
+        return Ok(full);
+    };
+    let standing = (read.free_standing, read.standing);
+    if !selling_fast(state, event_id, standing, now).await? {
+        return Ok(full);
+    }
+    Ok(full.min(held_until.max(now) + state.payments.settings.checkout_grace_ms))
+}
+
+/// The waiting room is open, or few places are left (`standing`: the
+/// standing areas' places left and in all).
+async fn selling_fast(
+    state: &AppState,
+    event_id: EventId,
+    standing: (i64, i64),
+    now: At,
+) -> Result<bool, ApiError> {
     let Some(room) = state
         .waiting_rooms
         .view(&state.db, &state.seat_maps, event_id, now)
@@ -48,34 +91,23 @@ pub async fn selling_fast(state: &AppState, event_id: EventId, now: At) -> Resul
         return Ok(true);
     }
     // Counted now, not from the room's picture (which may be half a second
-    // old): the seat map is in memory, standing places one query.
+    // old): the seat map is in memory, standing places read with the hold.
     let percent = state.payments.settings.fast_sale_free_percent;
-    let places = places(&state.db, &state.seat_maps, event_id, now).await?;
+    let places = places_with(&state.db, &state.seat_maps, event_id, standing, now).await?;
     Ok(places.free * 100 < places.total * percent)
 }
 
 /// 429 for a buyer whose recent checkouts ended unpaid too often (those
-/// the provider never opened, in an outage, do not count).
-pub async fn refuse_serial_abandoner(
+/// the provider never opened, in an outage, do not count): `abandoned` in
+/// the last hour, the oldest at `oldest`.
+fn refuse_serial_abandoner(
     state: &AppState,
-    buyer: &BuyerId,
+    abandoned: i64,
+    oldest: Option<At>,
     now: At,
 ) -> Result<(), ApiError> {
     let allowed = state.payments.settings.abandoned_checkouts_per_hour;
-    if allowed <= 0 {
-        return Ok(());
-    }
-    let (abandoned, oldest): (i64, Option<At>) = sqlx::query_as(&format!(
-        "select count(*), min(p.created_at) from booking b join payment p on p.booking_id = b.id
-         where b.buyer_id = $1 and b.status = {} and p.created_at > $2
-           and p.checkout_session_id is not null",
-        BookingStatus::Expired.sql()
-    ))
-    .bind(buyer)
-    .bind(now - HOUR_MS)
-    .fetch_one(state.db.reader())
-    .await?;
-    if abandoned < allowed {
+    if allowed <= 0 || abandoned < allowed {
         return Ok(());
     }
     let until = oldest.unwrap_or(now) + HOUR_MS;

@@ -122,8 +122,7 @@ async fn settle_paid(
     let outcome = match booking.status {
         BookingStatus::PaymentPending if right_amount => {
             store::book(tx, booking_id, paid.by, now).await?;
-            confirmed(tx, booking_id, &booking, now).await?;
-            booked_seats(tx, booking_id, &mut changes).await?;
+            changes.changes = confirmed(tx, booking_id, &booking, now).await?;
             PaidOutcome::Booked
         }
         BookingStatus::PaymentPending => {
@@ -135,8 +134,7 @@ async fn settle_paid(
         BookingStatus::Expired | BookingStatus::Cancelled if right_amount => {
             match store::retake(tx, booking_id, paid.by, now).await? {
                 Ok(()) => {
-                    confirmed(tx, booking_id, &booking, now).await?;
-                    booked_seats(tx, booking_id, &mut changes).await?;
+                    changes.changes = confirmed(tx, booking_id, &booking, now).await?;
                     PaidOutcome::Retaken
                 }
                 Err(why) => {
@@ -197,33 +195,27 @@ async fn queue_refund(
     Ok(PaidOutcome::RefundQueued)
 }
 
+/// The confirmation mail queued; answers the booked seats, as the live map
+/// shows them now.
 async fn confirmed(
     tx: &mut Tx,
     booking_id: &BookingId,
     booking: &Locked,
     now: At,
-) -> Result<(), sqlx::Error> {
-    let (subject, text) = super::confirmation::confirmation(tx, booking_id, booking.price).await?;
+) -> Result<Vec<(SeatId, Occupancy)>, sqlx::Error> {
+    let mail = super::confirmation::confirmation(tx, booking_id, booking.price).await?;
     outbox::enqueue_confirmation(
         tx,
         booking_id,
         &format!("confirmed-{booking_id}"),
         &format!("buyer:{}", booking.buyer_id),
-        (&subject, &text),
+        (&mail.subject, &mail.text),
         now,
     )
-    .await
-}
-
-async fn booked_seats(
-    tx: &mut Tx,
-    booking_id: &BookingId,
-    changes: &mut MapChanges,
-) -> Result<(), sqlx::Error> {
-    changes.changes = store::seats_of(tx, booking_id)
-        .await?
-        .into_iter()
-        .map(|s| (s, Occupancy::Booked))
-        .collect();
-    Ok(())
+    .await?;
+    let seats = match mail.seats {
+        Some(seats) => seats,
+        None => store::seats_of(tx, booking_id).await?,
+    };
+    Ok(seats.into_iter().map(|s| (s, Occupancy::Booked)).collect())
 }

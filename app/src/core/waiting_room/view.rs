@@ -164,6 +164,19 @@ pub async fn places(
     event_id: EventId,
     now: At,
 ) -> Result<Places, ApiError> {
+    let standing = crate::core::catalog::standing_places(db, event_id).await?;
+    places_with(db, maps, event_id, standing, now).await
+}
+
+/// [`places`] for a caller that read the standing areas' places (left, in
+/// all) in a statement of its own.
+pub async fn places_with(
+    db: &Db,
+    maps: &SeatMaps,
+    event_id: EventId,
+    (free_standing, standing): (i64, i64),
+    now: At,
+) -> Result<Places, ApiError> {
     let (free_seats, seats) = maps.get(db, event_id).await?.map_or((0, 0), |m| {
         let free = m.free_mask(now);
         (
@@ -171,7 +184,6 @@ pub async fn places(
             free.len() as i64,
         )
     });
-    let (free_standing, standing) = crate::core::catalog::standing_places(db, event_id).await?;
     Ok(Places {
         free: free_seats + free_standing,
         total: seats + standing,

@@ -7,9 +7,20 @@ use super::BookingStatus::{self, *};
 use super::{placeholders, seats_of, stale_holds_on};
 use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
+use crate::model::money::Money;
 use crate::model::BuyerId;
 use crate::model::EventId;
 use crate::model::{BookingId, Cause};
+
+/// A hold just moved into its checkout, with what the provider's request
+/// needs from its row (its deadline is the one it was given).
+#[derive(sqlx::FromRow)]
+pub struct InCheckout {
+    pub event_id: EventId,
+    #[sqlx(flatten)]
+    pub price: Money,
+    pub ga_quantity: i64,
+}
 
 /// HELD → PAYMENT_PENDING by its owner while the hold runs; the deadline
 /// becomes the checkout's.
@@ -19,23 +30,22 @@ pub async fn begin_payment(
     buyer: &BuyerId,
     now: At,
     deadline: At,
-) -> Result<Option<EventId>, sqlx::Error> {
+) -> Result<Option<InCheckout>, sqlx::Error> {
     debug_assert!(Held.can_become(PaymentPending));
     let sql = format!(
         "update booking set status = {}, held_until = $4, updated_at = $3, cause = 'buyer'
          where id = $1 and buyer_id = $2 and status = {} and held_until > $3
-         returning event_id",
+         returning event_id, amount_cents, currency, ga_quantity",
         PaymentPending.sql(),
         Held.sql()
     );
-    let row: Option<(EventId,)> = sqlx::query_as(&sql)
+    sqlx::query_as(&sql)
         .bind(id)
         .bind(buyer)
         .bind(now)
         .bind(deadline)
         .fetch_optional(&mut **tx)
-        .await?;
-    Ok(row.map(|r| r.0))
+        .await
 }
 
 /// The provider's session ends a PAYMENT_PENDING booking's deadline at the

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::{other, Sandbox};
+use super::{other, Leased, Sandbox};
 use crate::core::payments::{signature, ProviderError};
 
 impl Sandbox {
@@ -26,12 +26,14 @@ impl Sandbox {
         self.deliver(&ids).await
     }
 
-    /// Sends these deliveries, in order, if they are due and not sent yet:
-    /// what a completed checkout queued goes out at once, without reading
-    /// (and racing every other payer for) the whole queue. Each is claimed
-    /// first, in the statement that reads it, so two callers (the page's
-    /// send, a worker on any instance) never send it at the same time; a
-    /// delayed one waits for its time. Returns how many were accepted.
+    /// How long a claimed delivery is left to its sender before a worker
+    /// takes it over.
+    pub const SENDING_MS: i64 = 30_000;
+
+    /// Sends these deliveries, in order, if they are due and not sent yet.
+    /// Each is claimed first, in the statement that reads it, so two
+    /// workers (on any instance) never send it at the same time. Returns
+    /// how many were accepted.
     pub async fn deliver(&self, ids: &[i64]) -> Result<usize, ProviderError> {
         let mut sent = 0;
         for &id in ids {
@@ -42,40 +44,56 @@ impl Sandbox {
                  returning body, attempts",
             )
             .bind(id)
-            .bind(now + 30_000)
+            .bind(now + Self::SENDING_MS)
             .bind(now)
             .fetch_optional(self.db.writer())
             .await
             .map_err(other)?;
-            let Some((body, attempts)) = claimed else {
-                continue;
-            };
-            let header =
-                signature::sign(&self.secret, body.as_bytes(), self.clock.now().unix_secs());
-            let ok = self
-                .http
-                .post(format!("{}/api/payments/webhook", self.base_url))
-                .header("content-type", "application/json")
-                .header("Stripe-Signature", header)
-                .body(body)
-                .send()
-                .await
-                .is_ok_and(|r| r.status().is_success());
-            let (delivered, next) = if ok {
-                (Some(self.clock.now()), now)
-            } else {
-                (None, now + 1000 * 2i64.pow(attempts.clamp(0, 10) as u32))
-            };
-            sqlx::query("update sandbox_delivery set delivered_at = $2, attempts = attempts + 1, next_at = $3 where id = $1")
-                .bind(id)
-                .bind(delivered)
-                .bind(next)
-                .execute(self.db.writer())
-                .await
-                .map_err(other)?;
-            sent += usize::from(ok);
+            if let Some((body, attempts)) = claimed {
+                sent += usize::from(self.send(id, body, attempts).await?);
+            }
         }
         Ok(sent)
+    }
+
+    /// Sends what a completed checkout queued, at once, without reading
+    /// (and racing every other payer for) the queue: they were queued
+    /// claimed for this caller. Returns how many were accepted.
+    pub async fn send_leased(&self, leased: Vec<Leased>) -> Result<usize, ProviderError> {
+        let mut sent = 0;
+        for Leased { id, body } in leased {
+            sent += usize::from(self.send(id, body, 0).await?);
+        }
+        Ok(sent)
+    }
+
+    /// One claimed delivery to the webhook, signed now; a failed one comes
+    /// back with exponential backoff after its `attempts` before.
+    async fn send(&self, id: i64, body: String, attempts: i64) -> Result<bool, ProviderError> {
+        let header = signature::sign(&self.secret, body.as_bytes(), self.clock.now().unix_secs());
+        let ok = self
+            .http
+            .post(format!("{}/api/payments/webhook", self.base_url))
+            .header("content-type", "application/json")
+            .header("Stripe-Signature", header)
+            .body(body)
+            .send()
+            .await
+            .is_ok_and(|r| r.status().is_success());
+        let now = self.clock.now();
+        let (delivered, next) = if ok {
+            (Some(now), now)
+        } else {
+            (None, now + 1000 * 2i64.pow(attempts.clamp(0, 10) as u32))
+        };
+        sqlx::query("update sandbox_delivery set delivered_at = $2, attempts = attempts + 1, next_at = $3 where id = $1")
+            .bind(id)
+            .bind(delivered)
+            .bind(next)
+            .execute(self.db.writer())
+            .await
+            .map_err(other)?;
+        Ok(ok)
     }
 
     /// Makes the next `n` checkout creations time out after the session was

@@ -3,7 +3,8 @@
 
 use serde_json::{json, Value};
 
-use super::{other, session_row, Completed, Delivery, Sandbox, SessionRow, DELAY_MS};
+use super::SESSION_COLUMNS;
+use super::{other, session_row, Completed, Delivery, Leased, Sandbox, SessionRow, DELAY_MS};
 use crate::core::payments::ProviderError;
 use crate::core::platform::clock::At;
 use crate::core::platform::db;
@@ -12,8 +13,22 @@ use crate::core::platform::db::Tx;
 impl Sandbox {
     /// The page's form: the buyer pays or declines, giving an email address
     /// as Stripe Checkout asks for one. Returns where to send the browser
-    /// next and the deliveries its events were queued as, or `None` when
-    /// the session cannot be completed.
+    /// next and the deliveries its events were queued as, claimed for the
+    /// caller to send at once (`send_leased`; a worker takes over a claim
+    /// that lapses), or `None` when the session cannot be completed.
+    pub async fn complete_on_page(
+        &self,
+        session_id: &str,
+        paid: bool,
+        delivery: Delivery,
+        email: Option<&str>,
+    ) -> Result<Option<Completed>, ProviderError> {
+        self.completing(session_id, paid, delivery, email, Sender::Caller)
+            .await
+    }
+
+    /// As [`Sandbox::complete_on_page`], with the events left to the
+    /// delivery workers (`deliver_due`).
     pub async fn complete(
         &self,
         session_id: &str,
@@ -21,29 +36,42 @@ impl Sandbox {
         delivery: Delivery,
         email: Option<&str>,
     ) -> Result<Option<Completed>, ProviderError> {
+        self.completing(session_id, paid, delivery, email, Sender::Worker)
+            .await
+    }
+
+    async fn completing(
+        &self,
+        session_id: &str,
+        paid: bool,
+        delivery: Delivery,
+        email: Option<&str>,
+        sender: Sender,
+    ) -> Result<Option<Completed>, ProviderError> {
         let now = self.clock.now();
         // The payment and its events in one transaction: like Stripe, the
         // sandbox never takes money without telling the webhook.
         let mut tx = self.db.begin().await.map_err(other)?;
-        let done = sqlx::query(
+        let done: Option<Completing> = sqlx::query_as(&format!(
             "update sandbox_session set status = 'complete', payment_status = $2, customer_email = $4
-             where id = $1 and status = 'open' and expires_at > $3",
-        )
+             where id = $1 and status = 'open' and expires_at > $3
+             returning {SESSION_COLUMNS}, success_url, cancel_url"
+        ))
         .bind(session_id)
         .bind(if paid { "paid" } else { "unpaid" })
         .bind(now)
         .bind(email)
-        .execute(&mut *tx)
+        .fetch_optional(&mut *tx)
         .await
-        .map_err(other)?
-        .rows_affected()
-            == 1;
-        if !done {
+        .map_err(other)?;
+        let Some(Completing {
+            session: row,
+            success_url,
+            cancel_url,
+        }) = done
+        else {
             return Ok(None);
-        }
-        let row = session_row(&mut *tx, session_id)
-            .await?
-            .ok_or_else(|| other("session vanished"))?;
+        };
         let object = self.session_object(&row, &row.5.clone());
         let mut deliveries = self
             .enqueue(
@@ -51,6 +79,7 @@ impl Sandbox {
                 "checkout.session.completed",
                 object.clone(),
                 delivery,
+                sender,
             )
             .await?;
         if !paid {
@@ -60,19 +89,14 @@ impl Sandbox {
                     "checkout.session.async_payment_failed",
                     object,
                     delivery,
+                    sender,
                 )
                 .await?,
             );
         }
         db::commit(tx).await.map_err(other)?;
-        let urls: (String, String) =
-            sqlx::query_as("select success_url, cancel_url from sandbox_session where id = $1")
-                .bind(session_id)
-                .fetch_one(self.db.reader())
-                .await
-                .map_err(other)?;
         Ok(Some(Completed {
-            next: if paid { urls.0 } else { urls.1 },
+            next: if paid { success_url } else { cancel_url },
             deliveries,
         }))
     }
@@ -122,20 +146,32 @@ impl Sandbox {
         if expired {
             if let Some(row) = session_row(&mut **tx, session_id).await? {
                 let object = self.session_object(&row, "expired");
-                self.enqueue(tx, "checkout.session.expired", object, Delivery::Once)
-                    .await?;
+                let worker = Sender::Worker;
+                self.enqueue(
+                    tx,
+                    "checkout.session.expired",
+                    object,
+                    Delivery::Once,
+                    worker,
+                )
+                .await?;
             }
         }
         Ok(())
     }
 
+    /// Queues an event's deliveries. Those the `Caller` sends itself (due
+    /// now, not delayed) are queued already claimed for it, for as long as
+    /// a send may take, and come back with their bodies; any other waits
+    /// for a delivery worker (which also takes over a claim that lapsed).
     pub(super) async fn enqueue(
         &self,
         tx: &mut Tx,
         kind: &str,
         object: Value,
         delivery: Delivery,
-    ) -> Result<Vec<i64>, ProviderError> {
+        sender: Sender,
+    ) -> Result<Vec<Leased>, ProviderError> {
         let now = self.clock.now();
         let event_id = format!("evt_sb_{}", uuid::Uuid::new_v4().simple());
         let body = json!({
@@ -155,19 +191,44 @@ impl Sandbox {
             Delivery::Twice => (2, now),
             Delivery::Delayed => (1, now + DELAY_MS),
         };
-        let mut ids = Vec::with_capacity(copies);
+        let leased = sender == Sender::Caller && at <= now;
+        let next_at = if leased { now + Self::SENDING_MS } else { at };
+        let mut queued = Vec::with_capacity(copies);
         for _ in 0..copies {
             let (id,): (i64,) = sqlx::query_as(
                 "insert into sandbox_delivery (event_id, body, next_at) values ($1, $2, $3) returning id",
             )
             .bind(&event_id)
             .bind(&body)
-            .bind(at)
+            .bind(next_at)
             .fetch_one(&mut **tx)
             .await
             .map_err(other)?;
-            ids.push(id);
+            if leased {
+                queued.push(Leased {
+                    id,
+                    body: body.clone(),
+                });
+            }
         }
-        Ok(ids)
+        Ok(queued)
     }
+}
+
+/// Who sends an event's deliveries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Sender {
+    /// The request that queued them, right after its commit.
+    Caller,
+    /// A delivery worker, at its next tick.
+    Worker,
+}
+
+/// The columns `complete` reads back from the session it completed.
+#[derive(sqlx::FromRow)]
+struct Completing {
+    #[sqlx(flatten)]
+    session: SessionRow,
+    success_url: String,
+    cancel_url: String,
 }

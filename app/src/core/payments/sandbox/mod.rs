@@ -52,9 +52,17 @@ pub const DELAY_MS: i64 = 5_000;
 pub struct Completed {
     /// Where the browser goes next (the success or the cancel URL).
     pub next: String,
-    /// The deliveries its events were queued as: `Sandbox::deliver` sends
-    /// them at once instead of at the worker's next tick.
-    pub deliveries: Vec<i64>,
+    /// The deliveries its events were queued as, claimed for the caller:
+    /// `Sandbox::send_leased` sends them at once instead of at a worker's
+    /// next tick (a delayed one is left to the worker).
+    pub deliveries: Vec<Leased>,
+}
+
+/// A delivery queued already claimed by the request that queued it.
+#[derive(Debug)]
+pub struct Leased {
+    id: i64,
+    body: String,
 }
 
 /// id, booking, payment intent, amount, currency, status, payment status,
@@ -70,6 +78,10 @@ type SessionRow = (
     At,
     Option<String>,
 );
+
+/// A [`SessionRow`] in a statement.
+const SESSION_COLUMNS: &str = "id, booking_id, payment_intent_id, amount_cents, currency, status,
+    payment_status, expires_at, customer_email";
 
 impl Sandbox {
     pub fn new(db: Db, clock: SharedClock, base_url: &str, secret: &str) -> Arc<Self> {
@@ -134,12 +146,14 @@ impl PaymentProvider for Sandbox {
     ) -> Result<CheckoutSession, ProviderError> {
         let id = format!("cs_sb_{}", uuid::Uuid::new_v4().simple());
         let intent = format!("pi_sb_{}", uuid::Uuid::new_v4().simple());
-        sqlx::query(
+        // A retry with the same idempotency key gets the session it made.
+        let made: Option<SessionRow> = sqlx::query_as(&format!(
             "insert into sandbox_session (id, idempotency_key, booking_id, payment_intent_id, amount_cents, currency,
                                           status, payment_status, expires_at, success_url, cancel_url, created_at)
              values ($1, $2, $3, $4, $5, $6, 'open', 'unpaid', $7, $8, $9, $10)
-             on conflict (idempotency_key) do nothing",
-        )
+             on conflict (idempotency_key) do nothing
+             returning {SESSION_COLUMNS}"
+        ))
         .bind(&id)
         .bind(&req.idempotency_key)
         .bind(&req.booking_id)
@@ -150,19 +164,19 @@ impl PaymentProvider for Sandbox {
         .bind(&req.success_url)
         .bind(&req.cancel_url)
         .bind(self.clock.now())
-        .execute(self.db.writer())
+        .fetch_optional(self.db.writer())
         .await
         .map_err(other)?;
-        let (existing,): (String,) =
-            sqlx::query_as("select id from sandbox_session where idempotency_key = $1")
-                .bind(&req.idempotency_key)
-                .fetch_one(self.db.writer())
-                .await
-                .map_err(other)?;
-        let row = self
-            .session(&existing)
-            .await?
-            .ok_or_else(|| other("session vanished"))?;
+        let row = match made {
+            Some(row) => row,
+            None => sqlx::query_as(&format!(
+                "select {SESSION_COLUMNS} from sandbox_session where idempotency_key = $1"
+            ))
+            .bind(&req.idempotency_key)
+            .fetch_one(self.db.writer())
+            .await
+            .map_err(other)?,
+        };
         let lose = self
             .lose_answers
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
@@ -254,7 +268,8 @@ impl PaymentProvider for Sandbox {
                 "refunded": amount_cents == charged_cents,
                 "refunds": { "object": "list", "data": [{ "id": refund_id, "object": "refund", "amount": amount_cents }] },
             });
-            self.enqueue(&mut tx, "charge.refunded", charge, Delivery::Once)
+            let worker = events::Sender::Worker;
+            self.enqueue(&mut tx, "charge.refunded", charge, Delivery::Once, worker)
                 .await?;
         }
         db::commit(tx).await.map_err(other)?;
@@ -266,11 +281,9 @@ async fn session_row<'e, E>(db: E, id: &str) -> Result<Option<SessionRow>, Provi
 where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
 {
-    sqlx::query_as(
-        "select id, booking_id, payment_intent_id, amount_cents, currency, status, payment_status, expires_at,
-                customer_email
-         from sandbox_session where id = $1",
-    )
+    sqlx::query_as(&format!(
+        "select {SESSION_COLUMNS} from sandbox_session where id = $1"
+    ))
     .bind(id)
     .fetch_optional(db)
     .await
