@@ -8,7 +8,7 @@ use crate::common;
 
 use common::TestApp;
 use futures::future::join_all;
-use holdfast_app::core::payments::sandbox::Delivery;
+use holdfast_app::core::payments::sandbox::{Delivery, Sender};
 use serde_json::{json, Value};
 
 /// The sandbox's session of a booking: (session id, intent, amount, currency).
@@ -69,7 +69,13 @@ fn charge_event(kind: &str, intent: &str, amount: i64, refunded: i64) -> String 
 async fn pay_at_provider(app: &TestApp, session: &str) {
     let paid = app
         .sandbox()
-        .complete(session, true, Delivery::Once, Some("late@example.com"))
+        .complete(
+            session,
+            true,
+            Delivery::Once,
+            Some("late@example.com"),
+            Sender::Worker,
+        )
         .await
         .unwrap();
     assert!(paid.is_some(), "the session is still open");
@@ -469,7 +475,13 @@ on_both_backends!(
         let session = session_of(&app, &booking).await;
         assert_eq!((session.2, session.3.as_str()), (850_000, "VND"));
         app.sandbox()
-            .complete(&session.0, true, Delivery::Once, Some("an@example.vn"))
+            .complete(
+                &session.0,
+                true,
+                Delivery::Once,
+                Some("an@example.vn"),
+                Sender::Worker,
+            )
             .await
             .unwrap();
         app.deliver_events().await;

@@ -7,7 +7,7 @@ use crate::common;
 use common::{new_key, Buyer, TestApp};
 use futures::future::join_all;
 use holdfast_app::core::payments::reconcile::reconcile_due;
-use holdfast_app::core::payments::sandbox::{Delivery, Sandbox};
+use holdfast_app::core::payments::sandbox::{Delivery, Sandbox, Sender};
 use holdfast_app::core::platform::clock::Clock;
 use rand::seq::SliceRandom;
 use serde_json::json;
@@ -44,7 +44,13 @@ async fn mailbox(app: &TestApp, booking: &str) -> Vec<String> {
 /// The buyer pays (or declines) on the sandbox's page.
 async fn complete(app: &TestApp, session: &str, paid: bool, delivery: Delivery) {
     app.sandbox()
-        .complete(session, paid, delivery, Some("buyer@example.com"))
+        .complete(
+            session,
+            paid,
+            delivery,
+            Some("buyer@example.com"),
+            Sender::Worker,
+        )
         .await
         .unwrap();
 }
@@ -181,7 +187,13 @@ on_both_backends!(
         // them itself, then (a crash, a lost task) never does.
         let done = app
             .sandbox()
-            .complete_on_page(&session, true, Delivery::Once, Some("buyer@example.com"))
+            .complete(
+                &session,
+                true,
+                Delivery::Once,
+                Some("buyer@example.com"),
+                Sender::Caller,
+            )
             .await
             .unwrap()
             .expect("the session was open");

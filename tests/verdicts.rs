@@ -30,7 +30,8 @@ use std::sync::Mutex;
 use common::{Backend, Buyer, TestApp};
 use holdfast_app::core::admin::{actions, auth::Admin};
 use holdfast_app::core::booking::release::expire_due_holds;
-use holdfast_app::core::payments::{outbox, reconcile, sandbox::Delivery, webhook};
+use holdfast_app::core::payments::sandbox::{Delivery, Sender};
+use holdfast_app::core::payments::{outbox, reconcile, webhook};
 use holdfast_app::core::platform::clock::Clock;
 use serde_json::json;
 
@@ -307,7 +308,13 @@ impl Case<'_> {
                 // the verdicts this sequence orders are sent instead.
                 let _ = app
                     .sandbox()
-                    .complete(&session.0, true, Delivery::Once, Some("buyer@example.com"))
+                    .complete(
+                        &session.0,
+                        true,
+                        Delivery::Once,
+                        Some("buyer@example.com"),
+                        Sender::Worker,
+                    )
                     .await;
                 sqlx::query("update sandbox_delivery set delivered_at = 0 where delivered_at is null and body like $1")
                     .bind(format!("%{}%", session.0))

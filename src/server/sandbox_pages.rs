@@ -7,7 +7,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
-use holdfast_app::core::payments::sandbox::{Delivery, Sandbox};
+use holdfast_app::core::payments::sandbox::{Delivery, Sandbox, Sender};
 use holdfast_app::core::payments::SessionState;
 use holdfast_app::core::AppState;
 use holdfast_app::i18n::{Locale, Msg};
@@ -137,7 +137,10 @@ async fn complete(
         .as_deref()
         .map(str::trim)
         .filter(|e| e.contains('@') && e.len() <= 254);
-    match sandbox.complete_on_page(&id, paid, delivery, email).await {
+    match sandbox
+        .complete(&id, paid, delivery, email, Sender::Caller)
+        .await
+    {
         Ok(Some(done)) => {
             // This checkout's events now rather than at the next worker tick.
             tokio::spawn(async move {

@@ -262,7 +262,13 @@ impl TestApp {
             .unwrap()
             .to_string();
         self.sandbox()
-            .complete(&session, true, delivery, Some(email))
+            .complete(
+                &session,
+                true,
+                delivery,
+                Some(email),
+                holdfast_app::core::payments::sandbox::Sender::Worker,
+            )
             .await
             .unwrap();
     }

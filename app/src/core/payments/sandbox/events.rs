@@ -3,44 +3,22 @@
 
 use serde_json::{json, Value};
 
+use super::DELAY_MS;
 use super::SESSION_COLUMNS;
-use super::{other, session_row, Completed, Delivery, Leased, Sandbox, SessionRow, DELAY_MS};
+use super::{other, session_row, Completed, Delivery, Leased, Sandbox, Sender, SessionRow};
 use crate::core::payments::ProviderError;
 use crate::core::platform::clock::At;
 use crate::core::platform::db;
 use crate::core::platform::db::Tx;
 
 impl Sandbox {
-    /// The page's form: the buyer pays or declines, giving an email address
-    /// as Stripe Checkout asks for one. Returns where to send the browser
-    /// next and the deliveries its events were queued as, claimed for the
-    /// caller to send at once (`send_leased`; a worker takes over a claim
-    /// that lapses), or `None` when the session cannot be completed.
-    pub async fn complete_on_page(
-        &self,
-        session_id: &str,
-        paid: bool,
-        delivery: Delivery,
-        email: Option<&str>,
-    ) -> Result<Option<Completed>, ProviderError> {
-        self.completing(session_id, paid, delivery, email, Sender::Caller)
-            .await
-    }
-
-    /// As [`Sandbox::complete_on_page`], with the events left to the
-    /// delivery workers (`deliver_due`).
+    /// The hosted page's form: the buyer pays or declines, giving an email
+    /// address as Stripe Checkout asks for one. Returns where to send the
+    /// browser next and, for a `Sender::Caller`, the deliveries its events
+    /// were queued as, claimed for it to send at once (`send_leased`; a
+    /// worker takes over a claim that lapses); or `None` when the session
+    /// cannot be completed.
     pub async fn complete(
-        &self,
-        session_id: &str,
-        paid: bool,
-        delivery: Delivery,
-        email: Option<&str>,
-    ) -> Result<Option<Completed>, ProviderError> {
-        self.completing(session_id, paid, delivery, email, Sender::Worker)
-            .await
-    }
-
-    async fn completing(
         &self,
         session_id: &str,
         paid: bool,
@@ -213,15 +191,6 @@ impl Sandbox {
         }
         Ok(queued)
     }
-}
-
-/// Who sends an event's deliveries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Sender {
-    /// The request that queued them, right after its commit.
-    Caller,
-    /// A delivery worker, at its next tick.
-    Worker,
 }
 
 /// The columns `complete` reads back from the session it completed.

@@ -47,6 +47,16 @@ pub enum Delivery {
 
 pub const DELAY_MS: i64 = 5_000;
 
+/// Who sends the events of a checkout completion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sender {
+    /// The request that completed it, right after its commit (the hosted
+    /// page).
+    Caller,
+    /// A delivery worker, at its next tick.
+    Worker,
+}
+
 /// A checkout the buyer completed on the hosted page.
 #[derive(Debug)]
 pub struct Completed {
@@ -268,7 +278,7 @@ impl PaymentProvider for Sandbox {
                 "refunded": amount_cents == charged_cents,
                 "refunds": { "object": "list", "data": [{ "id": refund_id, "object": "refund", "amount": amount_cents }] },
             });
-            let worker = events::Sender::Worker;
+            let worker = Sender::Worker;
             self.enqueue(&mut tx, "charge.refunded", charge, Delivery::Once, worker)
                 .await?;
         }
