@@ -255,6 +255,11 @@ impl Buyer<'_> {
                     .await;
                 return Err(match a {
                     Some(a) if a.status == 200 => Outcome::Released,
+                    // Sent again after an instance died: the first one may
+                    // have released it and lost its answer. The booking says.
+                    Some(a) if code(&a) == "INVALID_STATE" && self.released(&booking).await => {
+                        Outcome::Released
+                    }
                     Some(a) => refused(&a),
                     None => Outcome::Unanswered,
                 });
@@ -381,6 +386,16 @@ fn code(a: &Answer) -> &str {
 }
 
 impl Buyer<'_> {
+    /// Whether the buyer's booking is now released (CANCELLED).
+    async fn released(&mut self, booking: &str) -> bool {
+        let a = self
+            .send(Step::Poll, |c, base| {
+                c.get(format!("{base}/api/bookings/{booking}"))
+            })
+            .await;
+        a.is_some_and(|a| a.body["status"] == "CANCELLED")
+    }
+
     /// The waiting room: join, then look at the place (with the signed
     /// place, as the page's stream would) until let in. `Some(false)`: sold
     /// out for longer than a hold lasts, so the buyer leaves.
