@@ -60,7 +60,7 @@ sim=(--event 2 --buyers 1500 --concurrency 64)
 ./scripts/onsale.sh --instances 3 --db postgres --hold-ttl 6 --crash pg --crash-after 1 -- "${sim[@]}" --arrival 3
 # The same crowd through a waiting room on two instances: every buyer queues
 # first and holds with the admission it was given.
-./scripts/onsale.sh --instances 2 --db postgres --hold-ttl 6 -- "${sim[@]}" --buyers 600 --waiting-room 3000
+./scripts/onsale.sh --instances 2 --db postgres --hold-ttl 6 -- "${sim[@]}" --buyers 600 --concurrency 600 --waiting-room 3000
 # A cancelled sailing's 300 bookings moved by the rebooking job on three
 # instances, the one running it killed (SIGKILL) after 100 moves: another
 # takes it over once its lease ends; every booking moved and mailed once.

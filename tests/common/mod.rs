@@ -124,8 +124,9 @@ pub async fn spawn_on(
     let (router, state) = build(&config, clock.clone()).await.expect("app builds");
     let listener = holdfast::server::no_delay(listener);
     tokio::spawn(async move {
-        let service = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
-        axum::serve(listener, service).await.expect("serve");
+        axum::serve(listener, holdfast::server::per_connection(router))
+            .await
+            .expect("serve");
     });
     TestApp {
         base,

@@ -62,7 +62,9 @@ pub async fn start_with(
         .expect("bind");
     let base = format!("http://{}", listener.local_addr().expect("addr"));
     let listener = holdfast::server::no_delay(listener);
-    tokio::spawn(async move { axum::serve(listener, router).await });
+    tokio::spawn(
+        async move { axum::serve(listener, holdfast::server::per_connection(router)).await },
+    );
     // As a server does (`workers`): fresh planner statistics while the
     // holds pile up (`HOLDFAST_BENCH_STALE_STATISTICS=1` leaves them to
     // autovacuum, to measure the difference).
