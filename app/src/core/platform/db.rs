@@ -80,16 +80,8 @@ impl Db {
                 write_label: "write",
             })
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
-            let pool = AnyPoolOptions::new()
-                .max_connections(max_connections)
-                .acquire_timeout(Duration::from_secs(10))
-                .connect(url)
-                .await?;
-            let claims = AnyPoolOptions::new()
-                .max_connections(POSTGRES_CLAIM_WRITERS)
-                .acquire_timeout(Duration::from_secs(10))
-                .connect(url)
-                .await?;
+            let pool = postgres_pool(max_connections).connect(url).await?;
+            let claims = postgres_pool(POSTGRES_CLAIM_WRITERS).connect(url).await?;
             Ok(Db {
                 backend: Backend::Postgres,
                 read: pool.clone(),
@@ -276,6 +268,31 @@ enum Checkpoints {
 
 /// How often the checkpointer looks at the log.
 const CHECKPOINT_INTERVAL: Duration = Duration::from_millis(100);
+
+/// A connection idle longer than this is pinged before it is handed out.
+pub const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
+
+/// A pool of Postgres connections. sqlx pings a connection (a round trip)
+/// when it comes back to the pool and, by default, again before handing it
+/// out: two trips around every statement outside a transaction. The second
+/// is kept only for a connection idle longer than [`PING_AFTER_IDLE`]: one
+/// in use a moment ago answered its return ping, and a server that went
+/// away while connections sat idle is still found out (a failed ping
+/// discards the connection and the pool takes or opens another).
+fn postgres_pool(max: u32) -> AnyPoolOptions {
+    AnyPoolOptions::new()
+        .max_connections(max)
+        .acquire_timeout(Duration::from_secs(10))
+        .test_before_acquire(false)
+        .before_acquire(|conn, meta| {
+            Box::pin(async move {
+                if meta.idle_for > PING_AFTER_IDLE {
+                    sqlx::Connection::ping(conn).await?;
+                }
+                Ok(true)
+            })
+        })
+}
 
 fn sqlite_pool(max: u32, checkpoints: Checkpoints) -> AnyPoolOptions {
     AnyPoolOptions::new()
