@@ -50,10 +50,7 @@ impl Pair {
 
     fn state(&self, app: &TestApp) -> AppState {
         let clock: SharedClock = self.clock.clone();
-        AppState {
-            clock,
-            ..app.state.clone()
-        }
+        app.state.with_clock(clock)
     }
 
     fn runner(&self, app: &TestApp, name: &str, job: Job) -> Arc<Runner> {

@@ -476,10 +476,7 @@ on_both_backends!(
 
 /// Two instances of Holdfast on one database, moved by one clock.
 fn shared(app: &TestApp, clock: SharedClock) -> AppState {
-    AppState {
-        clock,
-        ..app.state.clone()
-    }
+    app.state.with_clock(clock)
 }
 
 const LEASE: Duration = Duration::from_secs(10);

@@ -41,7 +41,7 @@ use holdfast_app::core::platform::stream_slots::StreamSlots;
 use holdfast_app::core::seat_map::SeatMaps;
 use holdfast_app::core::ticket::TicketSigner;
 use holdfast_app::core::waiting_room::WaitingRooms;
-use holdfast_app::core::{seed, AppState};
+use holdfast_app::core::{seed, AppState, StateParts};
 use holdfast_app::{shell, App};
 use leptos::config::LeptosOptions;
 use leptos_axum::{generate_route_list, AxumRouteListing, LeptosRoutes};
@@ -122,7 +122,7 @@ pub async fn build(
             println!("holdfast: admin API token (shown once): {t}");
         }
     }
-    let state = AppState {
+    let state = AppState::new(StateParts {
         limits: Arc::new(RateLimits::new(
             config.rate_limit_buyer_per_minute,
             config.rate_limit_ip_per_minute,
@@ -152,7 +152,7 @@ pub async fn build(
                 .reading_legacy(config.ticket_secret.as_deref()),
         ),
         leptos_options: leptos_options.clone(),
-    };
+    });
 
     if db.backend == holdfast_app::core::platform::db::Backend::Postgres {
         holdfast_app::core::platform::fanout::start(

@@ -29,4 +29,4 @@ pub mod ticket_image;
 pub mod waiting_room;
 
 pub use platform::error::ApiError;
-pub use platform::state::AppState;
+pub use platform::state::{AppState, StateParts};

@@ -200,14 +200,19 @@ impl EventSeatMap {
 
     /// One flag per seat (by index): free now?
     pub fn free_mask(&self, now_ms: At) -> Vec<bool> {
-        self.statuses(now_ms)
-            .into_iter()
-            .map(|s| s == SeatStatus::Available)
+        self.live()
+            .occupancy
+            .iter()
+            .map(|o| o.status(now_ms) == SeatStatus::Available)
             .collect()
     }
 
     pub fn available_count(&self, now_ms: At) -> i64 {
-        self.free_mask(now_ms).iter().filter(|f| **f).count() as i64
+        self.live()
+            .occupancy
+            .iter()
+            .filter(|o| o.status(now_ms) == SeatStatus::Available)
+            .count() as i64
     }
 
     /// Records committed changes; returns the batch for the live stream.

@@ -177,13 +177,10 @@ pub async fn places_with(
     (free_standing, standing): (i64, i64),
     now: At,
 ) -> Result<Places, ApiError> {
-    let (free_seats, seats) = maps.get(db, event_id).await?.map_or((0, 0), |m| {
-        let free = m.free_mask(now);
-        (
-            free.iter().filter(|f| **f).count() as i64,
-            free.len() as i64,
-        )
-    });
+    let (free_seats, seats) = maps
+        .get(db, event_id)
+        .await?
+        .map_or((0, 0), |m| (m.available_count(now), m.seats.len() as i64));
     Ok(Places {
         free: free_seats + free_standing,
         total: seats + standing,
