@@ -4,7 +4,10 @@
 //! by round (64 connections) and prints each round beside the live holds
 //! it started from, and last the 64-connection figure again after 20,000
 //! live holds, as a ratio to the fresh one (on Postgres each of those two
-//! rounds starts right after a checkpoint). `scripts/bench.sh` prints
+//! rounds starts right after a checkpoint). Then the same comparison with
+//! the machine's drift taken out: rounds on fresh events of the same size
+//! and on the filled event in turns, compared by their medians (`in_turns`).
+//! `scripts/bench.sh` prints
 //! pgbench on the same SQL beside it; on SQLite the yardstick is printed
 //! here, after the fresh rounds (`durable_loop`).
 
@@ -78,9 +81,85 @@ pub async fn main(url: Option<String>) -> bool {
     let after = (r.ok as f64 / r.elapsed.as_secs_f64(), p99(&r));
     r.print(&format!("claims, 64 conns, after {live} live holds"));
     if let Some(fresh) = fresh_64 {
-        flatness(fresh, after);
+        flatness("flat under accumulation?", fresh, after);
+    }
+    let filled = Filled {
+        event,
+        seat_base,
+        seats: &mut seats,
+        live: &mut live,
+    };
+    if !in_turns(&base, &state.db, filled).await {
+        return false;
     }
     rotating(&base, &state.db).await
+}
+
+/// The event the holds piled up in, and its seats not yet held.
+struct Filled<'a> {
+    event: i64,
+    seat_base: i64,
+    seats: &'a mut std::ops::RangeInclusive<i64>,
+    live: &'a mut usize,
+}
+
+/// Rounds compared in turns by `in_turns`, of each kind.
+const TURNS: usize = 3;
+
+/// The flatness check again, without the machine's drift in it: rounds on
+/// fresh events of the same size (nothing held but a 64-hold warm-up) and
+/// on the filled event, taken in turns (fresh, filled, filled, fresh, ...)
+/// on the same database within seconds, each after a checkpoint. On this
+/// shared machine one round's rate moves by a fifth from minute to minute,
+/// more than the effect measured; the medians of rounds taken in turns
+/// leave the holds piled up as the one difference.
+async fn in_turns(base: &str, db: &Db, filled: Filled<'_>) -> bool {
+    let mut fresh_events = Vec::new();
+    for _ in 0..TURNS {
+        let Ok(id) = big_event(db).await else {
+            return false;
+        };
+        let first = seat_id_base(db, id).await;
+        let warm = round(base, id, first, (1..=64).collect(), 8).await;
+        fresh_events.push((id, first, 65..=SEATS, warm.ok));
+    }
+    let (mut fresh, mut full) = (Vec::new(), Vec::new());
+    for turn in 0..2 * TURNS {
+        // F E E F F E: a drift over the run weighs on both kinds alike.
+        let fresh_now = (turn % 4 == 0) || (turn % 4 == 3);
+        checkpoint(db).await;
+        if fresh_now {
+            let (id, first, seats, held) = &mut fresh_events[fresh.len()];
+            let r = round(base, *id, *first, seats.by_ref().take(2_400).collect(), 64).await;
+            fresh.push((r.ok as f64 / r.elapsed.as_secs_f64(), p99(&r)));
+            r.print(&format!("in turns: fresh event ({held} held), 64 conns"));
+        } else {
+            let held = *filled.live;
+            let take = filled.seats.by_ref().take(2_400).collect();
+            let r = round(base, filled.event, filled.seat_base, take, 64).await;
+            *filled.live += r.ok;
+            full.push((r.ok as f64 / r.elapsed.as_secs_f64(), p99(&r)));
+            r.print(&format!("in turns: from {held} live holds, 64 conns"));
+        }
+    }
+    let median = |v: &[(f64, f64)]| {
+        let mut rates: Vec<f64> = v.iter().map(|r| r.0).collect();
+        let mut p99s: Vec<f64> = v.iter().map(|r| r.1).collect();
+        rates.sort_by(f64::total_cmp);
+        p99s.sort_by(f64::total_cmp);
+        (rates[rates.len() / 2], p99s[p99s.len() / 2])
+    };
+    let (f, a) = (median(&fresh), median(&full));
+    println!(
+        "{:<48} fresh {:.0}/s p99 {:.1} ms, filled {:.0}/s p99 {:.1} ms",
+        format!("medians of {TURNS} rounds each"),
+        f.0,
+        f.1,
+        a.0,
+        a.1
+    );
+    flatness("flat under accumulation, in turns?", f, a);
+    true
 }
 
 /// On Postgres, a checkpoint before each of the two rounds the flatness
@@ -96,10 +175,9 @@ async fn checkpoint(db: &Db) {
     }
 }
 
-fn flatness(fresh: (f64, f64), after: (f64, f64)) {
+fn flatness(label: &str, fresh: (f64, f64), after: (f64, f64)) {
     println!(
-        "{:<48} throughput {:.2}× the fresh event's, p99 {:.2}×",
-        "flat under accumulation?",
+        "{label:<48} throughput {:.2}× the fresh event's, p99 {:.2}×",
         after.0 / fresh.0,
         after.1 / fresh.1
     );
@@ -133,7 +211,7 @@ async fn rotating(base: &str, db: &Db) -> bool {
         r.print(&format!("512 buyers in rotation, from {before} live holds"));
     }
     if let Some(fresh) = fresh {
-        flatness(fresh, after);
+        flatness("512 buyers: flat under accumulation?", fresh, after);
     }
     true
 }
