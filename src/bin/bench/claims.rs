@@ -30,6 +30,19 @@ pub async fn main(url: Option<String>) -> bool {
         c.max_places_per_buyer = 64;
     })
     .await;
+    // `HOLDFAST_BENCH_FRESH_FIRST=1`: the fresh events of `in_turns` made
+    // before the filled one, so that it has the highest seat ids (its holds
+    // are then the index's rightmost entries, as the fresh events' are by
+    // default), to tell the holds piled up from where in the index they go.
+    let mut early = Vec::new();
+    if std::env::var("HOLDFAST_BENCH_FRESH_FIRST").is_ok() {
+        for _ in 0..TURNS {
+            match big_event(&state.db).await {
+                Ok(id) => early.push(id),
+                Err(_) => return false,
+            }
+        }
+    }
     let event = match big_event(&state.db).await {
         Ok(id) => id,
         Err(e) => {
@@ -44,10 +57,17 @@ pub async fn main(url: Option<String>) -> bool {
     let seat_base = seat_id_base(&state.db, event).await;
     let mut live = 0usize;
     // A server is warm when an on-sale opens: its statements prepared, its
-    // pages cached. The warm-up round is printed, not counted.
-    let r = round(&base, event, seat_base, take(800, &mut seats), 8).await;
-    live += r.ok;
-    r.print("warm-up, 8 conns");
+    // pages cached, its pool's connections open. The warm-up rounds are
+    // printed, not counted; the second opens the connections that 64 at
+    // once need. With the 8-connection warm-up alone, the first
+    // 64-connection round had a p99 of 87 ms in one run, against 26-30 ms
+    // in that run's later rounds, most likely from opening connections and
+    // preparing their statements.
+    for conns in [8usize, 64] {
+        let r = round(&base, event, seat_base, take(800, &mut seats), conns).await;
+        live += r.ok;
+        r.print(&format!("warm-up, {conns} conns"));
+    }
     let mut fresh = Vec::new();
     for conns in [8usize, 32, 64] {
         if conns == 64 {
@@ -89,7 +109,7 @@ pub async fn main(url: Option<String>) -> bool {
         seats: &mut seats,
         live: &mut live,
     };
-    if !in_turns(&base, &state.db, filled).await {
+    if !in_turns(&base, &state.db, filled, early).await {
         return false;
     }
     rotating(&base, &state.db).await
@@ -113,11 +133,21 @@ const TURNS: usize = 3;
 /// shared machine one round's rate moves by a fifth from minute to minute,
 /// more than the effect measured; the medians of rounds taken in turns
 /// leave the holds piled up as the one difference.
-async fn in_turns(base: &str, db: &Db, filled: Filled<'_>) -> bool {
+/// (`HOLDFAST_BENCH_FRESH_FIRST=1` makes the fresh events first; see main.)
+async fn in_turns(base: &str, db: &Db, filled: Filled<'_>, early: Vec<i64>) -> bool {
     let mut fresh_events = Vec::new();
-    for _ in 0..TURNS {
-        let Ok(id) = big_event(db).await else {
-            return false;
+    for made in early
+        .into_iter()
+        .map(Some)
+        .chain(std::iter::repeat(None))
+        .take(TURNS)
+    {
+        let id = match made {
+            Some(id) => id,
+            None => match big_event(db).await {
+                Ok(id) => id,
+                Err(_) => return false,
+            },
         };
         let first = seat_id_base(db, id).await;
         let warm = round(base, id, first, (1..=64).collect(), 8).await;
