@@ -135,20 +135,15 @@ const TURNS: usize = 3;
 /// leave the holds piled up as the one difference.
 /// (`HOLDFAST_BENCH_FRESH_FIRST=1` makes the fresh events first; see main.)
 async fn in_turns(base: &str, db: &Db, filled: Filled<'_>, early: Vec<i64>) -> bool {
+    let mut ids = early;
+    while ids.len() < TURNS {
+        match big_event(db).await {
+            Ok(id) => ids.push(id),
+            Err(_) => return false,
+        }
+    }
     let mut fresh_events = Vec::new();
-    for made in early
-        .into_iter()
-        .map(Some)
-        .chain(std::iter::repeat(None))
-        .take(TURNS)
-    {
-        let id = match made {
-            Some(id) => id,
-            None => match big_event(db).await {
-                Ok(id) => id,
-                Err(_) => return false,
-            },
-        };
+    for id in ids {
         let first = seat_id_base(db, id).await;
         let warm = round(base, id, first, (1..=64).collect(), 8).await;
         fresh_events.push((id, first, 65..=SEATS, warm.ok));

@@ -132,14 +132,16 @@ pub fn encode(raw: &[u8], encoding: Encoding, effort: Effort) -> Bytes {
 fn gzip(raw: &[u8], effort: Effort) -> Bytes {
     match effort {
         Effort::Fast => gzip_fast(raw),
-        Effort::Best => {
-            let level = flate2::Compression::best();
-            let mut out = flate2::write::GzEncoder::new(Vec::with_capacity(raw.len() / 4), level);
-            // Writing to memory cannot fail.
-            let _ = out.write_all(raw);
-            Bytes::from(out.finish().unwrap_or_default())
-        }
+        Effort::Best => gzip_new(raw, flate2::Compression::best()),
     }
+}
+
+/// gzip by a compressor made for this body alone.
+fn gzip_new(raw: &[u8], level: flate2::Compression) -> Bytes {
+    let mut out = flate2::write::GzEncoder::new(Vec::with_capacity(raw.len() / 4), level);
+    // Writing to memory cannot fail.
+    let _ = out.write_all(raw);
+    Bytes::from(out.finish().unwrap_or_default())
 }
 
 /// gzip's header as flate2 writes it: deflate, no name, no time, OS unknown.
@@ -179,9 +181,7 @@ fn gzip_fast(raw: &[u8]) -> Bytes {
     });
     if !deflated {
         // Not seen: deflating memory into memory has nothing to fail on.
-        let mut out = flate2::write::GzEncoder::new(Vec::new(), Compression::new(FAST_LEVEL));
-        let _ = out.write_all(raw);
-        return Bytes::from(out.finish().unwrap_or_default());
+        return gzip_new(raw, Compression::new(FAST_LEVEL));
     }
     let mut crc = flate2::Crc::new();
     crc.update(raw);
