@@ -4,6 +4,13 @@
 #[cfg(feature = "ssr")]
 pub mod server;
 
+/// The server's allocator, for every binary that links the server (the
+/// process, the bench, the tests): mimalloc's per-thread free lists instead
+/// of glibc's arenas, which a page render's many short strings kept busy.
+#[cfg(feature = "ssr")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Called by the generated JS once the wasm is loaded: takes over the
 /// server-rendered page.
 #[cfg(feature = "hydrate")]

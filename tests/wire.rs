@@ -263,6 +263,73 @@ on_both_backends!(
     }
 );
 
+on_both_backends!(
+    the_event_page_is_rendered_once_for_the_same_data_and_again_when_it_changes,
+    |app: TestApp| async move {
+        let body = |f: &Fetched| String::from_utf8_lossy(&f.body).into_owned();
+        let first = fetch(&app, "/events/1", "identity", None).await;
+        assert_eq!(first.status, 200);
+        assert!(
+            body(&first).contains("\\\"availableCount\\\":10000"),
+            "{}",
+            body(&first)
+        );
+        // The same data: the kept render (a new render would draw a new
+        // nonce), in every encoding.
+        let again = fetch(&app, "/events/1", "identity", None).await;
+        assert_eq!(body(&again), body(&first));
+        let gzipped = fetch(&app, "/events/1", "gzip, deflate, br, zstd", None).await;
+        assert_eq!(gzipped.header(CONTENT_ENCODING), "gzip");
+        assert_eq!(body(&gzipped), body(&first));
+        assert!(gzipped.header(VARY).contains("Accept-Language"));
+        assert!(gzipped.header(VARY).contains("Accept-Encoding"));
+        let brotli = fetch(&app, "/events/1", "br", None).await;
+        assert_eq!(brotli.header(CONTENT_ENCODING), "br");
+        assert_eq!(body(&brotli), body(&first));
+        // Each language its own page.
+        let vietnamese = reqwest::Client::new()
+            .get(format!("{}/events/1", app.base))
+            .header(reqwest::header::ACCEPT_LANGUAGE, "vi")
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(vietnamese.contains("<html lang=\"vi\""));
+        assert!(body(&first).contains("<html lang=\"en\""));
+        // A query is not the plain page: rendered for itself (its language
+        // switch comes back to it).
+        let with_query = fetch(&app, "/events/1?from=mail", "identity", None).await;
+        assert!(body(&with_query).contains("/events/1?from=mail"));
+
+        // Two seats held: the page shows the new count, never the kept one.
+        let seats = app.arena_seats().await;
+        assert_eq!(app.buyer().hold_many(1, &seats[..2]).await.status, 200);
+        page_shows(&app, "\\\"availableCount\\\":9998").await;
+        // A waiting room turned on: strangers get the room, not the map.
+        app.set_room(true).await;
+        page_shows(&app, "\\\"waiting\\\":{").await;
+        app.set_room(false).await;
+        page_shows(&app, "\\\"waiting\\\":null").await;
+    }
+);
+
+/// Asks for the event page until it shows `needle` (what it reads may lag
+/// by its freshness bound, a quarter of a second of wall time).
+async fn page_shows(app: &TestApp, needle: &str) {
+    let mut seen = String::new();
+    for _ in 0..100 {
+        seen =
+            String::from_utf8_lossy(&fetch(app, "/events/1", "gzip", None).await.body).into_owned();
+        if seen.contains(needle) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the page never showed {needle}: {seen}");
+}
+
 #[tokio::test]
 async fn hashed_files_are_kept_for_good_and_sent_as_the_build_compressed_them() {
     let site = tempdir::TempDir::new("holdfast-site").unwrap();

@@ -90,7 +90,7 @@ fn compressible(response: &Response) -> bool {
 
 /// Adds Accept-Encoding to the answer's one `Vary` (pages already vary
 /// by language): one header, as every cache reads it.
-fn add_vary(headers: &mut axum::http::HeaderMap) {
+pub(crate) fn add_vary(headers: &mut axum::http::HeaderMap) {
     let said: Vec<String> = headers
         .get_all(header::VARY)
         .iter()

@@ -13,6 +13,7 @@ pub mod limits;
 pub mod metrics;
 pub mod operations_layout;
 pub mod operations_pages;
+pub mod page_cache;
 pub mod protect;
 pub mod refund_policy_pages;
 pub mod sailing_pages;
@@ -201,6 +202,10 @@ pub async fn build(
         .route("/metrics", axum::routing::get(metrics::render))
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
         .layer(axum::middleware::from_fn(language::vary_by_language))
+        .layer(axum::middleware::from_fn_with_state(
+            page_cache::EventPages::new(state.clone()),
+            page_cache::serve,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             limits::per_address,

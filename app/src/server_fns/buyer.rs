@@ -46,17 +46,52 @@ pub struct EventPageData {
 
 #[server]
 pub async fn event_page(event_id: EventId) -> Result<Option<EventPageData>, ServerFnError> {
-    use crate::core::ApiError;
+    // Asked while the page itself is rendered: the data the page was
+    // rendered for, already read (`holdfast::server::page_cache`).
+    let ready = use_context::<axum::http::request::Parts>()
+        .and_then(|p| p.extensions.get::<PageDataOfRequest>().cloned())
+        .filter(|ready| ready.event_id == event_id);
+    if let Some(ready) = ready {
+        return Ok(Some((*ready.data).clone()));
+    }
     let state = expect_context::<crate::core::AppState>();
-    let detail = match crate::core::catalog::event_for_page(&state, event_id).await {
+    let headers: axum::http::HeaderMap = leptos_axum::extract().await.unwrap_or_default();
+    let crate::core::buyer::MaybeBuyer(buyer) = leptos_axum::extract()
+        .await
+        .unwrap_or(crate::core::buyer::MaybeBuyer(None));
+    event_page_data(&state, event_id, &headers, buyer.as_ref())
+        .await
+        .map_err(server_error)
+}
+
+/// The data an event page request renders, read before the page is
+/// rendered and handed to the render in the request's extensions: the
+/// render then shows exactly the data a kept page was kept for.
+#[cfg(feature = "ssr")]
+#[derive(Debug, Clone)]
+pub struct PageDataOfRequest {
+    pub event_id: EventId,
+    pub data: std::sync::Arc<EventPageData>,
+}
+
+/// What an event's page shows this request (`None`: no such event): the
+/// event, its map's frame and drawing, or the waiting room while it
+/// stands between this buyer (session, queue and admission cookies in
+/// `headers`) and the map.
+#[cfg(feature = "ssr")]
+pub async fn event_page_data(
+    state: &crate::core::AppState,
+    event_id: EventId,
+    headers: &axum::http::HeaderMap,
+    buyer: Option<&crate::model::BuyerId>,
+) -> Result<Option<EventPageData>, crate::core::ApiError> {
+    use crate::core::ApiError;
+    let detail = match crate::core::catalog::event_for_page(state, event_id).await {
         Ok(detail) => (*detail).clone(),
         Err(ApiError::NotFound(_)) => return Ok(None),
-        Err(e) => return Err(server_error(e)),
+        Err(e) => return Err(e),
     };
-    if let Some(status) = waiting_status(&state, event_id)
-        .await
-        .map_err(server_error)?
-    {
+    if let Some(status) = waiting_status(state, event_id, headers, buyer).await? {
         return Ok(Some(EventPageData {
             detail,
             layout: MapLayout::default(),
@@ -72,13 +107,13 @@ pub async fn event_page(event_id: EventId) -> Result<Option<EventPageData>, Serv
     let drawing = map.drawing();
     let sailing = match detail.summary.kind {
         crate::model::EventKind::Cruise => {
-            match crate::core::sailing::catalog::detail(&state, event_id).await {
+            match crate::core::sailing::catalog::detail(state, event_id).await {
                 Ok(sailing) => Some(crate::model::sailing::SailingPage {
                     summary: sailing.summary,
                     itinerary: sailing.itinerary,
                 }),
                 Err(ApiError::NotFound(_)) => None,
-                Err(e) => return Err(server_error(e)),
+                Err(e) => return Err(e),
             }
         }
         crate::model::EventKind::Concert => None,
@@ -100,21 +135,18 @@ pub async fn event_page(event_id: EventId) -> Result<Option<EventPageData>, Serv
 async fn waiting_status(
     state: &crate::core::AppState,
     event_id: EventId,
+    headers: &axum::http::HeaderMap,
+    buyer: Option<&crate::model::BuyerId>,
 ) -> Result<Option<crate::model::QueueStatus>, crate::core::ApiError> {
-    use crate::core::buyer::MaybeBuyer;
     use crate::core::waiting_room::{current_status, gate};
-    let headers: axum::http::HeaderMap = leptos_axum::extract().await.unwrap_or_default();
-    let MaybeBuyer(buyer) = leptos_axum::extract::<MaybeBuyer>()
-        .await
-        .unwrap_or(MaybeBuyer(None));
-    let token = gate::admission_token_in(&headers, event_id);
-    match gate::require_admission(state, buyer.as_deref(), event_id, token.as_deref()).await {
+    let token = gate::admission_token_in(headers, event_id);
+    match gate::require_admission(state, buyer.map(|b| &**b), event_id, token.as_deref()).await {
         Ok(()) => return Ok(None),
         Err(crate::core::ApiError::AdmissionRequired) => {}
         Err(e) => return Err(e),
     }
-    let place = gate::cookie(&headers, &gate::queue_cookie(event_id));
-    let status = match &buyer {
+    let place = gate::cookie(headers, &gate::queue_cookie(event_id));
+    let status = match buyer {
         Some(b) => current_status(state, b, event_id, place.as_deref()).await?,
         None => None,
     };
