@@ -40,6 +40,8 @@ pids=()
 cleanup() {
   for p in "${pids[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
   [ "$db" = postgres ] && "$root/scripts/pg.sh" stop "$work/pg" || true
+  # Postgres's own log (lock waits, deadlocks) stays beside the instances'.
+  [ -f "$work/pg/log" ] && cp "$work/pg/log" "$work/postgres.log" || true
   rm -rf "$work/pg" "$work"/*.db*
 }
 trap cleanup EXIT
