@@ -12,10 +12,13 @@ use tokio::sync::watch;
 
 use super::record::Ack;
 
+/// One instance's reports: seat → (when, status) in the order they came.
+type Reports = HashMap<i64, Vec<(Instant, SeatStatus)>>;
+
 #[derive(Default)]
 pub struct Sightings {
-    /// Per instance: seat → the moments it was reported HELD.
-    held: Vec<Mutex<HashMap<i64, Vec<Instant>>>>,
+    /// Per instance: seat → every status it was reported in, and when.
+    held: Vec<Mutex<Reports>>,
     resets: Mutex<u64>,
 }
 
@@ -108,12 +111,8 @@ impl Sightings {
                     return;
                 };
                 let mut held = self.held[idx].lock().expect("sightings");
-                for c in batch
-                    .changes
-                    .into_iter()
-                    .filter(|c| c.status == SeatStatus::Held)
-                {
-                    held.entry(c.id).or_default().push(at);
+                for c in batch.changes {
+                    held.entry(c.id).or_default().push((at, c.status));
                 }
             }
             _ => {}
@@ -125,12 +124,55 @@ impl Sightings {
     /// it did so before the answer reached the buyer). Holds never reported
     /// by some instance count as missed.
     pub fn delays(&self, acks: &[Ack]) -> (Vec<Duration>, usize) {
+        let (delays, missed, _) = self.sightings(acks);
+        (delays, missed)
+    }
+
+    /// The slowest sighting, when it took longer than `over`: the seat's
+    /// statuses as that instance reported them, in ms from the hold's
+    /// request (to tell a late report from a seat that showed HELD all along).
+    pub fn slowest(&self, acks: &[Ack], over: Duration) -> Option<String> {
+        let (delays, _, slowest) = self.sightings(acks);
+        let (i, delay) = delays.iter().enumerate().max_by_key(|(_, d)| **d)?;
+        if *delay <= over {
+            return None;
+        }
+        let (ack, instance) = &slowest[i];
+        let seat = *ack.seats.first()?;
+        let maps = self.held[*instance].lock().expect("sightings");
+        let ms = |t: Instant| {
+            if t >= ack.sent {
+                format!("+{}", t.duration_since(ack.sent).as_millis())
+            } else {
+                format!("-{}", ack.sent.duration_since(t).as_millis())
+            }
+        };
+        let seen: Vec<String> = maps
+            .get(&seat)
+            .map(|ts| {
+                ts.iter()
+                    .map(|(t, s)| format!("{} {s:?}", ms(*t)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(format!(
+            "seat {seat} held through instance {} (acknowledged at {} ms) took {} ms on instance {instance}, which reported it: {}",
+            ack.target,
+            ms(ack.acked),
+            delay.as_millis(),
+            seen.join(", ")
+        ))
+    }
+
+    /// Each sighting's delay, the holds never sighted, and for each delay
+    /// the hold and the instance it belongs to.
+    fn sightings<'a>(&self, acks: &'a [Ack]) -> (Vec<Duration>, usize, Vec<(&'a Ack, usize)>) {
         let maps: Vec<_> = self
             .held
             .iter()
             .map(|m| m.lock().expect("sightings"))
             .collect();
-        let (mut delays, mut missed) = (Vec::new(), 0);
+        let (mut delays, mut missed, mut whose) = (Vec::new(), 0, Vec::new());
         for ack in acks {
             let Some(seat) = ack.seats.first() else {
                 continue;
@@ -139,15 +181,18 @@ impl Sightings {
                 if j == ack.target {
                     continue;
                 }
-                match seen
-                    .get(seat)
-                    .and_then(|ts| ts.iter().find(|t| **t >= ack.sent))
-                {
-                    Some(t) => delays.push(t.saturating_duration_since(ack.acked)),
+                match seen.get(seat).and_then(|ts| {
+                    ts.iter()
+                        .find(|(t, s)| *s == SeatStatus::Held && *t >= ack.sent)
+                }) {
+                    Some((t, _)) => {
+                        delays.push(t.saturating_duration_since(ack.acked));
+                        whose.push((ack, j));
+                    }
                     None => missed += 1,
                 }
             }
         }
-        (delays, missed)
+        (delays, missed, whose)
     }
 }

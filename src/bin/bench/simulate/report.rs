@@ -165,6 +165,9 @@ pub fn print(
             summary(&mut delays),
             sightings.resets()
         );
+        if let Some(why) = sightings.slowest(&harvest.acks, std::time::Duration::from_secs(5)) {
+            println!("live: the slowest sighting: {why}");
+        }
         let p99 = crate::stats::percentile(&delays, 0.99);
         if missed > 0 || p99 > 1000.0 {
             failures.push(format!(
