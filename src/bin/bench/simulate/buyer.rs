@@ -124,7 +124,11 @@ impl Buyer<'_> {
                     tokio::time::sleep(Duration::from_secs(2)).await;
                 }
                 500..=599 => {
-                    self.tally.add(&self.tally.server_errors);
+                    let code = body.pointer("/error/code").and_then(Value::as_str);
+                    self.tally.server_error(format!(
+                        "{step:?}: {status} {}",
+                        code.unwrap_or("(no code)")
+                    ));
                     // The sandbox's pages are HTML; the API answers in its error shape.
                     if step != Step::Checkout && body.pointer("/error/code").is_none() {
                         self.tally.add(&self.tally.bad_errors);

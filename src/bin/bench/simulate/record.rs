@@ -74,6 +74,8 @@ pub struct Tally {
     pub admitted: AtomicU64,
     /// The first few answers outside the error shape, for the report.
     pub examples: std::sync::Mutex<Vec<String>>,
+    /// The first few 5xx answers (step, status, error code), for the report.
+    pub server_error_examples: std::sync::Mutex<Vec<String>>,
 }
 
 impl Tally {
@@ -83,6 +85,14 @@ impl Tally {
 
     pub fn example(&self, what: String) {
         let mut examples = self.examples.lock().expect("examples");
+        if examples.len() < 5 {
+            examples.push(what);
+        }
+    }
+
+    pub fn server_error(&self, what: String) {
+        self.add(&self.server_errors);
+        let mut examples = self.server_error_examples.lock().expect("examples");
         if examples.len() < 5 {
             examples.push(what);
         }

@@ -154,6 +154,9 @@ pub fn print(
         Tally::get(&tally.unreachable),
         Tally::get(&tally.in_flight)
     );
+    for example in tally.server_error_examples.lock().expect("examples").iter() {
+        println!("  a 5xx: {example}");
+    }
     if Tally::get(&tally.bad_errors) > 0 {
         failures.push("a 5xx answer was not in the API's error shape".into());
         failures.extend(tally.examples.lock().expect("examples").iter().cloned());
