@@ -22,6 +22,7 @@ use std::sync::{Arc, RwLock};
 
 use axum::body::{to_bytes, Body};
 use axum::extract::{FromRequestParts, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -30,7 +31,7 @@ use holdfast_app::core::platform::compressed::{Compressed, Effort, Encoding};
 use holdfast_app::core::AppState;
 use holdfast_app::i18n::Locale;
 use holdfast_app::model::EventId;
-use holdfast_app::server_fns::buyer::{event_page_data, PageDataOfRequest};
+use holdfast_app::server_fns::buyer::{event_page_data, EventPageData, PageDataOfRequest};
 
 /// A rendered page is a few dozen kilobytes; anything past this is not one.
 const MAX_PAGE_BYTES: usize = 4 * 1024 * 1024;
@@ -80,15 +81,8 @@ pub async fn serve(State(pages): State<EventPages>, request: Request, next: Next
         return next.run(request).await;
     };
     let (mut parts, body) = request.into_parts();
-    let Ok(MaybeBuyer(buyer)) = MaybeBuyer::from_request_parts(&mut parts, &()).await else {
-        return next.run(Request::from_parts(parts, body)).await;
-    };
-    let read = event_page_data(&pages.state, event_id, &parts.headers, buyer.as_ref()).await;
     // No such event, or a failure: the render answers it, as before.
-    let Ok(Some(data)) = read else {
-        return next.run(Request::from_parts(parts, body)).await;
-    };
-    let Ok(json) = serde_json::to_vec(&data) else {
+    let Some((data, json)) = data_of(&pages.state, event_id, &mut parts).await else {
         return next.run(Request::from_parts(parts, body)).await;
     };
     let key = (event_id, Locale::of_headers(&parts.headers));
@@ -122,6 +116,20 @@ pub async fn serve(State(pages): State<EventPages>, request: Request, next: Next
     });
     pages.keep(key, page.clone());
     page.answer(encoding)
+}
+
+/// What this request's page shows, and that as JSON (the kept page's key).
+async fn data_of(
+    state: &AppState,
+    event_id: EventId,
+    parts: &mut Parts,
+) -> Option<(EventPageData, Vec<u8>)> {
+    let MaybeBuyer(buyer) = MaybeBuyer::from_request_parts(parts, &()).await.ok()?;
+    let data = event_page_data(state, event_id, &parts.headers, buyer.as_ref())
+        .await
+        .ok()??;
+    let json = serde_json::to_vec(&data).ok()?;
+    Some((data, json))
 }
 
 /// `GET /events/{id}`, nothing more: the page kept pages are made of.

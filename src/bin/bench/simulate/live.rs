@@ -123,50 +123,7 @@ impl Sightings {
     /// the acknowledgement that instance reported the seat HELD (zero when
     /// it did so before the answer reached the buyer). Holds never reported
     /// by some instance count as missed.
-    pub fn delays(&self, acks: &[Ack]) -> (Vec<Duration>, usize) {
-        let (delays, missed, _) = self.sightings(acks);
-        (delays, missed)
-    }
-
-    /// The slowest sighting, when it took longer than `over`: the seat's
-    /// statuses as that instance reported them, in ms from the hold's
-    /// request (to tell a late report from a seat that showed HELD all along).
-    pub fn slowest(&self, acks: &[Ack], over: Duration) -> Option<String> {
-        let (delays, _, slowest) = self.sightings(acks);
-        let (i, delay) = delays.iter().enumerate().max_by_key(|(_, d)| **d)?;
-        if *delay <= over {
-            return None;
-        }
-        let (ack, instance) = &slowest[i];
-        let seat = *ack.seats.first()?;
-        let maps = self.held[*instance].lock().expect("sightings");
-        let ms = |t: Instant| {
-            if t >= ack.sent {
-                format!("+{}", t.duration_since(ack.sent).as_millis())
-            } else {
-                format!("-{}", ack.sent.duration_since(t).as_millis())
-            }
-        };
-        let seen: Vec<String> = maps
-            .get(&seat)
-            .map(|ts| {
-                ts.iter()
-                    .map(|(t, s)| format!("{} {s:?}", ms(*t)))
-                    .collect()
-            })
-            .unwrap_or_default();
-        Some(format!(
-            "seat {seat} held through instance {} (acknowledged at {} ms) took {} ms on instance {instance}, which reported it: {}",
-            ack.target,
-            ms(ack.acked),
-            delay.as_millis(),
-            seen.join(", ")
-        ))
-    }
-
-    /// Each sighting's delay, the holds never sighted, and for each delay
-    /// the hold and the instance it belongs to.
-    fn sightings<'a>(&self, acks: &'a [Ack]) -> (Vec<Duration>, usize, Vec<(&'a Ack, usize)>) {
+    pub fn delays<'a>(&self, acks: &'a [Ack]) -> Sighted<'a> {
         let maps: Vec<_> = self
             .held
             .iter()
@@ -193,6 +150,53 @@ impl Sightings {
                 }
             }
         }
-        (delays, missed, whose)
+        Sighted {
+            delays,
+            missed,
+            whose,
+        }
     }
+
+    /// The slowest sighting, when it took longer than `over`: the seat's
+    /// statuses as that instance reported them, in ms from the hold's
+    /// request (to tell a late report from a seat that showed HELD all along).
+    pub fn slowest(&self, sighted: &Sighted, over: Duration) -> Option<String> {
+        let (i, delay) = sighted.delays.iter().enumerate().max_by_key(|(_, d)| **d)?;
+        if *delay <= over {
+            return None;
+        }
+        let (ack, instance) = sighted.whose[i];
+        let seat = *ack.seats.first()?;
+        let maps = self.held[instance].lock().expect("sightings");
+        let ms = |t: Instant| {
+            if t >= ack.sent {
+                format!("+{}", t.duration_since(ack.sent).as_millis())
+            } else {
+                format!("-{}", ack.sent.duration_since(t).as_millis())
+            }
+        };
+        let seen: Vec<String> = maps
+            .get(&seat)
+            .map(|ts| {
+                ts.iter()
+                    .map(|(t, s)| format!("{} {s:?}", ms(*t)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(format!(
+            "seat {seat} held through instance {} (acknowledged at {} ms) took {} ms on instance {instance}, which reported it: {}",
+            ack.target,
+            ms(ack.acked),
+            delay.as_millis(),
+            seen.join(", ")
+        ))
+    }
+}
+
+/// The live check's findings: each sighting's delay, the holds some
+/// instance never reported, and for each delay the hold and the instance.
+pub struct Sighted<'a> {
+    pub delays: Vec<Duration>,
+    pub missed: usize,
+    whose: Vec<(&'a Ack, usize)>,
 }

@@ -162,13 +162,15 @@ pub fn print(
         failures.extend(tally.examples.lock().expect("examples").iter().cloned());
     }
     if opts.live_check && opts.targets.len() > 1 {
-        let (mut delays, missed) = sightings.delays(&harvest.acks);
+        let sighted = sightings.delays(&harvest.acks);
+        let slowest = sightings.slowest(&sighted, std::time::Duration::from_secs(5));
+        let (mut delays, missed) = (sighted.delays, sighted.missed);
         println!(
             "live: a hold on one instance seen on the others: {}  missed {missed}  resets {}",
             summary(&mut delays),
             sightings.resets()
         );
-        if let Some(why) = sightings.slowest(&harvest.acks, std::time::Duration::from_secs(5)) {
+        if let Some(why) = slowest {
             println!("live: the slowest sighting: {why}");
         }
         let p99 = crate::stats::percentile(&delays, 0.99);
