@@ -274,6 +274,30 @@ on_both_backends!(
     }
 );
 
+on_both_backends!(
+    a_guests_holds_brought_to_the_account_count_against_its_limit,
+    |app: TestApp| async move {
+        let seats = app.arena_seats().await;
+        let phone = signed_in(&app, "dee@example.com").await;
+        for &seat in &seats[0..4] {
+            assert_eq!(phone.hold(1, seat).await.status, 200);
+        }
+        // A guest on a laptop holds six, then signs in: ten for the account.
+        let laptop = app.buyer();
+        for &seat in &seats[4..10] {
+            assert_eq!(laptop.hold(1, seat).await.status, 200);
+        }
+        let link = link_for(&app, &laptop, "dee@example.com").await;
+        assert_eq!(laptop.get(&link).await.status, 200);
+        assert_eq!(listed(&phone).await.len(), 10);
+        for buyer in [&phone, &laptop] {
+            let one_more = buyer.hold(1, seats[10]).await;
+            assert_eq!(one_more.code(), "LIMIT_EXCEEDED", "{}", one_more.text);
+        }
+        app.assert_invariants().await;
+    }
+);
+
 /// One of the requests racing a cancellation: who, and the status it got.
 type Racer<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = (&'a str, u16)> + Send + 'a>>;
 

@@ -217,8 +217,10 @@ on_both_backends!(
             app.tamper(
                 &format!(
                     "insert into booking (id, event_id, buyer_id, status, held_until, amount_cents,
-                                          currency, ga_area_id, ga_quantity, created_at, updated_at)
-                     values ($1, 1, 'someone-else', 'HELD', {until}, 100, 'EUR', null, 0, {now}, {now})",
+                                          currency, ga_area_id, ga_quantity, places, created_at,
+                                          updated_at)
+                     values ($1, 1, 'someone-else', 'HELD', {until}, 100, 'EUR', null, 0, 1, {now},
+                             {now})",
                     until = app.clock.now().ms() + 600_000,
                     now = app.clock.now().ms()
                 ),
@@ -231,6 +233,15 @@ on_both_backends!(
                      values ($1, {seat}, 1, 100, 1, 1)"
                 ),
                 &id,
+            )
+            .await;
+            // The places another instance's claim adds to the buyer's bound.
+            app.tamper(
+                "insert into buyer_event (buyer_id, event_id, touched_at, claims, placed)
+                 values ($1, 1, 0, 1, 1)
+                 on conflict (buyer_id, event_id)
+                     do update set claims = buyer_event.claims + 1, placed = buyer_event.placed + 1",
+                "someone-else",
             )
             .await;
         }
@@ -726,19 +737,25 @@ async fn postgres_a_claim_committed_while_the_next_waits_for_the_buyer_counts() 
     let (app, buyer, buyer_id) = a_buyer_holding_seat_one().await;
     let limit = app.state.rules.max_places_per_buyer;
     let mut other = app.state.db.writer().begin().await.unwrap();
-    sqlx::query("update buyer_event set claims = claims + 1 where buyer_id = $1 and event_id = 1")
-        .bind(&buyer_id)
-        .execute(&mut *other)
-        .await
-        .unwrap();
+    // As a claim does: the counter bumped, the places added to the bound.
+    sqlx::query(
+        "update buyer_event set claims = claims + 1, placed = placed + $2
+         where buyer_id = $1 and event_id = 1",
+    )
+    .bind(&buyer_id)
+    .bind(limit - 1)
+    .execute(&mut *other)
+    .await
+    .unwrap();
     sqlx::query(
         "insert into booking (id, event_id, buyer_id, status, held_until, amount_cents,
-                              currency, ga_quantity, created_at, updated_at)
-         values ('made-by-hand', 1, $1, 'HELD', $2, 0, 'EUR', 0, $3, $3)",
+                              currency, ga_quantity, places, created_at, updated_at)
+         values ('made-by-hand', 1, $1, 'HELD', $2, 0, 'EUR', 0, $4, $3, $3)",
     )
     .bind(&buyer_id)
     .bind(app.state.clock.now().ms() + 600_000)
     .bind(app.state.clock.now().ms())
+    .bind(limit - 1)
     .execute(&mut *other)
     .await
     .unwrap();

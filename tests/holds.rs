@@ -470,6 +470,36 @@ on_both_backends!(
 );
 
 on_both_backends!(
+    places_given_back_or_run_out_count_no_more_against_the_limit,
+    |app: TestApp| async move {
+        // Ten places, ten times over: held and released, held and run out,
+        // held in parallel. Each time the buyer owns none of the places
+        // before, so each time all ten may be held, and an eleventh not.
+        let b = app.buyer();
+        assert_eq!(b.get("/api/bookings").await.status, 200); // one session for every round
+        let arena = app.arena_seats().await;
+        for round in 0..10usize {
+            let seats = &arena[200 + 11 * round..210 + 11 * round];
+            let answers = join_all(seats.iter().map(|&s| b.hold(1, s))).await;
+            for a in &answers {
+                assert_eq!(a.status, 200, "round {round}: {}", a.text);
+            }
+            let eleventh = b.hold(1, arena[210 + 11 * round]).await;
+            assert_eq!(eleventh.code(), "LIMIT_EXCEEDED", "{}", eleventh.text);
+            if round % 2 == 0 {
+                for a in &answers {
+                    let id = a.json()["bookingId"].as_str().unwrap().to_string();
+                    assert_eq!(b.delete(&format!("/api/bookings/{id}")).await.status, 200);
+                }
+            } else {
+                app.clock.advance_ms(app.state.rules.hold_ttl_ms + 1);
+            }
+        }
+        app.assert_invariants().await;
+    }
+);
+
+on_both_backends!(
     a_refused_hold_suggests_adjacent_free_seats,
     |app: TestApp| async move {
         let a = app.buyer();

@@ -14,21 +14,24 @@ with key_taken as (
 seen as (
     select claims from buyer_event where buyer_id = 'b' || :buyer and event_id = 1),
 buyer_lock as (
-    insert into buyer_event (buyer_id, event_id, touched_at, claims) values ('b' || :buyer, 1, 1, 1)
+    insert into buyer_event (buyer_id, event_id, touched_at, claims, placed)
+    values ('b' || :buyer, 1, 1, 1, 1)
     on conflict (buyer_id, event_id)
-        do update set touched_at = excluded.touched_at, claims = buyer_event.claims + 1
-    returning claims),
+        do update set touched_at = excluded.touched_at, claims = buyer_event.claims + 1,
+                      placed = buyer_event.placed + excluded.placed
+    returning claims, placed),
 counted as (
     select 1 from buyer_lock
     where claims = coalesce((select claims from seen), 0) + 1
       and not exists (select 1 from key_taken)),
 owned as (
-    select cast(coalesce(sum(case when b.ga_quantity > 0 then b.ga_quantity
-            else (select count(*) from booking_seat bs
-                  where bs.booking_id = b.id and bs.live = 1) end), 0) as bigint) as n
-    from (select id, status, held_until, ga_quantity from booking
-          where buyer_id = 'b' || :buyer and event_id = 1 offset 0) as b
-    where (b.status in ('PAYMENT_PENDING', 'BOOKED') or (b.status = 'HELD' and b.held_until > 1))),
+    select case when (select placed from buyer_lock) <= 1000000
+                then (select placed from buyer_lock) - 1
+                else (select cast(coalesce(sum(b.places), 0) as bigint) as n
+                      from (select status, held_until, places from booking
+                            where buyer_id = 'b' || :buyer and event_id = 1 offset 0) as b
+                      where (b.status in ('PAYMENT_PENDING', 'BOOKED')
+                             or (b.status = 'HELD' and b.held_until > 1))) end as n),
 live_seats as (
     select b.status, b.held_until from booking_seat bs join booking b on b.id = bs.booking_id
     where bs.live = 1 and bs.seat_id in (:seat)),
@@ -47,8 +50,9 @@ free as (
     select 1 from ready where not exists (select 1 from seat_taken)),
 new_booking as (
     insert into booking (id, event_id, buyer_id, status, held_until, amount_cents,
-                         currency, ga_area_id, ga_quantity, created_at, updated_at)
-    select gen_random_uuid()::text, 1, 'b' || :buyer, 'HELD', 9999999999999, 100, 'EUR', null, 0, 1, 1
+                         currency, ga_area_id, ga_quantity, places, created_at, updated_at)
+    select gen_random_uuid()::text, 1, 'b' || :buyer, 'HELD', 9999999999999, 100, 'EUR', null, 0, 1,
+           1, 1
     where exists (select 1 from free)
     returning id),
 new_seats as (

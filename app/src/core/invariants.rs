@@ -1,7 +1,7 @@
 //! The invariants of DESIGN.md, evaluated against the database: by tests
 //! after every concurrent scenario, and (later) by the admin canary.
 
-use super::platform::db::Db;
+use super::platform::db::{Backend, Db};
 use crate::core::platform::clock::At;
 use crate::model::BookingStatus::{self, Booked, Cancelled, Expired};
 use crate::model::PaymentStatus::{self, Disputed, Paid, RefundPending, Refunded};
@@ -60,6 +60,38 @@ pub async fn violations(db: &Db, now: At) -> Result<Vec<String>, sqlx::Error> {
                 "standing area {id}: capacity {capacity}, remaining {remaining}, in bookings {taken}"
             ));
         }
+    }
+    // A booking's places (what the buyer's limit sums) are the places it
+    // claimed: its seats, or its standing places.
+    let miscounted: Vec<(String, i64, i64)> = sqlx::query_as(
+        "select b.id, b.places, cast(b.ga_quantity + (select count(*) from booking_seat bs
+                                                     where bs.booking_id = b.id) as bigint)
+         from booking b
+         where b.places <> b.ga_quantity + (select count(*) from booking_seat bs
+                                           where bs.booking_id = b.id)",
+    )
+    .fetch_all(db.reader())
+    .await?;
+    out.extend(miscounted.into_iter().map(|(b, places, claimed)| {
+        format!("booking {b} counts {places} places but claimed {claimed}")
+    }));
+    // Postgres' claims read the places a buyer ever claimed for an event
+    // as a bound on the places they own: it must never be less.
+    if db.backend == Backend::Postgres {
+        let sql = format!(
+            "select o.buyer_id, o.event_id, o.n, cast(coalesce(be.placed, 0) as bigint)
+             from (select b.buyer_id, b.event_id, cast(sum(b.places) as bigint) as n
+                   from booking b where {owning} group by b.buyer_id, b.event_id) as o
+             left join buyer_event be on be.buyer_id = o.buyer_id and be.event_id = o.event_id
+             where coalesce(be.placed, 0) < o.n"
+        );
+        let short: Vec<(String, i64, i64, i64)> = sqlx::query_as(&sql)
+            .bind(now)
+            .fetch_all(db.reader())
+            .await?;
+        out.extend(short.into_iter().map(|(buyer, event, n, placed)| {
+            format!("buyer {buyer} owns {n} places of event {event} but placed {placed}")
+        }));
     }
     // 3 and 5. Every successful payment ends as exactly one booking or
     //    exactly one refund, and no ticket stands without money: the

@@ -14,13 +14,13 @@
 use std::time::Duration;
 
 use crate::throughput::{holds, start_with, Run, Until, PER_BUYER};
+use crate::turns::{checkpoint, flatness, rate_and_p99, TURNS};
 use holdfast_app::core::platform::db::Db;
 use holdfast_app::core::seed::{insert_layout, SeatSpec};
 use holdfast_app::model::EventId;
 
 const SEATS: i64 = 44_000;
 const SEATS_PER_ROW: i64 = 50;
-const ROTATING_BUYERS: usize = 512;
 
 pub async fn main(url: Option<String>) -> bool {
     let (base, state) = start_with(url, |c| {
@@ -34,6 +34,11 @@ pub async fn main(url: Option<String>) -> bool {
     // before the filled one, so that it has the highest seat ids (its holds
     // are then the index's rightmost entries, as the fresh events' are by
     // default), to tell the holds piled up from where in the index they go.
+    // `HOLDFAST_BENCH_ONLY_ROTATING=1`: the 512 buyers in rotation alone,
+    // to compare two builds on what the buyers' own holds cost.
+    if std::env::var("HOLDFAST_BENCH_ONLY_ROTATING").is_ok() {
+        return crate::rotating::rotating(&base, &state.db).await;
+    }
     let mut early = Vec::new();
     if std::env::var("HOLDFAST_BENCH_FRESH_FIRST").is_ok() {
         for _ in 0..TURNS {
@@ -75,7 +80,8 @@ pub async fn main(url: Option<String>) -> bool {
         }
         let r = round(&base, event, seat_base, take(2_400, &mut seats), conns).await;
         live += r.ok;
-        fresh.push((conns, r.ok as f64 / r.elapsed.as_secs_f64(), p99(&r)));
+        let (rate, p99) = rate_and_p99(&r);
+        fresh.push((conns, rate, p99));
         r.print(&format!("claims, fresh event, {conns} conns"));
     }
     let fresh_64 = fresh.last().map(|&(_, rate, p99)| (rate, p99));
@@ -98,7 +104,7 @@ pub async fn main(url: Option<String>) -> bool {
     }
     checkpoint(&state.db).await;
     let r = round(&base, event, seat_base, take(2_400, &mut seats), 64).await;
-    let after = (r.ok as f64 / r.elapsed.as_secs_f64(), p99(&r));
+    let after = rate_and_p99(&r);
     r.print(&format!("claims, 64 conns, after {live} live holds"));
     if let Some(fresh) = fresh_64 {
         flatness("flat under accumulation?", fresh, after);
@@ -112,7 +118,7 @@ pub async fn main(url: Option<String>) -> bool {
     if !in_turns(&base, &state.db, filled, early).await {
         return false;
     }
-    rotating(&base, &state.db).await
+    crate::rotating::rotating(&base, &state.db).await
 }
 
 /// The event the holds piled up in, and its seats not yet held.
@@ -123,16 +129,9 @@ struct Filled<'a> {
     live: &'a mut usize,
 }
 
-/// Rounds compared in turns by `in_turns`, of each kind.
-const TURNS: usize = 3;
-
 /// The flatness check again, without the machine's drift in it: rounds on
 /// fresh events of the same size (nothing held but a 64-hold warm-up) and
-/// on the filled event, taken in turns (fresh, filled, filled, fresh, ...)
-/// on the same database within seconds, each after a checkpoint. On this
-/// shared machine one round's rate moves by a fifth from minute to minute,
-/// more than the effect measured; the medians of rounds taken in turns
-/// leave the holds piled up as the one difference.
+/// on the filled event, taken in turns (`turns::compare`).
 /// (`HOLDFAST_BENCH_FRESH_FIRST=1` makes the fresh events first; see main.)
 async fn in_turns(base: &str, db: &Db, filled: Filled<'_>, early: Vec<i64>) -> bool {
     let mut ids = early;
@@ -148,141 +147,29 @@ async fn in_turns(base: &str, db: &Db, filled: Filled<'_>, early: Vec<i64>) -> b
         let warm = round(base, id, first, (1..=64).collect(), 8).await;
         fresh_events.push((id, first, 65..=SEATS, warm.ok));
     }
-    let (mut fresh, mut full) = (Vec::new(), Vec::new());
-    for turn in 0..2 * TURNS {
-        // F E E F F E: a drift over the run weighs on both kinds alike.
-        let fresh_now = (turn % 4 == 0) || (turn % 4 == 3);
-        checkpoint(db).await;
-        if fresh_now {
-            let (id, first, seats, held) = &mut fresh_events[fresh.len()];
+    let mut next_fresh = fresh_events.iter_mut();
+    crate::turns::compare(
+        db,
+        "flat under accumulation, in turns?",
+        async || {
+            let (id, first, seats, held) = next_fresh.next().expect("one fresh event per turn");
             let r = round(base, *id, *first, seats.by_ref().take(2_400).collect(), 64).await;
-            fresh.push((r.ok as f64 / r.elapsed.as_secs_f64(), p99(&r)));
+            let measured = rate_and_p99(&r);
             r.print(&format!("in turns: fresh event ({held} held), 64 conns"));
-        } else {
+            measured
+        },
+        async || {
             let held = *filled.live;
             let take = filled.seats.by_ref().take(2_400).collect();
             let r = round(base, filled.event, filled.seat_base, take, 64).await;
             *filled.live += r.ok;
-            full.push((r.ok as f64 / r.elapsed.as_secs_f64(), p99(&r)));
+            let measured = rate_and_p99(&r);
             r.print(&format!("in turns: from {held} live holds, 64 conns"));
-        }
-    }
-    let median = |v: &[(f64, f64)]| {
-        let mut rates: Vec<f64> = v.iter().map(|r| r.0).collect();
-        let mut p99s: Vec<f64> = v.iter().map(|r| r.1).collect();
-        rates.sort_by(f64::total_cmp);
-        p99s.sort_by(f64::total_cmp);
-        (rates[rates.len() / 2], p99s[p99s.len() / 2])
-    };
-    let (f, a) = (median(&fresh), median(&full));
-    println!(
-        "{:<48} fresh {:.0}/s p99 {:.1} ms, filled {:.0}/s p99 {:.1} ms",
-        format!("medians of {TURNS} rounds each"),
-        f.0,
-        f.1,
-        a.0,
-        a.1
-    );
-    flatness("flat under accumulation, in turns?", f, a);
+            measured
+        },
+    )
+    .await;
     true
-}
-
-/// On Postgres, a checkpoint before each of the two rounds the flatness
-/// check compares: the first change to a page after a checkpoint writes the
-/// whole page to the WAL, so a round that happens to run just after one of
-/// Postgres' timed checkpoints pays more than a round that does not. Both
-/// rounds start from one, and differ only in the holds before them.
-async fn checkpoint(db: &Db) {
-    if db.backend == holdfast_app::core::platform::db::Backend::Postgres {
-        if let Err(e) = sqlx::query("checkpoint").execute(db.writer()).await {
-            println!("(no checkpoint before the round: {e})");
-        }
-    }
-}
-
-fn flatness(label: &str, fresh: (f64, f64), after: (f64, f64)) {
-    println!(
-        "{label:<48} throughput {:.2}× the fresh event's, p99 {:.2}×",
-        after.0 / fresh.0,
-        after.1 / fresh.1
-    );
-}
-
-/// The same fill with 512 buyers in rotation (seat k held by buyer k mod
-/// 512), so every buyer's holds pile up too: 40 each at 20,000.
-async fn rotating(base: &str, db: &Db) -> bool {
-    let Ok(event) = big_event(db).await else {
-        return false;
-    };
-    let seat_base = seat_id_base(db, event).await;
-    let mut buyers = Vec::new();
-    for _ in 0..ROTATING_BUYERS {
-        let c = crate::throughput::client();
-        let _ = c.get(format!("{base}/api/bookings")).send().await;
-        buyers.push(c);
-    }
-    let mut next = 1i64;
-    let mut live = 0usize;
-    let mut fresh = None;
-    let mut after = (0.0, 0.0);
-    while live < 20_000 {
-        let before = live;
-        let seats: Vec<i64> = (next..next + 4_000).map(|s| seat_base + s - 1).collect();
-        next += 4_000;
-        let r = rotating_round(base, event, &buyers, seats, 64).await;
-        live += r.ok;
-        after = (r.ok as f64 / r.elapsed.as_secs_f64(), p99(&r));
-        fresh.get_or_insert(after);
-        r.print(&format!("512 buyers in rotation, from {before} live holds"));
-    }
-    if let Some(fresh) = fresh {
-        flatness("512 buyers: flat under accumulation?", fresh, after);
-    }
-    true
-}
-
-/// Buyers in rotation over 64 connections.
-async fn rotating_round(
-    base: &str,
-    event: i64,
-    buyers: &[reqwest::Client],
-    seats: Vec<i64>,
-    conns: usize,
-) -> Run {
-    let started = std::time::Instant::now();
-    let tasks: Vec<_> = (0..conns)
-        .map(|j| {
-            let mine: Vec<(reqwest::Client, i64)> = seats
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| k % conns == j)
-                .map(|(k, s)| (buyers[k % buyers.len()].clone(), *s))
-                .collect();
-            let base = base.to_string();
-            tokio::spawn(async move {
-                let mut answers = Vec::new();
-                for (c, seat) in mine {
-                    let t = std::time::Instant::now();
-                    let status = c
-                        .post(format!("{base}/api/events/{event}/seats/{seat}/hold"))
-                        .header("Idempotency-Key", uuid::Uuid::new_v4().to_string())
-                        .send()
-                        .await
-                        .map(|r| r.status().as_u16())
-                        .unwrap_or(0);
-                    answers.push((status, t.elapsed()));
-                }
-                answers
-            })
-        })
-        .collect();
-    crate::throughput::tally(tasks, started).await
-}
-
-fn p99(r: &Run) -> f64 {
-    let mut l = r.latencies.clone();
-    l.sort();
-    crate::stats::percentile(&l, 0.99)
 }
 
 /// One round: `seats` (offsets into the event) split over `conns`
@@ -301,7 +188,7 @@ async fn round(base: &str, event: i64, seat_base: i64, seats: Vec<i64>, conns: u
 }
 
 /// A published, on-sale event of `SEATS` seats in rows of `SEATS_PER_ROW`.
-async fn big_event(db: &Db) -> Result<i64, sqlx::Error> {
+pub async fn big_event(db: &Db) -> Result<i64, sqlx::Error> {
     let mut tx = db.begin().await?;
     let (id,): (i64,) = sqlx::query_as(
         "insert into event (slug, name, kind, venue, starts_at, currency, published, created_at)
@@ -338,7 +225,7 @@ async fn big_event(db: &Db) -> Result<i64, sqlx::Error> {
 }
 
 /// The id of the event's first seat (its seats have consecutive ids).
-async fn seat_id_base(db: &Db, event: i64) -> i64 {
+pub async fn seat_id_base(db: &Db, event: i64) -> i64 {
     let (first,): (i64,) = sqlx::query_as("select min(id) from seat where event_id = $1")
         .bind(event)
         .fetch_one(db.reader())

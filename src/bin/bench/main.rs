@@ -17,10 +17,12 @@ mod claims;
 mod durable_loop;
 mod queue;
 mod rebooking;
+mod rotating;
 mod simulate;
 mod sse_memory;
 mod stats;
 mod throughput;
+mod turns;
 
 #[tokio::main]
 async fn main() {

@@ -4,7 +4,9 @@
 //! What it decides, on both: the Idempotency-Key is this request's (or the
 //! caller replays the first answer); the buyer's row is locked and their
 //! live places counted after the lock (so one buyer's concurrent claims
-//! count one after the other); holds on these seats whose time is up are
+//! count one after the other; on Postgres the places the buyer ever
+//! claimed, kept on the same row, stand in for the count while they are
+//! within the limit); holds on these seats whose time is up are
 //! expired on the spot; the event is published and on sale; the booking
 //! and its seats are inserted, seats in ascending order, and the partial
 //! unique index refuses a seat live elsewhere (or the area's count is
@@ -105,6 +107,7 @@ impl Claim {
                 held_until,
                 price,
                 ga,
+                places: what.count(),
                 now_ms: now,
             },
             what,

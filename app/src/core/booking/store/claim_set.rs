@@ -8,7 +8,8 @@
 //!   a standing area) goes one by one after, as before.
 //! - **The statement** locks the buyers (in buyer order, so two writers
 //!   never wait on each other in a circle) and bumps their claim counters
-//!   (`claim_sql`); then decides every claim as the claim alone would, in
+//!   and the places they ever claimed (`claim_sql`; a buyer whose bound
+//!   stays within the limit is not counted booking by booking); then decides every claim as the claim alone would, in
 //!   the same order: its Idempotency-Key already there (`KeyTaken`), over
 //!   the limit, a stale hold in the way (put aside: the claim alone expires
 //!   it), not on sale, a seat live elsewhere (`SeatTaken`); the rest are
@@ -28,7 +29,6 @@ use std::sync::LazyLock;
 use serde_json::json;
 
 use super::claim::{Claim, Claimed, Claiming};
-use super::BookingStatus;
 use super::BookingStatus::*;
 use crate::core::platform::db::Tx;
 
@@ -157,11 +157,12 @@ fn statement_sql() -> String {
                                   0) as claims
              from c),
          buyer_lock as (
-             insert into buyer_event (buyer_id, event_id, touched_at, claims)
-             select buyer_id, event_id, now, 1 from c order by buyer_id, event_id
+             insert into buyer_event (buyer_id, event_id, touched_at, claims, placed)
+             select buyer_id, event_id, now, 1, wanted from c order by buyer_id, event_id
              on conflict (buyer_id, event_id)
-                 do update set touched_at = excluded.touched_at, claims = buyer_event.claims + 1
-             returning buyer_id, event_id, claims),
+                 do update set touched_at = excluded.touched_at, claims = buyer_event.claims + 1,
+                               placed = buyer_event.placed + excluded.placed
+             returning buyer_id, event_id, claims, placed),
          counted as (
              select c.i from c join seen on seen.i = c.i
              join buyer_lock bl on bl.buyer_id = c.buyer_id and bl.event_id = c.event_id
@@ -173,14 +174,9 @@ fn statement_sql() -> String {
                  where k.buyer_id = c.buyer_id and k.key = c.key
                  limit 1) as k),
          owned as materialized (
-             select c.i, (
-                 select cast(coalesce(sum(case when b.ga_quantity > 0 then b.ga_quantity
-                         else (select count(*) from booking_seat bs
-                               where bs.booking_id = b.id and bs.live = 1) end), 0) as bigint)
-                 from (select id, status, held_until, ga_quantity from booking
-                       where buyer_id = c.buyer_id and event_id = c.event_id offset 0) as b
-                 where {owns}) as n
-             from c),
+             select c.i, case when bl.placed <= c.lim then bl.placed - c.wanted
+                              else ({owned}) end as n
+             from c join buyer_lock bl on bl.buyer_id = c.buyer_id and bl.event_id = c.event_id),
          live as (
              select s.i, bool_or(b.status = {held} and b.held_until <= c.now) as stale
              from s join c on c.i = s.i
@@ -208,9 +204,10 @@ fn statement_sql() -> String {
              left join ready r on r.i = c.i),
          new_booking as (
              insert into booking (id, event_id, buyer_id, status, held_until, amount_cents,
-                                  currency, ga_area_id, ga_quantity, created_at, updated_at)
+                                  currency, ga_area_id, ga_quantity, places, created_at,
+                                  updated_at)
              select c.booking_id, c.event_id, c.buyer_id, {held}, c.held_until, c.amount,
-                    c.currency, null, 0, c.now, c.now
+                    c.currency, null, 0, c.wanted, c.now, c.now
              from c join verdict v on v.i = c.i where v.v = {HELD}
              order by c.i
              returning id),
@@ -226,7 +223,7 @@ fn statement_sql() -> String {
              from c join new_booking nb on nb.id = c.booking_id
              where c.key is not null)
          select i, cast(v as bigint), owned from verdict",
-        owns = BookingStatus::owns_places_sql("b", "c.now"),
+        owned = super::places_owned_pg("c.buyer_id", "c.event_id", "c.now"),
         held = Held.sql(),
     )
 }

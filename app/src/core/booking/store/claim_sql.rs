@@ -4,8 +4,11 @@
 //! - **`Statement::Whole`**, tried first: the whole claim in one statement.
 //!   It inserts the Idempotency-Key row (with the answer it will have if
 //!   the claim holds: a refused claim is rolled back), locks the buyer's
-//!   row and bumps the buyer's claim counter, counts the buyer's places,
-//!   checks and inserts. The count is read from the statement's snapshot,
+//!   row, bumps the buyer's claim counter and adds the places asked for to
+//!   the places the buyer ever claimed for the event (`placed`), counts the
+//!   buyer's places, checks and inserts. When `placed` is within the
+//!   limit, the buyer cannot own more than it, and their bookings are not
+//!   read at all (`owned`). The count is read from the statement's snapshot,
 //!   taken before the lock: it is right only when no claim of this buyer
 //!   committed in between — when the counter the lock returns is the one
 //!   the snapshot saw, plus ours. Otherwise nothing is inserted and the
@@ -43,21 +46,25 @@
 
 use super::BookingStatus::*;
 
-/// The places the buyer holds or owns for the event. `offset 0` keeps the
-/// buyer's bookings a scan of the buyer's index whatever a plan would make
-/// of the statistics (never an AND with the (status, held_until) index,
-/// which covers every live hold of every buyer).
-fn owned() -> String {
-    format!(
-        "owned as (
-             select cast(coalesce(sum(case when b.ga_quantity > 0 then b.ga_quantity
-                     else (select count(*) from booking_seat bs
-                           where bs.booking_id = b.id and bs.live = 1) end), 0) as bigint) as n
-             from (select id, status, held_until, ga_quantity from booking
-                   where buyer_id = $1 and event_id = $2 offset 0) as b
-             where {owns})",
-        owns = super::BookingStatus::owns_places_sql("b", "$4"),
-    )
+/// The places the buyer holds or owns for the event. After the buyer's
+/// lock in this statement (`Whole`, `Alone`), the places the buyer ever
+/// claimed, ours included, bound them from above: when that bound is
+/// within the limit, the buyer's bookings are not read (a buyer with 40
+/// holds cost 40 reads of `booking` a claim), and the bound less ours
+/// stands in for the count. Otherwise, and in `AfterLock`, they are
+/// counted one by one. Postgres evaluates the count only when the bound
+/// does not do.
+fn owned(statement: Statement) -> String {
+    let counted = super::places_owned_pg("$1", "$2", "$4");
+    match statement {
+        Statement::AfterLock => format!("owned as ({counted})"),
+        Statement::Whole | Statement::Alone => format!(
+            "owned as (
+             select case when (select placed from buyer_lock) <= $9
+                         then (select placed from buyer_lock) - $8
+                         else ({counted}) end as n)"
+        ),
+    }
 }
 
 /// Which statement of a claim (see the module's words).
@@ -73,15 +80,18 @@ pub enum Statement {
 pub const KEY_INDEX: &str = "idempotency_key_pkey";
 
 /// The buyer's claim counter as the snapshot saw it, then the buyer's row
-/// locked and the counter bumped.
+/// locked, the counter bumped and the places asked for added to the places
+/// the buyer ever claimed (`placed`; a refused claim of `Alone` leaves them
+/// added: the bound only grows looser).
 const SEEN_AND_LOCK: &str = "seen as (
              select claims from buyer_event where buyer_id = $1 and event_id = $2),
          buyer_lock as (
-             insert into buyer_event (buyer_id, event_id, touched_at, claims)
-             values ($1, $2, $4, 1)
+             insert into buyer_event (buyer_id, event_id, touched_at, claims, placed)
+             values ($1, $2, $4, 1, $8)
              on conflict (buyer_id, event_id)
-                 do update set touched_at = excluded.touched_at, claims = buyer_event.claims + 1
-             returning claims),";
+                 do update set touched_at = excluded.touched_at, claims = buyer_event.claims + 1,
+                               placed = buyer_event.placed + excluded.placed
+             returning claims, placed),";
 
 /// A row when the snapshot saw every earlier claim of the buyer (the
 /// counter is the snapshot's plus ours) and the key is this request's.
@@ -132,8 +142,9 @@ fn new_booking(gate: &str, ga: &str) -> String {
     format!(
         "new_booking as (
              insert into booking (id, event_id, buyer_id, status, held_until, amount_cents,
-                                  currency, ga_area_id, ga_quantity, created_at, updated_at)
-             select $3, $2, $1, {held}, $5, $6, $7, {ga}, $4, $4
+                                  currency, ga_area_id, ga_quantity, places, created_at,
+                                  updated_at)
+             select $3, $2, $1, {held}, $5, $6, $7, {ga}, $8, $4, $4
              where exists (select 1 from {gate})
              returning id)",
         held = Held.sql(),
@@ -207,7 +218,7 @@ pub fn seats(statement: Statement, n: usize) -> String {
          {RESULT}",
         start = start(statement),
         finish = finish(statement),
-        owned = owned(),
+        owned = owned(statement),
         held = Held.sql(),
         params = params.join(", "),
         new_booking = new_booking("free", "null, 0"),
@@ -237,7 +248,7 @@ pub fn places(statement: Statement) -> String {
          {RESULT}",
         start = start(statement),
         finish = finish(statement),
-        owned = owned(),
+        owned = owned(statement),
         held = Held.sql(),
         new_booking = new_booking("taken", "$13, $8"),
     )

@@ -24,8 +24,8 @@ use crate::core::platform::db::Tx;
 use crate::core::seat_map::cabins::PricedPlace;
 use sqlx::Arguments;
 
-/// The first seat's parameter; before it, the booking's ($1–$9), the
-/// places asked for, the limit, the key, its fingerprint and answer.
+/// The first seat's parameter; before it, the booking's ($1–$10, the
+/// places asked for last), the limit, the key, its fingerprint and answer.
 const FIRST_SEAT: usize = 15;
 
 /// Claims `seats` for `c`, or `None` (nothing written) when a check would
@@ -38,7 +38,6 @@ pub(super) async fn in_one_trip(
     let b = &c.booking;
     let mut args = held_booking_args(b)?;
     let mut add = || -> Result<(), sqlx::error::BoxDynError> {
-        args.add(seats.len() as i64)?;
         args.add(c.limit)?;
         args.add(c.key.as_ref().map(|k| k.0.key.clone()))?;
         args.add(c.key.as_ref().map(|k| k.0.fingerprint.clone()))?;

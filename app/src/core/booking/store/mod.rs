@@ -39,6 +39,8 @@ pub struct NewBooking {
     pub held_until: At,
     pub price: Money,
     pub ga: Option<(i64, i64)>,
+    /// Its seats, or its standing places (`ga`'s quantity).
+    pub places: i64,
     pub now_ms: At,
 }
 
@@ -54,14 +56,14 @@ pub async fn insert_held(tx: &mut Tx, b: &NewBooking) -> Result<bool, sqlx::Erro
     Ok(inserted == 1)
 }
 
-/// The insert of a HELD booking ($1 to $9, `held_booking_args`), made only
-/// while its event is on sale and `also` (further conditions, from $10)
+/// The insert of a HELD booking ($1 to $10, `held_booking_args`), made only
+/// while its event is on sale and `also` (further conditions, from $11)
 /// holds.
 fn held_booking_insert(also: &str) -> String {
     format!(
         "insert into booking (id, event_id, buyer_id, status, held_until, amount_cents, currency,
-                              ga_area_id, ga_quantity, created_at, updated_at)
-         select $1, $2, $3, {}, $4, $5, $6, $7, $8, $9, $9 from event
+                              ga_area_id, ga_quantity, places, created_at, updated_at)
+         select $1, $2, $3, {}, $4, $5, $6, $7, $8, $10, $9, $9 from event
          where id = $2 and published = 1 and on_sale_at <= $9
            and not exists (select 1 from sailing where event_id = $2 and cancelled_at is not null)
            {also}",
@@ -69,7 +71,8 @@ fn held_booking_insert(also: &str) -> String {
     )
 }
 
-/// $1 to $9 of `held_booking_insert`, for the caller to add its own to.
+/// $1 to $10 of `held_booking_insert` ($10 the places), for the caller to
+/// add its own to.
 fn held_booking_args<'q>(b: &NewBooking) -> Result<sqlx::any::AnyArguments<'q>, sqlx::Error> {
     use sqlx::Arguments;
     let mut args = sqlx::any::AnyArguments::default();
@@ -82,7 +85,8 @@ fn held_booking_args<'q>(b: &NewBooking) -> Result<sqlx::any::AnyArguments<'q>, 
         args.add(b.price.currency())?;
         args.add(b.ga.map(|g| g.0))?;
         args.add(b.ga.map(|g| g.1).unwrap_or(0))?;
-        args.add(b.now_ms)
+        args.add(b.now_ms)?;
+        args.add(b.places)
     };
     add(&mut args).map_err(sqlx::Error::Encode)?;
     Ok(args)
@@ -124,10 +128,7 @@ pub async fn live_places_of_buyer(
     event_id: EventId,
     now: At,
 ) -> Result<i64, sqlx::Error> {
-    let sql = format!(
-        "select cast(({}) as bigint)",
-        places_owned("$1", "$2", "$3")
-    );
+    let sql = places_owned("$1", "$2", "$3");
     let (n,): (i64,) = sqlx::query_as(&sql)
         .bind(buyer)
         .bind(event_id)
@@ -138,14 +139,28 @@ pub async fn live_places_of_buyer(
 }
 
 /// The query of the places buyer `buyer` holds or owns for event `event`
-/// at `now` (each a parameter's name), for a statement to count with.
+/// at `now` (each a parameter's name or a column), for a statement to
+/// count with: the `places` of the buyer's bookings that own theirs, read
+/// from the buyer's index (`booking_by_buyer` carries what it needs).
 fn places_owned(buyer: &str, event: &str, now: &str) -> String {
+    owned_sum(buyer, event, now, "")
+}
+
+/// `places_owned` for Postgres' claim statements: `offset 0` keeps the
+/// buyer's bookings a scan of the buyer's index whatever a plan would make
+/// of the statistics (never an AND with the (status, held_until) index,
+/// which covers every live hold of every buyer). SQLite has no `offset`
+/// without a `limit`.
+fn places_owned_pg(buyer: &str, event: &str, now: &str) -> String {
+    owned_sum(buyer, event, now, " offset 0")
+}
+
+fn owned_sum(buyer: &str, event: &str, now: &str, fence: &str) -> String {
     format!(
-        "select coalesce(sum(case when b.ga_quantity > 0 then b.ga_quantity
-                              else (select count(*) from booking_seat bs
-                                    where bs.booking_id = b.id and bs.live = 1) end), 0)
-         from booking b
-         where b.buyer_id = {buyer} and b.event_id = {event} and {}",
+        "select cast(coalesce(sum(b.places), 0) as bigint) as n
+         from (select status, held_until, places from booking
+               where buyer_id = {buyer} and event_id = {event}{fence}) as b
+         where {}",
         BookingStatus::owns_places_sql("b", now)
     )
 }

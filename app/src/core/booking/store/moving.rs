@@ -7,6 +7,15 @@ use crate::core::platform::clock::At;
 use crate::core::platform::db::Tx;
 use crate::model::{BookingId, BuyerId, EventId, SeatId};
 
+/// Places added to what a buyer ever claimed for an event (`placed`, the
+/// bound on their count that Postgres' claims read first; see
+/// `claim_sql`): a booking that comes to a buyer or an event other than
+/// by a claim adds its places, as a claim does. The caller selects the
+/// rows (buyer, event, touched at, 0, places) between the two.
+const ADD_PLACED: &str = "insert into buyer_event (buyer_id, event_id, touched_at, claims, placed)";
+const ADDED: &str = "on conflict (buyer_id, event_id)
+         do update set placed = buyer_event.placed + excluded.placed";
+
 /// The pairs of a move as a CTE's rows, from parameter `$first`:
 /// `m(from_seat, to_seat)`.
 fn pairs_cte(moves: &[(SeatId, SeatId)], first: usize) -> String {
@@ -30,6 +39,15 @@ pub async fn claim_moved(
     to: EventId,
     moves: &[(SeatId, SeatId)],
 ) -> Result<Vec<SeatId>, sqlx::Error> {
+    // The buyer first, as a claim locks them before the seats.
+    sqlx::query(&format!(
+        "{ADD_PLACED} select buyer_id, $2, updated_at, 0, $3 from booking where id = $1 {ADDED}"
+    ))
+    .bind(booking)
+    .bind(to)
+    .bind(moves.len() as i64)
+    .execute(&mut **tx)
+    .await?;
     let sql = format!(
         "{} insert into booking_seat (booking_id, seat_id, event_id, price_cents, guests, live)
          select $1, m.to_seat, $2, bs.price_cents, bs.guests, 1
@@ -110,12 +128,16 @@ pub async fn complete_move(
         .execute(&mut **tx)
         .await?;
     }
-    sqlx::query("update booking set event_id = $2, updated_at = $3 where id = $1")
-        .bind(booking)
-        .bind(to)
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
+    sqlx::query(
+        "update booking set event_id = $2, updated_at = $3,
+             places = ga_quantity + (select count(*) from booking_seat where booking_id = $1)
+         where id = $1",
+    )
+    .bind(booking)
+    .bind(to)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
 
@@ -126,10 +148,18 @@ pub async fn adopt_guest_bookings(
     buyer: &BuyerId,
     guest: &BuyerId,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "update booking set buyer_id = $1
-         where buyer_id = $2 and not exists (select 1 from account where buyer_id = $2)",
-    )
+    let guests_only = "not exists (select 1 from account where buyer_id = $2)";
+    sqlx::query(&format!(
+        "{ADD_PLACED} select $1, event_id, max(updated_at), 0, sum(places) from booking
+         where buyer_id = $2 and {guests_only} group by event_id {ADDED}"
+    ))
+    .bind(buyer)
+    .bind(guest)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(&format!(
+        "update booking set buyer_id = $1 where buyer_id = $2 and {guests_only}"
+    ))
     .bind(buyer)
     .bind(guest)
     .execute(&mut **tx)
