@@ -1,6 +1,8 @@
 -- The places a booking claims: its seats, or its standing places. Set when
--- the booking is claimed and never changed (a move to another sailing
--- swaps places one for one; a re-take takes the same seats back). The
+-- the booking is claimed, recounted when it moves to another sailing (a
+-- re-take takes the same seats back). The default 0 keeps an instance of
+-- the build before this one working through a rolling deploy; the
+-- invariants check flags any booking it leaves miscounted. The
 -- buyer's limit sums it over the buyer's bookings that own their places,
 -- where it once counted each booking's live seats: at an on-sale a
 -- buyer with 40 holds cost 40 probes of booking_seat per claim.

@@ -20,7 +20,7 @@ mod settling;
 pub use claim::{claim, Claim, Claimed, Claiming};
 pub use ending::*;
 pub use group_commit::ClaimQueue;
-pub use moving::{adopt_guest_bookings, claim_moved, complete_move, unclaim_moved};
+pub use moving::{adopt_guest_bookings, bound_moving, claim_moved, complete_move, unclaim_moved};
 pub use settling::*;
 
 use super::status::BookingStatus::{self, *};

@@ -10,11 +10,44 @@ use crate::model::{BookingId, BuyerId, EventId, SeatId};
 /// Places added to what a buyer ever claimed for an event (`placed`, the
 /// bound on their count that Postgres' claims read first; see
 /// `claim_sql`): a booking that comes to a buyer or an event other than
-/// by a claim adds its places, as a claim does. The caller selects the
-/// rows (buyer, event, touched at, 0, places) between the two.
+/// by a claim adds its places, as a claim does, and bumps the claim
+/// counter as a claim does, so that a claim whose snapshot missed the
+/// booking counts again after its lock. The caller selects the rows
+/// (buyer, event, touched at, 1, places) between the two, in buyer and
+/// event order (claims lock their buyers in that order too).
 const ADD_PLACED: &str = "insert into buyer_event (buyer_id, event_id, touched_at, claims, placed)";
 const ADDED: &str = "on conflict (buyer_id, event_id)
-         do update set placed = buyer_event.placed + excluded.placed";
+         do update set placed = buyer_event.placed + excluded.placed,
+                       claims = buyer_event.claims + 1";
+
+/// The places of `bookings`, about to move to sailing `to`, added to their
+/// buyers' bounds there: before any of their places is claimed on `to`, as
+/// a claim locks its buyer before its seats (a move of several bookings
+/// claiming one's places while waiting for another's buyer could
+/// otherwise wait in a circle with that buyer's claim).
+pub async fn bound_moving(
+    tx: &mut Tx,
+    bookings: &[&BookingId],
+    to: EventId,
+) -> Result<(), sqlx::Error> {
+    if bookings.is_empty() {
+        return Ok(());
+    }
+    let ids = (0..bookings.len())
+        .map(|i| format!("${}", i + 2))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "{ADD_PLACED} select buyer_id, $1, max(updated_at), 1, sum(places) from booking
+         where id in ({ids}) group by buyer_id order by buyer_id {ADDED}"
+    );
+    let mut q = sqlx::query(&sql).bind(to);
+    for id in bookings {
+        q = q.bind(*id);
+    }
+    q.execute(&mut **tx).await?;
+    Ok(())
+}
 
 /// The pairs of a move as a CTE's rows, from parameter `$first`:
 /// `m(from_seat, to_seat)`.
@@ -39,15 +72,6 @@ pub async fn claim_moved(
     to: EventId,
     moves: &[(SeatId, SeatId)],
 ) -> Result<Vec<SeatId>, sqlx::Error> {
-    // The buyer first, as a claim locks them before the seats.
-    sqlx::query(&format!(
-        "{ADD_PLACED} select buyer_id, $2, updated_at, 0, $3 from booking where id = $1 {ADDED}"
-    ))
-    .bind(booking)
-    .bind(to)
-    .bind(moves.len() as i64)
-    .execute(&mut **tx)
-    .await?;
     let sql = format!(
         "{} insert into booking_seat (booking_id, seat_id, event_id, price_cents, guests, live)
          select $1, m.to_seat, $2, bs.price_cents, bs.guests, 1
@@ -142,27 +166,43 @@ pub async fn complete_move(
 }
 
 /// What a guest (a device's buyer id without an account) booked follows
-/// the account's buyer who just signed in on that device.
+/// the account's buyer who just signed in on that device. The bookings
+/// read first are the ones moved and added to the account's bounds: a
+/// hold the guest commits meanwhile (another tab) stays the guest's.
 pub async fn adopt_guest_bookings(
     tx: &mut Tx,
     buyer: &BuyerId,
     guest: &BuyerId,
 ) -> Result<(), sqlx::Error> {
-    let guests_only = "not exists (select 1 from account where buyer_id = $2)";
-    sqlx::query(&format!(
-        "{ADD_PLACED} select $1, event_id, max(updated_at), 0, sum(places) from booking
-         where buyer_id = $2 and {guests_only} group by event_id {ADDED}"
-    ))
-    .bind(buyer)
+    let bookings: Vec<(BookingId, EventId, i64, At)> = sqlx::query_as(
+        "select id, event_id, places, updated_at from booking
+         where buyer_id = $1 and not exists (select 1 from account where buyer_id = $1)",
+    )
     .bind(guest)
-    .execute(&mut **tx)
+    .fetch_all(&mut **tx)
     .await?;
-    sqlx::query(&format!(
-        "update booking set buyer_id = $1 where buyer_id = $2 and {guests_only}"
-    ))
-    .bind(buyer)
-    .bind(guest)
-    .execute(&mut **tx)
-    .await?;
+    let mut per_event: std::collections::BTreeMap<EventId, (i64, At)> = Default::default();
+    for (_, event, places, at) in &bookings {
+        let e = per_event.entry(*event).or_insert((0, *at));
+        e.0 += places;
+        e.1 = e.1.max(*at);
+    }
+    for (event, (places, at)) in per_event {
+        sqlx::query(&format!("{ADD_PLACED} values ($1, $2, $3, 1, $4) {ADDED}"))
+            .bind(buyer)
+            .bind(event)
+            .bind(at)
+            .bind(places)
+            .execute(&mut **tx)
+            .await?;
+    }
+    for (id, ..) in &bookings {
+        sqlx::query("update booking set buyer_id = $1 where id = $2 and buyer_id = $3")
+            .bind(buyer)
+            .bind(id)
+            .bind(guest)
+            .execute(&mut **tx)
+            .await?;
+    }
     Ok(())
 }

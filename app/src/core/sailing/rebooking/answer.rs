@@ -121,6 +121,7 @@ pub async fn answer(
     let mut freed: Vec<SeatId> = Vec::new();
     match (answer, &placed) {
         (Answer::Sailing(to), Some((_, placement))) => {
+            store::bound_moving(&mut tx, &[booking], to).await?;
             if !store::claim_moved(&mut tx, booking, to, &placement.moves)
                 .await?
                 .is_empty()

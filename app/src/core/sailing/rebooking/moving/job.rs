@@ -96,8 +96,18 @@ async fn rebook_group(
         q = q.bind(id);
     }
     let locked: Vec<Locked> = q.fetch_all(&mut *tx).await?;
+    let eligible =
+        |b: &Locked| b.status == BookingStatus::Booked && b.event_id == from && b.handled == 0;
     let mut parties = match to {
-        Some(to) => parties_of_group(&mut tx, group, to).await?,
+        Some(to) => {
+            let moving: Vec<&BookingId> = locked
+                .iter()
+                .filter(|b| eligible(b))
+                .map(|b| &b.id)
+                .collect();
+            store::bound_moving(&mut tx, &moving, to).await?;
+            parties_of_group(&mut tx, group, to).await?
+        }
         None => HashMap::new(),
     };
     let mut moved = Vec::new();
@@ -107,7 +117,7 @@ async fn rebook_group(
         let Some(b) = locked.iter().find(|b| &b.id == booking) else {
             continue;
         };
-        if b.status != BookingStatus::Booked || b.event_id != from || b.handled > 0 {
+        if !eligible(b) {
             continue;
         }
         let placed = match (to, parties.remove(booking)) {
