@@ -33,13 +33,10 @@ pub async fn bound_moving(
     if bookings.is_empty() {
         return Ok(());
     }
-    let ids = (0..bookings.len())
-        .map(|i| format!("${}", i + 2))
-        .collect::<Vec<_>>()
-        .join(", ");
     let sql = format!(
         "{ADD_PLACED} select buyer_id, $1, max(updated_at), 1, sum(places) from booking
-         where id in ({ids}) group by buyer_id order by buyer_id {ADDED}"
+         where id in ({ids}) group by buyer_id order by buyer_id {ADDED}",
+        ids = super::placeholders(2, bookings.len())
     );
     let mut q = sqlx::query(&sql).bind(to);
     for id in bookings {
