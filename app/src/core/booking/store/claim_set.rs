@@ -9,8 +9,8 @@
 //! - **The statement** locks the buyers (in buyer order, so two writers
 //!   never wait on each other in a circle) and bumps their claim counters
 //!   and the places they ever claimed (`claim_sql`; a buyer whose bound
-//!   stays within the limit is not counted booking by booking); then decides every claim as the claim alone would, in
-//!   the same order: its Idempotency-Key already there (`KeyTaken`), over
+//!   stays within the limit is not counted booking by booking); then
+//!   decides every claim as the claim alone would, in the same order: its Idempotency-Key already there (`KeyTaken`), over
 //!   the limit, a stale hold in the way (put aside: the claim alone expires
 //!   it), not on sale, a seat live elsewhere (`SeatTaken`); the rest are
 //!   inserted (seats in ascending order) with their keys and answers in
