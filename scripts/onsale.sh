@@ -3,7 +3,7 @@
 #
 #   scripts/onsale.sh [--instances N] [--db postgres|sqlite] [--crash none|kill|pg]
 #                     [--profile debug|release] [--hold-ttl S] [--bench simulate|rebooking]
-#                     -- [the bench's options]
+#                     [--pg-socket] -- [the bench's options]
 #
 # starts a throwaway database (Postgres, or a SQLite file), N instances of
 # the server on it (ports of their own, workers on all of them), and runs
@@ -13,10 +13,13 @@
 # and started again. The simulator then checks that every acknowledged hold
 # and booking survived and that every invariant holds. `--bench rebooking`
 # runs the cancelled sailing's rebooking instead (holdfast-bench rebooking).
+# With `--pg-socket` the instances and the simulator reach Postgres through
+# its Unix socket instead of TCP on 127.0.0.1. At the end (without a crash)
+# it prints the CPU time the servers, Postgres and the simulator used.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-instances=3 db=postgres crash=none profile=debug ttl=300 crash_after=3 bench=simulate
+instances=3 db=postgres crash=none profile=debug ttl=300 crash_after=3 bench=simulate pg_socket=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --instances) instances=$2; shift 2 ;;
@@ -26,6 +29,7 @@ while [ $# -gt 0 ]; do
     --profile) profile=$2; shift 2 ;;
     --hold-ttl) ttl=$2; shift 2 ;;
     --bench) bench=$2; shift 2 ;;
+    --pg-socket) pg_socket=1; shift ;;
     --) shift; break ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -48,6 +52,12 @@ trap cleanup EXIT
 
 if [ "$db" = postgres ]; then
   url=$("$root/scripts/pg.sh" start "$work/pg")
+  if [ "$pg_socket" = 1 ]; then
+    # The instances reach Postgres through its Unix socket, as a server on
+    # the same host would (Debian's packages set Postgres up this way).
+    port=${url##*:}; port=${port%%/*}
+    url="postgres://postgres@localhost/postgres?host=$work/pg&port=$port"
+  fi
 else
   url="sqlite://$work/onsale.db"
 fi
@@ -92,6 +102,40 @@ chaos() {
       ;;
   esac
 }
+# CPU time spent in the run, by whom (clock ticks from /proc): the servers,
+# Postgres (its live backends, and those it has reaped), the simulator.
+# Sampled every half second while the simulator runs; the last sample is
+# printed at the end. On a machine the run saturates, CPU per booking says
+# more than the wall clock, which moves with the machine's other tenants.
+ticks() { # [-c] pid... → the sum of utime+stime (+ cutime+cstime with -c)
+  local with_children=0 sum=0 p u s cu cs
+  [ "${1:-}" = -c ] && { with_children=1; shift; }
+  for p in "$@"; do
+    read -r u s cu cs < <(cut -d' ' -f14-17 "/proc/$p/stat" 2>/dev/null) || continue
+    sum=$((sum + u + s))
+    [ $with_children = 1 ] && sum=$((sum + cu + cs))
+  done
+  echo $sum
+}
+cpu_sampler() { # simulator pid
+  local pm="" hz
+  hz=$(getconf CLK_TCK)
+  [ "$db" = postgres ] && pm=$(head -n1 "$work/pg/data/postmaster.pid")
+  while kill -0 "$1" 2>/dev/null; do
+    local pg=0
+    [ -n "$pm" ] && pg=$(( $(ticks -c "$pm") + $(ticks $(pgrep -P "$pm")) ))
+    echo "servers $(ticks "${pids[@]}") postgres $pg simulator $(ticks "$1") hz $hz" > "$work/cpu.next"
+    # A sample read as the simulator ended is not kept: the one before is.
+    kill -0 "$1" 2>/dev/null && mv "$work/cpu.next" "$work/cpu"
+    sleep 0.5
+  done
+}
+report_cpu() {
+  [ -f "$work/cpu" ] || return 0
+  read -r _ servers _ pg _ sim _ hz < "$work/cpu"
+  awk -v s="$servers" -v p="$pg" -v m="$sim" -v hz="$hz" 'BEGIN {
+    printf "cpu: servers %.1f s, postgres %.1f s, simulator %.1f s (the whole run, sampled every 0.5 s)\n", s/hz, p/hz, m/hz }'
+}
 status=0
 if [ "$crash" != none ]; then
   # The chaos runs beside the simulation, in this shell (it restarts
@@ -102,7 +146,11 @@ if [ "$crash" != none ]; then
   wait $sim || status=$?
 else
   "$bin/holdfast-bench" "$bench" --targets "$targets" --database "$url" \
-    --admin-token $token --hold-ttl "$ttl" "$@" || status=$?
+    --admin-token $token --hold-ttl "$ttl" "$@" & sim=$!
+  cpu_sampler $sim & sampler=$!
+  wait $sim || status=$?
+  wait $sampler || true
+  report_cpu
 fi
 if [ $status -ne 0 ]; then
   for f in "$work"/instance-*.log; do echo "--- $f"; grep -v "^\s*$" "$f" | tail -n 15; done

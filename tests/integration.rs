@@ -31,6 +31,7 @@ mod money;
 mod on_sale;
 mod openapi;
 mod payments;
+mod pool;
 mod posture;
 mod promos;
 mod protect;

@@ -272,11 +272,14 @@ const CHECKPOINT_INTERVAL: Duration = Duration::from_millis(100);
 /// A connection idle longer than this is pinged before it is handed out.
 pub const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
 
-/// A pool of Postgres connections. sqlx pings a connection (a round trip)
-/// when it comes back to the pool and, by default, again before handing it
-/// out: two trips around every statement outside a transaction. The second
-/// is kept only for a connection idle longer than [`PING_AFTER_IDLE`]: one
-/// in use a moment ago answered its return ping, and a server that went
+/// A pool of Postgres connections. sqlx 0.8 pings a connection (a round
+/// trip) when it comes back to the pool and, by default, again before
+/// handing it out: two trips around every statement outside a transaction.
+/// Neither is made for a connection in steady use. Our patched sqlx-core
+/// (`vendor/README.md`) flushes a returning connection instead of pinging
+/// it: a trip only when an answer is still due or a dropped transaction's
+/// ROLLBACK is queued. The ping before handing out is kept for a
+/// connection idle longer than [`PING_AFTER_IDLE`], so a server that went
 /// away while connections sat idle is still found out (a failed ping
 /// discards the connection and the pool takes or opens another).
 fn postgres_pool(max: u32) -> AnyPoolOptions {
@@ -299,7 +302,9 @@ fn sqlite_pool(max: u32, checkpoints: Checkpoints) -> AnyPoolOptions {
         .max_connections(max)
         // A file does not hang up: no ping through the connection's thread
         // before every use (the single writer's every transaction waited
-        // for one). sqlx still pings a connection when it comes back.
+        // for one). A connection coming back is flushed, not pinged (our
+        // patched sqlx-core): a no-op on SQLite, whose commands, a dropped
+        // transaction's ROLLBACK included, run in order on its thread.
         .test_before_acquire(false)
         .acquire_timeout(Duration::from_secs(30))
         .after_connect(move |conn, _| {

@@ -1,6 +1,10 @@
-//! What buyers see of the seat map: one shared snapshot, refreshed four
+//! What buyers see of the seat map: one shared view, kept current four
 //! times a second with `If-None-Match` (as the live map keeps itself
-//! current), sections ranked best first by price.
+//! current), sections ranked best first by price. The seats' names and
+//! prices are read once from the full snapshot; after that only the status
+//! letters (`…/seats/status`, one letter per seat in the same order), as
+//! the page reads them: the full snapshot is for integrators, and rendering
+//! it for every version would be load no browser puts on the servers.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -24,6 +28,20 @@ struct SnapshotSeat {
     status: String,
 }
 
+#[derive(Deserialize)]
+struct Letters {
+    statuses: String,
+}
+
+/// A seat as the view ranks it, in the snapshot's seat order.
+struct Place {
+    section: String,
+    row: String,
+    number: i64,
+    price_cents: i64,
+    id: i64,
+}
+
 #[derive(Default)]
 pub struct View {
     pub etag: Option<String>,
@@ -35,6 +53,8 @@ pub struct View {
 
 pub struct SeatView {
     current: RwLock<Arc<View>>,
+    /// Every seat, in seat order (read once, from the full snapshot).
+    layout: RwLock<Arc<Vec<Place>>>,
     started: Instant,
     sold_out_at: RwLock<Option<Duration>>,
 }
@@ -43,6 +63,7 @@ impl SeatView {
     pub fn new(started: Instant) -> Arc<SeatView> {
         Arc::new(SeatView {
             current: RwLock::new(Arc::new(View::default())),
+            layout: RwLock::new(Arc::new(Vec::new())),
             started,
             sold_out_at: RwLock::new(None),
         })
@@ -61,7 +82,8 @@ impl SeatView {
         *self.sold_out_at.read().expect("view lock")
     }
 
-    /// Fetches the snapshot (a 304 keeps the current view).
+    /// Brings the view up to date: the full snapshot the first time, the
+    /// status letters after that (a 304 keeps the current view).
     pub async fn refresh(
         &self,
         http: &reqwest::Client,
@@ -69,11 +91,15 @@ impl SeatView {
         event: i64,
         admin_token: &str,
     ) -> Result<(), String> {
+        let layout = self.layout.read().expect("view lock").clone();
+        let path = if layout.is_empty() {
+            format!("{base}/api/events/{event}/seats")
+        } else {
+            format!("{base}/api/events/{event}/seats/status")
+        };
         // As the organizer's tool: the map stays readable while the
         // waiting room is on.
-        let mut req = http
-            .get(format!("{base}/api/events/{event}/seats"))
-            .bearer_auth(admin_token);
+        let mut req = http.get(path).bearer_auth(admin_token);
         if let Some(tag) = &self.now().etag {
             req = req.header("If-None-Match", tag);
         }
@@ -89,8 +115,23 @@ impl SeatView {
             .get("etag")
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
-        let snap: Snapshot = r.json().await.map_err(|e| e.to_string())?;
-        let view = build(snap, etag);
+        let view = if layout.is_empty() {
+            let snap: Snapshot = r.json().await.map_err(|e| e.to_string())?;
+            let (layout, letters) = split(snap);
+            let layout = Arc::new(layout);
+            *self.layout.write().expect("view lock") = layout.clone();
+            build(&layout, &letters, etag)
+        } else {
+            let letters: Letters = r.json().await.map_err(|e| e.to_string())?;
+            if letters.statuses.len() != layout.len() {
+                return Err(format!(
+                    "{} status letters for {} seats",
+                    letters.statuses.len(),
+                    layout.len()
+                ));
+            }
+            build(&layout, letters.statuses.as_bytes(), etag)
+        };
         if view.available == 0 && view.seat_count > 0 {
             let mut sold = self.sold_out_at.write().expect("view lock");
             sold.get_or_insert(self.started.elapsed());
@@ -119,24 +160,42 @@ impl SeatView {
     }
 }
 
-/// An available seat as (row, number, id): sorting puts it in row order.
-type Place = (String, i64, i64);
+/// The snapshot as the seats' layout and their status letters.
+fn split(snap: Snapshot) -> (Vec<Place>, Vec<u8>) {
+    snap.seats
+        .into_iter()
+        .map(|s| {
+            let letter = if s.status == "AVAILABLE" { b'a' } else { b'h' };
+            let place = Place {
+                section: s.section,
+                row: s.row,
+                number: s.number,
+                price_cents: s.price_cents,
+                id: s.id,
+            };
+            (place, letter)
+        })
+        .unzip()
+}
 
-fn build(snap: Snapshot, etag: Option<String>) -> View {
-    let seat_count = snap.seats.len();
-    let mut by_section: HashMap<String, (i64, Vec<Place>)> = HashMap::new();
-    for s in snap.seats {
-        let e = by_section.entry(s.section).or_insert((0, Vec::new()));
+/// The view of `layout` with these status letters (`a`: available).
+fn build(layout: &[Place], letters: &[u8], etag: Option<String>) -> View {
+    let seat_count = layout.len();
+    // An available seat as (row, number, id): sorting puts it in row order.
+    type Free<'a> = (&'a str, i64, i64);
+    let mut by_section: HashMap<&str, (i64, Vec<Free>)> = HashMap::new();
+    for (s, letter) in layout.iter().zip(letters) {
+        let e = by_section.entry(&s.section).or_insert((0, Vec::new()));
         e.0 = e.0.max(s.price_cents);
-        if s.status == "AVAILABLE" {
-            e.1.push((s.row, s.number, s.id));
+        if *letter == b'a' {
+            e.1.push((&s.row, s.number, s.id));
         }
     }
-    let mut ranked: Vec<(String, i64, Vec<Place>)> = by_section
+    let mut ranked: Vec<(&str, i64, Vec<Free>)> = by_section
         .into_iter()
         .map(|(name, (price, seats))| (name, price, seats))
         .collect();
-    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
     let sections: Vec<Vec<i64>> = ranked
         .into_iter()
         .map(|(_, _, mut seats)| {
