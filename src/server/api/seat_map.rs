@@ -35,7 +35,7 @@ const REVALIDATE: &str = "no-cache";
     responses((status = 200, body = SeatMapSnapshot), (status = 304, description = "unchanged"), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
 )]
 pub async fn seats(AdmittedSnapshot(snapshot): AdmittedSnapshot, headers: HeaderMap) -> Response {
-    revalidated(&headers, &snapshot, &snapshot.json)
+    revalidated(&headers, &snapshot, snapshot.json())
 }
 
 /// Every seat's status as one letter, in the drawing's order.

@@ -182,7 +182,7 @@ pub fn nearest(
 /// Where the stage is: the top centre of the seats.
 pub fn stage_point(map: &EventSeatMap) -> Point {
     let (mut x0, mut x1, mut y0) = (f64::MAX, f64::MIN, f64::MAX);
-    for s in &map.seats {
+    for s in map.seats.iter() {
         x0 = x0.min(s.x);
         x1 = x1.max(s.x);
         y0 = y0.min(s.y);

@@ -69,19 +69,26 @@ impl Occupancy {
 pub use crate::model::{Seat, SeatChange, SeatChanges};
 
 /// The serialised snapshot with its version and ETag (`snapshot`): the
-/// full JSON of `GET …/seats` and the compact `GET …/seats/status`, each
-/// compressed once when first asked for.
+/// compact `GET …/seats/status`, and the full JSON of `GET …/seats` made
+/// when first asked for (browsers read the letters; the JSON is for
+/// integrators), each compressed once when first asked for.
 pub struct Rendered {
     pub version: u64,
     pub etag: String,
-    pub json: Compressed,
     pub statuses: Compressed,
+    json: OnceLock<Compressed>,
+    /// What the JSON is made from: the seats, and their statuses as of
+    /// this version.
+    seats: Arc<Vec<Seat>>,
+    seat_statuses: Vec<SeatStatus>,
+    event_id: EventId,
 }
 
 pub struct EventSeatMap {
     pub event_id: EventId,
     pub currency: Currency,
-    pub seats: Vec<Seat>,
+    /// Fixed once the map is loaded; shared with the snapshots made of it.
+    pub seats: Arc<Vec<Seat>>,
     /// The seats that are cabins (a sailing's), with their occupancy.
     pub cabins: HashMap<SeatId, cabins::Cabin>,
     index: HashMap<SeatId, usize>,
@@ -138,7 +145,7 @@ impl EventSeatMap {
         EventSeatMap {
             event_id,
             currency,
-            seats,
+            seats: Arc::new(seats),
             cabins: HashMap::new(),
             index,
             rows,

@@ -2,7 +2,7 @@
 //! per `max_staleness`) or when a hold in it ran out, served with an ETag.
 
 use crate::core::platform::clock::At;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -44,45 +44,58 @@ impl EventSeatMap {
     }
 
     fn render(&self, live: &Live, now_ms: At) -> Rendered {
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Row<'a> {
-            #[serde(flatten)]
-            seat: &'a Seat,
-            status: SeatStatus,
-        }
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Body<'a> {
-            event_id: EventId,
-            version: u64,
-            seats: Vec<Row<'a>>,
-        }
-        let body = Body {
-            event_id: self.event_id,
-            version: live.version,
-            seats: self
-                .seats
-                .iter()
-                .zip(&live.occupancy)
-                .map(|(seat, o)| Row {
-                    seat,
-                    status: o.status(now_ms),
-                })
-                .collect(),
-        };
-        let json = serde_json::to_vec(&body).unwrap_or_default();
+        let seat_statuses: Vec<SeatStatus> =
+            live.occupancy.iter().map(|o| o.status(now_ms)).collect();
         let statuses = SeatStatuses {
             event_id: self.event_id,
             version: live.version,
-            statuses: body.seats.iter().map(|r| r.status.code()).collect(),
+            statuses: seat_statuses.iter().map(|s| s.code()).collect(),
         };
         let statuses = serde_json::to_vec(&statuses).unwrap_or_default();
         Rendered {
             version: live.version,
             etag: format!("\"{}-{}.{}\"", self.event_id, live.version, live.builds),
-            json: Compressed::new(json, Effort::Fast),
             statuses: Compressed::new(statuses, Effort::Fast),
+            json: OnceLock::new(),
+            seats: self.seats.clone(),
+            seat_statuses,
+            event_id: self.event_id,
         }
+    }
+}
+
+impl Rendered {
+    /// The full JSON of `GET …/seats` at this version, made on first ask.
+    pub fn json(&self) -> &Compressed {
+        self.json.get_or_init(|| {
+            #[derive(Serialize)]
+            #[serde(rename_all = "camelCase")]
+            struct Row<'a> {
+                #[serde(flatten)]
+                seat: &'a Seat,
+                status: SeatStatus,
+            }
+            #[derive(Serialize)]
+            #[serde(rename_all = "camelCase")]
+            struct Body<'a> {
+                event_id: EventId,
+                version: u64,
+                seats: Vec<Row<'a>>,
+            }
+            let body = Body {
+                event_id: self.event_id,
+                version: self.version,
+                seats: self
+                    .seats
+                    .iter()
+                    .zip(&self.seat_statuses)
+                    .map(|(seat, status)| Row {
+                        seat,
+                        status: *status,
+                    })
+                    .collect(),
+            };
+            Compressed::new(serde_json::to_vec(&body).unwrap_or_default(), Effort::Fast)
+        })
     }
 }
