@@ -7,7 +7,7 @@
 //! it for every version would be load no browser puts on the servers.
 
 use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
@@ -54,7 +54,7 @@ pub struct View {
 pub struct SeatView {
     current: RwLock<Arc<View>>,
     /// Every seat, in seat order (read once, from the full snapshot).
-    layout: RwLock<Arc<Vec<Place>>>,
+    layout: OnceLock<Vec<Place>>,
     started: Instant,
     sold_out_at: RwLock<Option<Duration>>,
 }
@@ -63,7 +63,7 @@ impl SeatView {
     pub fn new(started: Instant) -> Arc<SeatView> {
         Arc::new(SeatView {
             current: RwLock::new(Arc::new(View::default())),
-            layout: RwLock::new(Arc::new(Vec::new())),
+            layout: OnceLock::new(),
             started,
             sold_out_at: RwLock::new(None),
         })
@@ -91,8 +91,8 @@ impl SeatView {
         event: i64,
         admin_token: &str,
     ) -> Result<(), String> {
-        let layout = self.layout.read().expect("view lock").clone();
-        let path = if layout.is_empty() {
+        let layout = self.layout.get();
+        let path = if layout.is_none() {
             format!("{base}/api/events/{event}/seats")
         } else {
             format!("{base}/api/events/{event}/seats/status")
@@ -115,13 +115,7 @@ impl SeatView {
             .get("etag")
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
-        let view = if layout.is_empty() {
-            let snap: Snapshot = r.json().await.map_err(|e| e.to_string())?;
-            let (layout, letters) = split(snap);
-            let layout = Arc::new(layout);
-            *self.layout.write().expect("view lock") = layout.clone();
-            build(&layout, &letters, etag)
-        } else {
+        let view = if let Some(layout) = layout {
             let letters: Letters = r.json().await.map_err(|e| e.to_string())?;
             if letters.statuses.len() != layout.len() {
                 return Err(format!(
@@ -130,7 +124,11 @@ impl SeatView {
                     layout.len()
                 ));
             }
-            build(&layout, letters.statuses.as_bytes(), etag)
+            build(layout, letters.statuses.as_bytes(), etag)
+        } else {
+            let snap: Snapshot = r.json().await.map_err(|e| e.to_string())?;
+            let (layout, letters) = split(snap);
+            build(self.layout.get_or_init(|| layout), &letters, etag)
         };
         if view.available == 0 && view.seat_count > 0 {
             let mut sold = self.sold_out_at.write().expect("view lock");

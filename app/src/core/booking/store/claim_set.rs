@@ -10,9 +10,10 @@
 //!   never wait on each other in a circle) and bumps their claim counters
 //!   and the places they ever claimed (`claim_sql`; a buyer whose bound
 //!   stays within the limit is not counted booking by booking); then
-//!   decides every claim as the claim alone would, in the same order: its Idempotency-Key already there (`KeyTaken`), over
-//!   the limit, a stale hold in the way (put aside: the claim alone expires
-//!   it), not on sale, a seat live elsewhere (`SeatTaken`); the rest are
+//!   decides every claim as the claim alone would, in the same order: its
+//!   Idempotency-Key already there (`KeyTaken`), over the limit, a stale
+//!   hold in the way (put aside: the claim alone expires it), not on sale,
+//!   a seat live elsewhere (`SeatTaken`); the rest are
 //!   inserted (seats in ascending order) with their keys and answers in
 //!   one go. A refused claim leaves no key, as alone. A claim whose buyer
 //!   had another claim commit between the statement's snapshot and its
