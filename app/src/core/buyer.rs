@@ -19,7 +19,25 @@ pub const ACCOUNT_KEY: &str = "account_email";
 #[derive(Debug, Clone)]
 pub struct Buyer(pub BuyerId);
 
+/// The session's buyer, and whether this request made it up: then nothing
+/// can have been done in its name before (no Idempotency-Key, no booking),
+/// so what would look for that need not.
+#[derive(Debug, Clone)]
+pub struct SessionBuyer {
+    pub id: BuyerId,
+    pub new: bool,
+}
+
 impl<S: Send + Sync> FromRequestParts<S> for Buyer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let SessionBuyer { id, .. } = SessionBuyer::from_request_parts(parts, state).await?;
+        Ok(Buyer(id))
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for SessionBuyer {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
@@ -31,7 +49,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Buyer {
             .await
             .map_err(session_error)?
         {
-            return Ok(Buyer(id));
+            return Ok(SessionBuyer { id, new: false });
         }
         let id = BuyerId::random();
         session
@@ -44,7 +62,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Buyer {
         // cookie, and the buyer's retry would come as a stranger. (The
         // layer's own save then finds the record unchanged and skips.)
         session.save().await.map_err(session_error)?;
-        Ok(Buyer(id))
+        Ok(SessionBuyer { id, new: true })
     }
 }
 

@@ -32,12 +32,22 @@ pub(crate) async fn count_client_attempt(
 pub(crate) async fn counted_buyer(
     state: &crate::core::AppState,
 ) -> Result<Result<crate::model::BuyerId, crate::core::ApiError>, leptos::prelude::ServerFnError> {
-    use crate::core::buyer::Buyer;
+    Ok(counted_session_buyer(state).await?.map(|b| b.id))
+}
+
+/// `counted_buyer`, saying whether this request made the buyer up.
+#[cfg(feature = "ssr")]
+async fn counted_session_buyer(
+    state: &crate::core::AppState,
+) -> Result<
+    Result<crate::core::buyer::SessionBuyer, crate::core::ApiError>,
+    leptos::prelude::ServerFnError,
+> {
+    use crate::core::buyer::SessionBuyer;
     if let Err(e) = count_client_attempt(state).await {
         return Ok(Err(e));
     }
-    let Buyer(buyer) = leptos_axum::extract::<Buyer>().await?;
-    Ok(Ok(buyer))
+    Ok(Ok(leptos_axum::extract::<SessionBuyer>().await?))
 }
 
 /// The gate of the page's hold calls: the buyer (`counted_buyer`), their
@@ -62,8 +72,8 @@ pub(crate) async fn admit_to_hold(
 > {
     use crate::core::platform::idempotency::IdempotencyKey;
     use crate::core::waiting_room::{admit, gate};
-    let buyer = match counted_buyer(state).await? {
-        Ok(buyer) => buyer,
+    let (buyer, new_buyer) = match counted_session_buyer(state).await? {
+        Ok(buyer) => (buyer.id, buyer.new),
         Err(e) => return Ok(Err(e)),
     };
     let headers: axum::http::HeaderMap = leptos_axum::extract().await?;
@@ -73,6 +83,11 @@ pub(crate) async fn admit_to_hold(
         Err(e) => return Ok(Err(e)),
     };
     let key = IdempotencyKey::parse(idempotency_key, fingerprint).map_err(server_error)?;
+    let key = if new_buyer {
+        key.for_a_new_buyer()
+    } else {
+        key
+    };
     Ok(Ok((admitted, key)))
 }
 

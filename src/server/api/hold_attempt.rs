@@ -7,7 +7,7 @@
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, OriginalUri, Request};
 use axum::http::HeaderMap;
-use holdfast_app::core::buyer::Buyer;
+use holdfast_app::core::buyer::SessionBuyer;
 use holdfast_app::core::platform::idempotency::IdempotencyKey;
 use holdfast_app::core::waiting_room::Admitted;
 use holdfast_app::core::{ApiError, AppState};
@@ -41,7 +41,10 @@ impl FromRequest<AppState> for HoldAttempt {
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
         let (mut parts, body) = req.into_parts();
-        let Buyer(buyer) = Buyer::from_request_parts(&mut parts, state).await?;
+        let SessionBuyer {
+            id: buyer,
+            new: new_buyer,
+        } = SessionBuyer::from_request_parts(&mut parts, state).await?;
         let params =
             axum::extract::Path::<Vec<(String, String)>>::from_request_parts(&mut parts, state)
                 .await
@@ -57,6 +60,11 @@ impl FromRequest<AppState> for HoldAttempt {
         let event_id = EventId(params.id("eventId")?);
         let admitted = extract::admit_to_hold(state, &buyer, event_id, &headers).await?;
         let key = IdempotencyKey::required(&headers, "POST", &path, &body)?;
+        let key = if new_buyer {
+            key.for_a_new_buyer()
+        } else {
+            key
+        };
         Ok(HoldAttempt {
             admitted,
             key,

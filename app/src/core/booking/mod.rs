@@ -41,13 +41,14 @@ impl<T> From<Stored> for Idempotent<T> {
 }
 
 /// The answer given earlier to this buyer's key, if any (checked before any
-/// work, outside a transaction).
+/// work, outside a transaction; not for a buyer this request made up).
 pub(crate) async fn earlier_answer<T>(
     state: &AppState,
     buyer: &BuyerId,
     key: Option<&IdempotencyKey>,
 ) -> Result<Option<Idempotent<T>>, ApiError> {
     match key {
+        Some(key) if key.new_buyer => Ok(None),
         Some(key) => Ok(
             idempotency::lookup(&state.db, buyer, key, state.clock.now())
                 .await?

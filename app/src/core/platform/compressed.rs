@@ -192,13 +192,19 @@ fn gzip_fast(raw: &[u8]) -> Bytes {
 }
 
 fn brotli(raw: &[u8], effort: Effort) -> Bytes {
-    // Quality 5 is about as fast as gzip and smaller. What is built once
-    // and kept for good (a map's drawing) gets 11: the arena's 195 KB
-    // drawing is 16.0 KB against 19.6 KB at 9, for about 0.15 s once per
-    // map (3.6 KB of every first visit's 600 KB budget). The window fits
-    // the body (2^16 to 2^22 bytes).
+    // Quality 4 for what is rebuilt as seats change (a version's status
+    // letters and page, up to four times a second on each instance): on
+    // the arena's 10 KB of letters, 0.13 ms and 1,796 B, where quality 5
+    // took 1.9 ms for 1,558 B (its hasher clears a megabyte of tables for
+    // every body, whatever its size) and gzip at 6 0.69 ms for 1,602 B.
+    // Quality 5 was 4 % of an instance's samples in the on-sale's rush
+    // (`perf`); 240 B more per look at the map is nothing beside that.
+    // What is built once and kept for good (a map's drawing) gets 11: the
+    // arena's 195 KB drawing is 16.0 KB against 19.6 KB at 9, for about
+    // 0.15 s once per map (3.6 KB of every first visit's 600 KB budget).
+    // The window fits the body (2^16 to 2^22 bytes).
     let quality = match effort {
-        Effort::Fast => 5,
+        Effort::Fast => 4,
         Effort::Best => 11,
     };
     let window = (usize::BITS - raw.len().max(1).leading_zeros()).clamp(16, 22);

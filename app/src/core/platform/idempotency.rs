@@ -22,6 +22,9 @@ pub const RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
 pub struct IdempotencyKey {
     pub key: String,
     pub fingerprint: String,
+    /// The buyer was made by this very request, so no earlier request can
+    /// have stored an answer under the key (see `for_a_new_buyer`).
+    pub new_buyer: bool,
 }
 
 impl IdempotencyKey {
@@ -41,7 +44,20 @@ impl IdempotencyKey {
         Ok(IdempotencyKey {
             key: raw.to_string(),
             fingerprint: hex::encode(h.finalize()),
+            new_buyer: false,
         })
+    }
+
+    /// The key of a request whose buyer it made up (`buyer::SessionBuyer`):
+    /// looking for an earlier answer is skipped. In an on-sale most refused
+    /// holds are a new buyer's first try, refused from the map; this saves
+    /// each of them its one query. A key claimed in a transaction is still
+    /// checked there, as for anyone.
+    pub fn for_a_new_buyer(self) -> Self {
+        IdempotencyKey {
+            new_buyer: true,
+            ..self
+        }
     }
 
     /// The key of a request that must have one: the fingerprint covers the

@@ -118,7 +118,12 @@ pub async fn main(args: &[String]) -> bool {
         );
     }
     let tally = Arc::new(Tally::default());
-    let progress = report::progress(opts.buyers as u64, tally.clone(), stop_rx.clone());
+    let progress = report::progress(
+        opts.buyers as u64,
+        tally.clone(),
+        view.clone(),
+        stop_rx.clone(),
+    );
     let started = Instant::now();
     let next = Arc::new(AtomicUsize::new(0));
     let workers: Vec<_> = (0..opts.concurrency)

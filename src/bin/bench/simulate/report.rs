@@ -15,9 +15,15 @@ use super::view::SeatView;
 use super::Harvest;
 use crate::stats::summary;
 
-/// A bar of buyers done, with holds and bookings so far (on a terminal;
-/// a line every ten seconds in a log).
-pub fn progress(buyers: u64, tally: Arc<Tally>, mut stop: watch::Receiver<bool>) -> JoinHandle<()> {
+/// A bar of buyers done, with holds and bookings so far and the seats the
+/// map shows available (on a terminal; a line every five seconds in a log:
+/// a sale's last seats go in its last few seconds).
+pub fn progress(
+    buyers: u64,
+    tally: Arc<Tally>,
+    view: Arc<SeatView>,
+    mut stop: watch::Receiver<bool>,
+) -> JoinHandle<()> {
     tokio::spawn(async move {
         let bar = ProgressBar::new(buyers);
         bar.set_style(
@@ -29,14 +35,15 @@ pub fn progress(buyers: u64, tally: Arc<Tally>, mut stop: watch::Receiver<bool>)
         let mut ticks = 0u64;
         loop {
             let msg = format!(
-                "holds {}  409 {}  booked {}",
+                "holds {}  409 {}  booked {}  available {}",
                 Tally::get(&tally.holds),
                 Tally::get(&tally.conflicts),
-                Tally::get(&tally.booked)
+                Tally::get(&tally.booked),
+                view.now().available
             );
             bar.set_position(Tally::get(&tally.buyers_done));
             bar.set_message(msg.clone());
-            if !tty && ticks.is_multiple_of(50) {
+            if !tty && ticks.is_multiple_of(25) {
                 println!(
                     "  … {} / {buyers} buyers  {msg}",
                     Tally::get(&tally.buyers_done)
