@@ -378,6 +378,15 @@ fn ensure_sqlite_dir(url: &str) {
 
 /// True when a statement failed on a unique constraint (SQLite gives no
 /// constraint name, so the kind is all we match on).
+/// `$from,…,$(from + n - 1)`: the placeholders of a list bound one value
+/// each (`id in (…)`), the same on both backends.
+pub fn placeholders(from: usize, n: usize) -> String {
+    (from..from + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// Commits `tx`. Every transaction commits here, so a job's run (see
 /// `jobs::fence`) writes only while it still holds its job's lease: inside
 /// a run, the fence is read in the transaction first, and a stale one rolls

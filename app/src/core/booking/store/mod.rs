@@ -25,7 +25,7 @@ pub use settling::*;
 
 use super::status::BookingStatus::{self, *};
 use crate::core::platform::clock::At;
-use crate::core::platform::db::{Db, Tx};
+use crate::core::platform::db::{self, Db, Tx};
 use crate::core::seat_map::cabins::PricedPlace;
 use crate::core::seat_map::Occupancy;
 use crate::model::money::Money;
@@ -165,13 +165,6 @@ fn owned_sum(buyer: &str, event: &str, now: &str, fence: &str) -> String {
     )
 }
 
-fn placeholders(from: usize, n: usize) -> String {
-    (from..from + n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
 /// HELD bookings past their `held_until` that still own one of these seats.
 pub async fn stale_holds_on(
     tx: &mut Tx,
@@ -181,7 +174,7 @@ pub async fn stale_holds_on(
     let sql = format!(
         "select distinct b.id from booking_seat bs join booking b on b.id = bs.booking_id
          where bs.live = 1 and bs.seat_id in ({}) and b.status = {} and b.held_until <= $1",
-        placeholders(2, seats.len()),
+        db::placeholders(2, seats.len()),
         Held.sql()
     );
     let mut q = sqlx::query_as::<_, (BookingId,)>(&sql).bind(now);
@@ -205,7 +198,7 @@ pub async fn taken_seats(
         "select bs.seat_id, b.status, b.held_until from booking_seat bs join booking b on b.id = bs.booking_id
          where bs.live = 1 and bs.seat_id in ({}) and (b.status <> {} or b.held_until > $1)
          order by bs.seat_id",
-        placeholders(2, seats.len()),
+        db::placeholders(2, seats.len()),
         Held.sql()
     );
     let mut q = sqlx::query_as::<_, (SeatId, BookingStatus, At)>(&sql).bind(now);

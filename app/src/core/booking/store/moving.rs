@@ -36,7 +36,7 @@ pub async fn bound_moving(
     let sql = format!(
         "{ADD_PLACED} select buyer_id, $1, max(updated_at), 1, sum(places) from booking
          where id in ({ids}) group by buyer_id order by buyer_id {ADDED}",
-        ids = super::placeholders(2, bookings.len())
+        ids = crate::core::platform::db::placeholders(2, bookings.len())
     );
     let mut q = sqlx::query(&sql).bind(to);
     for id in bookings {

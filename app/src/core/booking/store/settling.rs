@@ -4,8 +4,9 @@
 
 use super::ending::{expire_stale, transition};
 use super::BookingStatus::{self, *};
-use super::{placeholders, seats_of, stale_holds_on};
+use super::{seats_of, stale_holds_on};
 use crate::core::platform::clock::At;
+use crate::core::platform::db::placeholders;
 use crate::core::platform::db::Tx;
 use crate::model::money::Money;
 use crate::model::BuyerId;

@@ -1,6 +1,9 @@
 //! The dispatcher: claims due outbox rows with a lease and carries each out —
 //! an email (its ticket and booking link added when sent), or a refund.
 
+use std::collections::HashSet;
+
+use crate::core::platform::clock::At;
 use crate::core::platform::db;
 
 use super::super::mail::Letter;
@@ -26,10 +29,12 @@ struct Due {
     attempts: i64,
 }
 
-/// Carries out due outbox rows; returns how many were delivered.
 /// Rows one `dispatch_due` claims.
 pub const BATCH: usize = 20;
 
+/// Carries out due outbox rows; returns how many were delivered. Per run:
+/// one transaction leases the rows (one statement for all of them), one
+/// marks those delivered; a failure is marked for its retry on its own.
 pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
     let now = state.clock.now();
     let mut tx = state.db.begin().await?;
@@ -40,23 +45,10 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
         state.db.skip_locked()
     );
     let due: Vec<Due> = sqlx::query_as(&sql).bind(now).fetch_all(&mut *tx).await?;
-    let mut claimed = Vec::new();
-    for row in due {
-        let won = sqlx::query("update outbox set lease_until = $2 where id = $1 and lease_until <= $3 and delivered_at is null")
-            .bind(row.id)
-            .bind(now + LEASE_MS)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-            == 1;
-        if won {
-            claimed.push(row);
-        }
-    }
+    let claimed = lease(&mut tx, due, now).await?;
     db::commit(tx).await?;
 
-    let mut delivered = 0;
+    let mut delivered = Vec::new();
     for Due {
         id,
         kind,
@@ -73,31 +65,78 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
                 "a refund without its booking".into(),
             )),
         };
-        // Each mark in a transaction of its own, committed through
-        // `db::commit`: inside the outbox job, only while its lease holds.
-        let mut tx = state.db.begin().await?;
         match result {
-            Ok(()) => {
-                sqlx::query("update outbox set delivered_at = $2 where id = $1")
-                    .bind(id)
-                    .bind(state.clock.now())
-                    .execute(&mut *tx)
-                    .await?;
-                delivered += 1;
-            }
+            Ok(()) => delivered.push(id),
             Err(e) => {
                 tracing::warn!(error = %e, kind, booking_id = ?booking_id, "outbox delivery failed; will retry");
                 let backoff = 1000 * 2i64.pow(attempts.clamp(0, 10) as u32);
+                // Committed through `db::commit`: inside the outbox job,
+                // only while its lease holds.
+                let mut tx = state.db.begin().await?;
                 sqlx::query("update outbox set attempts = attempts + 1, next_attempt_at = $2, lease_until = 0 where id = $1")
                     .bind(id)
                     .bind(state.clock.now() + backoff)
                     .execute(&mut *tx)
                     .await?;
+                db::commit(tx).await?;
             }
         }
-        db::commit(tx).await?;
     }
-    Ok(delivered)
+    mark_delivered(state, &delivered).await?;
+    Ok(delivered.len())
+}
+
+/// Takes the lease of the due rows nobody else took meanwhile, in one
+/// statement; the rows this run won.
+async fn lease(tx: &mut db::Tx, due: Vec<Due>, now: At) -> Result<Vec<Due>, ApiError> {
+    if due.is_empty() {
+        return Ok(due);
+    }
+    let sql = format!(
+        "update outbox set lease_until = $1
+         where lease_until <= $2 and delivered_at is null and id in ({})
+         returning id",
+        db::placeholders(3, due.len())
+    );
+    let mut query = sqlx::query_as::<_, (i64,)>(&sql)
+        .bind(now + LEASE_MS)
+        .bind(now);
+    for row in &due {
+        query = query.bind(row.id);
+    }
+    let won: HashSet<i64> = query
+        .fetch_all(&mut **tx)
+        .await?
+        .into_iter()
+        .map(|(id,)| id)
+        .collect();
+    Ok(due
+        .into_iter()
+        .filter(|row| won.contains(&row.id))
+        .collect())
+}
+
+/// Marks a run's delivered rows at once, in one transaction committed
+/// through `db::commit` (only while the job's lease holds). Were the run to
+/// end before this, the rows come due again when their lease ends, and each
+/// mail is found already in the mailbox (or marked as sending) and is not
+/// sent twice; a refund asks the provider again with the same key.
+async fn mark_delivered(state: &AppState, ids: &[i64]) -> Result<(), ApiError> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let sql = format!(
+        "update outbox set delivered_at = $1 where id in ({})",
+        db::placeholders(2, ids.len())
+    );
+    let mut query = sqlx::query(&sql).bind(state.clock.now());
+    for id in ids {
+        query = query.bind(id);
+    }
+    let mut tx = state.db.begin().await?;
+    query.execute(&mut *tx).await?;
+    db::commit(tx).await?;
+    Ok(())
 }
 
 /// Writes down (`on`) that the row's mail is being handed to the relay,
