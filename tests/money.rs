@@ -500,3 +500,55 @@ on_both_backends!(
         app.assert_invariants().await;
     }
 );
+
+on_both_backends!(
+    the_canary_counts_the_refunds_under_way_of_each_payment,
+    |app: TestApp| async move {
+        // A payment whose refund is under way needs exactly one refund in
+        // the outbox: none, or two, is money that may never go back (or go
+        // back twice). The count is made once for all payments and joined.
+        let seats = app.arena_seats().await;
+        let (_, other) = app
+            .book(&seats[20..21], "other@example.com", Delivery::Once)
+            .await;
+        let (_, booking) = app
+            .book(&seats[10..11], "canary@example.com", Delivery::Once)
+            .await;
+        app.tamper(
+            "update booking_seat set live = 0 where booking_id = $1",
+            &booking,
+        )
+        .await;
+        app.tamper(
+            "update booking set status = 'EXPIRED' where id = $1",
+            &booking,
+        )
+        .await;
+        app.tamper(
+            "update payment set status = 'refund_pending' where booking_id = $1",
+            &booking,
+        )
+        .await;
+        app.assert_violation(&booking, "with its payment refund_pending")
+            .await;
+        let refund = |n: i64| {
+            format!(
+                "insert into outbox (kind, booking_id, dedupe_key, payload, next_attempt_at, created_at)
+                 values ('refund', $1, 'canary-refund-{n}', '{{}}', 9999999999999, 0)"
+            )
+        };
+        // Another booking's refund is not this one's.
+        app.tamper(&refund(0), &other).await;
+        app.assert_violation(&booking, "with its payment refund_pending")
+            .await;
+        app.tamper(&refund(1), &booking).await;
+        let found = app.invariants().await;
+        assert!(
+            !found.iter().any(|v| v.contains(&booking)),
+            "one refund under way is as it should be: {found:?}"
+        );
+        app.tamper(&refund(2), &booking).await;
+        app.assert_violation(&booking, "with its payment refund_pending")
+            .await;
+    }
+);

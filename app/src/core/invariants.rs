@@ -98,13 +98,17 @@ pub async fn violations(db: &Db, now: At) -> Result<Vec<String>, sqlx::Error> {
     //    payment's state and the booking's agree (paid ⇔ BOOKED; a refund
     //    under way ⇒ an ended booking and one refund in the outbox;
     //    refunded ⇒ REFUNDED; disputed ⇒ DISPUTED, or REFUNDED if the money
-    //    had gone back first); one refund per payment at the provider.
+    //    had gone back first); one refund per payment at the provider. The
+    //    refunds under way are counted once, then joined: counted per
+    //    payment, the outbox was read once for every payment (1.6 s of
+    //    Postgres after a 4,400-booking on-sale, growing with the square).
     let money = PaymentStatus::sql_list(&[Paid, RefundPending, Refunded, Disputed]);
     let sql = format!(
-        "select p.booking_id, p.status, b.status,
-                (select count(*) from outbox o where o.kind = 'refund' and o.booking_id = p.booking_id
-                 and o.delivered_at is null)
+        "select p.booking_id, p.status, b.status, cast(coalesce(o.n, 0) as bigint)
          from payment p join booking b on b.id = p.booking_id
+         left join (select booking_id, count(*) as n from outbox
+                    where kind = 'refund' and delivered_at is null group by booking_id) o
+           on o.booking_id = p.booking_id
          where p.status in {money} or b.status in {}",
         BookingStatus::sql_list(&[Booked, BookingStatus::Refunded, BookingStatus::Disputed])
     );

@@ -68,18 +68,24 @@ async fn end_hold(
 
 /// Expires the holds among `ids` whose time is up, in one transaction: the
 /// capped promo campaigns they would give uses back to are locked first, in
-/// id order (`promo::store::lock_campaigns_of`), so transactions ending
-/// several holds never wait on each other in a circle. Every path that ends
-/// stale holds in bulk — a claim over them, the sweeper, a late payment's
-/// re-take — comes through here.
+/// id order (`promo::store::lock_campaigns_of`), then the holds themselves,
+/// in id order too, so transactions ending several holds never wait on each
+/// other in a circle. (The holds were taken in the order the database
+/// listed them; two claims over the seats of the same stale holds then
+/// deadlocked, and a claim that lost three times answered 503, in a full
+/// on-sale's tail.) Every path that ends stale holds in bulk — a claim over
+/// them, the sweeper, a late payment's re-take — comes through here.
 pub async fn expire_stale(
     tx: &mut Tx,
     ids: &[BookingId],
     now: At,
 ) -> Result<Vec<Released>, sqlx::Error> {
     crate::core::promo::store::lock_campaigns_of(tx, ids).await?;
+    let mut ids = ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
     let mut released = Vec::new();
-    for id in ids {
+    for id in &ids {
         if let Some(r) = expire_hold(tx, id, now).await? {
             released.push(r);
         }
