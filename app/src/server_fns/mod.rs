@@ -83,11 +83,7 @@ pub(crate) async fn admit_to_hold(
         Err(e) => return Ok(Err(e)),
     };
     let key = IdempotencyKey::parse(idempotency_key, fingerprint).map_err(server_error)?;
-    let key = if new_buyer {
-        key.for_a_new_buyer()
-    } else {
-        key
-    };
+    let key = key.of_buyer(new_buyer);
     Ok(Ok((admitted, key)))
 }
 

@@ -60,11 +60,7 @@ impl FromRequest<AppState> for HoldAttempt {
         let event_id = EventId(params.id("eventId")?);
         let admitted = extract::admit_to_hold(state, &buyer, event_id, &headers).await?;
         let key = IdempotencyKey::required(&headers, "POST", &path, &body)?;
-        let key = if new_buyer {
-            key.for_a_new_buyer()
-        } else {
-            key
-        };
+        let key = key.of_buyer(new_buyer);
         Ok(HoldAttempt {
             admitted,
             key,

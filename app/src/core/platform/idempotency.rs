@@ -23,7 +23,7 @@ pub struct IdempotencyKey {
     pub key: String,
     pub fingerprint: String,
     /// The buyer was made by this very request, so no earlier request can
-    /// have stored an answer under the key (see `for_a_new_buyer`).
+    /// have stored an answer under the key (see `of_buyer`).
     pub new_buyer: bool,
 }
 
@@ -48,16 +48,14 @@ impl IdempotencyKey {
         })
     }
 
-    /// The key of a request whose buyer it made up (`buyer::SessionBuyer`):
-    /// looking for an earlier answer is skipped. In an on-sale most refused
-    /// holds are a new buyer's first try, refused from the map; this saves
-    /// each of them its one query. A key claimed in a transaction is still
-    /// checked there, as for anyone.
-    pub fn for_a_new_buyer(self) -> Self {
-        IdempotencyKey {
-            new_buyer: true,
-            ..self
-        }
+    /// The key, saying whether the request made its buyer up
+    /// (`buyer::SessionBuyer`): for a new buyer, looking for an earlier
+    /// answer is skipped. In an on-sale most refused holds are a new buyer's
+    /// first try, refused from the map; this saves each of them its one
+    /// query. A key claimed in a transaction is still checked there, as for
+    /// anyone.
+    pub fn of_buyer(self, new_buyer: bool) -> Self {
+        IdempotencyKey { new_buyer, ..self }
     }
 
     /// The key of a request that must have one: the fingerprint covers the
