@@ -239,3 +239,106 @@ async fn a_server_function_call_missing_a_field_is_refused_as_bad_input() {
     assert!(!text.contains("serde") && !text.contains("Args"), "{text}");
     assert_eq!(app.scalar("select count(*) from booking").await, 0);
 }
+
+/// The console's live streams hold slots like every other stream: past the
+/// per-client cap they are refused, and they count on the instance.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_consoles_streams_take_slots_too() {
+    let app = app_with(|c| {
+        c.sse_max_per_client = 2;
+        c.sse_max_streams = 100;
+    })
+    .await;
+    let staff = with_admin_token(&app, "203.0.113.20");
+    let paths = [
+        "/api/admin/events/1/stream",
+        "/api/admin/sailings/2/rebooking/stream",
+    ];
+    let mut open = Vec::new();
+    for path in paths {
+        let s = open_stream(&staff, path).await;
+        assert_eq!(s.status(), 200, "{path}");
+        open.push(s);
+    }
+    assert_eq!(app.state.streams.open_now(), 2);
+    for path in paths {
+        let refused = open_stream(&staff, path).await;
+        assert_eq!(refused.status(), 503, "{path}");
+        let body: serde_json::Value = refused.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "TOO_MANY_STREAMS");
+    }
+    drop(open);
+}
+
+/// A client at `address` (behind the trusted proxy) sending the admin
+/// bearer token.
+fn with_admin_token(app: &TestApp, address: &str) -> Buyer {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(
+        reqwest::header::AUTHORIZATION,
+        format!("Bearer {}", holdfast::server::config::TEST_ADMIN_TOKEN)
+            .parse()
+            .unwrap(),
+    );
+    headers.insert("x-forwarded-for", address.parse().unwrap());
+    Buyer {
+        base: app.base.clone(),
+        http: reqwest::Client::builder()
+            .default_headers(headers)
+            .build()
+            .unwrap(),
+    }
+}
+
+/// Behind a proxy that writes X-Forwarded-For, a `Forwarded` header the
+/// client sent itself chooses nothing: every per-address limit sees the
+/// proxy's word.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_client_cannot_choose_its_address_with_the_other_header() {
+    let app = app_with(|c| c.rate_limit_ip_per_minute = 3).await;
+    let mut statuses = Vec::new();
+    for i in 0..6 {
+        // Each claims another address in Forwarded; the proxy says one.
+        let answer = app
+            .buyer_at("203.0.113.30")
+            .send(
+                reqwest::Method::POST,
+                &format!("/api/events/1/seats/{}/hold", 600 + i),
+                &[
+                    ("forwarded", &format!("for=198.51.100.{i}")),
+                    ("idempotency-key", &common::new_key()),
+                ],
+                None,
+            )
+            .await;
+        statuses.push(answer.status.as_u16());
+    }
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 429).count(),
+        3,
+        "one address's limit: {statuses:?}"
+    );
+}
+
+/// `/metrics` is for the machine's own scraper or an admin key: a client
+/// from outside (through the proxy) hears 401, with the key 200.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn metrics_are_not_public() {
+    let app = app_with(|_| {}).await;
+    let outside = app.buyer_at("203.0.113.40").get("/metrics").await;
+    assert_eq!(outside.status, 401, "{}", outside.text);
+    assert_eq!(outside.json()["error"]["code"], "UNAUTHORIZED");
+    let staff = with_admin_token(&app, "203.0.113.41");
+    let scraped = staff.get("/metrics").await;
+    assert_eq!(scraped.status, 200);
+    // Series a panel divides by are there before anything happened.
+    assert!(
+        scraped
+            .text
+            .contains("holdfast_db_retries_total{cause=\"deadlock\"}"),
+        "{}",
+        scraped.text
+    );
+    // The machine's own scraper (loopback, no proxy) needs no key.
+    assert_eq!(app.buyer().get("/metrics").await.status, 200);
+}

@@ -62,7 +62,7 @@ async fn mails_to(app: &TestApp, email: &str) -> usize {
 async fn signed_in(app: &TestApp, email: &str) -> Buyer {
     let buyer = app.buyer();
     let link = link_for(app, &buyer, email).await;
-    let opened = buyer.get(&link).await;
+    let opened = buyer.open_sign_in_link(&link, false).await;
     assert_eq!(opened.status, 200, "the link leads to the bookings page");
     assert_eq!(whoami(&buyer).await, Some(email.to_string()));
     buyer
@@ -101,7 +101,16 @@ on_both_backends!(
 
         let laptop = app.buyer();
         assert_eq!(whoami(&laptop).await, None);
-        assert_eq!(laptop.get(&link).await.status, 200);
+        // Opening the link only asks; nothing is used until confirmed.
+        let asked = laptop.get(&link).await;
+        assert_eq!(asked.status, 200);
+        assert!(asked.text.contains("a•••@example.com"), "{}", asked.text);
+        assert!(
+            !asked.text.contains("ana@example.com"),
+            "the address is masked"
+        );
+        assert_eq!(whoami(&laptop).await, None);
+        assert_eq!(laptop.open_sign_in_link(&link, false).await.status, 200);
         assert_eq!(whoami(&laptop).await.as_deref(), Some("ana@example.com"));
 
         // Once only, from anywhere.
@@ -171,7 +180,7 @@ on_both_backends!(
         let laptop = app.buyer();
         let held = laptop.held_booking(1, seats[5]).await;
         let link = link_for(&app, &laptop, "ana@example.com").await;
-        assert_eq!(laptop.get(&link).await.status, 200);
+        assert_eq!(laptop.open_sign_in_link(&link, false).await.status, 200);
         let mine = listed(&laptop).await;
         assert!(
             mine.contains(&paid_booking),
@@ -288,7 +297,7 @@ on_both_backends!(
             assert_eq!(laptop.hold(1, seat).await.status, 200);
         }
         let link = link_for(&app, &laptop, "dee@example.com").await;
-        assert_eq!(laptop.get(&link).await.status, 200);
+        assert_eq!(laptop.open_sign_in_link(&link, false).await.status, 200);
         assert_eq!(listed(&phone).await.len(), 10);
         for buyer in [&phone, &laptop] {
             let one_more = buyer.hold(1, seats[10]).await;
@@ -515,5 +524,224 @@ on_both_backends!(
             assert_eq!(app.status_of(&booking).await, "REFUNDED");
             app.assert_invariants().await;
         }
+    }
+);
+
+// Login CSRF: a link the attacker asked for, sent to the victim's browser
+// from another site, signs nobody in on the GET, is refused as a
+// cross-site POST, and — even confirmed by the victim — takes none of the
+// victim's guest bookings into the attacker's account unless the victim
+// ticks the box.
+on_both_backends!(
+    a_link_someone_else_asked_for_takes_no_bookings_without_the_persons_word,
+    |app: TestApp| async move {
+        let seats = app.arena_seats().await;
+        // The victim, a guest, holds two seats.
+        let victim = app.buyer();
+        let held = victim.held_booking(1, seats[0]).await;
+        // The attacker asks for a link to their own (new) address.
+        let attacker = app.buyer();
+        let link = link_for(&app, &attacker, "mallory@example.com").await;
+        // Another site sends the victim's browser to it: a GET changes nothing.
+        let cross_site_get = victim
+            .send(
+                reqwest::Method::GET,
+                &link,
+                &[("sec-fetch-site", "cross-site")],
+                None,
+            )
+            .await;
+        assert_eq!(cross_site_get.status, 200);
+        assert!(
+            cross_site_get.text.contains("m•••@example.com"),
+            "{}",
+            cross_site_get.text
+        );
+        assert_eq!(whoami(&victim).await, None, "a GET signs nobody in");
+        // A form on the other site posting it is refused.
+        let forged = victim
+            .http
+            .post(format!("{}{link}", victim.base))
+            .header("sec-fetch-site", "cross-site")
+            .header("origin", "https://evil.example")
+            .form(&[("bring", "1")])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(forged.status(), 403);
+        assert_eq!(whoami(&victim).await, None);
+        // Fooled into confirming (without ticking the box): signed in to the
+        // attacker's account, but the guest's hold stays the guest's.
+        let confirmed = victim.open_sign_in_link(&link, false).await;
+        assert_eq!(confirmed.status, 200, "{}", confirmed.text);
+        assert_eq!(
+            whoami(&victim).await.as_deref(),
+            Some("mallory@example.com")
+        );
+        let on_attackers_device = signed_in(&app, "mallory@example.com").await;
+        assert!(
+            !listed(&on_attackers_device).await.contains(&held),
+            "the victim's hold did not move into the attacker's account"
+        );
+        let read = on_attackers_device
+            .get(&format!("/api/bookings/{held}"))
+            .await;
+        assert_eq!(read.status, 404, "{}", read.text);
+        // A person who does want them ticks the box: another device's link,
+        // this browser's bookings come along.
+        let phone = app.buyer();
+        let kept = phone.held_booking(1, seats[1]).await;
+        let laptop = app.buyer();
+        let link = link_for(&app, &laptop, "ana@example.com").await;
+        assert_eq!(phone.open_sign_in_link(&link, true).await.status, 200);
+        let elsewhere = signed_in(&app, "ana@example.com").await;
+        assert!(listed(&elsewhere).await.contains(&kept));
+        app.assert_invariants().await;
+    }
+);
+
+// Forty asks at once for one address: the per-address limit (3 mails)
+// and the per-client one (10 asks) hold however they interleave.
+on_both_backends!(
+    sign_in_link_limits_hold_under_parallel_asks,
+    |app: TestApp| async move {
+        let asker = app.buyer();
+        let asks = (0..40).map(|_| ask_for_link(&asker, "rush@example.com"));
+        let answers = join_all(asks).await;
+        let accepted = answers.iter().filter(|a| a.status == 202).count();
+        let refused = answers.iter().filter(|a| a.status == 429).count();
+        assert_eq!(accepted + refused, 40, "only 202 or 429");
+        assert_eq!(accepted, 10, "ten asks per client per window");
+        app.dispatch_outbox().await;
+        assert_eq!(mails_to(&app, "rush@example.com").await, 3);
+    }
+);
+
+// Reads without a session (no cookie) make no session rows.
+on_both_backends!(
+    reads_without_a_cookie_make_no_sessions,
+    |app: TestApp| async move {
+        let before = app.scalar("select count(*) from session").await;
+        for _ in 0..50 {
+            let stranger = reqwest::Client::new();
+            let r = stranger
+                .get(format!("{}/api/bookings", app.base))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200);
+            assert!(r.headers().get("set-cookie").is_none());
+            let r = stranger
+                .get(format!(
+                    "{}/api/bookings/00000000-0000-4000-8000-000000000000",
+                    app.base
+                ))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 404);
+        }
+        assert_eq!(app.scalar("select count(*) from session").await, before);
+    }
+);
+
+// Signing out on one instance signs the old cookie out on every other,
+// even one that served it a moment before.
+on_both_backends!(
+    a_sign_out_reaches_every_instance,
+    |app: TestApp| async move {
+        let jar = std::sync::Arc::new(reqwest::cookie::Jar::default());
+        let buyer = Buyer {
+            base: app.base.clone(),
+            http: reqwest::Client::builder()
+                .cookie_provider(jar.clone())
+                .build()
+                .unwrap(),
+        };
+        let link = link_for(&app, &buyer, "sam@example.com").await;
+        assert_eq!(buyer.open_sign_in_link(&link, false).await.status, 200);
+        let url: reqwest::Url = app.base.parse().unwrap();
+        let cookie = reqwest::cookie::CookieStore::cookies(&*jar, &url).expect("a session cookie");
+        // The same cookie, kept by someone, on a second instance.
+        let other = common::spawn_on(&app.database_url, None, |_| {}).await;
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert(reqwest::header::COOKIE, cookie);
+        let old = Buyer {
+            base: other.base.clone(),
+            http: reqwest::Client::builder()
+                .default_headers(headers)
+                .build()
+                .unwrap(),
+        };
+        assert_eq!(whoami(&old).await.as_deref(), Some("sam@example.com"));
+        let out = buyer.post("/api/auth/sign-out", None, None).await;
+        assert_eq!(out.status, 200, "{}", out.text);
+        assert_eq!(
+            whoami(&old).await,
+            None,
+            "signed out on the other instance too"
+        );
+    }
+);
+
+// Links are purged a day after they stopped working, with the address
+// and client they name.
+on_both_backends!(dead_sign_in_links_are_purged, |app: TestApp| async move {
+    let asker = app.buyer();
+    assert_eq!(ask_for_link(&asker, "old@example.com").await.status, 202);
+    let clock = || holdfast_app::core::platform::clock::Clock::now(app.clock.as_ref());
+    let now = clock();
+    let purge = holdfast_app::core::account::link::purge_expired;
+    purge(&app.state.db, now).await.unwrap();
+    assert_eq!(app.scalar("select count(*) from sign_in_link").await, 1);
+    app.clock.advance_ms(DAY_MS + 16 * 60 * 1000);
+    let now = clock();
+    assert!(purge(&app.state.db, now).await.unwrap() >= 1);
+    assert_eq!(app.scalar("select count(*) from sign_in_link").await, 0);
+    assert_eq!(app.scalar("select count(*) from sign_in_quota").await, 0);
+});
+
+// A sign-in ends thirty days after it began, however active the session
+// (a stolen cookie does not live for ever by being used).
+on_both_backends!(
+    a_sign_in_ends_after_its_time_however_active,
+    |app: TestApp| async move {
+        let seats = app.arena_seats().await;
+        let buyer = signed_in(&app, "ivy@example.com").await;
+        let held = buyer.held_booking(1, seats[3]).await;
+        let rows: Vec<(String, Vec<u8>)> = sqlx::query_as("select id, data from session")
+            .fetch_all(app.state.db.reader())
+            .await
+            .unwrap();
+        let (id, data) = rows
+            .into_iter()
+            .find(|(_, d)| String::from_utf8_lossy(d).contains("ivy@example.com"))
+            .expect("the signed-in session");
+        // The record is edited as text: its expiry is a number JSON values
+        // would not keep exactly.
+        let text = String::from_utf8(data).unwrap();
+        let key = "\"signed_in_until\":";
+        let at = text.find(key).expect("an end") + key.len();
+        let digits = text[at..].find(|c: char| !c.is_ascii_digit()).unwrap();
+        let until: i64 = text[at..at + digits].parse().unwrap();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        let thirty_days = 30 * DAY_MS;
+        assert!(
+            (until - now - thirty_days).abs() < 60_000,
+            "ends 30 days on"
+        );
+        // Thirty days later (the end moved to the past), still in use.
+        let ended = format!("{}{}{}", &text[..at], now - 1, &text[at + digits..]);
+        sqlx::query("update session set data = $2 where id = $1")
+            .bind(&id)
+            .bind(ended.into_bytes())
+            .execute(app.state.db.writer())
+            .await
+            .unwrap();
+        assert_eq!(whoami(&buyer).await, None);
+        assert!(!listed(&buyer).await.contains(&held), "a stranger again");
     }
 );

@@ -171,3 +171,88 @@ on_both_backends!(
         assert!(view.get("tickets").is_none() || view["tickets"].as_array().unwrap().is_empty());
     }
 );
+
+async fn scan_at(app: &TestApp, token: &str, event: i64) -> common::Answer {
+    app.admin()
+        .post(
+            &format!("/api/admin/tickets/{token}/check-in"),
+            None,
+            Some(json!({ "eventId": event, "gate": "North" })),
+        )
+        .await
+}
+
+// A ticket gets in only at its own event's door, and the answer names the
+// event, its start and the seat.
+on_both_backends!(
+    a_ticket_is_let_in_only_at_its_own_events_door,
+    |app: TestApp| async move {
+        let (buyer, booking) = app.book(&[320], "night@example.com", Delivery::Once).await;
+        let view = buyer.get(&format!("/api/bookings/{booking}")).await.json();
+        let token = tickets(&view)[0].1.clone();
+        let elsewhere = app.scalar("select max(id) from event where id <> 1").await;
+        let wrong = scan_at(&app, &token, elsewhere).await;
+        assert_eq!(wrong.status, 409, "{}", wrong.text);
+        assert_eq!(wrong.code(), "WRONG_EVENT");
+        let name = view["event"]["name"].as_str().unwrap();
+        assert!(
+            wrong.text.contains(name),
+            "names the ticket's event: {}",
+            wrong.text
+        );
+        assert_eq!(app.scalar("select count(*) from ticket_checkin").await, 0);
+        // The party's ticket too.
+        let party = view["ticket"].as_str().unwrap();
+        assert_eq!(scan_at(&app, party, elsewhere).await.code(), "WRONG_EVENT");
+        // At its own door.
+        let right = scan_at(&app, &token, 1).await;
+        assert_eq!(right.status, 200, "{}", right.text);
+        let answer = right.json();
+        assert_eq!(answer["eventId"], 1);
+        assert_eq!(answer["eventName"], name);
+        assert!(!answer["eventStarts"].as_str().unwrap().is_empty());
+        let place = answer["places"][0].as_str().unwrap();
+        assert!(place.contains("row") && place.contains("seat"), "{place}");
+    }
+);
+
+// A buyer whose ticket was scanned cannot cancel for a refund.
+on_both_backends!(
+    a_booking_checked_in_cannot_be_cancelled_by_its_buyer,
+    |app: TestApp| async move {
+        let (buyer, booking) = app
+            .book(&[321, 322], "in@example.com", Delivery::Once)
+            .await;
+        let policy = app
+            .admin()
+            .send(
+                reqwest::Method::PUT,
+                "/api/admin/events/1/refund-policy",
+                &[],
+                Some(json!({ "fullRefundUntilDays": 1 })),
+            )
+            .await;
+        assert_eq!(policy.status, 200, "{}", policy.text);
+        let view = buyer.get(&format!("/api/bookings/{booking}")).await.json();
+        assert!(view["cancelRefundCents"].is_number(), "{view}");
+        assert_eq!(scan_at(&app, &tickets(&view)[0].1, 1).await.status, 200);
+        let shown = buyer.get(&format!("/api/bookings/{booking}")).await.json();
+        assert!(
+            shown.get("cancelRefundCents").is_none(),
+            "no cancelling offered: {shown}"
+        );
+        let cancel = buyer
+            .post(
+                &format!("/api/bookings/{booking}/cancel"),
+                Some(&common::new_key()),
+                None,
+            )
+            .await;
+        assert_eq!(cancel.status, 409, "{}", cancel.text);
+        assert!(cancel.text.contains("used at the door"), "{}", cancel.text);
+        assert_eq!(app.status_of(&booking).await, "BOOKED");
+        app.dispatch_outbox().await;
+        assert_eq!(app.status_of(&booking).await, "BOOKED");
+        app.assert_invariants().await;
+    }
+);

@@ -339,6 +339,15 @@ async fn a_failure_is_recorded_and_the_jobs_view_shows_it(backend: Backend) {
         .post("/api/admin/jobs/mail-relay/run", None, None)
         .await;
     assert_eq!(asked.status, StatusCode::ACCEPTED, "{}", asked.text);
+    // Who asked is on record.
+    let (actor, words): (String, String) = sqlx::query_as(
+        "select actor, words from audit_log where action = 'run_job' order by id desc",
+    )
+    .fetch_one(pair.a.state.db.reader())
+    .await
+    .expect("the run is audited");
+    assert!(!actor.is_empty());
+    assert!(words.contains("mail-relay"), "{words}");
     let b = pair.runner(
         &pair.b,
         "b",
@@ -363,6 +372,11 @@ async fn a_failure_is_recorded_and_the_jobs_view_shows_it(backend: Backend) {
         .await;
     assert_eq!(unknown.status, StatusCode::NOT_FOUND);
     assert_eq!(unknown.code(), "NOT_FOUND");
+    let audited = pair
+        .a
+        .scalar("select count(*) from audit_log where action = 'run_job'")
+        .await;
+    assert_eq!(audited, 1, "a refused run is not on record");
     let stranger = pair
         .a
         .buyer()

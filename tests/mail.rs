@@ -303,7 +303,12 @@ async fn a_sign_in_link_leaves_no_copy_behind(backend: Backend) {
     }
     // The link works.
     let buyer = app.buyer();
-    assert_eq!(buyer.get(&format!("/auth/{token}")).await.status, 200);
+    let opened = buyer
+        .open_sign_in_link(&format!("/auth/{token}"), false)
+        .await;
+    assert_eq!(opened.status, 200, "{}", opened.text);
+    let me = buyer.get("/api/auth/session").await.json();
+    assert_eq!(me["email"], "ada@example.com");
 }
 
 for_each_backend!(
@@ -344,3 +349,40 @@ for_each_backend!(confirmation_sent_once_over_smtp);
 for_each_backend!(a_send_cut_short_is_not_sent_again);
 
 for_each_backend!(a_refusing_relay_keeps_the_mail_in_the_outbox);
+
+/// A relay that keeps refusing: the mail is tried `MAIL_ATTEMPTS` times,
+/// then given up (a dead letter) with the relay's words kept for the
+/// operator; it is no longer due, and the metrics count it apart.
+async fn a_mail_refused_every_time_is_given_up_with_its_cause(backend: Backend) {
+    use holdfast_app::core::payments::outbox::{self, MAIL_ATTEMPTS};
+    let Some((app, relay)) = app_with_relay(backend).await else {
+        return;
+    };
+    relay.refusing.store(true, Ordering::SeqCst);
+    buy(&app, 122).await;
+    for _ in 0..MAIL_ATTEMPTS + 3 {
+        assert_eq!(app.dispatch_outbox().await, 0);
+        app.clock.advance_ms(1_100 * 1_000); // past the longest backoff
+    }
+    let (attempts, failed, cause): (i64, Option<i64>, Option<String>) =
+        sqlx::query_as("select attempts, failed_at, last_error from outbox where kind = 'email'")
+            .fetch_one(app.state.db.reader())
+            .await
+            .unwrap();
+    assert_eq!(attempts, MAIL_ATTEMPTS, "tried so often, then no more");
+    assert!(failed.is_some(), "given up");
+    let cause = cause.expect("the cause is kept");
+    assert!(
+        cause.contains("451") || cause.contains("try again"),
+        "{cause}"
+    );
+    let backlog = outbox::backlog(&app.state).await.unwrap();
+    assert_eq!((backlog.waiting, backlog.given_up), (0, 1));
+    // The relay comes back: a dead letter stays given up until an operator
+    // sends it again.
+    relay.refusing.store(false, Ordering::SeqCst);
+    assert_eq!(app.dispatch_outbox().await, 0);
+    assert!(relay.received.lock().unwrap().is_empty());
+}
+
+for_each_backend!(a_mail_refused_every_time_is_given_up_with_its_cause);

@@ -552,3 +552,37 @@ on_both_backends!(
             .await;
     }
 );
+
+// Part refunded outside, then the buyer cancels under a policy that gives
+// the rest back: the payment shows the total refunded, not the last part.
+on_both_backends!(
+    refunded_cents_add_up_over_two_refunds,
+    |app: TestApp| async move {
+        let (buyer, booking) = app.book(&[931], "two@example.com", Delivery::Once).await;
+        let (_, amount) = refunded_in_part(&app, &booking, 1000).await;
+        let policy = app
+            .admin()
+            .send(
+                reqwest::Method::PUT,
+                "/api/admin/events/1/refund-policy",
+                &[],
+                Some(json!({ "fullRefundUntilDays": 1 })),
+            )
+            .await;
+        assert_eq!(policy.status, 200, "{}", policy.text);
+        let cancelled = buyer
+            .post(
+                &format!("/api/bookings/{booking}/cancel"),
+                Some(&common::new_key()),
+                None,
+            )
+            .await;
+        assert_eq!(cancelled.status, 200, "{}", cancelled.text);
+        assert_eq!(cancelled.json()["refundCents"], amount - 1000);
+        app.dispatch_outbox().await;
+        assert_eq!(app.status_of(&booking).await, "REFUNDED");
+        let view = buyer.get(&format!("/api/bookings/{booking}")).await.json();
+        assert_eq!(view["payment"]["refundedCents"], amount, "{view}");
+        app.assert_invariants().await;
+    }
+);

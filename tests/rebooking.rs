@@ -584,3 +584,34 @@ async fn killed_mid_way_and_resumed_elsewhere(backend: Backend) {
 }
 
 for_each_backend!(killed_mid_way_and_resumed_elsewhere);
+
+// A body missing a required field is 422 naming that field (as the
+// contract promises for `reason`), one with a field the operation does
+// not take is 422 naming it; a body that is not JSON stays 400 on `body`.
+// Nothing is cancelled by any of them.
+on_both_backends!(a_missing_field_is_named, |app: TestApp| async move {
+    let sailing = app.scalar("select max(event_id) from sailing").await;
+    let path = format!("/api/admin/sailings/{sailing}/cancel");
+    let admin = app.admin();
+    let missing = admin.post(&path, None, Some(json!({}))).await;
+    assert_eq!(missing.status, 422, "{}", missing.text);
+    assert_eq!(missing.json()["error"]["fields"], json!(["reason"]));
+    let unknown = admin
+        .post(&path, None, Some(json!({ "reason": "storm", "why": "x" })))
+        .await;
+    assert_eq!(unknown.status, 422, "{}", unknown.text);
+    assert_eq!(unknown.json()["error"]["fields"], json!(["why"]));
+    let garbage = admin
+        .send(
+            reqwest::Method::POST,
+            &path,
+            &[("content-type", "application/json")],
+            None,
+        )
+        .await;
+    assert_eq!(garbage.status, 400, "{}", garbage.text);
+    let cancelled = app
+        .scalar("select count(*) from sailing where cancelled_at is not null")
+        .await;
+    assert_eq!(cancelled, 0);
+});

@@ -199,3 +199,43 @@ async fn sqlite_busy_from_another_writer_is_run_again() {
     assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
     other.execute("rollback").await.expect("unlock");
 }
+
+// A value the database refuses (a NUL byte in text, which Postgres cannot
+// store: SQLSTATE 22021, all digits like an SQLite code) is the client's
+// error, never "busy, try again": 200 or 422 in the error shape.
+on_both_backends!(
+    a_value_the_database_refuses_is_not_contention,
+    |app: TestApp| async move {
+        for path in ["/api/sailings?route=AB%00C", "/api/sailings?route=%00"] {
+            let answer = app.buyer().get(path).await;
+            assert!(
+                answer.status == StatusCode::OK
+                    || answer.status == StatusCode::UNPROCESSABLE_ENTITY,
+                "{path}: {} {}",
+                answer.status,
+                answer.text
+            );
+            if answer.status != StatusCode::OK {
+                assert_eq!(answer.code(), "VALIDATION", "{}", answer.text);
+            }
+        }
+    }
+);
+
+#[test]
+fn postgres_sqlstates_are_never_sqlite_busy() {
+    // The codes themselves: every SQLSTATE of class 22 and 42 whose low
+    // byte happens to be SQLite's 5 or 6 (22021, 42501, 22022, …).
+    for code in ["22021", "42501", "22022", "22P05", "23505"] {
+        let n: Option<i64> = code.parse().ok();
+        if let Some(n) = n {
+            if matches!(n & 0xff, 5 | 6) {
+                // Exactly the shape that was taken for SQLITE_BUSY before.
+                assert!(!retry::is_sqlite_busy_code(code), "{code}");
+            }
+        }
+    }
+    for code in ["5", "261", "517", "6", "262"] {
+        assert!(retry::is_sqlite_busy_code(code), "{code}");
+    }
+}

@@ -76,6 +76,9 @@ test('book on a phone, sign in on a laptop with the emailed link, cancel within 
 
   const link = await mailedLink(admin, email);
   await laptop.goto(link);
+  // The link only asks; the person confirms.
+  await expect(laptop.getByTestId('confirm-sign-in')).toContainText('•••@example.com');
+  await laptop.getByRole('button', { name: 'Sign in' }).click();
   await expect(laptop).toHaveURL(/\/bookings$/);
   await expect(laptop.locator('.event-card')).toHaveCount(1);
   await expect(laptop.locator('.event-card .kind')).toHaveText('BOOKED');

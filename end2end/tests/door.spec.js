@@ -1,5 +1,6 @@
 // The door, as staff use it: a buyer books two seats; at the console's
-// door scanner the first seat's ticket turns the screen green, the same
+// door scanner, at another event's door the ticket is refused; at its own
+// the first seat's ticket turns the screen green and names event and seat, the same
 // ticket again turns it red and says when and at which gate it was used.
 const { test, expect } = require('@playwright/test');
 const { signInToConsole } = require('./helpers');
@@ -38,11 +39,23 @@ test('a ticket lets its holder in once, and the scanner says so', async ({ page,
   await expect(page.getByRole('heading', { name: 'Door' })).toBeVisible();
   await page.waitForLoadState('networkidle');
 
+  // The door is the event's: without choosing it nothing is let in.
+  await page.getByLabel('Ticket').fill(booking.tickets[0].token);
+  await page.getByLabel('Ticket').press('Enter');
+  await expect(page.getByTestId('scan-result')).toContainText('Choose the event first');
+  await page.getByLabel('Event at this door').selectOption('1');
+  await page.getByLabel('Ticket').press('Enter');
+  await expect(page.getByTestId('scan-result')).toHaveClass(/refused/);
+  await expect(page.getByTestId('scan-result')).toContainText('not for this event');
+  await page.getByLabel('Event at this door').selectOption('2');
   await page.getByLabel('Gate').fill('B');
   await page.getByLabel('Ticket').fill(booking.tickets[0].token);
   await page.getByLabel('Ticket').press('Enter');
   await expect(page.getByTestId('scan-result')).toHaveClass(/admitted/);
   await expect(page.getByTestId('scan-result')).toContainText('Let in: 1 person at gate B');
+  // It names the event, its start and the seat.
+  await expect(page.getByTestId('scan-result')).toContainText(booking.event.name);
+  await expect(page.getByTestId('scan-result')).toContainText(/row .+ seat/i);
   await expect(page.getByLabel('Ticket')).toHaveValue('');
   await page.screenshot({ path: 'test-results/door-admitted.png', fullPage: true });
 

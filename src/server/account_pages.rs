@@ -29,7 +29,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/sign-in", get(sign_in_page).post(ask_for_link))
         .route("/sign-out", post(sign_out))
-        .route("/auth/{token}", get(open_link))
+        .route("/auth/{token}", get(confirm_link).post(open_link))
         .route("/bookings/{bookingId}/cancel", post(cancel))
         .route("/bookings/{bookingId}/release", post(release_hold))
 }
@@ -65,14 +65,18 @@ struct LinkForm {
 async fn ask_for_link(
     State(state): State<AppState>,
     client: Option<Extension<ClientAddr>>,
+    session: Session,
     Lang(l): Lang,
     Form(form): Form<LinkForm>,
 ) -> Response {
     let asked = match EmailAddress::parse(&form.email) {
-        Ok(address) => {
-            let client = client.map(|Extension(c)| c.limit_key());
-            link::request(&state, &address, client, l).await
-        }
+        Ok(address) => match session::browser_mark(&session).await {
+            Ok(mark) => {
+                let client = client.map(|Extension(c)| c.limit_key());
+                link::request(&state, &address, client, Some(&mark), l).await
+            }
+            Err(e) => Err(e),
+        },
         Err(e) => Err(e),
     };
     match asked {
@@ -92,33 +96,100 @@ async fn sign_out(session: Session, headers: HeaderMap) -> Response {
     }
 }
 
-/// Opening the mailed link signs this session in and shows its bookings.
-async fn open_link(
+/// Opening the mailed link (a GET: a click in the mail, but also a mail
+/// scanner, a prefetch, or a page of another site sending the browser
+/// here) only asks: "Sign in as m•••@…?". Nothing is used or changed.
+async fn confirm_link(
     State(state): State<AppState>,
     session: Session,
     Lang(l): Lang,
     Path(token): Path<String>,
 ) -> Response {
-    let signed_in = match link::redeem(&state, &token).await {
-        Ok(Ok(address)) => session::sign_in(&state, &session, &address).await,
-        Ok(Err(refused)) => {
-            let why = match refused {
-                LinkRefused::Used => Msg::LinkUsed,
-                LinkRefused::Expired => Msg::LinkExpired,
-                LinkRefused::Unknown => Msg::LinkUnknown,
-            };
-            return (
-                StatusCode::GONE,
-                Html(page(l, None, None, Some(l.t(why)), "")),
-            )
-                .into_response();
-        }
-        Err(e) => Err(e),
+    let asked = async {
+        let mark = session::existing_mark(&session).await?;
+        let open = link::peek(&state, &token, mark.as_deref()).await?;
+        let guests = session::guest_bookings(&state, &session).await?;
+        Ok::<_, ApiError>((open, guests))
     };
-    match signed_in {
-        Ok(_) => Redirect::to("/bookings").into_response(),
+    match asked.await {
+        Ok((Ok(open), guests)) => Html(confirm_page(l, &token, &open, guests)).into_response(),
+        Ok((Err(refused), _)) => link_refused(l, refused),
         Err(e) => sorry(l, &e),
     }
+}
+
+#[derive(Deserialize, Default)]
+struct ConfirmForm {
+    /// "1": the guest bookings of this browser move into the account.
+    #[serde(default)]
+    bring: Option<String>,
+}
+
+/// The person confirmed (a same-origin POST: a cross-site form is refused
+/// before it gets here): the link is used and this session signed in.
+/// Guest bookings come along when this browser asked for the link, or
+/// when the person ticked the box.
+async fn open_link(
+    State(state): State<AppState>,
+    session: Session,
+    Lang(l): Lang,
+    Path(token): Path<String>,
+    Form(form): Form<ConfirmForm>,
+) -> Response {
+    let signed_in = async {
+        let mark = session::existing_mark(&session).await?;
+        match link::redeem(&state, &token, mark.as_deref()).await? {
+            Ok(open) => {
+                let bring = open.same_browser || form.bring.as_deref() == Some("1");
+                session::sign_in(&state, &session, &open.address, bring).await?;
+                Ok(Ok(()))
+            }
+            Err(refused) => Ok(Err(refused)),
+        }
+    };
+    match signed_in.await {
+        Ok(Ok(())) => Redirect::to("/bookings").into_response(),
+        Ok(Err(refused)) => link_refused(l, refused),
+        Err(e) => sorry(l, &e),
+    }
+}
+
+/// 410: the link was used, has expired, or never was.
+fn link_refused(l: Locale, refused: LinkRefused) -> Response {
+    let why = match refused {
+        LinkRefused::Used => Msg::LinkUsed,
+        LinkRefused::Expired => Msg::LinkExpired,
+        LinkRefused::Unknown => Msg::LinkUnknown,
+    };
+    (
+        StatusCode::GONE,
+        Html(page(l, None, None, Some(l.t(why)), "")),
+    )
+        .into_response()
+}
+
+/// "Sign in as m•••@example.com?", and whether the guest bookings come.
+fn confirm_page(l: Locale, token: &str, open: &link::OpenLink, guests: i64) -> String {
+    let bring = match (guests, open.same_browser) {
+        (0, _) => String::new(),
+        (_, true) => format!("<p>{}</p>", html_escape(l.t(Msg::GuestBookingsCome))),
+        (n, false) => format!(
+            r#"<p><label><input type="checkbox" name="bring" value="1"> {}</label></p>"#,
+            html_escape(&l.fill(Msg::BringGuestBookings, &[("n", &n)]))
+        ),
+    };
+    let body = format!(
+        r#"<p data-testid="confirm-sign-in">{ask}</p>
+<p class="notice">{warn}</p>
+<form method="post" action="/auth/{token}" class="sign-in">{bring}
+  <button type="submit">{button}</button>
+</form>"#,
+        ask = html_escape(&l.fill(Msg::ConfirmSignInAs, &[("email", &open.address.masked())])),
+        warn = html_escape(l.t(Msg::ConfirmSignInWarn)),
+        token = html_escape(token),
+        button = l.t(Msg::ConfirmSignInButton),
+    );
+    shell(l, l.t(Msg::ConfirmSignInTitle), &body)
 }
 
 async fn cancel(

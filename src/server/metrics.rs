@@ -3,15 +3,17 @@
 //! the outbox backlog, database pool use and open live streams.
 
 use std::collections::HashMap;
-use std::sync::{OnceLock, RwLock};
+use std::sync::{Mutex, OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::Method;
+use axum::http::{HeaderMap, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 use holdfast_app::core::payments::outbox;
-use holdfast_app::core::AppState;
+use holdfast_app::core::platform::client_addr::ClientAddr;
+use holdfast_app::core::{ApiError, AppState};
 use metrics::{gauge, histogram, Histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
@@ -87,14 +89,28 @@ pub async fn track(request: Request, next: Next) -> Response {
     response
 }
 
-pub async fn render(State(state): State<AppState>) -> Response {
-    if let Ok((backlog, oldest)) = outbox::backlog(&state).await {
-        gauge!("holdfast_outbox_backlog").set(backlog as f64);
-        gauge!("holdfast_outbox_oldest_age_seconds").set(oldest as f64 / 1000.0);
+/// How long the gauges read from the database stand for: scrapes from
+/// several Prometheus servers (or a fast one) cost the database one read
+/// each this often, not one per scrape.
+const DATABASE_GAUGES_FOR: Duration = Duration::from_secs(5);
+
+/// `GET /metrics`, for the machine's own scraper (a loopback client: the
+/// Prometheus beside it, or the proxy's own checks) or a holder of an
+/// admin key; anyone else hears 401. What it shows (routes, volumes,
+/// error rates) helps an attacker time an attack.
+pub async fn render(
+    State(state): State<AppState>,
+    client: Option<Extension<ClientAddr>>,
+    headers: HeaderMap,
+) -> Response {
+    let local = client.is_some_and(|Extension(c)| c.0.is_loopback());
+    if !local && !crate::server::api::extract::is_staff(&state, client.as_deref(), &headers) {
+        return ApiError::Unauthorized.into_response();
     }
-    if let Ok(waiting) = state.db.lock_waiters().await {
-        gauge!("holdfast_db_lock_waiters").set(waiting as f64);
+    if database_gauges_due() {
+        read_database_gauges(&state).await;
     }
+    // The pools' own counts cost nothing to read.
     for (pool, p) in [("read", state.db.reader()), ("write", state.db.writer())] {
         let size = p.size() as f64;
         let idle = p.num_idle() as f64;
@@ -111,4 +127,27 @@ pub async fn render(State(state): State<AppState>) -> Response {
         handle().render(),
     )
         .into_response()
+}
+
+/// Whether the database's gauges are older than `DATABASE_GAUGES_FOR`
+/// (and, if so, marks them read now).
+fn database_gauges_due() -> bool {
+    static READ_AT: Mutex<Option<Instant>> = Mutex::new(None);
+    let mut at = READ_AT.lock().unwrap_or_else(|p| p.into_inner());
+    if at.is_some_and(|t| t.elapsed() < DATABASE_GAUGES_FOR) {
+        return false;
+    }
+    *at = Some(Instant::now());
+    true
+}
+
+async fn read_database_gauges(state: &AppState) {
+    if let Ok(backlog) = outbox::backlog(state).await {
+        gauge!("holdfast_outbox_backlog").set(backlog.waiting as f64);
+        gauge!("holdfast_outbox_oldest_age_seconds").set(backlog.oldest_age_ms as f64 / 1000.0);
+        gauge!("holdfast_outbox_given_up").set(backlog.given_up as f64);
+    }
+    if let Ok(waiting) = state.db.lock_waiters().await {
+        gauge!("holdfast_db_lock_waiters").set(waiting as f64);
+    }
 }

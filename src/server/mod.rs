@@ -175,6 +175,7 @@ pub async fn build(
         ));
 
     metrics::handle();
+    holdfast_app::core::platform::metrics::start_series();
     let public = Some(config.public_base_url.clone());
     let hsts = config.production;
     let trusted = Arc::new(config.trusted_proxies.clone());
@@ -227,7 +228,9 @@ pub async fn build(
         // is the same for everyone arrives already compressed and passes
         // through (live streams too).
         .layer(axum::middleware::from_fn(compression::compress))
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .layer(
+            tower_http::trace::TraceLayer::new_for_http().make_span_with(telemetry::request_span),
+        )
         .with_state(state.clone());
     Ok((router, state))
 }

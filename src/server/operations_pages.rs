@@ -11,7 +11,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use holdfast_app::core::admin::auth::Admin;
 use holdfast_app::core::booking::history as booking;
-use holdfast_app::core::platform::jobs::{self, history};
+use holdfast_app::core::platform::jobs::history;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::{Locale, Msg};
 use holdfast_app::model::seat_drawing::escape;
@@ -144,12 +144,10 @@ async fn booking_history(
 /// Run now, from the page's form: due now, then back to the page.
 async fn run_now(
     State(state): State<AppState>,
-    _admin: Admin,
+    admin: Admin,
     Path(name): Path<String>,
 ) -> Result<Response, ApiError> {
-    if !jobs::run_now(&state, &name).await? {
-        return Err(ApiError::NotFound("no such job"));
-    }
+    holdfast_app::core::admin::run_job::run_now(&state, &admin, &name).await?;
     let back = format!(
         "/admin/jobs?asked={}",
         holdfast_app::model::percent::encode(&name)

@@ -65,10 +65,13 @@ fn authority_of(url: &str) -> Option<&str> {
 
 /// The Content-Security-Policy of the hydrated pages: our own scripts (the
 /// hydration bootstrap is inline), WebAssembly, our own styles, streams and
-/// calls to ourselves only, never framed.
-const CSP: &str = "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; \
+/// calls to ourselves only, never framed. Forms post to ourselves; Stripe
+/// Checkout is named in `form-action` too because Chromium applies it to
+/// the redirect after a post (the cruise guests' form answers with a
+/// redirect to the checkout).
+pub const CSP: &str = "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; \
 style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
-frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
+frame-ancestors 'none'; base-uri 'self'; form-action 'self' https://checkout.stripe.com; object-src 'none'";
 
 /// Adds the security headers a handler did not set itself (one pass, in
 /// the same middleware as the cross-site check: every layer costs on the

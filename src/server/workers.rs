@@ -161,8 +161,11 @@ async fn purge(state: &AppState) -> RunResult {
         .delete_expired()
         .await
         .map_err(say)?;
+    let links = holdfast_app::core::account::link::purge_expired(&state.db, now)
+        .await
+        .map_err(say)?;
     let runs = jobs::forget_old_runs(state, KEEP_RUNS).await.map_err(say)?;
-    Ok(keys + sessions + runs)
+    Ok(keys + sessions + links + runs)
 }
 
 /// Runs `batch` again while it comes back full (at most

@@ -537,6 +537,35 @@ impl Buyer {
         }
     }
 
+    /// Opens a mailed sign-in link as its person does: the page only asks
+    /// "Sign in as …?"; the person confirms (a same-origin form post),
+    /// `bring`: with the box "move this browser's bookings" ticked. The
+    /// page's answer when it refused, else the confirmation's (the
+    /// bookings page after the redirect).
+    pub async fn open_sign_in_link(&self, link: &str, bring: bool) -> Answer {
+        let page = self.get(link).await;
+        if page.status != 200 {
+            return page;
+        }
+        assert!(
+            page.text.contains("data-testid=\"confirm-sign-in\""),
+            "the link's page asks first: {}",
+            page.text
+        );
+        let form: &[(&str, &str)] = if bring { &[("bring", "1")] } else { &[] };
+        let r = self
+            .http
+            .post(format!("{}{link}", self.base))
+            .form(form)
+            .send()
+            .await
+            .expect("POST");
+        Answer {
+            status: r.status(),
+            text: r.text().await.expect("body"),
+        }
+    }
+
     /// Holds `seats` of event 1 and starts paying: (booking id, the pay answer).
     pub async fn hold_and_pay(&self, seats: &[i64]) -> (String, Answer) {
         let held = self.hold_many(1, seats).await;

@@ -15,6 +15,29 @@ use crate::model::BuyerId;
 pub const BUYER_KEY: &str = "buyer_id";
 /// The address of the account the session is signed in to.
 pub const ACCOUNT_KEY: &str = "account_email";
+/// When the sign-in ends however active the session is (ms, wall clock
+/// like the session's own expiry): a stolen cookie does not live for ever
+/// by being used.
+pub const SIGNED_IN_UNTIL_KEY: &str = "signed_in_until";
+/// How long a sign-in lasts.
+pub const SIGN_IN_LASTS_MS: i64 = 30 * 24 * 60 * 60 * 1000;
+
+/// The session's buyer id, if any; a sign-in past its end is forgotten
+/// here (the session becomes a stranger), so every reader agrees.
+pub async fn buyer_of(session: &Session) -> Result<Option<BuyerId>, ApiError> {
+    let until: Option<i64> = session
+        .get(SIGNED_IN_UNTIL_KEY)
+        .await
+        .map_err(session_error)?;
+    if until.is_some_and(|until| until <= chrono::Utc::now().timestamp_millis()) {
+        for key in [BUYER_KEY, ACCOUNT_KEY, SIGNED_IN_UNTIL_KEY] {
+            session.remove_value(key).await.map_err(session_error)?;
+        }
+        session.cycle_id().await.map_err(session_error)?;
+        return Ok(None);
+    }
+    session.get(BUYER_KEY).await.map_err(session_error)
+}
 
 #[derive(Debug, Clone)]
 pub struct Buyer(pub BuyerId);
@@ -44,11 +67,7 @@ impl<S: Send + Sync> FromRequestParts<S> for SessionBuyer {
         let session = Session::from_request_parts(parts, state)
             .await
             .map_err(|(_, msg)| ApiError::Internal(msg.into()))?;
-        if let Some(id) = session
-            .get::<BuyerId>(BUYER_KEY)
-            .await
-            .map_err(session_error)?
-        {
+        if let Some(id) = buyer_of(&session).await? {
             return Ok(SessionBuyer { id, new: false });
         }
         let id = BuyerId::random();
@@ -78,12 +97,7 @@ impl<S: Send + Sync> FromRequestParts<S> for MaybeBuyer {
         let session = Session::from_request_parts(parts, state)
             .await
             .map_err(|(_, msg)| ApiError::Internal(msg.into()))?;
-        Ok(MaybeBuyer(
-            session
-                .get::<BuyerId>(BUYER_KEY)
-                .await
-                .map_err(session_error)?,
-        ))
+        Ok(MaybeBuyer(buyer_of(&session).await?))
     }
 }
 
@@ -99,8 +113,16 @@ pub struct Owner {
 impl<S: Send + Sync> FromRequestParts<S> for Owner {
     type Rejection = ApiError;
 
+    /// Never makes a session up: a request without one owns nothing (an
+    /// id no booking has stands in), so anonymous reads cost no row.
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let Buyer(buyer) = Buyer::from_request_parts(parts, state).await?;
+        let MaybeBuyer(buyer) = MaybeBuyer::from_request_parts(parts, state).await?;
+        let Some(buyer) = buyer else {
+            return Ok(Owner {
+                buyer: BuyerId::random(),
+                email: None,
+            });
+        };
         let session = Session::from_request_parts(parts, state)
             .await
             .map_err(|(_, msg)| ApiError::Internal(msg.into()))?;

@@ -1,4 +1,7 @@
-//! The door: a staff member scans a ticket and it is checked in once.
+//! The door: a staff member scans a ticket at a chosen event's door and
+//! it is checked in once. A ticket of another event (another night of a
+//! tour, another venue) is refused there (`WRONG_EVENT`), and the answer
+//! names the event, its start in the venue's time, and the places let in.
 //! A seat's (or standing place's) ticket admits that one person; the
 //! booking's own ticket admits the whole party. The first scan is recorded
 //! under the booking's row lock (the lock every change of the booking
@@ -12,11 +15,14 @@ use super::admin::audit::{self, Entry};
 use super::admin::audit_detail::Detail;
 use super::admin::auth::Admin;
 use super::booking::store;
+use super::catalog;
 use super::platform::clock::{rfc3339, At};
 use super::{ApiError, AppState};
 use crate::core::platform::{db, retry};
+use crate::i18n::{Locale, Msg};
 use crate::model::BookingId;
 use crate::model::BookingStatus;
+use crate::model::{EventBrief, EventKind};
 use crate::model::{EventId, SeatId};
 
 /// What a door scanner reads of a ticket without checking it in.
@@ -50,7 +56,7 @@ pub async fn ticket_status(state: &AppState, token: &str) -> Result<TicketStatus
     })
 }
 
-/// The answer to a first scan: who was let in, when, where.
+/// The answer to a first scan: who was let in, when, where, to what.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
@@ -60,6 +66,15 @@ pub struct CheckedIn {
     pub units: Vec<String>,
     pub checked_in_at: String,
     pub gate: String,
+    #[cfg_attr(feature = "ssr", schema(value_type = i64))]
+    pub event_id: EventId,
+    pub event_name: String,
+    /// When the event starts, in its venue's time, named ("Sat 24 Oct
+    /// 2026, 20:00 CEST").
+    pub event_starts: String,
+    /// The places let in, as people read them ("Section L4, row 2, seat 7",
+    /// "Standing place 1"), in the order of `units`.
+    pub places: Vec<String>,
 }
 
 /// The units of a booking's tickets: its seat ids, then `p1`…`pN` for its
@@ -87,13 +102,23 @@ fn gate_name(gate: Option<&str>) -> Result<String, ApiError> {
     Ok(gate.to_string())
 }
 
+/// Where a ticket is scanned: the event whose door it is (`None` only for
+/// API clients that predate it: the ticket's own event is taken), and the
+/// gate; `l`: the language places are named in.
+#[derive(Debug, Clone, Copy)]
+pub struct Door<'a> {
+    pub event: Option<EventId>,
+    pub gate: Option<&'a str>,
+    pub l: Locale,
+}
+
 pub async fn check_in(
     state: &AppState,
     admin: &Admin,
     token: &str,
-    gate: Option<&str>,
+    door: Door<'_>,
 ) -> Result<CheckedIn, ApiError> {
-    retry::retried("check-in", || check_in_once(state, admin, token, gate)).await
+    retry::retried("check-in", || check_in_once(state, admin, token, door)).await
 }
 
 /// One attempt of `check_in`.
@@ -101,8 +126,9 @@ async fn check_in_once(
     state: &AppState,
     admin: &Admin,
     token: &str,
-    gate: Option<&str>,
+    door: Door<'_>,
 ) -> Result<CheckedIn, ApiError> {
+    let gate = door.gate;
     let gate = gate_name(gate)?;
     let ticket = state
         .tickets
@@ -113,6 +139,14 @@ async fn check_in_once(
     let booking = store::lock(&mut tx, &ticket.booking_id)
         .await?
         .ok_or(ApiError::NotFound("ticket"))?;
+    let event = event_at_door(&mut tx, booking.event_id).await?;
+    if door.event.is_some_and(|here| here != booking.event_id) {
+        return Err(ApiError::WrongEvent(format!(
+            "{}, {}",
+            event.name,
+            event.when(door.l)
+        )));
+    }
     if booking.status != BookingStatus::Booked {
         return Err(ApiError::TicketVoid(booking.status.to_string()));
     }
@@ -163,11 +197,57 @@ async fn check_in_once(
         detail: &detail,
     };
     audit::record(&mut tx, &entry, now).await?;
+    let places = place_names(&mut tx, &ticket.booking_id, event.kind, door.l, &wanted).await?;
     db::commit(tx).await?;
     Ok(CheckedIn {
         booking_id: ticket.booking_id,
         units: wanted,
         checked_in_at: rfc3339(now),
         gate,
+        event_id: booking.event_id,
+        event_starts: event.when(door.l),
+        event_name: event.name,
+        places,
     })
+}
+
+/// The event a ticket is for, as door staff read it.
+async fn event_at_door(tx: &mut db::Tx, event_id: EventId) -> Result<EventBrief, ApiError> {
+    let (name, kind, venue, starts_at, time_zone): (String, String, String, At, String) =
+        sqlx::query_as("select name, kind, venue, starts_at, time_zone from event where id = $1")
+            .bind(event_id)
+            .fetch_one(&mut **tx)
+            .await?;
+    Ok(catalog::brief(name, &kind, venue, starts_at, time_zone))
+}
+
+/// The places of `units` as people read them.
+async fn place_names(
+    tx: &mut db::Tx,
+    booking_id: &BookingId,
+    kind: EventKind,
+    l: Locale,
+    units: &[String],
+) -> Result<Vec<String>, ApiError> {
+    let seats: Vec<(SeatId, String, String, i64, i64)> = sqlx::query_as(
+        "select s.id, s.section, s.row_label, s.number,
+                case when exists (select 1 from cabin c where c.seat_id = s.id) then 1 else 0 end
+         from booking_seat bs join seat s on s.id = bs.seat_id where bs.booking_id = $1",
+    )
+    .bind(booking_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(units
+        .iter()
+        .map(|unit| {
+            let seat = seats.iter().find(|s| s.0.to_string() == *unit);
+            match (seat, unit.strip_prefix('p')) {
+                (Some((_, section, row, number, cabin)), _) => {
+                    kind.name_place(l, *cabin == 1, section, row, *number)
+                }
+                (None, Some(n)) => l.fill(Msg::StandingPlaceNumber, &[("n", &n)]),
+                (None, None) => unit.clone(),
+            }
+        })
+        .collect())
 }

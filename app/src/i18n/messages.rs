@@ -463,6 +463,8 @@ messages! {
         SignInLink => "sign in", "đăng nhập";
         ScanNotReached => "The scan did not reach the server; scan again.", "Lượt quét chưa đến máy chủ; vui lòng quét lại.";
         Gate => "Gate", "Cổng";
+        DoorEvent => "Event at this door", "Sự kiện ở cửa này";
+        DoorChooseEvent => "Choose the event first", "Hãy chọn sự kiện trước";
         TicketLabel => "Ticket", "Vé";
         ScanPlaceholder => "scan or paste the ticket", "quét hoặc dán mã vé";
         CheckIn => "Check in", "Cho vào";
@@ -505,6 +507,7 @@ messages! {
         NoMatch => "No booking matches “{q}”.", "Không có đơn nào khớp với “{q}”.";
         ExportAttendees => "Export attendees (CSV)", "Xuất danh sách người tham dự (CSV)";
         ConfirmRefund => "Refund {amount} to {buyer} and release {places}?", "Hoàn {amount} cho {buyer} và trả lại {places}?";
+        RefundAfterCheckIn => "Careful: {n} of its tickets were already used at the door.", "Lưu ý: {n} vé của đơn này đã được dùng ở cửa vào.";
         ConfirmRelease => "Release {buyer}'s hold on {places}? They go back on sale at once.", "Hủy lượt giữ {places} của {buyer}? Các chỗ này được mở bán lại ngay.";
         ConfirmWithdraw => "Withdraw “{name}” from sale? Buyers can no longer find it or hold its places; holds and bookings already made stay.", "Gỡ “{name}” khỏi danh sách bán? Người mua sẽ không còn thấy sự kiện hay giữ chỗ được nữa; các lượt giữ và đơn đã có vẫn giữ nguyên.";
         ConfirmRefundButton => "Refund {amount}", "Hoàn {amount}";
@@ -616,6 +619,7 @@ messages! {
         AuditLayoutEdited => "changed the layout of \"{name}\": {n} seats", "đã sửa sơ đồ của \"{name}\": {n} ghế";
         AuditPublished => "publish", "đã công bố";
         AuditOnSaleMoved => "on sale from {at}", "mở bán từ {at}";
+        AuditJobRunAsked => "asked the job {job} to run now", "yêu cầu tác vụ {job} chạy ngay";
         AuditUnpublished => "unpublish", "đã gỡ xuống";
         AuditSailingCancelled => "sailing cancelled: {reason}", "đã hủy chuyến: {reason}";
         AuditCheckedIn => "checked in {places} at gate {gate}", "đã soát vé {places} ở cổng {gate}";
@@ -724,6 +728,12 @@ messages! {
         LinkUsed => "This sign-in link was already used. Links work once: ask for a new one.", "Liên kết đăng nhập này đã được sử dụng. Mỗi liên kết chỉ dùng một lần: hãy yêu cầu liên kết mới.";
         LinkExpired => "This sign-in link has expired (links work for 15 minutes). Ask for a new one.", "Liên kết đăng nhập này đã hết hạn (liên kết có hiệu lực 15 phút). Hãy yêu cầu liên kết mới.";
         LinkUnknown => "This sign-in link is not valid. Check that the whole link was copied, or ask for a new one.", "Liên kết đăng nhập này không hợp lệ. Hãy kiểm tra bạn đã chép đủ liên kết, hoặc yêu cầu liên kết mới.";
+        ConfirmSignInTitle => "Sign in?", "Đăng nhập?";
+        ConfirmSignInAs => "Sign in on this device as {email}?", "Đăng nhập trên thiết bị này với {email}?";
+        ConfirmSignInWarn => "Only continue if you asked for this link yourself. If someone sent it to you, close this page: signing in would let them see what you book here.", "Chỉ tiếp tục nếu chính bạn đã yêu cầu liên kết này. Nếu ai đó gửi nó cho bạn, hãy đóng trang này: đăng nhập sẽ cho họ thấy những gì bạn đặt ở đây.";
+        ConfirmSignInButton => "Sign in", "Đăng nhập";
+        BringGuestBookings => "Also move the {n} booking(s) made in this browser into this account", "Chuyển cả {n} đơn đã đặt trên trình duyệt này vào tài khoản này";
+        GuestBookingsCome => "The bookings made in this browser come along.", "Các đơn đã đặt trên trình duyệt này sẽ được chuyển theo.";
 
         // The sandbox's hosted checkout (Stripe's page in production, which
         // follows the browser's language by itself).

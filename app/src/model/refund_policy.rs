@@ -29,8 +29,17 @@ impl RefundPolicy {
 
     /// What the policy refunds of `paid_cents` when the buyer cancels at
     /// `now_ms` for an event starting at `starts_at_ms`; `None`: no
-    /// cancellation (none allowed, or its last window has closed).
-    pub fn refund_cents(&self, paid_cents: i64, starts_at_ms: i64, now_ms: i64) -> Option<i64> {
+    /// cancellation (none allowed, or its last window has closed). `step`:
+    /// the currency's charge step (`money::charge_step`), which a part is
+    /// rounded down to, so the provider never refuses a refund of a
+    /// booking already cancelled.
+    pub fn refund_cents(
+        &self,
+        paid_cents: i64,
+        step: i64,
+        starts_at_ms: i64,
+        now_ms: i64,
+    ) -> Option<i64> {
         let open = |days: Option<i64>| days.is_some_and(|d| now_ms <= starts_at_ms - d * DAY_MS);
         if open(self.full_refund_until_days) {
             return Some(paid_cents);
@@ -38,7 +47,8 @@ impl RefundPolicy {
         if open(self.partial_refund_until_days) {
             let percent = self.partial_refund_percent.unwrap_or(0).clamp(0, 100);
             // Rounded down: never more than the policy says.
-            return Some(paid_cents * percent / 100);
+            let part = paid_cents * percent / 100;
+            return Some(part - part.rem_euclid(step.max(1)));
         }
         None
     }
@@ -99,23 +109,47 @@ mod tests {
     fn full_then_partial_then_none() {
         let p = policy();
         assert_eq!(
-            p.refund_cents(17_000, START, START - 30 * DAY_MS),
+            p.refund_cents(17_000, 1, START, START - 30 * DAY_MS),
             Some(17_000)
         );
         assert_eq!(
-            p.refund_cents(17_000, START, START - 14 * DAY_MS),
+            p.refund_cents(17_000, 1, START, START - 14 * DAY_MS),
             Some(17_000)
         );
         assert_eq!(
-            p.refund_cents(17_000, START, START - 14 * DAY_MS + 1),
+            p.refund_cents(17_000, 1, START, START - 14 * DAY_MS + 1),
             Some(8_500)
         );
         assert_eq!(
-            p.refund_cents(17_001, START, START - 3 * DAY_MS),
+            p.refund_cents(17_001, 1, START, START - 3 * DAY_MS),
             Some(8_500)
         );
-        assert_eq!(p.refund_cents(17_000, START, START - 2 * DAY_MS + 1), None);
-        assert_eq!(RefundPolicy::default().refund_cents(17_000, START, 0), None);
+        assert_eq!(
+            p.refund_cents(17_000, 1, START, START - 2 * DAY_MS + 1),
+            None
+        );
+        assert_eq!(
+            RefundPolicy::default().refund_cents(17_000, 1, START, 0),
+            None
+        );
+    }
+
+    #[test]
+    fn a_part_keeps_to_the_currencys_charge_steps() {
+        let p = policy();
+        let partial = START - 3 * DAY_MS;
+        // 50 % of 17.015 KWD is 8.5075: Stripe takes 8.500, not 8.507.
+        assert_eq!(p.refund_cents(17_015, 10, START, partial), Some(8_500));
+        // 50 % of 12,345.00 HUF is 6,172.50: Stripe takes whole forints.
+        assert_eq!(
+            p.refund_cents(1_234_500, 100, START, partial),
+            Some(617_200)
+        );
+        // In full: the whole amount, whatever the step.
+        assert_eq!(
+            p.refund_cents(17_015, 10, START, START - 30 * DAY_MS),
+            Some(17_015)
+        );
     }
 
     #[test]

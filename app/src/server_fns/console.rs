@@ -256,38 +256,57 @@ pub async fn admin_create_promo(
         .map_err(|e| refusal(Form::Promo, e)))
 }
 
-/// What the door scanner shows: let in (green) or not (red), and why.
+/// What the door scanner shows: let in (green) or not (red), and why; for
+/// a ticket let in, the event, its start and the places.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScanResult {
     pub admitted: bool,
     pub message: String,
+    #[serde(default)]
+    pub detail: Option<String>,
 }
 
-/// Checks a ticket in at the door (the same use case as
+/// Checks a ticket in at `event_id`'s door (the same use case as
 /// `POST /api/admin/tickets/{token}/check-in`).
 #[server]
-pub async fn admin_check_in(token: String, gate: String) -> Result<ScanResult, ServerFnError> {
+pub async fn admin_check_in(
+    token: String,
+    gate: String,
+    event_id: EventId,
+) -> Result<ScanResult, ServerFnError> {
+    use crate::i18n::{Locale, Msg};
     let state = expect_context::<crate::core::AppState>();
     let admin = admin().await?;
-    let result =
-        crate::core::door::check_in(&state, &admin, token.trim(), Some(gate.as_str())).await;
+    let l = Locale::of_page();
+    let door = crate::core::door::Door {
+        event: Some(event_id),
+        gate: Some(gate.as_str()),
+        l,
+    };
+    let result = crate::core::door::check_in(&state, &admin, token.trim(), door).await;
     Ok(match result {
-        Ok(done) => ScanResult {
-            admitted: true,
-            message: {
-                use crate::i18n::{Locale, Msg};
-                let n = done.units.len() as i64;
-                let said = if n == 1 {
-                    Msg::DoorLetInOne
-                } else {
-                    Msg::DoorLetInMany
-                };
-                Locale::of_page().fill(said, &[("n", &n), ("gate", &done.gate)])
-            },
-        },
+        Ok(done) => {
+            let n = done.units.len() as i64;
+            let said = if n == 1 {
+                Msg::DoorLetInOne
+            } else {
+                Msg::DoorLetInMany
+            };
+            ScanResult {
+                admitted: true,
+                message: l.fill(said, &[("n", &n), ("gate", &done.gate)]),
+                detail: Some(format!(
+                    "{} · {} · {}",
+                    done.event_name,
+                    done.event_starts,
+                    done.places.join(", ")
+                )),
+            }
+        }
         Err(e) => ScanResult {
             admitted: false,
             message: refusal(Form::Action, e).message,
+            detail: None,
         },
     })
 }

@@ -43,12 +43,23 @@ pub struct SignedIn {
 pub async fn email_link(
     State(state): State<AppState>,
     client: Option<Extension<ClientAddr>>,
+    session: Session,
     headers: HeaderMap,
     JsonBody(request): JsonBody<EmailLinkRequest>,
 ) -> Result<Response, ApiError> {
     let address = EmailAddress::parse(&request.email)?;
     let client = client.map(|Extension(c)| c.limit_key());
-    link::request(&state, &address, client, Locale::of_headers(&headers)).await?;
+    // The link is bound to this client's session: opened here, its guest
+    // bookings come along without asking.
+    let mark = session::browser_mark(&session).await?;
+    link::request(
+        &state,
+        &address,
+        client,
+        Some(&mark),
+        Locale::of_headers(&headers),
+    )
+    .await?;
     Ok((
         StatusCode::ACCEPTED,
         Json(serde_json::json!({

@@ -11,9 +11,10 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::Json;
-use futures::stream::Stream;
+use futures::stream::{Stream, StreamExt};
 use holdfast_app::core::admin::auth::Admin;
 use holdfast_app::core::admin::{actions, audit, canary, console, mailbox};
+use holdfast_app::core::platform::client_addr::ClientAddr;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::Locale;
 use holdfast_app::model::console::{
@@ -145,9 +146,12 @@ pub async fn dashboard(
 pub async fn dashboard_stream(
     State(state): State<AppState>,
     _admin: Admin,
+    client: Option<axum::Extension<ClientAddr>>,
     EventPath(event_id): EventPath,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    // Every stream holds a slot, the console's too.
+    let slot = state.streams.take(client.map(|c| c.limit_key()))?;
     // The console's stream: the audit's details in its page's language.
     let locale = Locale::of_headers(&headers);
     let first = console::dashboard(&state, event_id, locale).await?;
@@ -194,7 +198,11 @@ pub async fn dashboard_stream(
                 }
             }
         },
-    );
+    )
+    .map(move |e| {
+        let _open = &slot;
+        e
+    });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 

@@ -156,8 +156,31 @@ pub fn json<T: DeserializeOwned>(headers: &HeaderMap, body: &Bytes) -> Result<T,
             fields: vec!["Content-Type".into()],
         });
     }
-    serde_json::from_slice(body)
-        .map_err(|e| ApiError::validation(format!("invalid JSON body: {e}"), "body"))
+    serde_json::from_slice(body).map_err(|e| body_error(&e))
+}
+
+/// A body that is not JSON is 400 on `body`; JSON missing a required
+/// field, or carrying one the operation does not take, is 422 naming that
+/// field (what the contract promises for each required field).
+fn body_error(e: &serde_json::Error) -> ApiError {
+    let said = e.to_string();
+    let named = |prefix: &str| {
+        said.strip_prefix(prefix)
+            .and_then(|rest| rest.split('`').next())
+            .map(str::to_string)
+    };
+    if e.is_data() {
+        if let Some(field) = named("missing field `") {
+            return ApiError::unprocessable(format!("{field} is required"), &field);
+        }
+        if let Some(field) = named("unknown field `") {
+            return ApiError::unprocessable(
+                format!("{field} is not a field of this request"),
+                &field,
+            );
+        }
+    }
+    ApiError::validation(format!("invalid JSON body: {e}"), "body")
 }
 
 /// A POST whose Idempotency-Key is required, bound to the request it came

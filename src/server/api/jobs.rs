@@ -5,8 +5,9 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use holdfast_app::core::admin::auth::Admin;
+use holdfast_app::core::admin::run_job;
 use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::platform::jobs::{self, history};
+use holdfast_app::core::platform::jobs::history;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::console::{JobView, RunRequested};
 
@@ -39,12 +40,9 @@ pub async fn list(
 )]
 pub async fn run_now(
     State(state): State<AppState>,
-    _admin: Admin,
+    admin: Admin,
     Path(name): Path<String>,
 ) -> Result<(StatusCode, Json<RunRequested>), ApiError> {
-    if !jobs::run_now(&state, &name).await? {
-        return Err(ApiError::NotFound("no such job"));
-    }
-    tracing::info!(job = name, "run now asked for");
+    run_job::run_now(&state, &admin, &name).await?;
     Ok((StatusCode::ACCEPTED, Json(RunRequested { name })))
 }

@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::{extract::State, Json};
-use futures::stream::Stream;
+use axum::{extract::State, Extension, Json};
+use futures::stream::{Stream, StreamExt};
 use holdfast_app::core::admin::auth::Admin;
 use holdfast_app::core::buyer::Owner;
+use holdfast_app::core::platform::client_addr::ClientAddr;
 use holdfast_app::core::platform::error::ErrorBody;
 use holdfast_app::core::sailing::rebooking::{self, answer::Answer, cancel};
 use holdfast_app::core::{ApiError, AppState};
@@ -77,10 +78,17 @@ pub async fn progress(
 pub async fn progress_stream(
     State(state): State<AppState>,
     _admin: Admin,
+    client: Option<Extension<ClientAddr>>,
     SailingPath(id): SailingPath,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    // Held while the stream lives, like every stream's.
+    let slot = state.streams.take(client.map(|c| c.limit_key()))?;
     let first = rebooking::progress(&state, id).await?;
-    Ok(Sse::new(progress_events(state, id, first)).keep_alive(KeepAlive::default()))
+    let events = progress_events(state, id, first).map(move |e| {
+        let _open = &slot;
+        e
+    });
+    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
 }
 
 /// The progress each time it changes, read every quarter second.

@@ -62,8 +62,10 @@ pub struct Config {
     /// (`RATE_LIMIT_SESSION_PER_MINUTE`, the contract's name; the older
     /// `RATE_LIMIT_BUYER_PER_MINUTE` is still read; 0: off).
     pub rate_limit_buyer_per_minute: u32,
-    /// Proxies whose `X-Forwarded-For` / `Forwarded` is believed
-    /// (`TRUSTED_PROXIES`: addresses or CIDR ranges; none by default).
+    /// Proxies whose forwarding header is believed (`TRUSTED_PROXIES`:
+    /// addresses or CIDR ranges; none by default), and which one header
+    /// (`TRUSTED_PROXY_HEADER`: `X-Forwarded-For` or `Forwarded`; the proxy
+    /// must overwrite or append to it, never pass the client's through).
     pub trusted_proxies: TrustedProxies,
     /// Hold, pay and sign-in attempts a minute per client address
     /// (`RATE_LIMIT_IP_PER_MINUTE`, 0: off).
@@ -125,7 +127,11 @@ impl Config {
             sweep_interval: Duration::from_secs(s.number("SWEEP_INTERVAL_SECONDS", 10)?.max(1)),
             db_max_connections: s.number("DATABASE_MAX_CONNECTIONS", 16)? as u32,
             site_root: s.text("LEPTOS_SITE_ROOT", "target/site"),
-            demo_data: s.text("DEMO_DATA", "1") != "0",
+            // Production sells real seats: the demo events only when asked for.
+            demo_data: match s.given("DEMO_DATA") {
+                Some(v) => v != "0",
+                None => !production,
+            },
             ticket_secret: s.given("TICKET_SECRET"),
             payment_provider: s.text("PAYMENT_PROVIDER", "sandbox"),
             stripe_secret_key: s.given("STRIPE_SECRET_KEY"),
@@ -147,7 +153,12 @@ impl Config {
                 s.number("RATE_LIMIT_BUYER_PER_MINUTE", 120)?,
             )? as u32,
             trusted_proxies: TrustedProxies::parse(&s.text("TRUSTED_PROXIES", ""))
-                .map_err(|e| format!("TRUSTED_PROXIES: {e}"))?,
+                .map_err(|e| format!("TRUSTED_PROXIES: {e}"))?
+                .reading(
+                    s.text("TRUSTED_PROXY_HEADER", "X-Forwarded-For")
+                        .parse()
+                        .map_err(|e| format!("TRUSTED_PROXY_HEADER: {e}"))?,
+                ),
             rate_limit_ip_per_minute: s.number("RATE_LIMIT_IP_PER_MINUTE", 1200)? as u32,
             sse_max_per_client: s.number("SSE_MAX_PER_CLIENT", 32)? as usize,
             sse_max_streams: s.number("SSE_MAX_STREAMS", 20_000)? as usize,
@@ -211,7 +222,26 @@ impl Config {
                 ));
             }
         }
-        Ok(())
+        // Sign-in links, checkout returns and the same-origin check are
+        // built on this address: on http they would travel in clear.
+        if !self.public_base_url.starts_with("https://") {
+            return Err(format!(
+                "{why} needs an https PUBLIC_BASE_URL (the address buyers use), not {:?}",
+                self.public_base_url
+            ));
+        }
+        // Without a relay, sign-in links would stay readable in the
+        // mailbox table instead of leaving; over a relay without TLS, they
+        // would cross the network in clear.
+        match self.smtp_url.as_deref() {
+            None => Err(format!(
+                "{why} needs SMTP_URL: a mail relay for sign-in links and tickets (smtps://… or smtp://…?tls=required)"
+            )),
+            Some(url) if !smtp_has_tls(url) => Err(format!(
+                "{why} needs SMTP_URL with TLS: smtps://… or smtp://…?tls=required"
+            )),
+            Some(_) => Ok(()),
+        }
     }
 
     /// Defaults for tests: a given database, port 0.
@@ -304,3 +334,13 @@ impl Settings<'_> {
 
 #[cfg(test)]
 mod tests;
+
+/// Whether a relay's URL (lettre's form) sends with TLS: implicit
+/// (`smtps://`) or STARTTLS required (`tls=required`). `tls=opportunistic`
+/// falls back to clear text when the relay offers no TLS.
+fn smtp_has_tls(url: &str) -> bool {
+    url.starts_with("smtps://")
+        || url
+            .split_once('?')
+            .is_some_and(|(_, query)| query.split('&').any(|p| p == "tls=required"))
+}

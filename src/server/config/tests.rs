@@ -71,7 +71,8 @@ fn production_refuses_development_settings() {
     let env_only = read(&[("HOLDFAST_ENV", "production")]).unwrap_err();
     assert!(env_only.contains("PAYMENT_PROVIDER"), "{env_only}");
     assert!(read(&[("HOLDFAST_ENV", "staging")]).is_err());
-    let sandbox = read(&[https, ("PAYMENT_PROVIDER", "sandbox")]).unwrap();
+    let relay = ("SMTP_URL", "smtps://relay.example");
+    let sandbox = read(&[https, relay, ("PAYMENT_PROVIDER", "sandbox")]).unwrap();
     assert!(sandbox.production);
     for (name, value) in [
         ("STRIPE_WEBHOOK_SECRET", DEV_WEBHOOK_SECRET),
@@ -79,9 +80,62 @@ fn production_refuses_development_settings() {
         ("ADMIN_TOKEN", TEST_ADMIN_TOKEN),
         ("ADMIN_PASSWORD", TEST_ADMIN_PASSWORD),
     ] {
-        let refused = read(&[https, ("PAYMENT_PROVIDER", "sandbox"), (name, value)]);
+        let refused = read(&[https, relay, ("PAYMENT_PROVIDER", "sandbox"), (name, value)]);
         assert!(refused.unwrap_err().contains(name));
         // Development takes them.
         assert!(read(&[(name, value)]).is_ok());
     }
+}
+
+/// Production needs an https address buyers use, a mail relay with TLS,
+/// and sells no demo events unless told to.
+#[test]
+fn production_needs_https_a_tls_relay_and_no_demo_events() {
+    let sandbox = ("PAYMENT_PROVIDER", "sandbox");
+    let prod = ("HOLDFAST_ENV", "production");
+    let relay = ("SMTP_URL", "smtp://relay.example:587?tls=required");
+    let on_http = read(&[prod, sandbox, relay]).unwrap_err();
+    assert!(on_http.contains("PUBLIC_BASE_URL"), "{on_http}");
+    let https = ("PUBLIC_BASE_URL", "https://tickets.example");
+    let no_relay = read(&[prod, sandbox, https]).unwrap_err();
+    assert!(no_relay.contains("SMTP_URL"), "{no_relay}");
+    for clear in [
+        "smtp://relay.example:25",
+        "smtp://relay.example?tls=opportunistic",
+    ] {
+        let refused = read(&[prod, sandbox, https, ("SMTP_URL", clear)]).unwrap_err();
+        assert!(refused.contains("TLS"), "{clear}: {refused}");
+    }
+    let ok = read(&[prod, sandbox, https, relay]).unwrap();
+    assert!(!ok.demo_data, "production sells no demo events by default");
+    let asked = read(&[prod, sandbox, https, relay, ("DEMO_DATA", "1")]).unwrap();
+    assert!(asked.demo_data);
+    // Development keeps its demo events.
+    assert!(read(&[]).unwrap().demo_data);
+}
+
+/// Behind a proxy, the one header named is read; a wrong name stops the
+/// start.
+#[test]
+fn the_trusted_proxy_header_is_named_once() {
+    let mut h = axum::http::HeaderMap::new();
+    h.insert("x-forwarded-for", "203.0.113.5".parse().unwrap());
+    h.insert("forwarded", "for=198.51.100.1".parse().unwrap());
+    let peer: std::net::IpAddr = "10.1.1.1".parse().unwrap();
+    let xff = read(&[("TRUSTED_PROXIES", "10.0.0.0/8")]).unwrap();
+    assert_eq!(
+        xff.trusted_proxies.client(peer, &h).0.to_string(),
+        "203.0.113.5"
+    );
+    let rfc = read(&[
+        ("TRUSTED_PROXIES", "10.0.0.0/8"),
+        ("TRUSTED_PROXY_HEADER", "Forwarded"),
+    ])
+    .unwrap();
+    assert_eq!(
+        rfc.trusted_proxies.client(peer, &h).0.to_string(),
+        "198.51.100.1"
+    );
+    let bad = read(&[("TRUSTED_PROXY_HEADER", "X-Real-IP")]).unwrap_err();
+    assert!(bad.contains("TRUSTED_PROXY_HEADER"), "{bad}");
 }

@@ -30,6 +30,14 @@ impl EmailAddress {
         }
     }
 
+    /// `m•••@example.com`: enough for its owner to know it, not enough
+    /// for whoever holds a forwarded link to learn it.
+    pub fn masked(&self) -> String {
+        let (local, domain) = self.0.split_once('@').unwrap_or((&self.0, ""));
+        let first: String = local.chars().take(1).collect();
+        format!("{first}•••@{domain}")
+    }
+
     pub fn as_str(&self) -> &str {
         &self.0
     }

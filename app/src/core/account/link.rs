@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 
 use super::EmailAddress;
 use crate::core::payments::outbox;
+use crate::core::platform::clock::At;
 use crate::core::platform::db;
 use crate::core::{ApiError, AppState};
 use crate::i18n::{Locale, Msg};
@@ -26,53 +27,48 @@ pub const LINKS_PER_CLIENT: i64 = 10;
 const WINDOW_MS: i64 = 15 * 60 * 1000;
 
 /// Mails a sign-in link to `address` unless it had its share this window.
-/// `client`: who asked (the per-client limit); `l`: the mail's language.
+/// `client`: who asked (the per-client limit); `asked_by`: the asking
+/// browser's mark (`session::browser_mark`), kept hashed; `l`: the mail's
+/// language.
 pub async fn request(
     state: &AppState,
     address: &EmailAddress,
     client: Option<IpAddr>,
+    asked_by: Option<&str>,
     l: Locale,
 ) -> Result<(), ApiError> {
     let now = state.clock.now();
-    let since = now - WINDOW_MS;
     let client = client.map(|ip| ip.to_string());
     let mut tx = state.db.begin().await?;
+    // The client's row first, then the address's: every ask takes the two
+    // row locks in the same order.
     if let Some(client) = &client {
-        let (asked,): (i64,) = sqlx::query_as(
-            "select count(*) from sign_in_link where requested_from = $1 and created_at > $2",
-        )
-        .bind(client)
-        .bind(since)
-        .fetch_one(&mut *tx)
-        .await?;
-        if asked >= LINKS_PER_CLIENT {
+        let asked = count_ask(&mut tx, &format!("client:{client}"), now).await?;
+        if asked > LINKS_PER_CLIENT {
+            // Rolled back: a refused ask is not counted.
             return Err(ApiError::RateLimited {
                 retry_after_secs: (WINDOW_MS / 1000) as u64,
             });
         }
     }
-    let (asked_for,): (i64,) =
-        sqlx::query_as("select count(*) from sign_in_link where email = $1 and created_at > $2")
-            .bind(address.as_str())
-            .bind(since)
-            .fetch_one(&mut *tx)
-            .await?;
+    let asked_for = count_ask(&mut tx, &format!("email:{}", address.as_str()), now).await?;
     // Every request is written down (the client's limit counts it), but
     // only the first few of a window are mailed.
     let token = new_token();
     let hash = token_hash(&token);
     sqlx::query(
-        "insert into sign_in_link (token_hash, email, created_at, expires_at, requested_from)
-         values ($1, $2, $3, $4, $5)",
+        "insert into sign_in_link (token_hash, email, created_at, expires_at, requested_from, asked_by)
+         values ($1, $2, $3, $4, $5, $6)",
     )
     .bind(&hash)
     .bind(address.as_str())
     .bind(now)
     .bind(now + LINK_TTL_MS)
     .bind(&client)
+    .bind(asked_by.map(token_hash))
     .execute(&mut *tx)
     .await?;
-    if asked_for >= LINKS_PER_ADDRESS {
+    if asked_for > LINKS_PER_ADDRESS {
         tracing::info!("sign-in link not sent: this address had its share this window");
         db::commit(tx).await?;
         return Ok(());
@@ -119,25 +115,64 @@ pub enum LinkRefused {
     Unknown,
 }
 
+/// A link that may still sign in: the address, and whether `browser`
+/// (the opening session's mark) is the one that asked for it.
+#[derive(Debug, Clone)]
+pub struct OpenLink {
+    pub address: EmailAddress,
+    pub same_browser: bool,
+}
+
+/// Reads the link without using it: what the confirmation page shows.
+/// Opening a link (a GET: a mail scanner, a prefetch, a page another site
+/// sent the browser to) never signs anybody in.
+pub async fn peek(
+    state: &AppState,
+    token: &str,
+    browser: Option<&str>,
+) -> Result<Result<OpenLink, LinkRefused>, ApiError> {
+    let row: Option<(String, At, Option<At>, Option<String>)> = sqlx::query_as(
+        "select email, expires_at, used_at, asked_by from sign_in_link where token_hash = $1",
+    )
+    .bind(token_hash(token))
+    .fetch_optional(state.db.reader())
+    .await?;
+    Ok(match row {
+        None => Err(LinkRefused::Unknown),
+        Some((_, _, Some(_), _)) => Err(LinkRefused::Used),
+        Some((_, expires_at, None, _)) if expires_at <= state.clock.now() => {
+            Err(LinkRefused::Expired)
+        }
+        Some((email, _, None, asked_by)) => Ok(OpenLink {
+            address: EmailAddress::parse(&email)?,
+            same_browser: same_browser(asked_by.as_deref(), browser),
+        }),
+    })
+}
+
 /// Uses the link: the address it signs in, once, before it expires. One
-/// conditional update, so two tabs opening it race for one sign-in.
+/// conditional update, so two tabs confirming it race for one sign-in.
 pub async fn redeem(
     state: &AppState,
     token: &str,
-) -> Result<Result<EmailAddress, LinkRefused>, ApiError> {
+    browser: Option<&str>,
+) -> Result<Result<OpenLink, LinkRefused>, ApiError> {
     let now = state.clock.now();
     let hash = token_hash(token);
     let mut tx = state.db.begin().await?;
-    let won: Option<(String,)> = sqlx::query_as(
+    let won: Option<(String, Option<String>)> = sqlx::query_as(
         "update sign_in_link set used_at = $2
-         where token_hash = $1 and used_at is null and expires_at > $2 returning email",
+         where token_hash = $1 and used_at is null and expires_at > $2 returning email, asked_by",
     )
     .bind(&hash)
     .bind(now)
     .fetch_optional(&mut *tx)
     .await?;
     let answer = match won {
-        Some((email,)) => Ok(EmailAddress::parse(&email)?),
+        Some((email, asked_by)) => Ok(OpenLink {
+            address: EmailAddress::parse(&email)?,
+            same_browser: same_browser(asked_by.as_deref(), browser),
+        }),
         None => {
             let row: Option<(Option<i64>,)> =
                 sqlx::query_as("select used_at from sign_in_link where token_hash = $1")
@@ -153,6 +188,54 @@ pub async fn redeem(
     };
     db::commit(tx).await?;
     Ok(answer)
+}
+
+/// Deletes links (with the address and client they name) a day after they
+/// stopped working, and quota rows whose window has passed; how many.
+pub async fn purge_expired(db: &db::Db, now: At) -> Result<u64, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let links = sqlx::query("delete from sign_in_link where expires_at < $1")
+        .bind(now - KEEP_AFTER_EXPIRY_MS)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    let quotas = sqlx::query("delete from sign_in_quota where window_start < $1")
+        .bind(now - WINDOW_MS)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    db::commit(tx).await?;
+    Ok(links + quotas)
+}
+
+/// How long a dead link's row is kept (a "this link was already used"
+/// answer instead of "not valid" for a day).
+const KEEP_AFTER_EXPIRY_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// Counts one ask in `scope`'s window (a fixed window opened by its first
+/// ask); the count with this one. The row's lock orders parallel asks.
+async fn count_ask(tx: &mut db::Tx, scope: &str, now: At) -> Result<i64, sqlx::Error> {
+    let (asked,): (i64,) = sqlx::query_as(
+        "insert into sign_in_quota (scope, window_start, asked) values ($1, $2, 1)
+         on conflict (scope) do update set
+           asked = case when sign_in_quota.window_start <= $3 then 1 else sign_in_quota.asked + 1 end,
+           window_start = case when sign_in_quota.window_start <= $3 then $2 else sign_in_quota.window_start end
+         returning asked",
+    )
+    .bind(scope)
+    .bind(now)
+    .bind(now - WINDOW_MS)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(asked)
+}
+
+/// Whether the browser opening a link is the one that asked for it.
+fn same_browser(asked_by: Option<&str>, browser: Option<&str>) -> bool {
+    match (asked_by, browser) {
+        (Some(asked_by), Some(browser)) => asked_by == token_hash(browser),
+        _ => false,
+    }
 }
 
 /// 32 random bytes, hex: what the link carries.

@@ -56,6 +56,10 @@ pub enum Detail {
     OnSaleMoved {
         at: String,
     },
+    /// A periodic job asked to run at once ("Run now").
+    JobRunAsked {
+        job: String,
+    },
 }
 
 impl Detail {
@@ -122,6 +126,7 @@ impl Detail {
                 let when = crate::i18n::format::moment(l, at).unwrap_or_else(|| at.clone());
                 l.fill(Msg::AuditOnSaleMoved, &[("at", &when)])
             }
+            Detail::JobRunAsked { job } => l.fill(Msg::AuditJobRunAsked, &[("job", job)]),
             Detail::SailingCancelled { reason } => {
                 l.fill(Msg::AuditSailingCancelled, &[("reason", reason)])
             }

@@ -12,5 +12,6 @@ pub mod canary;
 pub mod console;
 pub mod layout;
 pub mod mailbox;
+pub mod run_job;
 mod secrets;
 pub mod setup;

@@ -61,6 +61,8 @@ struct BookingRow {
     has_guests: i64,
     /// 1 when a cancelled sailing moved it (`sailing::rebooking`).
     has_rebooking: i64,
+    /// 1 when a ticket of it was scanned at the door: no more cancelling.
+    checked_in: i64,
 }
 
 /// The booking's event, as its brief needs it.
@@ -129,7 +131,9 @@ const BOOKING_ROW: &str = "select booking.id, booking.event_id, booking.status, 
             case when exists (select 1 from booking_guest g where g.booking_id = booking.id)
                  then 1 else 0 end as has_guests,
             case when exists (select 1 from rebooking r where r.booking_id = booking.id)
-                 then 1 else 0 end as has_rebooking
+                 then 1 else 0 end as has_rebooking,
+            case when exists (select 1 from ticket_checkin c where c.booking_id = booking.id)
+                 then 1 else 0 end as checked_in
      from booking join event e on e.id = booking.event_id
      left join payment p on p.booking_id = booking.id";
 
@@ -243,10 +247,15 @@ fn view(state: &AppState, l: Locale, row: BookingRow, seats: Vec<SeatRow>) -> Bo
     } else {
         Vec::new()
     };
-    let cancel_refund_cents = (status == BookingStatus::Booked)
+    let cancel_refund_cents = (status == BookingStatus::Booked && row.checked_in == 0)
         .then(|| {
             let left = row.price.minor() - payment.as_ref().map_or(0, |p| p.refunded_cents);
-            RefundPolicy::from(row.refund_policy).refund_cents(left, e.starts_at.ms(), now.ms())
+            RefundPolicy::from(row.refund_policy).refund_cents(
+                left,
+                row.price.currency().charge_step(),
+                e.starts_at.ms(),
+                now.ms(),
+            )
         })
         .flatten();
     BookingView {

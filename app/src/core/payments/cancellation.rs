@@ -42,7 +42,20 @@ pub async fn cancel(
             booking.status
         )));
     }
-    let refund_cents = refund_due(&mut tx, booking_id, now).await?;
+    // Checked in under the same row lock the door takes: a buyer who went
+    // in does not also get the money back (an admin still can).
+    let (scanned,): (i64,) =
+        sqlx::query_as("select count(*) from ticket_checkin where booking_id = $1")
+            .bind(booking_id)
+            .fetch_one(&mut *tx)
+            .await?;
+    if scanned > 0 {
+        return Err(ApiError::InvalidState(
+            "tickets of this booking were already used at the door, so it can no longer be cancelled".into(),
+        ));
+    }
+    let step = booking.price.currency().charge_step();
+    let refund_cents = refund_due(&mut tx, booking_id, step, now).await?;
     let Some(released) = store::cancel_booked(&mut tx, booking_id, &Cause::Buyer, now).await?
     else {
         return Err(ApiError::InvalidState(
@@ -77,7 +90,12 @@ pub async fn cancel(
 
 /// What the event's policy gives back of what is left of the payment now;
 /// 409 when it allows no cancellation (any more).
-async fn refund_due(tx: &mut Tx, booking_id: &BookingId, now: At) -> Result<i64, ApiError> {
+async fn refund_due(
+    tx: &mut Tx,
+    booking_id: &BookingId,
+    step: i64,
+    now: At,
+) -> Result<i64, ApiError> {
     #[derive(sqlx::FromRow)]
     struct Due {
         #[sqlx(flatten)]
@@ -104,7 +122,7 @@ async fn refund_due(tx: &mut Tx, booking_id: &BookingId, now: At) -> Result<i64,
         ));
     }
     policy
-        .refund_cents(left.unwrap_or(0), starts_at.ms(), now.ms())
+        .refund_cents(left.unwrap_or(0), step, starts_at.ms(), now.ms())
         .ok_or_else(|| {
             ApiError::InvalidState(
                 "it is too close to the start to cancel under this event's refund policy".into(),

@@ -243,6 +243,8 @@ async fn set_refund_id(
 pub struct RefundTarget {
     pub payment_intent: Option<String>,
     pub left: Money,
+    /// What went back before (outside Holdfast, or an earlier part).
+    pub refunded_before: i64,
     pub status: Option<PaymentStatus>,
 }
 
@@ -255,10 +257,12 @@ pub async fn refund_target(
         payment_intent_id: Option<String>,
         #[sqlx(flatten)]
         left: Money,
+        refunded_cents: i64,
         status: Option<PaymentStatus>,
     }
     let row: Option<Row> = sqlx::query_as(
-        "select payment_intent_id, amount_cents - refunded_cents as amount_cents, currency, status
+        "select payment_intent_id, amount_cents - refunded_cents as amount_cents, currency,
+                refunded_cents, status
          from payment where booking_id = $1",
     )
     .bind(booking_id)
@@ -267,6 +271,7 @@ pub async fn refund_target(
     Ok(row.map(|r| RefundTarget {
         payment_intent: r.payment_intent_id,
         left: r.left,
+        refunded_before: r.refunded_cents,
         status: r.status,
     }))
 }

@@ -1,8 +1,12 @@
 //! Who the client is: the peer address, or — only when that peer is a proxy
-//! listed in `TRUSTED_PROXIES` — the address it forwarded
-//! (`X-Forwarded-For`, or `Forwarded: for=`). The list is read from the
-//! right, each trusted hop stepped over, so a client cannot choose its own
-//! address by sending the header itself. Rate limits and the console's
+//! listed in `TRUSTED_PROXIES` — the address it forwarded in the one header
+//! the deployment names (`TRUSTED_PROXY_HEADER`: `X-Forwarded-For` by
+//! default, or `Forwarded`). The other header is never read: proxies pass
+//! a header they do not write through untouched, so a client could choose
+//! its own address with it. The list is read from the right, each trusted
+//! hop stepped over, so what the client itself put before the proxy's entry
+//! is never believed; an entry the proxy could not name (`for=unknown`,
+//! garbage) is the client "unknown" (`UNKNOWN_CLIENT`), never the proxy. Rate limits and the console's
 //! sign-in throttle key on the result; an IPv6 client counts by its /64
 //! (one subscriber's whole prefix), since it can change the rest at will.
 
@@ -93,22 +97,64 @@ impl FromStr for Cidr {
     }
 }
 
-/// The proxies whose forwarding headers are believed.
+/// The one header trusted proxies write the client's address in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ForwardedHeader {
+    /// `X-Forwarded-For: client, proxy1` (nginx's
+    /// `$proxy_add_x_forwarded_for`, most load balancers).
+    #[default]
+    XForwardedFor,
+    /// RFC 7239 `Forwarded: for=client;proto=https, for=proxy1`.
+    Forwarded,
+}
+
+impl FromStr for ForwardedHeader {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<ForwardedHeader, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "x-forwarded-for" => Ok(ForwardedHeader::XForwardedFor),
+            "forwarded" => Ok(ForwardedHeader::Forwarded),
+            other => Err(format!(
+                "{other:?}: name X-Forwarded-For or Forwarded, the header the proxy overwrites"
+            )),
+        }
+    }
+}
+
+/// The client of a request whose trusted proxy could not name it
+/// (`for=unknown`, an obfuscated or unreadable entry): such clients share
+/// one limit, apart from the proxy's own address.
+pub const UNKNOWN_CLIENT: IpAddr = IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED);
+
+/// The proxies whose forwarding header is believed, and which header.
 #[derive(Debug, Clone, Default)]
-pub struct TrustedProxies(Vec<Cidr>);
+pub struct TrustedProxies {
+    ranges: Vec<Cidr>,
+    header: ForwardedHeader,
+}
 
 impl TrustedProxies {
-    /// `TRUSTED_PROXIES`: ranges or addresses separated by commas or spaces.
+    /// `TRUSTED_PROXIES`: ranges or addresses separated by commas or spaces;
+    /// their addresses come in `X-Forwarded-For`.
     pub fn parse(list: &str) -> Result<TrustedProxies, String> {
         list.split([',', ' '])
             .filter(|s| !s.trim().is_empty())
             .map(str::parse)
             .collect::<Result<Vec<_>, _>>()
-            .map(TrustedProxies)
+            .map(|ranges| TrustedProxies {
+                ranges,
+                header: ForwardedHeader::default(),
+            })
+    }
+
+    /// The same proxies, writing the client's address in `header` instead.
+    pub fn reading(self, header: ForwardedHeader) -> TrustedProxies {
+        TrustedProxies { header, ..self }
     }
 
     fn trusts(&self, ip: IpAddr) -> bool {
-        self.0.iter().any(|c| c.contains(ip))
+        self.ranges.iter().any(|c| c.contains(ip))
     }
 
     /// The client of a request that came from `peer` with these headers.
@@ -117,58 +163,54 @@ impl TrustedProxies {
         if !self.trusts(peer) {
             return ClientAddr(peer);
         }
-        let hops = forwarded_hops(headers);
         // Right to left: the nearest hop the trusted chain vouches for.
         let mut client = peer;
-        for hop in hops.iter().rev() {
-            client = *hop;
-            if !self.trusts(*hop) {
-                break;
+        for hop in forwarded_hops(headers, self.header).iter().rev() {
+            match hop {
+                Some(ip) => {
+                    client = canonical(*ip);
+                    if !self.trusts(client) {
+                        break;
+                    }
+                }
+                None => {
+                    client = UNKNOWN_CLIENT;
+                    break;
+                }
             }
         }
         ClientAddr(client)
     }
 }
 
-/// The addresses a request passed through, as the proxies wrote them
-/// (`Forwarded` when present, else `X-Forwarded-For`); unreadable entries
-/// end the list there, so nothing before them is believed.
-fn forwarded_hops(headers: &HeaderMap) -> Vec<IpAddr> {
-    let forwarded: Vec<String> = headers
-        .get_all("forwarded")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .filter_map(|element| {
-            element.split(';').find_map(|pair| {
-                let (k, v) = pair.trim().split_once('=')?;
-                k.eq_ignore_ascii_case("for").then(|| v.trim().to_string())
-            })
-        })
-        .collect();
-    let entries: Vec<String> = if forwarded.is_empty() {
+/// The addresses a request passed through, as the proxies wrote them in
+/// `header` (`None`: an entry that names no address).
+fn forwarded_hops(headers: &HeaderMap, header: ForwardedHeader) -> Vec<Option<IpAddr>> {
+    let values = |name: &str| {
         headers
-            .get_all("x-forwarded-for")
+            .get_all(name)
             .iter()
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(','))
-            .map(|s| s.trim().to_string())
-            .collect()
-    } else {
-        forwarded
+            .map(str::trim)
+            .collect::<Vec<&str>>()
     };
-    let parsed: Vec<Option<IpAddr>> = entries.iter().map(|e| node_address(e)).collect();
-    // Only the unbroken run of readable entries nearest to us counts.
-    let start = parsed
-        .iter()
-        .rposition(Option::is_none)
-        .map_or(0, |i| i + 1);
-    parsed[start..]
-        .iter()
-        .flatten()
-        .copied()
-        .map(canonical)
-        .collect()
+    match header {
+        ForwardedHeader::XForwardedFor => values("x-forwarded-for")
+            .into_iter()
+            .map(node_address)
+            .collect(),
+        ForwardedHeader::Forwarded => values("forwarded")
+            .into_iter()
+            .map(|element| {
+                element.split(';').find_map(|pair| {
+                    let (k, v) = pair.trim().split_once('=')?;
+                    k.eq_ignore_ascii_case("for")
+                        .then(|| node_address(v.trim()))
+                })?
+            })
+            .collect(),
+    }
 }
 
 /// `203.0.113.7`, `"[2001:db8::1]:4711"`, `198.51.100.1:80` → the address.
@@ -222,19 +264,68 @@ mod tests {
             lb.client(ip("192.168.1.1"), &h),
             ClientAddr(ip("203.0.113.7"))
         );
+        let rfc = lb.clone().reading(ForwardedHeader::Forwarded);
         let h = headers(&[(
             "forwarded",
             "for=6.6.6.6, for=\"[2001:db8::7]:4711\";proto=https",
         )]);
-        assert_eq!(lb.client(ip("10.0.0.1"), &h), ClientAddr(ip("2001:db8::7")));
+        assert_eq!(
+            rfc.client(ip("10.0.0.1"), &h),
+            ClientAddr(ip("2001:db8::7"))
+        );
         // Nothing forwarded: the proxy itself.
         assert_eq!(
             lb.client(ip("10.0.0.1"), &HeaderMap::new()),
             ClientAddr(ip("10.0.0.1"))
         );
-        // Garbage ends what is believed.
+    }
+
+    #[test]
+    fn only_the_named_header_is_believed() {
+        // nginx overwrites X-Forwarded-For and passes the client's own
+        // Forwarded through: that one must not choose the address.
+        let lb = TrustedProxies::parse("10.0.0.0/8").unwrap();
+        let h = headers(&[
+            ("forwarded", "for=198.51.100.99"),
+            ("x-forwarded-for", "203.0.113.7"),
+        ]);
+        assert_eq!(lb.client(ip("10.0.0.1"), &h), ClientAddr(ip("203.0.113.7")));
+        // And the other way round.
+        let rfc = lb.reading(ForwardedHeader::Forwarded);
+        let h = headers(&[
+            ("x-forwarded-for", "198.51.100.99"),
+            ("forwarded", "for=203.0.113.7"),
+        ]);
+        assert_eq!(
+            rfc.client(ip("10.0.0.1"), &h),
+            ClientAddr(ip("203.0.113.7"))
+        );
+        // The named header absent: the proxy, never the other header.
+        let h = headers(&[("x-forwarded-for", "198.51.100.99")]);
+        assert_eq!(rfc.client(ip("10.0.0.1"), &h), ClientAddr(ip("10.0.0.1")));
+    }
+
+    #[test]
+    fn a_client_the_proxy_cannot_name_is_unknown_not_the_proxy() {
+        let rfc = TrustedProxies::parse("10.0.0.0/8")
+            .unwrap()
+            .reading(ForwardedHeader::Forwarded);
+        let h = headers(&[("forwarded", "for=unknown")]);
+        assert_eq!(rfc.client(ip("10.0.0.1"), &h), ClientAddr(UNKNOWN_CLIENT));
+        let xff = TrustedProxies::parse("10.0.0.0/8").unwrap();
         let h = headers(&[("x-forwarded-for", "6.6.6.6, nonsense")]);
-        assert_eq!(lb.client(ip("10.0.0.1"), &h), ClientAddr(ip("10.0.0.1")));
+        assert_eq!(xff.client(ip("10.0.0.1"), &h), ClientAddr(UNKNOWN_CLIENT));
+        // Garbage the client wrote before the proxy's entry is stepped over.
+        let h = headers(&[("x-forwarded-for", "nonsense, 203.0.113.7")]);
+        assert_eq!(
+            xff.client(ip("10.0.0.1"), &h),
+            ClientAddr(ip("203.0.113.7"))
+        );
+        assert!("Via".parse::<ForwardedHeader>().is_err());
+        assert_eq!(
+            "Forwarded".parse::<ForwardedHeader>(),
+            Ok(ForwardedHeader::Forwarded)
+        );
     }
 
     #[test]

@@ -88,6 +88,9 @@ pub enum ApiError {
     /// A ticket scanned at the door a second time.
     #[error("this ticket was already used at {} UTC, gate {gate}", time_of_day(at))]
     AlreadyCheckedIn { at: String, gate: String },
+    /// A ticket scanned at the door of another event than its own (named).
+    #[error("this ticket is not for this event: it is for {0}")]
+    WrongEvent(String),
     /// A ticket whose booking is no longer BOOKED (refunded, disputed, …).
     #[error("this ticket is not valid: its booking is {0}")]
     TicketVoid(String),
@@ -153,6 +156,7 @@ impl ApiError {
             ApiError::PromoExhausted
             | ApiError::PromoAlreadyApplied
             | ApiError::AlreadyCheckedIn { .. }
+            | ApiError::WrongEvent(_)
             | ApiError::TicketVoid(_) => StatusCode::CONFLICT,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -186,6 +190,7 @@ impl ApiError {
             ApiError::PromoAlreadyApplied => "PROMO_ALREADY_APPLIED",
             ApiError::AlreadyCheckedIn { .. } => "ALREADY_CHECKED_IN",
             ApiError::TicketVoid(_) => "TICKET_VOID",
+            ApiError::WrongEvent(_) => "WRONG_EVENT",
             ApiError::Internal(_) => "INTERNAL",
         }
     }
@@ -271,10 +276,28 @@ impl From<sqlx::Error> for ApiError {
             }
             e => match super::retry::Contention::of(&e) {
                 Some(why) => ApiError::Contended(why),
+                None if is_data_exception(&e) => {
+                    tracing::info!("a value the database cannot take; answered 422");
+                    ApiError::unprocessable(
+                        "a value in this request cannot be used (a control character, or out of range)",
+                        "request",
+                    )
+                }
                 None => ApiError::internal(e),
             },
         }
     }
+}
+
+/// Postgres' class 22 ("data exception": a NUL byte in text, a number out
+/// of range): the request's own value, refused whatever the load, so the
+/// client hears 422, not "busy" and not a server fault.
+fn is_data_exception(e: &sqlx::Error) -> bool {
+    let sqlx::Error::Database(d) = e else {
+        return false;
+    };
+    d.code()
+        .is_some_and(|c| c.len() == 5 && c.starts_with("22"))
 }
 
 impl IntoResponse for ApiError {

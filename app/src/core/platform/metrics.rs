@@ -47,6 +47,11 @@ impl Drop for SseClient {
     }
 }
 
+/// Mails given up after their last attempt (the outbox's dead letters).
+pub fn outbox_dead_letter() {
+    counter!("holdfast_outbox_dead_letters_total").increment(1);
+}
+
 /// Live streams refused at the caps (`stream_slots`).
 pub fn stream_refused() {
     counter!("holdfast_sse_refused_total").increment(1);
@@ -91,6 +96,21 @@ pub fn job_succeeded_at(job: &'static str, at: super::clock::At) {
 /// A transaction rolled back for contention, run again.
 pub fn db_retry(why: super::retry::Contention) {
     counter!("holdfast_db_retries_total", "cause" => why.as_str()).increment(1);
+}
+
+/// The series a panel divides or sums before anything happened: each at
+/// 0 from the start, so a rate reads 0 instead of "no data".
+pub fn start_series() {
+    use super::retry::Contention;
+    for why in [
+        Contention::Serialization,
+        Contention::Deadlock,
+        Contention::Busy,
+    ] {
+        counter!("holdfast_db_retries_total", "cause" => why.as_str()).increment(0);
+        counter!("holdfast_db_retries_exhausted_total", "cause" => why.as_str()).increment(0);
+    }
+    counter!("holdfast_outbox_dead_letters_total").increment(0);
 }
 
 /// A transaction that lost every retry: the client heard 503.

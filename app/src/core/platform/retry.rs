@@ -29,6 +29,15 @@ pub enum Contention {
     Busy,
 }
 
+/// `SQLITE_BUSY`, `_RECOVERY`, `_SNAPSHOT`, `_TIMEOUT`; `SQLITE_LOCKED`,
+/// `_SHAREDCACHE`, `_VTAB`.
+const SQLITE_BUSY_CODES: &[&str] = &["5", "261", "517", "773", "6", "262", "518"];
+
+/// Whether a database error code is SQLite's BUSY or LOCKED.
+pub fn is_sqlite_busy_code(code: &str) -> bool {
+    SQLITE_BUSY_CODES.contains(&code)
+}
+
 impl Contention {
     pub fn of(e: &sqlx::Error) -> Option<Contention> {
         let sqlx::Error::Database(d) = e else {
@@ -38,12 +47,12 @@ impl Contention {
         match code.as_ref() {
             "40001" => Some(Contention::Serialization),
             "40P01" => Some(Contention::Deadlock),
-            // SQLite's primary codes 5 and 6, with their extended forms
-            // (the low byte is the primary code).
-            c => match c.parse::<i64>() {
-                Ok(n) if matches!(n & 0xff, 5 | 6) => Some(Contention::Busy),
-                _ => None,
-            },
+            // SQLite's BUSY (5) and LOCKED (6) with their extended forms,
+            // named one by one: a Postgres SQLSTATE is all digits too
+            // (`22021`, a NUL byte in text, has 5 as its low byte) and is
+            // never contention.
+            c if is_sqlite_busy_code(c) => Some(Contention::Busy),
+            _ => None,
         }
     }
 

@@ -6,9 +6,10 @@
 //! saves a query on every request. Every save or delete goes to the database
 //! and refreshes this instance's copy; the copy is only ever a cache.
 //!
-//! Except for console sessions: a record holding an admin grant is read
-//! from the database on every request, so a sign-out on one instance is a
-//! sign-out on all of them at once.
+//! Except for signed-in sessions: a record holding an admin grant or a
+//! buyer's account is read from the database on every request, so a
+//! sign-out on one instance is a sign-out on all of them at once. Guests
+//! (the crowd of an on-sale) stay cached: nothing signs a guest out.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -70,6 +71,7 @@ impl DbSessionStore {
         if record
             .data
             .contains_key(crate::core::admin::auth::SESSION_KEY)
+            || record.data.contains_key(crate::core::buyer::ACCOUNT_KEY)
         {
             self.forget(&record.id);
             return;

@@ -162,6 +162,9 @@ pub struct BookingActivity {
     /// Money sent back outside Holdfast while the ticket stays.
     #[serde(default)]
     pub refunded_cents: i64,
+    /// Its places already let in at the door (a refund then warns).
+    #[serde(default)]
+    pub checked_in: i64,
 }
 
 /// Why a booking settled as it did.

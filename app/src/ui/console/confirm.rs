@@ -63,15 +63,21 @@ pub fn release(h: &LiveHold, kind: EventKind) -> Asked {
 /// Refunding a booking in full.
 pub fn refund(b: &BookingActivity, kind: EventKind) -> Asked {
     let amount = use_locale().price(b.amount_cents, &b.currency);
+    let mut sentence = fill(
+        Msg::ConfirmRefund,
+        &[
+            ("amount", &amount),
+            ("buyer", &who(&b.buyer_email, &b.booking_id)),
+            ("places", &places(kind, &b.seat_labels, b.places)),
+        ],
+    );
+    if b.checked_in > 0 {
+        // Whoever refunds should know the holder already went in.
+        sentence.push(' ');
+        sentence.push_str(&fill(Msg::RefundAfterCheckIn, &[("n", &b.checked_in)]));
+    }
     Asked {
-        sentence: fill(
-            Msg::ConfirmRefund,
-            &[
-                ("amount", &amount),
-                ("buyer", &who(&b.buyer_email, &b.booking_id)),
-                ("places", &places(kind, &b.seat_labels, b.places)),
-            ],
-        ),
+        sentence,
         button: fill(Msg::ConfirmRefundButton, &[("amount", &amount)]),
         then: Then::Booking(b.booking_id.clone(), BookingAction::Refund),
     }

@@ -139,7 +139,7 @@ pub async fn dashboard(
         recent: settled::recent(state, event_id, &local, None).await?,
         webhooks: logs::webhooks(state, event_id, &local).await?,
         mail: logs::mail(state, event_id, &local).await?,
-        outbox_backlog: outbox::backlog(state).await?.0,
+        outbox_backlog: outbox::backlog(state).await?.waiting,
         audit: audit::recent(&state.db, Some(event_id), RECENT, locale).await?,
         canary,
     })

@@ -24,6 +24,8 @@ struct SettlementRow {
     ga_quantity: i64,
     /// The checkout's address, else the signed-in buyer's account.
     buyer_email: Option<String>,
+    /// Places let in at the door.
+    checked_in: i64,
 }
 
 /// The latest settled bookings; with `search`, only those whose id, buyer's
@@ -37,7 +39,8 @@ pub(super) async fn recent(
     let sql = format!(
         "select b.id, b.status, b.amount_cents, b.currency, b.updated_at,
                 p.status as payment_status, coalesce(p.refunded_cents, 0) as refunded_cents,
-                b.ga_quantity, coalesce(p.customer_email, a.email) as buyer_email
+                b.ga_quantity, coalesce(p.customer_email, a.email) as buyer_email,
+                (select count(*) from ticket_checkin c where c.booking_id = b.id) as checked_in
          from booking b left join payment p on p.booking_id = b.id
          left join account a on a.buyer_id = b.buyer_id
          where b.event_id = $1
@@ -86,6 +89,7 @@ pub(super) async fn recent(
             at_local: when.at_local,
             reason_kind: reason,
             refunded_cents: row.refunded_cents,
+            checked_in: row.checked_in,
             booking_id: row.id,
         });
     }

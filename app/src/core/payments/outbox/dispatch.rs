@@ -32,6 +32,21 @@ struct Due {
 /// Rows one `dispatch_due` claims.
 pub const BATCH: usize = 20;
 
+/// Attempts at a mail before it is given up: with the doubling backoff
+/// (capped at about 17 minutes) about two hours of a relay refusing.
+pub const MAIL_ATTEMPTS: i64 = 16;
+
+/// What an operator reads of a failed delivery: the cause (the relay's or
+/// the provider's words), never just "internal error"; at most 300
+/// characters.
+fn cause_of(e: &ApiError) -> String {
+    let text = match e {
+        ApiError::Internal(cause) => cause.to_string(),
+        other => other.to_string(),
+    };
+    text.chars().take(300).collect()
+}
+
 /// Carries out due outbox rows; returns how many were delivered. Per run:
 /// one transaction leases the rows (one statement for all of them), one
 /// marks those delivered; a failure is marked for its retry on its own.
@@ -40,7 +55,7 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
     let mut tx = state.db.begin().await?;
     let sql = format!(
         "select id, kind, booking_id, dedupe_key, payload, attempts from outbox
-         where delivered_at is null and next_attempt_at <= $1 and lease_until <= $1
+         where delivered_at is null and failed_at is null and next_attempt_at <= $1 and lease_until <= $1
          order by id limit {BATCH}{}",
         state.db.skip_locked()
     );
@@ -68,16 +83,33 @@ pub async fn dispatch_due(state: &AppState) -> Result<usize, ApiError> {
         match result {
             Ok(()) => delivered.push(id),
             Err(e) => {
-                tracing::warn!(error = %e, kind, booking_id = ?booking_id, "outbox delivery failed; will retry");
+                let cause = cause_of(&e);
+                // A mail is given up after its last attempt; a refund is
+                // money owed and is tried until it goes (the canary and
+                // the stuck alert keep pointing at it).
+                let given_up = kind == "email" && attempts + 1 >= MAIL_ATTEMPTS;
+                if given_up {
+                    tracing::error!(cause, booking_id = ?booking_id, outbox_id = id, attempts = attempts + 1, "mail given up (dead letter)");
+                    crate::core::platform::metrics::outbox_dead_letter();
+                } else {
+                    tracing::warn!(cause, kind, booking_id = ?booking_id, outbox_id = id, "outbox delivery failed; will retry");
+                }
                 let backoff = 1000 * 2i64.pow(attempts.clamp(0, 10) as u32);
+                let now = state.clock.now();
                 // Committed through `db::commit`: inside the outbox job,
                 // only while its lease holds.
                 let mut tx = state.db.begin().await?;
-                sqlx::query("update outbox set attempts = attempts + 1, next_attempt_at = $2, lease_until = 0 where id = $1")
-                    .bind(id)
-                    .bind(state.clock.now() + backoff)
-                    .execute(&mut *tx)
-                    .await?;
+                sqlx::query(
+                    "update outbox set attempts = attempts + 1, next_attempt_at = $2, lease_until = 0,
+                            last_error = $3, failed_at = $4
+                     where id = $1",
+                )
+                .bind(id)
+                .bind(now + backoff)
+                .bind(&cause)
+                .bind(given_up.then_some(now))
+                .execute(&mut *tx)
+                .await?;
                 db::commit(tx).await?;
             }
         }

@@ -14,7 +14,7 @@ use crate::model::BookingId;
 
 mod dispatch;
 mod refund;
-pub use dispatch::{dispatch_due, BATCH};
+pub use dispatch::{dispatch_due, BATCH, MAIL_ATTEMPTS};
 
 const LEASE_MS: i64 = 60_000;
 
@@ -190,12 +190,31 @@ async fn enqueue(
 
 /// Undelivered rows (for /metrics and the admin console).
 /// Undelivered rows, and how long the oldest has waited (ms; 0 if none).
-pub async fn backlog(state: &AppState) -> Result<(i64, i64), sqlx::Error> {
-    let (n, oldest): (i64, Option<At>) =
-        sqlx::query_as("select count(*), min(created_at) from outbox where delivered_at is null")
-            .fetch_one(state.db.reader())
-            .await?;
-    Ok((n, oldest.map_or(0, |at| (state.clock.now() - at).max(0))))
+pub async fn backlog(state: &AppState) -> Result<Backlog, sqlx::Error> {
+    let (waiting, oldest, given_up): (i64, Option<At>, i64) = sqlx::query_as(
+        "select count(*) filter (where failed_at is null),
+                min(created_at) filter (where failed_at is null),
+                count(*) filter (where failed_at is not null)
+         from outbox where delivered_at is null",
+    )
+    .fetch_one(state.db.reader())
+    .await?;
+    Ok(Backlog {
+        waiting,
+        oldest_age_ms: oldest.map_or(0, |at| (state.clock.now() - at).max(0)),
+        given_up,
+    })
+}
+
+/// The outbox as the metrics show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Backlog {
+    /// Rows still to be delivered.
+    pub waiting: i64,
+    /// How long the oldest of them has waited.
+    pub oldest_age_ms: i64,
+    /// Mails given up after their last attempt (dead letters).
+    pub given_up: i64,
 }
 
 /// Publishes committed seat changes to the map.

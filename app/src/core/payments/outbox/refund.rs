@@ -63,8 +63,10 @@ pub(super) async fn refund(
         if payments::complete_refund(&mut tx, booking_id, id, now).await? {
             crate::core::platform::metrics::payment("refunded");
             if cents.is_some() {
-                payments::record_partial_refund(&mut tx, booking_id, amount.minor(), None, now)
-                    .await?;
+                // The total refunded, as the provider's echo records it:
+                // what went back before and this part.
+                let total = target.refunded_before + amount.minor();
+                payments::record_partial_refund(&mut tx, booking_id, total, None, now).await?;
             }
         }
     }
