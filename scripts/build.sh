@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the site and the server: the same steps `cargo leptos build` runs
 # (hydrate lib to wasm, wasm-bindgen, assets, ssr binary), without needing
-# cargo-leptos itself, whose install takes 18–55 minutes on this kind of
-# machine. `--release` for an optimised build; `--wasm-release` for a
+# cargo-leptos itself, whose install is a long build from source on a
+# small machine. `--release` for an optimised build; `--wasm-release` for a
 # development server with the optimised wasm a browser would really get
 # (the test command's build).
 #
@@ -45,7 +45,7 @@ for bundle in holdfast holdfast-console; do
   if [ "$wasm_dir" = wasm-release ]; then
     # The features Rust's wasm32 target emits; wasm-opt refuses others.
     # --converge (the buyer's): -Oz again until the wasm stops shrinking
-    # (2.5 KB brotli less than one round, for about a minute more).
+    # (a smaller download than one round gives, for a longer build).
     converge=()
     [ "$bundle" = holdfast ] && converge=(--converge)
     echo "==> wasm-opt -Oz ${converge[*]} ($bundle)"

@@ -107,8 +107,8 @@ chaos() {
 # Sampled every half second while the simulator runs; the last sample is
 # printed at the end. On a machine the run saturates, CPU per booking says
 # more than the wall clock, which moves with the machine's other tenants.
-# Shell builtins only: a sampler that forks a reader per process took 5 %
-# of the machine from the sale it measured (`perf record -a`).
+# Shell builtins only: a sampler that forks a reader per process would take
+# a share of the machine from the sale it measures.
 ticks=0
 add_ticks() { # with_children(0|1) pid... → adds utime+stime (+ cutime+cstime) to $ticks
   local with_children=$1 p f

@@ -1,4 +1,4 @@
-//! `holdfast`: serve the app (the default) — see the README for configuration.
+//! `holdfast`: serve the app (the default) — see docs/OPERATIONS.md for configuration.
 
 use holdfast::server::{config::Config, run};
 

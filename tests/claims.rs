@@ -673,9 +673,8 @@ async fn sqlite_log_is_copied_back_beside_the_writer() {
 
 /// Postgres: the statistics refresh an on-sale leans on
 /// (`Db::refresh_statistics`) analyzes a small sample: a histogram of at
-/// most 11 bounds where Postgres' default makes 101. Each `analyze` of a
-/// busy table then costs 6–15 ms of the cores the claims need, not 40–115
-/// ms (issue 19).
+/// most 11 bounds where Postgres' default makes 101, so each `analyze` of
+/// a busy table takes far less of the cores the claims need.
 #[tokio::test]
 async fn postgres_statistics_refresh_takes_a_small_sample() {
     if !common::wants_postgres() {

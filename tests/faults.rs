@@ -8,9 +8,10 @@ use common::TestApp;
 on_both_backends!(
     database_gone_answers_stay_in_the_error_shape,
     |app: TestApp| async move {
-        // A session first, so the requests below also exercise its loading.
+        // A session first (a hold makes one: reads never do), so the
+        // requests below also exercise its loading.
         let buyer = app.buyer();
-        assert_eq!(buyer.get("/api/bookings").await.status, 200);
+        assert_eq!(buyer.hold(1, 3).await.status, 200);
         app.state.db.close().await;
 
         for answer in [
@@ -31,13 +32,14 @@ on_both_backends!(
 );
 
 // SQLite writes through a pool of its own: with only that one gone, a new
-// buyer's read succeeds but its session cannot be stored — the session
-// layer's bare 500 must not reach the client either.
+// buyer's hold cannot store its session — the session layer's bare 500
+// must not reach the client either. (A read makes no session at all.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_session_that_cannot_be_stored_answers_in_the_error_shape() {
     let app = common::spawn_app(common::Backend::Sqlite).await;
     app.state.db.writer().close().await;
-    assert_internal(&app.buyer().get("/api/bookings").await);
+    assert_eq!(app.buyer().get("/api/bookings").await.status, 200);
+    assert_internal(&app.buyer().hold(1, 5).await);
 }
 
 fn assert_internal(answer: &common::Answer) {

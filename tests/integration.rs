@@ -1,6 +1,6 @@
 //! Every integration test, in one binary: each file below is a module, so the
-//! test command links one executable instead of one per file (each weighed
-//! over 400 MB and its own link). Run one file with
+//! test command links one executable instead of one per file (each a large
+//! binary with its own link). Run one file with
 //! `cargo test --features holdfast/ssr,holdfast-app/ssr --test integration holds::`.
 //!
 //! The servers these tests start share the process, and so its metrics

@@ -25,8 +25,8 @@ mod console {
     pub use crate::ui::console::home::AdminHome;
 }
 
-/// The buyer's wasm has no console (136 KB of brotli less on a buyer's
-/// first visit): a link followed inside it to a console page loads that
+/// The buyer's wasm has no console (so a buyer's first visit does not
+/// download it): a link followed inside it to a console page loads that
 /// page from the server, which sends the console's wasm with it.
 #[cfg(not(any(feature = "ssr", feature = "console")))]
 mod console {

@@ -1,4 +1,4 @@
-// The buyer's page as issue 20 asks for it, at desktop and phone width:
+// The buyer's page at desktop and phone width:
 // best seats under a price in one tap, a lost seat said and replaced in one
 // tap, × and Clear, a seat's details on hover, standing places left live,
 // Pay from the bar at the bottom of a phone, taps that zoom before they pick.

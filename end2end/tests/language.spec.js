@@ -1,11 +1,10 @@
-// The pages in Vietnamese (a browser set to vi-VN) and in English, as
-// issue 23 asks: the home page, the Hà Nội night priced in đồng, a hold
-// with its countdown, and a purchase through the checkout to the booking,
-// at desktop and phone width. On every one of those screens no English
-// sentence of the catalogue (read from app/src/i18n/messages.rs) is left,
-// in the text or in the accessible names. The organizer's console in
-// Vietnamese. The header's switch is remembered over the browser's
-// language.
+// The pages in Vietnamese (a browser set to vi-VN) and in English: the
+// home page, the Hà Nội night priced in đồng, a hold with its countdown,
+// and a purchase through the checkout to the booking, at desktop and phone
+// width. On every one of those screens no English sentence of the
+// catalogue (read from app/src/i18n/messages.rs) is left, in the text or
+// in the accessible names. The organizer's console in Vietnamese. The
+// header's switch is remembered over the browser's language.
 const fs = require('fs');
 const path = require('path');
 const { test, expect } = require('@playwright/test');

@@ -40,7 +40,7 @@ for c in 8 32 64; do
   echo "-- pgbench -c $c, one hold per transaction"
   "$bin/pgbench" -n -c "$c" -j 2 -T 10 -f scripts/bench/hold.sql "$pgb" | grep -E "^tps|latency average"
   # The server prepares its statements once; pgbench's default protocol
-  # plans each anew (about half of its time on this SQL).
+  # plans each anew (a large share of its time on this SQL).
   echo "-- pgbench -c $c -M prepared, one hold per transaction"
   "$bin/pgbench" -n -M prepared -c "$c" -j 2 -T 10 -f scripts/bench/hold.sql "$pgb" | grep -E "^tps|latency average"
   echo "-- pgbench -c $c, eight holds per transaction (holds/s = 8 × tps)"

@@ -1,5 +1,5 @@
 """Schemathesis checks of our own: every API error is in the contract's
-shape, `{ "error": { "code": ..., "message": ... } }` (API.md), and never
+shape, `{ "error": { "code": ..., "message": ... } }` (docs/API.md), and never
 carries a database message or a stack trace."""
 
 import schemathesis

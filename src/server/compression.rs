@@ -6,8 +6,8 @@
 //! must not be held back, and bodies too large to hold in memory.
 //!
 //! Ours rather than tower-http's layer: that one chooses brotli for every
-//! answer, which cost a 10 KB page more than its rendering (1,524 pages/s
-//! against 2,792 uncompressed; measured with `holdfast-bench pages`).
+//! answer, which costs a page more than its rendering does (`holdfast-bench
+//! pages` compares them).
 
 use axum::body::{to_bytes, Body};
 use axum::extract::Request;
@@ -45,7 +45,8 @@ pub async fn compress(request: Request, next: Next) -> Response {
     if raw.len() < MIN_BYTES {
         return Response::from_parts(parts, Body::from(raw));
     }
-    // A page takes about 0.1 ms: not worth a blocking-pool hop.
+    // A page deflates in a fraction of a millisecond: not worth a
+    // blocking-pool hop.
     let packed = encode(&raw, encoding, Effort::Fast);
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.remove(header::ACCEPT_RANGES);
@@ -82,7 +83,7 @@ fn compressible(response: &Response) -> bool {
             || kind == "application/javascript"
             || kind == "application/wasm"
             || kind == "image/svg+xml"
-            // An icon is a bitmap: it shrinks as text does (4.3 KB → 0.1).
+            // An icon is a bitmap: it shrinks as text does.
             || kind == "image/x-icon"
             || kind == "image/vnd.microsoft.icon"
             || kind.ends_with("+json"))

@@ -305,8 +305,8 @@ pub async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
 /// once, cloned (an `Arc`) per connection with the peer's address beside it
 /// (`ConnectInfo`). Handing `axum::serve` the `Router` itself instead
 /// rebuilds every route for each connection and frees them all when it
-/// closes: measured in the claims bench, where every buyer opens its own
-/// connection, that was 13 % of the server's CPU (perf, call graphs).
+/// closes, a real share of the server's CPU where every buyer opens its
+/// own connection (an on-sale's crowd, the claims bench).
 pub fn per_connection(
     router: axum::Router,
 ) -> axum::extract::connect_info::IntoMakeServiceWithConnectInfo<axum::Router, std::net::SocketAddr>
@@ -316,7 +316,7 @@ pub fn per_connection(
 
 /// Answers leave as they are written: a page streamed in parts would
 /// otherwise wait on Nagle's algorithm and the browser's delayed ACK, 40 ms
-/// per page (measured: 44 ms p50 for every SSR page before this).
+/// per page.
 pub fn no_delay(listener: tokio::net::TcpListener) -> NoDelay {
     use axum::serve::ListenerExt;
     fn set(tcp: &mut tokio::net::TcpStream) {

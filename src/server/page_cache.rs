@@ -7,11 +7,12 @@
 //! extensions, so the render cannot read a newer one), and kept.
 //!
 //! At an on-sale's first second every arriving browser asks for the same
-//! page: one render serves them all, where each used to cost a Leptos
-//! render and a deflate (`holdfast-bench pages`, README). A hold changes
-//! the event's counts, so the next request renders again: never a stale
-//! page. Only the plain page (`GET /events/{id}`, no query: the language
-//! switch repeats the query) is kept; one page per event and language.
+//! page: one render serves them all, where each would otherwise cost a
+//! Leptos render and a deflate (`holdfast-bench pages`,
+//! docs/BENCHMARKS.md). A hold changes the event's counts, so the next
+//! request renders again: never a stale page. Only the plain page
+//! (`GET /events/{id}`, no query: the language switch repeats the query)
+//! is kept; one page per event and language.
 //!
 //! The page's inline scripts carry a nonce Leptos draws per render. Our
 //! Content-Security-Policy does not use nonces (`protect.rs`), so a kept

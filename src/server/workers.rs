@@ -55,7 +55,7 @@ pub fn jobs(config: &Config) -> Vec<Job> {
         }),
         // Batch after batch while they come back full: after an on-sale
         // thousands of confirmations wait, and one batch a second would
-        // take minutes (the simulator measured it).
+        // take minutes.
         Job::new("outbox", second, |s| async move {
             in_batches(outbox::BATCH, || retried("outbox", || dispatch_due(&s))).await
         }),

@@ -537,6 +537,19 @@ impl Buyer {
         }
     }
 
+    /// Gives this client a session without booking anything (reads never
+    /// make one): it asks for a sign-in link to a throwaway address.
+    pub async fn open_session(&self) {
+        let asked = self
+            .post(
+                "/api/auth/email-link",
+                None,
+                Some(serde_json::json!({ "email": format!("session-{}@example.com", new_key()) })),
+            )
+            .await;
+        assert_eq!(asked.status, 202, "{}", asked.text);
+    }
+
     /// Opens a mailed sign-in link as its person does: the page only asks
     /// "Sign in as …?"; the person confirms (a same-origin form post),
     /// `bring`: with the box "move this browser's bookings" ticked. The

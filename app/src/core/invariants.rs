@@ -1,4 +1,4 @@
-//! The invariants of DESIGN.md, evaluated against the database: by tests
+//! The invariants of docs/ARCHITECTURE.md, evaluated against the database: by tests
 //! after every concurrent scenario, and (later) by the admin canary.
 
 use super::platform::db::{Backend, Db};
@@ -100,8 +100,8 @@ pub async fn violations(db: &Db, now: At) -> Result<Vec<String>, sqlx::Error> {
     //    refunded ⇒ REFUNDED; disputed ⇒ DISPUTED, or REFUNDED if the money
     //    had gone back first); one refund per payment at the provider. The
     //    refunds under way are counted once, then joined: counted per
-    //    payment, the outbox was read once for every payment (1.6 s of
-    //    Postgres after a 4,400-booking on-sale, growing with the square).
+    //    payment, the outbox would be read once for every payment, a cost
+    //    that grows with the square of an on-sale's bookings.
     let money = PaymentStatus::sql_list(&[Paid, RefundPending, Refunded, Disputed]);
     let sql = format!(
         "select p.booking_id, p.status, b.status, cast(coalesce(o.n, 0) as bigint)

@@ -202,7 +202,7 @@ pub struct PriceCategory {
     pub color: String,
 }
 
-/// A standing area sold by count, not by seat (additive to API.md).
+/// A standing area sold by count, not by seat (additive to docs/API.md).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema, sqlx::FromRow))]
 #[serde(rename_all = "camelCase")]

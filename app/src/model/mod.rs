@@ -1,4 +1,4 @@
-//! The shapes the outside sees (API.md), shared by the REST API, the server
+//! The shapes the outside sees (docs/API.md), shared by the REST API, the server
 //! functions and the hydrated pages. Plain data: no I/O, no SQL.
 
 mod booking;

@@ -6,9 +6,10 @@
 //!
 //! The limit is measured in turns with the answers: after a warm-up, a
 //! `/healthz` run before each answer's and one after the last, and each
-//! answer is set against the mean of the two beside it. One `/healthz` run
-//! at the start, while the server and the client were still warming up,
-//! put the same 304 at anything from 0.56× to 1.07× of it.
+//! answer is set against the mean of the two beside it. A single
+//! `/healthz` run at the start, while the server and the client are still
+//! warming up, would make the same answer's share of the limit swing
+//! widely from one run to the next.
 
 use std::time::Duration;
 

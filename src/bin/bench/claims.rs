@@ -65,9 +65,9 @@ pub async fn main(url: Option<String>) -> bool {
     // pages cached, its pool's connections open. The warm-up rounds are
     // printed, not counted; the second opens the connections that 64 at
     // once need. With the 8-connection warm-up alone, the first
-    // 64-connection round had a p99 of 87 ms in one run, against 26-30 ms
-    // in that run's later rounds, most likely from opening connections and
-    // preparing their statements.
+    // 64-connection round would pay for opening connections and preparing
+    // their statements, and its p99 would stand well above the later
+    // rounds'.
     for conns in [8usize, 64] {
         let r = round(&base, event, seat_base, take(800, &mut seats), conns).await;
         live += r.ok;

@@ -1,9 +1,8 @@
-//! The SQLite yardstick of issue 19: the hold use case in a loop, one
-//! transaction per hold and no group commit (`CLAIM_BATCH_MAX=1`), with
-//! `synchronous=FULL` — every hold fsynced before the next, durable across
-//! a power cut. What SQLite gives an application that neither batches nor
-//! relaxes durability; `holdfast-bench claims` prints holds over HTTP as a
-//! multiple of it.
+//! The SQLite yardstick: the hold use case in a loop, one transaction per
+//! hold and no group commit (`CLAIM_BATCH_MAX=1`), with `synchronous=FULL`
+//! — every hold fsynced before the next, durable across a power cut. What
+//! SQLite gives an application that neither batches nor relaxes durability;
+//! `holdfast-bench claims` prints holds over HTTP as a multiple of it.
 
 use holdfast_app::core::platform::db::Backend;
 

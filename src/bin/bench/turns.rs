@@ -1,10 +1,9 @@
 //! Two kinds of claim rounds compared without the machine's drift: a round
 //! on something fresh and a round on something filled, taken in turns
 //! (fresh, filled, filled, fresh, fresh, filled), each after a checkpoint,
-//! and compared by their medians. On this shared machine one round's rate
-//! moves by a fifth from minute to minute, more than the effects measured;
-//! rounds taken in turns within seconds leave the filling as the one
-//! difference.
+//! and compared by their medians. On a shared machine one round's rate
+//! drifts from minute to minute by more than the effects measured; rounds
+//! taken in turns within seconds leave the filling as the one difference.
 
 use crate::throughput::Run;
 use holdfast_app::core::platform::db::{Backend, Db};

@@ -159,9 +159,10 @@ pub fn json<T: DeserializeOwned>(headers: &HeaderMap, body: &Bytes) -> Result<T,
     serde_json::from_slice(body).map_err(|e| body_error(&e))
 }
 
-/// A body that is not JSON is 400 on `body`; JSON missing a required
-/// field, or carrying one the operation does not take, is 422 naming that
-/// field (what the contract promises for each required field).
+/// A body that is not JSON is 400 on `body`; one carrying a field the
+/// operation does not take is 400 naming that field; JSON missing a
+/// required field is 422 naming it (what the contract promises for each
+/// required field).
 fn body_error(e: &serde_json::Error) -> ApiError {
     let said = e.to_string();
     let named = |prefix: &str| {
@@ -174,10 +175,7 @@ fn body_error(e: &serde_json::Error) -> ApiError {
             return ApiError::unprocessable(format!("{field} is required"), &field);
         }
         if let Some(field) = named("unknown field `") {
-            return ApiError::unprocessable(
-                format!("{field} is not a field of this request"),
-                &field,
-            );
+            return ApiError::validation(format!("{field} is not a field of this request"), &field);
         }
     }
     ApiError::validation(format!("invalid JSON body: {e}"), "body")

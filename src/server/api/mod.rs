@@ -1,4 +1,4 @@
-//! The REST API of API.md. Handlers parse input at the edge, call one use
+//! The REST API of docs/API.md. Handlers parse input at the edge, call one use
 //! case, and shape the answer; they decide no transition themselves.
 
 mod account;

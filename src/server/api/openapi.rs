@@ -128,7 +128,7 @@ impl Modify for Security {
 #[openapi(
     info(
         title = "Holdfast API",
-        description = "Seat booking for concerts and cruises: live seat maps, atomic holds, Stripe payments. Errors: `{ error: { code, message, … } }`; see API.md.",
+        description = "Seat booking for concerts and cruises: live seat maps, atomic holds, Stripe payments. Errors: `{ error: { code, message, … } }`; see docs/API.md in the repository.",
         version = "1"
     ),
     paths(

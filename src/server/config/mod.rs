@@ -1,4 +1,4 @@
-//! Configuration from the environment (API.md's table), typed and checked
+//! Configuration from the environment (docs/OPERATIONS.md's table), typed and checked
 //! once at start.
 
 use std::net::SocketAddr;

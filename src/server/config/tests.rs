@@ -13,7 +13,7 @@ fn read(pairs: &[(&str, &str)]) -> Result<Config, String> {
     Config::from_settings(&|name| table.get(name).cloned())
 }
 
-/// The contract's name (API.md) sets the per-session limit; the older
+/// The contract's name (docs/API.md) sets the per-session limit; the older
 /// name still works where the new one is absent; TRUSTED_PROXIES is
 /// read and checked.
 #[test]

@@ -168,7 +168,7 @@ impl AdminAuth {
             return Ok(());
         }
         tokio::time::sleep(FAILURE_DELAY).await;
-        // Wrong credentials, as API.md's table has it: 403 (401 is for
+        // Wrong credentials, as docs/API.md's table has it: 403 (401 is for
         // none at all).
         Err(ApiError::Forbidden)
     }

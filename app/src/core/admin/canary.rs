@@ -1,4 +1,4 @@
-//! The invariant canary: DESIGN.md's invariants evaluated against the
+//! The invariant canary: the invariants of docs/ARCHITECTURE.md evaluated against the
 //! database on demand (`GET /api/admin/invariants`) and every minute by a
 //! worker. A violation is logged at error level, counted in
 //! `holdfast_invariant_violations_total`, and kept for the console's banner.

@@ -2,7 +2,7 @@
 //! come), the pay step, the webhook with its inbox, reconciliation of
 //! payments whose outcome is unknown, and the outbox of side effects.
 //!
-//! Rules (DESIGN.md): no transaction is held across a provider call; a
+//! Rules (docs/ARCHITECTURE.md): no transaction is held across a provider call; a
 //! provider timeout is "unknown", never "failed"; every provider event is
 //! applied once (inbox); every side effect leaves through the outbox with an
 //! idempotency key.

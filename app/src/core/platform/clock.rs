@@ -105,7 +105,7 @@ impl Clock for ManualClock {
     }
 }
 
-/// RFC 3339 UTC with milliseconds, as API.md wants times.
+/// RFC 3339 UTC with milliseconds, as docs/API.md wants times.
 pub fn rfc3339(at: At) -> String {
     chrono::DateTime::from_timestamp_millis(at.ms())
         .unwrap_or_default()

@@ -33,8 +33,9 @@ impl Encoding {
     }
 
     /// The encoding for a body compressed per request: gzip when accepted
-    /// (brotli sets up more than it saves on a few kilobytes: 174 pages/s
-    /// against 2,096 with gzip, `holdfast-bench pages`), else the best one.
+    /// (brotli sets up more than it saves on a few kilobytes, and a server
+    /// answering with it serves far fewer pages a second, `holdfast-bench
+    /// pages`), else the best one.
     pub fn per_request(accept: Option<&str>) -> Encoding {
         if offered(accept).any(|(e, _)| e == Encoding::Gzip) {
             Encoding::Gzip
@@ -150,11 +151,10 @@ const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255];
 /// gzip for what is compressed per request (a page), with one compressor
 /// per thread, reset for each body instead of a new one (and its ~250 KB
 /// of tables) per page. Level 2: zlib-rs's level 1 is its quick mode, with
-/// fixed Huffman codes only (the event page 5,427 B against 4,913 B with
-/// miniz_oxide's level 1); level 2 is its fast mode with each block's own
-/// codes, 4,450 B, at the same share of the server's time (deflating is
-/// about a tenth of it, as miniz_oxide's level 1 was; level 5 took a sixth,
-/// `perf`, `holdfast-bench pages`).
+/// fixed Huffman codes only, which makes a page larger than miniz_oxide's
+/// level 1 would; level 2 is its fast mode with each block's own codes, a
+/// smaller page for about the same share of the server's time, where
+/// higher levels take markedly more of it (`holdfast-bench pages`).
 fn gzip_fast(raw: &[u8]) -> Bytes {
     const FAST_LEVEL: u32 = 2;
     use flate2::{Compress, Compression, FlushCompress, Status};
@@ -193,19 +193,19 @@ fn gzip_fast(raw: &[u8]) -> Bytes {
 
 fn brotli(raw: &[u8], effort: Effort) -> Bytes {
     // Quality 4 for what is rebuilt as seats change (a version's status
-    // letters and page, up to four times a second on each instance): on
-    // the arena's 10 KB of letters, 0.13 ms and 1,796 B, where quality 5
-    // took 1.9 ms for 1,558 B (its hasher clears a megabyte of tables for
-    // every body, whatever its size) and gzip at 6 0.69 ms for 1,602 B.
-    // Quality 5 was 4 % of an instance's samples in the on-sale's rush
-    // (`perf`); 240 B more per look at the map is nothing beside that.
-    // What is built once and kept for good (a map's drawing) gets 11: the
-    // arena's 195 KB drawing is 16.0 KB against 19.6 KB at 9, for about
-    // 0.15 s once per map (3.6 KB of every first visit's 600 KB budget).
+    // letters and page, up to four times a second on each instance):
+    // quality 5's hasher clears a megabyte of tables for every body,
+    // whatever its size, so on bodies this small it costs many times what
+    // quality 4 does (and gzip is slower too), a cost an instance would
+    // feel in an on-sale's rush; the few hundred bytes more per look at the
+    // map are nothing beside that.
+    // What is built once and kept for good (a map's drawing) gets 11: it
+    // comes out clearly smaller than at 9, the time is paid once per map,
+    // and every byte counts against the first visit's 600 KB budget.
     // The window fits the body (2^16 to 2^22 bytes).
     // A large body made on demand (the full JSON of 10,000 seats, 1.4 MB)
     // keeps quality 5: there the tables' setup is small beside the work,
-    // and quality 4 made it 145 KB instead of 124 KB.
+    // and quality 4 would make it clearly larger.
     let quality = match effort {
         Effort::Fast if raw.len() >= 64 * 1024 => 5,
         Effort::Fast => 4,

@@ -26,8 +26,8 @@ const BUSY_TABLES: [&str; 5] = [
 /// The refresh's sample: 3,000 rows a table (a statistics target of 10),
 /// not Postgres' default 30,000. The claims' plans hang on row counts and
 /// a handful of statuses, which the small sample gives as well; the large
-/// one took 35–115 ms of the two cores per table, every few seconds of an
-/// on-sale, reading every sampled key's stored answer (issue 19).
+/// one would read every sampled key's stored answer every few seconds of an
+/// on-sale, taking from the claims the cores they need.
 const REFRESH_SAMPLE: &str = "set local default_statistics_target = 10";
 
 /// Connections of the claims' writers on Postgres.
@@ -214,10 +214,10 @@ impl Db {
 
     /// Postgres: analyzes the tables an on-sale fills within seconds, when
     /// more than a tenth of a table (and at least 1,000 rows) changed since
-    /// its statistics were taken. Autovacuum looks once a minute; between
-    /// its looks the planner judged 20,000 live holds by the statistics of
-    /// an empty table and the claim slowed to 0.35–0.55× (issue 19; with
-    /// the statistics kept fresh: 1.04×). Returns the tables analyzed.
+    /// its statistics were taken. Autovacuum looks only once a minute;
+    /// between its looks the planner would judge thousands of live holds by
+    /// the statistics of an empty table, and its plans would slow every
+    /// claim. Returns the tables analyzed.
     pub async fn refresh_statistics(&self) -> Result<Vec<&'static str>, sqlx::Error> {
         if self.backend != Backend::Postgres {
             return Ok(Vec::new());

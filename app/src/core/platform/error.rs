@@ -1,5 +1,5 @@
 //! The one error type of the HTTP boundary. Every failure leaves the server in
-//! the shape of API.md (`{ "error": { "code", "message", ... } }`); causes
+//! the shape of docs/API.md (`{ "error": { "code", "message", ... } }`); causes
 //! such as database messages are logged, never sent.
 
 use axum::http::StatusCode;
@@ -195,7 +195,7 @@ impl ApiError {
         }
     }
 
-    /// The body as API.md shapes it.
+    /// The body as docs/API.md shapes it.
     pub fn body(&self) -> ErrorBody {
         let (seat_ids, suggestions, fields) = match self {
             ApiError::SeatTaken {

@@ -71,9 +71,9 @@ pub async fn start(
         // One sender keeps this instance's notices in the order it committed.
         // Whatever queues up within `GATHER` of a first change goes out
         // together, in one statement: one round trip (and one NOTIFY, which
-        // wakes every instance's listener) per commit would fall behind under
-        // an on-sale (the simulator measured minutes of lag) and cost every
-        // hold a trip; one per window does not.
+        // wakes every instance's listener) per commit would fall further
+        // behind for as long as an on-sale's rush lasts and cost every hold
+        // a trip; one per window does not.
         while let Some(first) = rx.recv().await {
             tokio::time::sleep(GATHER).await;
             let mut pending = vec![first];

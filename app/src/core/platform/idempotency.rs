@@ -28,7 +28,7 @@ pub struct IdempotencyKey {
 }
 
 impl IdempotencyKey {
-    /// 1–255 printable ASCII characters (API.md).
+    /// 1–255 printable ASCII characters (docs/API.md).
     pub fn parse(raw: &str, request_parts: &[&[u8]]) -> Result<Self, ApiError> {
         if raw.is_empty() || raw.len() > 255 || !raw.bytes().all(|b| (0x20..0x7f).contains(&b)) {
             return Err(ApiError::validation(

@@ -22,10 +22,9 @@ use crate::core::waiting_room::WaitingRooms;
 
 /// The state, behind one `Arc`. axum clones the state for every extractor
 /// and middleware of every request: a clone is one reference count, where
-/// cloning the parts themselves was a dozen (and as many to drop). In perf
-/// call graphs of the hold bench's refused holds, those clones and drops
-/// were about 11 % of the bench process's samples (server and clients). Read the parts
-/// through it (`state.db`); [`StateParts`] is what it is made of.
+/// cloning the parts themselves would be a dozen (and as many to drop), a
+/// cost every request would pay, a refused hold as much as a page. Read the
+/// parts through it (`state.db`); [`StateParts`] is what it is made of.
 #[derive(Clone)]
 pub struct AppState(Arc<StateParts>);
 
@@ -92,7 +91,7 @@ pub struct Payments {
     pub mailer: Mailer,
 }
 
-/// Booking rules, from the environment (see the README's configuration table).
+/// Booking rules, from the environment (see the configuration table in docs/OPERATIONS.md).
 #[derive(Debug, Clone)]
 pub struct Rules {
     /// How long a hold lasts (`HOLD_TTL_SECONDS`).

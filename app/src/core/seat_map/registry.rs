@@ -26,7 +26,8 @@ pub struct SeatMaps {
     fanout: OnceLock<ChangeSender>,
     /// Held while a map loads, so a crowd arriving at a map not loaded yet
     /// (first requests of an on-sale, a restart) loads it once, not once per
-    /// request: 64 concurrent loads of a 44,000-seat map took 5 s (measured).
+    /// request: concurrent loads of a large map contend for the same cores
+    /// and database, and each would take many times as long as one alone.
     loading: tokio::sync::Mutex<()>,
     loads: AtomicU64,
 }

@@ -1,7 +1,7 @@
 //! Places for arrivals, in batches. Handing out positions takes the room
 //! row's lock until commit, so one transaction per arrival queues every
-//! arrival behind one disk flush (the bench measured ~400 joins/s on
-//! Postgres). Instead each instance gathers the arrivals that came while
+//! arrival behind one disk flush, and joins go no faster than the disk
+//! flushes. Instead each instance gathers the arrivals that came while
 //! the previous batch was being written and gives them their places in one
 //! transaction: one counter bump, one multi-row insert, one flush — in the
 //! order they arrived.

@@ -140,8 +140,8 @@ async fn statement(
 
 /// See the module's words; the places owned counted as the claim alone
 /// counts them (`claim_sql`). The keys are looked up one claim at a time:
-/// as a join, the generic plan scanned the whole table of keys (1.2 ms a
-/// batch at 20,000 keys).
+/// as a join, the generic plan scans the whole table of keys, a cost per
+/// batch that grows with every key an on-sale stores.
 fn statement_sql() -> String {
     format!(
         "with c as (

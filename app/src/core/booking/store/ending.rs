@@ -70,10 +70,10 @@ async fn end_hold(
 /// capped promo campaigns they would give uses back to are locked first, in
 /// id order (`promo::store::lock_campaigns_of`), then the holds themselves,
 /// in id order too, so transactions ending several holds never wait on each
-/// other in a circle. (The holds were taken in the order the database
-/// listed them; two claims over the seats of the same stale holds then
-/// deadlocked, and a claim that lost three times answered 503, in a full
-/// on-sale's tail.) Every path that ends stale holds in bulk — a claim over
+/// other in a circle. (Taken in the order the database lists them, two
+/// claims over the seats of the same stale holds could deadlock, and a
+/// claim that lost three times would answer 503, in a full on-sale's
+/// tail.) Every path that ends stale holds in bulk — a claim over
 /// them, the sweeper, a late payment's re-take — comes through here.
 pub async fn expire_stale(
     tx: &mut Tx,

@@ -1,10 +1,11 @@
 //! Each price category in the colour its organizer chose: a small style
 //! sheet per event (`.seat.cat-A { fill: … }`), weaker than the statuses'
 //! rules (`svg .seat.held`, …: one element more), so a taken seat never
-//! looks free whatever its category's colour. Plain class selectors: the
-//! 10,000 seats of an arena are matched as fast as before. Only well-formed codes and hex
-//! colours are written (event setup refuses others; older rows are
-//! skipped, their seats drawn in the neutral default).
+//! looks free whatever its category's colour. Plain class selectors, so
+//! the 10,000 seats of an arena cost no more to match than without them.
+//! Only well-formed codes and hex colours are written (event setup refuses
+//! others; older rows are skipped, their seats drawn in the neutral
+//! default).
 
 use crate::model::PriceCategory;
 

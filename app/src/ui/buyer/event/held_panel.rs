@@ -97,7 +97,7 @@ pub fn HeldPanel(
     let promo_booking = h.booking_id.clone();
     let guests_booking = h.booking_id.clone();
     let promo_currency = h.currency.clone();
-    // A ship's places are cabins (issue 20: wording per kind).
+    // A ship's places are cabins: the wording follows the event's kind.
     let cruise = kind == EventKind::Cruise;
     view! {
         <div class="held-note" role="status">
