@@ -16,24 +16,24 @@ if [ "$have" != "$want" ]; then
   # re-lock that one dependency and install from the path.
   work=$(mktemp -d)
   mkdir -p "$work/probe/src" && echo 'fn main() {}' > "$work/probe/src/main.rs"
+  # A dependency on the CLI crate (it has no library: cargo warns and skips
+  # it as a dependency) makes `cargo fetch` download its .crate into
+  # cargo's own registry cache, from the registry cargo is configured with.
   cat > "$work/probe/Cargo.toml" <<TOML
 [package]
 name = "probe"
 version = "0.0.0"
 edition = "2021"
 [dependencies]
-wasm-bindgen-cli-support = "=$want"
+wasm-bindgen-cli = "=$want"
 TOML
-  # Fetching the CLI crate itself is not possible as a dependency (it has no
-  # library), so download its .crate through cargo's own registry cache.
-  (cd "$work/probe" && cargo fetch -q)
-  crate=$(ls -d "$HOME"/.cargo/registry/cache/*/ | head -n1)
-  if [ ! -f "$crate/wasm-bindgen-cli-$want.crate" ]; then
-    curl -sSfL "https://static.crates.io/crates/wasm-bindgen-cli/wasm-bindgen-cli-$want.crate" \
-      -o "$work/cli.crate"
-  else
-    cp "$crate/wasm-bindgen-cli-$want.crate" "$work/cli.crate"
+  (cd "$work/probe" && cargo fetch -q 2>/dev/null)
+  crate=$(ls "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/"wasm-bindgen-cli-$want.crate" 2>/dev/null | head -n1 || true)
+  if [ ! -f "$crate" ]; then
+    echo "cargo could not fetch wasm-bindgen-cli $want" >&2
+    exit 1
   fi
+  cp "$crate" "$work/cli.crate"
   tar -xzf "$work/cli.crate" -C "$work"
   cd "$work/wasm-bindgen-cli-$want"
   cargo update -q -p webpki-roots --precise 1.0.10 2>/dev/null || true
