@@ -2,7 +2,8 @@
 # Benchmarks: holdfast-bench (release) on SQLite and on a throwaway Postgres,
 # then pgbench running the same SQL transaction on that Postgres; the
 # full-size on-sale simulation (100,000 buyers, the 10,000-seat arena) on
-# three instances sharing Postgres and on one SQLite instance; and a
+# three instances sharing Postgres, through a failover of Postgres under
+# Patroni, and on one SQLite instance; and a
 # server's memory with 1,000 SSE clients connected.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +30,12 @@ echo "== on-sale simulation, full size: 100,000 buyers for the arena, 3 instance
 echo "== the same, Postgres over TCP on 127.0.0.1"
 ./scripts/onsale.sh --profile release --instances 3 --db postgres --hold-ttl 20 -- \
   --buyers 100000 --concurrency 256 --live-check || echo "!! the simulation above reported failures"
+echo "== on-sale simulation, full size, through a failover: Postgres under Patroni (3 nodes, synchronous), primary killed (SIGKILL) mid-sale"
+./scripts/onsale.sh --profile release --instances 3 --db ha --hold-ttl 20 --crash failover --crash-after 20 -- \
+  --buyers 100000 --concurrency 256 --forbid-500 || echo "!! the simulation above reported failures"
+echo "== the same, the primary frozen (SIGSTOP)"
+./scripts/onsale.sh --profile release --instances 3 --db ha --hold-ttl 20 --crash freeze --crash-after 20 -- \
+  --buyers 100000 --concurrency 256 --forbid-500 || echo "!! the simulation above reported failures"
 echo "== on-sale simulation, full size, 1 instance on SQLite"
 ./scripts/onsale.sh --profile release --instances 1 --db sqlite --hold-ttl 20 -- \
   --buyers 100000 --concurrency 256 || echo "!! the simulation above reported failures"

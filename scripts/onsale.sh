@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The on-sale simulation against real server processes:
 #
-#   scripts/onsale.sh [--instances N] [--db postgres|sqlite] [--crash none|kill|pg]
+#   scripts/onsale.sh [--instances N] [--db postgres|sqlite|ha|ha-async]
+#                     [--crash none|kill|pg|failover|freeze|lagging]
 #                     [--profile debug|release] [--hold-ttl S] [--bench simulate|rebooking]
 #                     [--pg-socket] -- [the bench's options]
 #
@@ -13,6 +14,17 @@
 # and started again. The simulator then checks that every acknowledged hold
 # and booking survived and that every invariant holds. `--bench rebooking`
 # runs the cancelled sailing's rebooking instead (holdfast-bench rebooking).
+# `--db ha` runs Postgres as production does (scripts/ha.sh: three nodes
+# under Patroni, synchronous replication, HAProxy in front) and the
+# instances reach it through HAProxy; `--db ha-async` the same with
+# asynchronous replication. `--crash failover` then kills the primary
+# (SIGKILL: its Patroni and its postmaster, a machine lost), `--crash
+# freeze` stops them (SIGSTOP: a machine hung, Patroni's TTL decides); a
+# standby takes over, and the old primary, started or woken again, must
+# come back as a standby. `--crash lagging` first stops the standbys'
+# WAL receivers for a few seconds, then kills the primary: with
+# asynchronous replication acknowledged writes are lost, which the checks
+# must catch. The simulator prints the outage's length.
 # With `--pg-socket` the instances and the simulator reach Postgres through
 # its Unix socket instead of TCP on 127.0.0.1. At the end (without a crash)
 # it prints the CPU time the servers, Postgres and the simulator used.
@@ -44,6 +56,9 @@ pids=()
 cleanup() {
   for p in "${pids[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
   [ "$db" = postgres ] && "$root/scripts/pg.sh" stop "$work/pg" || true
+  case "$db" in ha*) "$root/scripts/ha.sh" stop "$work/ha" || true
+    for f in "$work"/ha/node*/patroni.log; do [ -f "$f" ] && cp "$f" "$work/$(basename "$(dirname "$f")")-patroni.log"; done
+    rm -rf "$work/ha" ;; esac
   # Postgres's own log (lock waits, deadlocks) stays beside the instances'.
   [ -f "$work/pg/log" ] && cp "$work/pg/log" "$work/postgres.log" || true
   rm -rf "$work/pg" "$work"/*.db*
@@ -58,6 +73,9 @@ if [ "$db" = postgres ]; then
     port=${url##*:}; port=${port%%/*}
     url="postgres://postgres@localhost/postgres?host=$work/pg&port=$port"
   fi
+elif [ "$db" = ha ] || [ "$db" = ha-async ]; then
+  url=$("$root/scripts/ha.sh" start "$work/ha" $([ "$db" = ha-async ] && echo --async))
+  echo "postgres under Patroni ($("$root/scripts/ha.sh" leader "$work/ha") leads), through HAProxy: $url"
 else
   url="sqlite://$work/onsale.db"
 fi
@@ -92,6 +110,48 @@ chaos() {
       sleep 2
       echo "!! instance $victim starts again"
       start_instance "$victim" "${ports[$victim]}"
+      ;;
+    failover|freeze|lagging)
+      old=$("$root/scripts/ha.sh" leader "$work/ha")
+      if [ "$crash" = lagging ]; then
+        # The standbys stop receiving: what the primary acknowledges now,
+        # only the primary has (with synchronous replication it
+        # acknowledges nothing meanwhile).
+        receivers=$(pgrep -f "walreceiver" || true)
+        echo "!! the standbys' WAL receivers stopped: $receivers"
+        # shellcheck disable=SC2086
+        kill -STOP $receivers 2>/dev/null || true
+        sleep 3
+      fi
+      if [ "$crash" = freeze ]; then
+        echo "!! SIGSTOP the primary $old (Patroni and Postgres): Patroni's TTL decides"
+        "$root/scripts/ha.sh" freeze "$work/ha" "$old"
+      else
+        echo "!! SIGKILL the primary $old (Patroni and its postmaster)"
+        "$root/scripts/ha.sh" kill "$work/ha" "$old"
+      fi
+      # shellcheck disable=SC2086
+      [ "$crash" = lagging ] && { kill -CONT $receivers 2>/dev/null || true; }
+      if "$root/scripts/ha.sh" wait-leader "$work/ha" 60; then
+        echo "!! $("$root/scripts/ha.sh" leader "$work/ha") is the primary now"
+      fi
+      sleep 2
+      if [ "$crash" = freeze ]; then
+        echo "!! $old wakes up"
+        "$root/scripts/ha.sh" thaw "$work/ha" "$old"
+      else
+        echo "!! $old starts again"
+        "$root/scripts/ha.sh" rejoin "$work/ha" "$old"
+      fi
+      for _ in $(seq 1 120); do
+        [ "$("$root/scripts/ha.sh" role "$work/ha" "$old")" = replica ] && break
+        sleep 0.5
+      done
+      if [ "$("$root/scripts/ha.sh" role "$work/ha" "$old")" = replica ]; then
+        echo "!! $old is a standby again"
+      else
+        echo "!! $old did not come back as a standby" | tee "$work/rejoin-failed"
+      fi
       ;;
     pg)
       echo "!! postgres: immediate stop"
@@ -156,6 +216,7 @@ if [ "$crash" != none ]; then
     --admin-token $token --hold-ttl "$ttl" "$@" & sim=$!
   chaos
   wait $sim || status=$?
+  [ -f "$work/rejoin-failed" ] && status=1
 else
   "$bin/holdfast-bench" "$bench" --targets "$targets" --database "$url" \
     --admin-token $token --hold-ttl "$ttl" "$@" & sim=$!

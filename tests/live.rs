@@ -235,3 +235,32 @@ async fn a_burst_on_two_events_reaches_the_other_instance_whole() {
     }
     assert!(missing.is_empty(), "not held on B: {missing:?}");
 }
+
+// The fan-out's connection was lost (a failover): the instance drops its
+// maps, and an open stream says "reset" so its client reads the map again;
+// the changes of the map read anew (numbered from 1 again) still reach it.
+on_both_backends!(
+    a_stream_resets_when_its_map_is_read_again,
+    |app: TestApp| async move {
+        let client = reqwest::Client::new();
+        let url = format!("{}/api/events/1/seats/stream", app.base);
+        let mut stream = client.get(&url).send().await.unwrap();
+        assert_eq!(stream.status(), 200);
+        let buyer = app.buyer();
+        assert_eq!(buyer.hold(1, 601).await.status, 200);
+        let before = read_until(&mut stream, "\"id\":601").await;
+        assert!(before.contains("event: seats"), "{before}");
+        app.state.seat_maps.forget_all();
+        let reset = read_until(&mut stream, "event: reset").await;
+        assert!(reset.contains("event: reset"), "{reset}");
+        // The map is read again on its next use; its first change is
+        // version 1, below what the stream sent before, and still arrives.
+        assert_eq!(
+            app.buyer().get("/api/events/1/seats/status").await.status,
+            200
+        );
+        assert_eq!(buyer.hold(1, 602).await.status, 200);
+        let after = read_until(&mut stream, "\"id\":602").await;
+        assert!(after.contains("event: seats"), "{after}");
+    }
+);

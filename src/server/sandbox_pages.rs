@@ -47,12 +47,8 @@ async fn page(
                 .into_response()
         }
         Err(e) => {
-            tracing::error!(error = %e, "sandbox page failed");
-            return (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                Html(sorry(l, Msg::WentWrong)),
-            )
-                .into_response();
+            tracing::warn!(error = %e, "sandbox page failed");
+            return unavailable(l);
         }
     };
     let amount = l.price(session.amount_cents, &session.currency);
@@ -158,12 +154,8 @@ async fn complete(
         )
             .into_response(),
         Err(e) => {
-            tracing::error!(error = %e, "sandbox completion failed");
-            (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                Html(sorry(l, Msg::WentWrong)),
-            )
-                .into_response()
+            tracing::warn!(error = %e, "sandbox completion failed");
+            unavailable(l)
         }
     }
 }
@@ -177,6 +169,18 @@ fn shell(l: Locale, title: &str, body: &str) -> String {
         lang = l.tag(),
         tagline = l.t(Msg::SandboxTagline),
     )
+}
+
+/// The stand-in provider could not read or write its checkout (its store
+/// is Holdfast's database: a failover, a restart): 503 with a retry hint,
+/// as a provider's page briefly down answers. Nothing was paid.
+fn unavailable(l: Locale) -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(axum::http::header::RETRY_AFTER, "1")],
+        Html(sorry(l, Msg::WentWrong)),
+    )
+        .into_response()
 }
 
 fn sorry(l: Locale, what: Msg) -> String {

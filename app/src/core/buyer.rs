@@ -173,7 +173,10 @@ impl Owner {
 /// A session store that could not get a database connection in time is
 /// busy (503, nothing done, try again), not broken.
 pub fn session_error(e: tower_sessions::session::Error) -> ApiError {
-    if e.to_string().contains("pool timed out") {
+    let said = e.to_string();
+    if said.contains("pool timed out")
+        || said.contains(crate::core::platform::session_store::CONNECTION_LOST)
+    {
         tracing::warn!("session store busy: no database connection in time; answered 503");
         ApiError::Busy
     } else {

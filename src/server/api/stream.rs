@@ -18,6 +18,7 @@ use holdfast_app::core::buyer::MaybeBuyer;
 use holdfast_app::core::catalog;
 use holdfast_app::core::platform::client_addr::ClientAddr;
 use holdfast_app::core::seat_map::SeatChanges;
+use holdfast_app::core::seat_map::RESET;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::model::{AreaLeft, EventId, StandingLeft};
 use serde::Deserialize;
@@ -90,6 +91,12 @@ pub async fn seats(
     })
     .filter_map(move |item| {
         let event = match item {
+            // The instance's map was dropped and will be read again: the
+            // client reads it too, and every change of the new map counts.
+            Some(batch) if batch.version == RESET => {
+                sent = RESET;
+                Some(reset_event(RESET))
+            }
             Some(batch) if batch.version <= sent => None,
             Some(batch) => {
                 sent = batch.version;

@@ -274,6 +274,12 @@ impl From<sqlx::Error> for ApiError {
                 tracing::warn!("no database connection within the pool's wait; answered 503");
                 ApiError::Busy
             }
+            e if super::retry::is_connection_lost(&e) => {
+                tracing::warn!(
+                    "the database connection was lost (a failover or a restart); answered 503"
+                );
+                ApiError::Busy
+            }
             e => match super::retry::Contention::of(&e) {
                 Some(why) => ApiError::Contended(why),
                 None if is_data_exception(&e) => {

@@ -33,6 +33,28 @@ pub enum Contention {
 /// `_SHAREDCACHE`, `_VTAB`.
 const SQLITE_BUSY_CODES: &[&str] = &["5", "261", "517", "773", "6", "262", "518"];
 
+/// Whether the error is the database going away under the request: the
+/// connection broke (I/O, TLS, a protocol error mid-message, the driver's
+/// worker gone), Postgres is shutting down or starting up (`57P01`–`57P03`),
+/// the connection failed (class `08`), or the node is no longer the
+/// primary (`25006`: a demoted primary, or a standby, refuses writes). The
+/// transaction was rolled back with the connection — unless only its
+/// commit's answer was lost, which a retry with the same Idempotency-Key
+/// finds — so the client hears 503 `SERVICE_BUSY` and asks again, by which
+/// time the pool has connected to whichever node is the primary now.
+pub fn is_connection_lost(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(d) => d.code().is_some_and(|c| {
+            c.starts_with("08") || matches!(c.as_ref(), "57P01" | "57P02" | "57P03" | "25006")
+        }),
+        _ => false,
+    }
+}
+
 /// Whether a database error code is SQLite's BUSY or LOCKED.
 pub fn is_sqlite_busy_code(code: &str) -> bool {
     SQLITE_BUSY_CODES.contains(&code)
@@ -106,6 +128,15 @@ fn backoff(tried: u32) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lost_connection_is_told_from_a_refused_statement() {
+        let io = sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionReset));
+        assert!(is_connection_lost(&io));
+        assert!(is_connection_lost(&sqlx::Error::WorkerCrashed));
+        assert!(!is_connection_lost(&sqlx::Error::RowNotFound));
+        assert!(!is_connection_lost(&sqlx::Error::PoolTimedOut));
+    }
 
     #[test]
     fn backoff_stays_under_its_doubling_ceiling() {

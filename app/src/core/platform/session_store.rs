@@ -9,7 +9,9 @@
 //! Except for signed-in sessions: a record holding an admin grant or a
 //! buyer's account is read from the database on every request, so a
 //! sign-out on one instance is a sign-out on all of them at once. Guests
-//! (the crowd of an on-sale) stay cached: nothing signs a guest out.
+//! (the crowd of an on-sale) are served from memory: nothing signs a guest
+//! out. The copy of a signed-in record still spares the write of a save
+//! that changes nothing.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -59,6 +61,11 @@ impl DbSessionStore {
 }
 
 impl DbSessionStore {
+    /// The record to serve without the database: a guest's.
+    fn served_from_memory(&self, id: &Id) -> Option<Record> {
+        self.cached(id).filter(|r| !signed_in(r))
+    }
+
     fn cached(&self, id: &Id) -> Option<Record> {
         let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         cache
@@ -68,14 +75,6 @@ impl DbSessionStore {
     }
 
     fn remember(&self, record: &Record) {
-        if record
-            .data
-            .contains_key(crate::core::admin::auth::SESSION_KEY)
-            || record.data.contains_key(crate::core::buyer::ACCOUNT_KEY)
-        {
-            self.forget(&record.id);
-            return;
-        }
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         if cache.len() >= CACHE_CAPACITY {
             cache.clear();
@@ -101,8 +100,25 @@ impl DbSessionStore {
     }
 }
 
+/// Said of a store error whose database went away (a failover, a
+/// restart): `buyer::session_error` answers those 503, not 500.
+pub const CONNECTION_LOST: &str = "database connection lost";
+
 fn backend(e: sqlx::Error) -> Error {
-    Error::Backend(e.to_string())
+    if super::retry::is_connection_lost(&e) {
+        Error::Backend(format!("{CONNECTION_LOST}: {e}"))
+    } else {
+        Error::Backend(e.to_string())
+    }
+}
+
+/// A record of a signed-in admin or buyer: read from the database on every
+/// request.
+fn signed_in(record: &Record) -> bool {
+    record
+        .data
+        .contains_key(crate::core::admin::auth::SESSION_KEY)
+        || record.data.contains_key(crate::core::buyer::ACCOUNT_KEY)
 }
 
 fn expiry_ms(record: &Record) -> i64 {
@@ -152,7 +168,7 @@ impl SessionStore for DbSessionStore {
     }
 
     async fn load(&self, id: &Id) -> Result<Option<Record>> {
-        if let Some(record) = self.cached(id) {
+        if let Some(record) = self.served_from_memory(id) {
             return Ok(Some(record));
         }
         let row: Option<(Vec<u8>,)> =
@@ -165,8 +181,10 @@ impl SessionStore for DbSessionStore {
         let record: Option<Record> = row
             .map(|(data,)| serde_json::from_slice(&data).map_err(|e| Error::Decode(e.to_string())))
             .transpose()?;
-        if let Some(r) = &record {
-            self.remember(r);
+        match &record {
+            Some(r) => self.remember(r),
+            // Deleted elsewhere (a sign-out on another instance).
+            None => self.forget(id),
         }
         Ok(record)
     }

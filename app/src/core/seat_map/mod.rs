@@ -32,7 +32,7 @@ mod test_rows;
 
 pub use claiming::BeingClaimed;
 pub use drawing::Drawing;
-pub use registry::{ChangeSender, SeatMaps};
+pub use registry::{ChangeSender, SeatMaps, RESET};
 
 /// Who holds a seat, as far as the map needs to know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -45,6 +45,10 @@ impl Default for SeatMaps {
     }
 }
 
+/// The version of a batch that carries no change but says "read the map
+/// again" (`forget_all`).
+pub const RESET: u64 = 0;
+
 impl SeatMaps {
     /// The map of a published event, or `None` when there is no such event.
     pub async fn get(
@@ -103,7 +107,6 @@ impl SeatMaps {
         }
     }
 
-    /// Drops every map; each reloads from the database on its next use.
     /// Drops one event's map (it is loaded again on next use).
     pub fn forget(&self, event_id: EventId) {
         self.maps
@@ -112,8 +115,22 @@ impl SeatMaps {
             .remove(&event_id);
     }
 
+    /// Drops every map (changes were missed: the fan-out's connection was
+    /// lost, a failover perhaps) and tells every open stream of them to
+    /// read its map again: a batch of version 0 (`RESET`), which no change
+    /// ever has, since a map reloaded numbers its changes from 1 again.
     pub fn forget_all(&self) {
-        self.maps.write().unwrap_or_else(|p| p.into_inner()).clear();
+        let dropped: Vec<EventId> = {
+            let mut maps = self.maps.write().unwrap_or_else(|p| p.into_inner());
+            maps.drain().map(|(event_id, _)| event_id).collect()
+        };
+        for event_id in dropped {
+            let _ = self.changes.send(Arc::new(SeatChanges {
+                event_id,
+                version: RESET,
+                changes: Vec::new(),
+            }));
+        }
     }
 
     /// From now on, local changes are also handed to `out` for the other

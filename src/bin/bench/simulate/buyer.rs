@@ -56,15 +56,17 @@ impl Buyer<'_> {
     }
 
     /// Sends one request, as a browser with a flaky network would: an
-    /// unreachable instance → the next one; a 5xx → again shortly; a 429 →
-    /// again after `Retry-After`; a key in flight → again after 2 s. Retries reuse the request as built, so a
-    /// step keeps its Idempotency-Key. `None` when nothing answered.
+    /// unreachable instance → the next one; a 503 or a 429 → again after
+    /// `Retry-After` (so a failover's seconds are waited out); another 5xx
+    /// → again shortly; a key in flight → again after 2 s. Retries reuse
+    /// the request as built, so a step keeps its Idempotency-Key. `None`
+    /// when nothing answered.
     async fn send(
         &mut self,
         step: Step,
         build: impl Fn(&Client, &str) -> RequestBuilder,
     ) -> Option<Answer> {
-        for _ in 0..12 {
+        for _ in 0..24 {
             let mut req = build(self.http, self.base());
             if let Some(c) = &self.cookie {
                 req = req.header("Cookie", c);
@@ -77,6 +79,7 @@ impl Buyer<'_> {
                 Ok(r) => r,
                 Err(_) => {
                     self.tally.add(&self.tally.unreachable);
+                    self.tally.refused();
                     self.home += 1;
                     tokio::time::sleep(Duration::from_millis(200)).await;
                     continue;
@@ -124,6 +127,10 @@ impl Buyer<'_> {
                     tokio::time::sleep(Duration::from_secs(2)).await;
                 }
                 500..=599 => {
+                    self.tally.refused();
+                    if status == 500 {
+                        self.tally.add(&self.tally.internal_errors);
+                    }
                     let code = body.pointer("/error/code").and_then(Value::as_str);
                     self.tally.server_error(format!(
                         "{step:?}: {status} {}",
@@ -134,9 +141,18 @@ impl Buyer<'_> {
                         self.tally.add(&self.tally.bad_errors);
                         self.tally.example(format!("{step:?}: {status} {body}"));
                     }
-                    tokio::time::sleep(Duration::from_millis(300)).await;
+                    let wait = match (status, retry_after) {
+                        (503, Some(secs)) => Duration::from_secs(secs.clamp(1, 2)),
+                        _ => Duration::from_millis(300),
+                    };
+                    tokio::time::sleep(wait).await;
                 }
-                _ => return Some(Answer { status, body }),
+                _ => {
+                    if matches!(step, Step::Hold | Step::Pay) && status < 400 {
+                        self.tally.accepted_write();
+                    }
+                    return Some(Answer { status, body });
+                }
             }
         }
         None

@@ -34,6 +34,9 @@ pub struct Options {
     /// Listen to every instance's seat stream and measure how soon a hold
     /// made on one instance shows on the others.
     pub live_check: bool,
+    /// Fail the run on any 500 (a failover must answer 503 with
+    /// `Retry-After`, never 500).
+    pub forbid_500: bool,
     pub seed: u64,
     /// Open the event's waiting room at this many buyers a minute for the
     /// run (0: no room); every buyer queues first.
@@ -53,7 +56,7 @@ impl Options {
             let name = a
                 .strip_prefix("--")
                 .ok_or_else(|| format!("unexpected argument {a}"))?;
-            if name == "live-check" {
+            if name == "live-check" || name == "forbid-500" {
                 named.insert(name.into(), "true".into());
                 continue;
             }
@@ -85,6 +88,7 @@ impl Options {
                 .or_else(|| std::env::var("ADMIN_TOKEN").ok())
                 .ok_or("--admin-token (or ADMIN_TOKEN) is required")?,
             live_check: named.contains_key("live-check"),
+            forbid_500: named.contains_key("forbid-500"),
             seed: num(&named, "seed", 7)?,
             waiting_room: num(&named, "waiting-room", 0)?,
             cold_cache: num(&named, "cold-cache", 0.1)?,

@@ -76,6 +76,21 @@ pub struct Tally {
     pub examples: std::sync::Mutex<Vec<String>>,
     /// The first few 5xx answers (step, status, error code), for the report.
     pub server_error_examples: std::sync::Mutex<Vec<String>>,
+    /// 500 answers (a fault, where a failover must answer 503).
+    pub internal_errors: AtomicU64,
+    /// The outage a crash made: the longest stretch between two accepted
+    /// holds or payments with requests refused (a 5xx, or no answer) in it.
+    pub outage: std::sync::Mutex<Outage>,
+}
+
+#[derive(Default, Clone, Copy)]
+pub struct Outage {
+    /// The last hold or payment accepted.
+    pub last_accepted: Option<Instant>,
+    /// Whether a request was refused since then.
+    pub refused_since: bool,
+    /// The longest such stretch so far.
+    pub longest: Duration,
 }
 
 impl Tally {
@@ -96,6 +111,22 @@ impl Tally {
         if examples.len() < 5 {
             examples.push(what);
         }
+    }
+
+    /// A request refused (5xx, or nothing answered).
+    pub fn refused(&self) {
+        self.outage.lock().expect("outage").refused_since = true;
+    }
+
+    /// A hold or payment accepted: ends a stretch with refusals in it.
+    pub fn accepted_write(&self) {
+        let mut outage = self.outage.lock().expect("outage");
+        let now = Instant::now();
+        if let (Some(last), true) = (outage.last_accepted, outage.refused_since) {
+            outage.longest = outage.longest.max(now.duration_since(last));
+        }
+        outage.last_accepted = Some(now);
+        outage.refused_since = false;
     }
 
     pub fn get(counter: &AtomicU64) -> u64 {

@@ -164,6 +164,23 @@ pub fn print(
     for example in tally.server_error_examples.lock().expect("examples").iter() {
         println!("  a 5xx: {example}");
     }
+    let outage = *tally.outage.lock().expect("outage");
+    if outage.longest > Duration::ZERO {
+        println!(
+            "outage: {:.1} s, the longest stretch between two accepted holds or payments with requests refused in it",
+            outage.longest.as_secs_f64()
+        );
+    } else {
+        println!(
+            "outage: none (no accepted hold or payment was followed by refusals before the next)"
+        );
+    }
+    let internal = Tally::get(&tally.internal_errors);
+    if opts.forbid_500 && internal > 0 {
+        failures.push(format!(
+            "{internal} answers were 500 (a failover answers 503 with Retry-After)"
+        ));
+    }
     if Tally::get(&tally.bad_errors) > 0 {
         failures.push("a 5xx answer was not in the API's error shape".into());
         failures.extend(tally.examples.lock().expect("examples").iter().cloned());
