@@ -21,8 +21,8 @@
 # (SIGKILL: its Patroni and its postmaster, a machine lost), `--crash
 # freeze` stops them (SIGSTOP: a machine hung, Patroni's TTL decides); a
 # standby takes over, and the old primary, started or woken again, must
-# come back as a standby. `--crash lagging` first stops the standbys'
-# WAL receivers for a few seconds, then kills the primary: with
+# come back as a standby. `--crash lagging` first stops the primary's WAL
+# senders for a few seconds, then kills the primary: with
 # asynchronous replication acknowledged writes are lost, which the checks
 # must catch. The simulator prints the outage's length.
 # With `--pg-socket` the instances and the simulator reach Postgres through
@@ -114,13 +114,13 @@ chaos() {
     failover|freeze|lagging)
       old=$("$root/scripts/ha.sh" leader "$work/ha")
       if [ "$crash" = lagging ]; then
-        # The standbys stop receiving: what the primary acknowledges now,
-        # only the primary has (with synchronous replication it
+        # The primary stops sending WAL to its standbys: what it
+        # acknowledges now, only it has (with synchronous replication it
         # acknowledges nothing meanwhile).
-        receivers=$(pgrep -f "walreceiver" || true)
-        echo "!! the standbys' WAL receivers stopped: $receivers"
+        senders=$(pgrep -f "walsender" || true)
+        echo "!! the primary's WAL senders stopped: $(echo $senders)"
         # shellcheck disable=SC2086
-        kill -STOP $receivers 2>/dev/null || true
+        kill -STOP $senders 2>/dev/null || true
         sleep 3
       fi
       if [ "$crash" = freeze ]; then
@@ -130,8 +130,10 @@ chaos() {
         echo "!! SIGKILL the primary $old (Patroni and its postmaster)"
         "$root/scripts/ha.sh" kill "$work/ha" "$old"
       fi
+      # Stopped senders of a dead primary wake only to find it gone and exit.
       # shellcheck disable=SC2086
-      [ "$crash" = lagging ] && { kill -CONT $receivers 2>/dev/null || true; }
+      [ "$crash" = lagging ] && { kill -CONT $senders 2>/dev/null || true; }
+
       if "$root/scripts/ha.sh" wait-leader "$work/ha" 60; then
         echo "!! $("$root/scripts/ha.sh" leader "$work/ha") is the primary now"
       fi
