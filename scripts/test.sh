@@ -68,20 +68,6 @@ ha_sim=("${sim[@]}" --arrival 6 --forbid-500)
 # after it.
 ./scripts/onsale.sh --instances 3 --db ha --hold-ttl 30 --crash failover --crash-after 4 -- "${ha_sim[@]}"
 ./scripts/onsale.sh --instances 3 --db ha --hold-ttl 30 --crash freeze --crash-after 4 -- "${ha_sim[@]}"
-# The same harness with asynchronous replication and the standbys held
-# behind: the checks must catch the acknowledged writes the failover lost.
-if ./scripts/onsale.sh --instances 3 --db ha-async --hold-ttl 6 --crash lagging --crash-after 1 \
-    -- "${sim[@]}" --arrival 8 >"$work/ha-async.log" 2>&1; then
-  cat "$work/ha-async.log"
-  echo "!! asynchronous replication lost nothing the checks could see" >&2
-  exit 1
-fi
-if ! grep -qE "was acknowledged with|was shown BOOKED" "$work/ha-async.log"; then
-  cat "$work/ha-async.log"
-  echo "!! the asynchronous run failed, but not on lost acknowledged writes" >&2
-  exit 1
-fi
-echo "asynchronous replication: the checks caught $(grep -cE 'was acknowledged with|was shown BOOKED' "$work/ha-async.log") lost acknowledged writes (as they must)"
 # The same crowd through a waiting room on two instances: every buyer queues
 # first and holds with the admission it was given.
 ./scripts/onsale.sh --instances 2 --db postgres --hold-ttl 6 -- "${sim[@]}" --buyers 600 --concurrency 600 --waiting-room 3000
