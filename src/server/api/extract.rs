@@ -175,7 +175,16 @@ fn body_error(e: &serde_json::Error) -> ApiError {
             return ApiError::unprocessable(format!("{field} is required"), &field);
         }
         if let Some(field) = named("unknown field `") {
-            return ApiError::validation(format!("{field} is not a field of this request"), &field);
+            // Named back only when it reads as a field name: the client's
+            // own text is not echoed.
+            let plain = !field.is_empty()
+                && field.len() <= 64
+                && field.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            return if plain {
+                ApiError::validation(format!("{field} is not a field of this request"), &field)
+            } else {
+                ApiError::validation("the body has a field this request does not take", "body")
+            };
         }
     }
     ApiError::validation(format!("invalid JSON body: {e}"), "body")
