@@ -273,21 +273,8 @@ async fn the_consoles_streams_take_slots_too() {
 /// A client at `address` (behind the trusted proxy) sending the admin
 /// bearer token.
 fn with_admin_token(app: &TestApp, address: &str) -> Buyer {
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert(
-        reqwest::header::AUTHORIZATION,
-        format!("Bearer {}", holdfast::server::config::TEST_ADMIN_TOKEN)
-            .parse()
-            .unwrap(),
-    );
-    headers.insert("x-forwarded-for", address.parse().unwrap());
-    Buyer {
-        base: app.base.clone(),
-        http: reqwest::Client::builder()
-            .default_headers(headers)
-            .build()
-            .unwrap(),
-    }
+    let bearer = format!("Bearer {}", holdfast::server::config::TEST_ADMIN_TOKEN);
+    app.client_with(&[("authorization", &bearer), ("x-forwarded-for", address)])
 }
 
 /// Behind a proxy that writes X-Forwarded-For, a `Forwarded` header the

@@ -324,16 +324,11 @@ async fn refunds_at_the_sandbox(app: &TestApp, booking: &str) -> Vec<(i64,)> {
 
 /// Sets event 1's policy: in full until 30 days before, half until 7.
 async fn half_after_a_month(app: &TestApp) {
-    let set = app
-        .admin()
-        .send(
-            reqwest::Method::PUT,
-            "/api/admin/events/1/refund-policy",
-            &[],
-            Some(json!({ "fullRefundUntilDays": 30, "partialRefundUntilDays": 7, "partialRefundPercent": 50 })),
-        )
-        .await;
-    assert_eq!(set.status, 200, "{}", set.text);
+    app.set_refund_policy(
+        1,
+        json!({ "fullRefundUntilDays": 30, "partialRefundUntilDays": 7, "partialRefundPercent": 50 }),
+    )
+    .await;
 }
 
 /// Moves the clock to `days` before event 1 starts.

@@ -40,15 +40,7 @@ const ADMIN_GETS: [&str; 8] = [
 
 /// A client sending this `Authorization` value with every request.
 fn authorized(app: &TestApp, value: &str) -> Buyer {
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert("authorization", value.parse().unwrap());
-    Buyer {
-        base: app.base.clone(),
-        http: reqwest::Client::builder()
-            .default_headers(headers)
-            .build()
-            .unwrap(),
-    }
+    app.client_with(&[("authorization", value)])
 }
 
 on_both_backends!(

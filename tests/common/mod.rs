@@ -207,6 +207,39 @@ impl TestApp {
         assert_eq!(a.status, 200, "{}", a.text);
     }
 
+    /// Sets an event's refund policy through the admin API (it must take it).
+    pub async fn set_refund_policy(&self, event: i64, policy: Value) {
+        let set = self
+            .admin()
+            .send(
+                reqwest::Method::PUT,
+                &format!("/api/admin/events/{event}/refund-policy"),
+                &[],
+                Some(policy),
+            )
+            .await;
+        assert_eq!(set.status, 200, "{}", set.text);
+    }
+
+    /// A client sending these headers with every request (no cookies).
+    pub fn client_with(&self, headers: &[(&str, &str)]) -> Buyer {
+        let mut map = reqwest::header::HeaderMap::new();
+        for (name, value) in headers {
+            map.insert(
+                reqwest::header::HeaderName::from_bytes(name.as_bytes()).expect("header name"),
+                value.parse().expect("header value"),
+            );
+        }
+        Buyer {
+            base: self.base.clone(),
+            http: reqwest::Client::builder()
+                .default_headers(map)
+                .timeout(REQUEST_TIMEOUT)
+                .build()
+                .expect("client"),
+        }
+    }
+
     /// A client of the admin API (the bearer token of `Config::for_tests`).
     pub fn admin(&self) -> Buyer {
         let mut headers = reqwest::header::HeaderMap::new();
