@@ -37,6 +37,7 @@ mod promos;
 mod protect;
 mod queue;
 mod rebooking;
+mod refunds;
 mod reports;
 mod retries;
 mod sailings;

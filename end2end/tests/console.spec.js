@@ -7,35 +7,12 @@
 // axe on the console's views.
 const { test, expect } = require('@playwright/test');
 const AxeBuilder = require('@axe-core/playwright').default;
-const { holdSeat, payHeld, signInToConsole } = require('./helpers');
+const { holdOn, payHeld, publishedEvent, signInToConsole } = require('./helpers');
 
 async function serious(page) {
   return (await new AxeBuilder({ page }).analyze()).violations
     .filter((v) => ['serious', 'critical'].includes(v.impact))
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
-}
-
-// An event made from the console's form and published: its row and id.
-async function publishedEvent(page, name, rows, perRow) {
-  await page.getByLabel('Name').first().fill(name);
-  await page.getByLabel('Venue').fill('The Hall');
-  await page.getByLabel('Rows').fill(String(rows));
-  await page.getByLabel('Seats per row').fill(String(perRow));
-  await page.getByRole('button', { name: 'Create event' }).click();
-  const row = page.locator('table.events tr', { hasText: name });
-  await row.getByRole('button', { name: 'Publish' }).click();
-  await expect(row).toContainText('published');
-  return { row, eventId: (await row.getByRole('link').getAttribute('href')).split('/').pop() };
-}
-
-async function holdOn(browser, eventId, nth) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`/events/${eventId}`);
-  const seat = page.locator('svg .seat.available').nth(nth);
-  const id = await seat.getAttribute('data-id');
-  await holdSeat(page, id);
-  return { context, page, id };
 }
 
 test('show day: sales, the map by sale, confirmations, stable rows, the attendee list', async ({ browser }) => {

@@ -59,4 +59,29 @@ async function nameGuests(page, names = []) {
   await page.getByRole('button', { name: /^Save the guests/ }).click();
 }
 
-module.exports = { holdSeat, nameGuests, payHeld, signed, signInToConsole };
+// An event made from the console's form (rows × seats per row) and
+// published: its row in the events table and its id.
+async function publishedEvent(page, name, rows, perRow) {
+  await page.getByLabel('Name').first().fill(name);
+  await page.getByLabel('Venue').fill('The Hall');
+  await page.getByLabel('Rows').fill(String(rows));
+  await page.getByLabel('Seats per row').fill(String(perRow));
+  await page.getByRole('button', { name: 'Create event' }).click();
+  const row = page.locator('table.events tr', { hasText: name });
+  await row.getByRole('button', { name: 'Publish' }).click();
+  await expect(row).toContainText('published');
+  return { row, eventId: (await row.getByRole('link').getAttribute('href')).split('/').pop() };
+}
+
+// A buyer in a browser of their own holds the event's `nth` free seat.
+async function holdOn(browser, eventId, nth) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`/events/${eventId}`);
+  const seat = page.locator('svg .seat.available').nth(nth);
+  const id = await seat.getAttribute('data-id');
+  await holdSeat(page, id);
+  return { context, page, id };
+}
+
+module.exports = { holdOn, holdSeat, nameGuests, payHeld, publishedEvent, signed, signInToConsole };

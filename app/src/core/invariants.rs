@@ -98,16 +98,20 @@ pub async fn violations(db: &Db, now: At) -> Result<Vec<String>, sqlx::Error> {
     //    payment's state and the booking's agree (paid ⇔ BOOKED; a refund
     //    under way ⇒ an ended booking and one refund in the outbox;
     //    refunded ⇒ REFUNDED; disputed ⇒ DISPUTED, or REFUNDED if the money
-    //    had gone back first); one refund per payment at the provider. The
-    //    refunds under way are counted once, then joined: counted per
-    //    payment, the outbox would be read once for every payment, a cost
-    //    that grows with the square of an on-sale's bookings.
+    //    had gone back first); all its refunds at the provider, part
+    //    refunds included, never above what was paid. The booking's own
+    //    refunds under way (an organizer's part refunds, keyed
+    //    `refund-<booking>-rp_<id>`, aside) are counted once, then joined:
+    //    counted per payment, the outbox would be read once for every
+    //    payment, a cost that grows with the square of an on-sale's
+    //    bookings.
     let money = PaymentStatus::sql_list(&[Paid, RefundPending, Refunded, Disputed]);
     let sql = format!(
         "select p.booking_id, p.status, b.status, cast(coalesce(o.n, 0) as bigint)
          from payment p join booking b on b.id = p.booking_id
          left join (select booking_id, count(*) as n from outbox
-                    where kind = 'refund' and delivered_at is null group by booking_id) o
+                    where kind = 'refund' and delivered_at is null
+                      and dedupe_key not like '%-rp!_%' escape '!' group by booking_id) o
            on o.booking_id = p.booking_id
          where p.status in {money} or b.status in {}",
         BookingStatus::sql_list(&[Booked, BookingStatus::Refunded, BookingStatus::Disputed])
@@ -140,20 +144,34 @@ pub async fn violations(db: &Db, now: At) -> Result<Vec<String>, sqlx::Error> {
             .into_iter()
             .map(|(b,)| format!("booking {b} is settled without any payment")),
     );
-    let double_refunds: Vec<(String, i64)> = sqlx::query_as(
-        "select payment_intent_id, count(*) from sandbox_refund group by payment_intent_id having count(*) > 1",
+    let over_refunded: Vec<(String, i64, i64)> = sqlx::query_as(
+        "select r.payment_intent_id, cast(sum(r.amount_cents) as bigint), max(s.amount_cents)
+         from sandbox_refund r join sandbox_session s on s.payment_intent_id = r.payment_intent_id
+         group by r.payment_intent_id having sum(r.amount_cents) > max(s.amount_cents)",
+    )
+    .fetch_all(db.reader())
+    .await?;
+    out.extend(over_refunded.into_iter().map(|(pi, refunded, paid)| {
+        format!("payment {pi} was refunded {refunded} of the {paid} paid")
+    }));
+    let over_given: Vec<(String, i64, i64)> = sqlx::query_as(
+        "select p.booking_id, p.refunded_cents + cast(coalesce(sum(r.amount_cents), 0) as bigint), p.amount_cents
+         from payment p left join refund_part r on r.booking_id = p.booking_id and r.sent_at is null
+         group by p.booking_id, p.refunded_cents, p.amount_cents
+         having p.refunded_cents + cast(coalesce(sum(r.amount_cents), 0) as bigint) > p.amount_cents",
     )
     .fetch_all(db.reader())
     .await?;
     out.extend(
-        double_refunds
+        over_given
             .into_iter()
-            .map(|(pi, n)| format!("payment {pi} was refunded {n} times")),
+            .map(|(b, given, paid)| format!("booking {b} gave back {given} of the {paid} paid")),
     );
     // No buyer gets the same email twice (a resend by the admin is asked for).
     let twice: Vec<(String, String, i64)> = sqlx::query_as(
         "select booking_id, subject, count(*) from mailbox
          where booking_id is not null and dedupe_key not like 'resend-%'
+           and dedupe_key not like 'refunded-part-%'
          group by booking_id, subject having count(*) > 1",
     )
     .fetch_all(db.reader())

@@ -324,6 +324,7 @@ messages! {
         TimesIn => "Times in {zone} ({abbreviation}).", "Giờ theo {zone} ({abbreviation}).";
         ReasonPaid => "paid", "đã thanh toán";
         ReasonPartlyRefundedOutside => "paid; {amount} refunded outside Holdfast, ticket kept", "đã thanh toán; {amount} được hoàn ngoài Holdfast, vé vẫn giữ";
+        ReasonRefundedInPart => "paid; {amount} refunded, ticket kept", "đã thanh toán; đã hoàn {amount}, vé vẫn giữ";
         ReasonLateRetaken => "late payment: the same seats were re-taken", "thanh toán muộn: đã giữ lại đúng các ghế cũ";
         ReasonLateRefundUnderWay => "late payment: seats gone, refund under way", "thanh toán muộn: ghế đã hết, đang hoàn tiền";
         ReasonLateRefunded => "late payment: seats gone, refunded", "thanh toán muộn: ghế đã hết, đã hoàn tiền";
@@ -351,6 +352,7 @@ messages! {
         ActionRelease => "release", "trả ghế";
         ActionExtend => "extend", "gia hạn";
         ActionRefund => "refund", "hoàn tiền";
+        ActionRefundPart => "refund in part", "hoàn một phần";
         ActionResend => "resend email", "gửi lại email";
         ActionPublish => "publish", "công bố";
         ActionUnpublish => "withdraw", "gỡ xuống";
@@ -511,6 +513,19 @@ messages! {
         ConfirmRelease => "Release {buyer}'s hold on {places}? They go back on sale at once.", "Hủy lượt giữ {places} của {buyer}? Các chỗ này được mở bán lại ngay.";
         ConfirmWithdraw => "Withdraw “{name}” from sale? Buyers can no longer find it or hold its places; holds and bookings already made stay.", "Gỡ “{name}” khỏi danh sách bán? Người mua sẽ không còn thấy sự kiện hay giữ chỗ được nữa; các lượt giữ và đơn đã có vẫn giữ nguyên.";
         ConfirmRefundButton => "Refund {amount}", "Hoàn {amount}";
+        RefundPart => "Refund part", "Hoàn một phần";
+        PartRefundTitle => "Refund part of the {amount} {buyer} paid", "Hoàn một phần trong {amount} mà {buyer} đã trả";
+        PartRefundAmount => "Amount ({currency})", "Số tiền ({currency})";
+        PartRefundPercent => "or a share of what was paid (%)", "hoặc theo tỷ lệ số đã trả (%)";
+        PartRefundReason => "Reason", "Lý do";
+        PartRefundReasonHint => "The buyer reads it when told.", "Người mua sẽ đọc lý do này nếu được báo.";
+        PartRefundNotify => "Email the buyer the amount and the reason", "Gửi email cho người mua về số tiền và lý do";
+        PartRefundMostKept => "At most {amount} can go back now; the tickets stay valid.", "Hiện có thể hoàn tối đa {amount}; vé vẫn còn hiệu lực.";
+        PartRefundMostEnded => "At most {amount} is left to refund.", "Còn tối đa {amount} có thể hoàn.";
+        PartRefundSubmit => "Refund {amount}", "Hoàn {amount}";
+        PartRefundDone => "{amount} is on its way back to {buyer}.", "{amount} đang được hoàn cho {buyer}.";
+        PartRefundInvalid => "Give an amount between {min} and {max}, and a reason.", "Hãy nhập số tiền từ {min} đến {max} và lý do.";
+        HistoryRefundedInPart => "refunded in part: {amount} ({reason})", "hoàn một phần: {amount} ({reason})";
         ConfirmReleaseButton => "Release the hold", "Hủy lượt giữ";
         ConfirmWithdrawButton => "Withdraw from sale", "Gỡ khỏi danh sách bán";
         KeepAsIs => "Keep as is", "Giữ nguyên";
@@ -622,6 +637,7 @@ messages! {
         AuditJobRunAsked => "asked the job {job} to run now", "yêu cầu tác vụ {job} chạy ngay";
         AuditUnpublished => "unpublish", "đã gỡ xuống";
         AuditSailingCancelled => "sailing cancelled: {reason}", "đã hủy chuyến: {reason}";
+        AuditPartRefunded => "{amount} refunded in part: {reason}", "đã hoàn một phần {amount}: {reason}";
         AuditCheckedIn => "checked in {places} at gate {gate}", "đã soát vé {places} ở cổng {gate}";
         AuditPromoCreated => "promo campaign {id} \"{name}\": {kind} ({n} codes)", "chiến dịch khuyến mãi {id} \"{name}\": {kind} ({n} mã)";
         AuditRoomOn => "waiting room on, {n} a minute", "bật phòng chờ, {n} người mỗi phút";
@@ -694,6 +710,8 @@ messages! {
         MailSailingRefunded => "The line cancelled your sailing and you chose a refund: {amount} goes back to the card you paid with; the booking's tickets are no longer valid.", "Hãng tàu đã hủy chuyến của bạn và bạn đã chọn hoàn tiền: {amount} sẽ được hoàn về thẻ bạn đã dùng để thanh toán; vé của đơn không còn hiệu lực.";
         MailRefundedSubject => "Your payment was refunded", "Khoản thanh toán của bạn đã được hoàn lại";
         MailRefundedInFull => "Your payment was refunded in full, so your booking is cancelled and its tickets are no longer valid.", "Khoản thanh toán của bạn đã được hoàn lại toàn bộ, vì vậy đơn đặt chỗ đã bị hủy và vé không còn hiệu lực.";
+        MailRefundedInPartSubject => "Part of your payment was refunded", "Một phần khoản thanh toán của bạn đã được hoàn lại";
+        MailRefundedInPart => "The organizer refunded {amount} of your payment. Their reason: {reason}", "Ban tổ chức đã hoàn lại {amount} từ khoản thanh toán của bạn. Lý do: {reason}";
         MailDisputedSubject => "Your booking is cancelled: the payment is disputed", "Đơn đặt chỗ của bạn đã bị hủy: khoản thanh toán đang bị khiếu nại";
         MailDisputed => "Your bank disputed the payment for this booking, so its tickets are no longer valid. If this is a mistake, contact the organizer.", "Ngân hàng của bạn đã khiếu nại khoản thanh toán cho đơn này nên vé không còn hiệu lực. Nếu có nhầm lẫn, hãy liên hệ ban tổ chức.";
         MailLatePaymentRefunded => "Your payment arrived after the hold had ended and the seats had gone to someone else, so we refunded it in full.", "Khoản thanh toán của bạn đến sau khi thời gian giữ chỗ đã hết và chỗ đã thuộc về người khác, nên chúng tôi đã hoàn lại toàn bộ.";

@@ -118,6 +118,15 @@ pub struct HistoryEntry {
     pub by: Option<String>,
     /// RFC 3339, UTC.
     pub at: String,
+    /// A part refund: what went back (minor units; the status stays).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refund_cents: Option<i64>,
+    /// A part refund's currency (ISO 4217).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<String>,
+    /// A part refund's reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 #[cfg(test)]

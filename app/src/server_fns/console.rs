@@ -124,6 +124,21 @@ pub async fn admin_act(
     Ok(done.map_err(|e| refusal(Form::Action, e)))
 }
 
+/// Gives back part of a booking's payment, with a reason.
+#[server]
+pub async fn admin_refund_part(
+    booking_id: BookingId,
+    ask: crate::model::PartRefundRequest,
+) -> Result<Result<crate::model::PartRefund, Refusal>, ServerFnError> {
+    let admin = admin().await?;
+    let state = expect_context::<crate::core::AppState>();
+    Ok(
+        crate::core::payments::refund_part::give(&state, &admin, &booking_id, &ask)
+            .await
+            .map_err(|e| refusal(Form::Action, e)),
+    )
+}
+
 #[server]
 pub async fn admin_create_event(
     layout: EventLayout,

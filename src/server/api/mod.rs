@@ -21,6 +21,7 @@ mod payments;
 mod promos;
 mod queue;
 pub mod rebooking;
+mod refunds;
 mod reports;
 pub mod sailings;
 mod seat_map;
@@ -169,6 +170,10 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/api/admin/bookings/{bookingId}/history",
             get(booking_history::show),
+        )
+        .route(
+            "/api/admin/bookings/{bookingId}/refunds",
+            get(refunds::list).post(refunds::give),
         )
         .route(
             "/api/admin/bookings/{bookingId}/{action}",

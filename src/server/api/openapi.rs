@@ -15,9 +15,10 @@ use holdfast_app::model::console::{
 use holdfast_app::model::seat_drawing::{DrawnCategory, DrawnSeats, SeatDrawing};
 use holdfast_app::model::{
     BookingSeat, BookingView, CancelResponse, CauseKind, EventDetail, EventKind, EventSummary,
-    GeneralAdmissionArea, GeneralAdmissionLine, HistoryEntry, HoldResponse, PayResponse,
-    PaymentView, PriceCategory, PromoApplied, QueueStatus, RefundPolicy, Seat, SeatMapSnapshot,
-    SeatStatus, SeatStatuses, SeatView, TicketView,
+    GeneralAdmissionArea, GeneralAdmissionLine, HistoryEntry, HoldResponse, PartRefund,
+    PartRefundRequest, PartRefundState, PayResponse, PaymentView, PriceCategory, PromoApplied,
+    QueueStatus, RefundPolicy, Seat, SeatMapSnapshot, SeatStatus, SeatStatuses, SeatView,
+    TicketView,
 };
 use serde::Deserialize;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -25,8 +26,8 @@ use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::{
     account, admin, admin_events, admin_session, best, booking_history, bookings, door, events,
-    holds, jobs, on_sale_admin, payments, promos, queue, rebooking, reports, sailings, seat_map,
-    stream,
+    holds, jobs, on_sale_admin, payments, promos, queue, rebooking, refunds, reports, sailings,
+    seat_map, stream,
 };
 use holdfast_app::model::sailing::{
     Fare, Guest, Manifest, ManifestPlace, PortCall, RebookingAnswer, RebookingChoice,
@@ -143,7 +144,7 @@ impl Modify for Security {
         admin::audit_log, admin_events::events, admin_events::create_event, admin_events::layout, admin_events::edit_layout, admin_events::publish,
         admin_events::unpublish, admin::dashboard, admin::dashboard_stream, admin::booking_action,
         reports::sales, reports::attendees_csv,
-        door::check_in, jobs::list, jobs::run_now, booking_history::show,
+        door::check_in, jobs::list, jobs::run_now, booking_history::show, refunds::give, refunds::list,
         queue::join_queue, queue::queue_status, queue::queue_stream,
         promos::apply_promo, promos::claim_pooled,
         on_sale_admin::set_queue, on_sale_admin::queue_summary, on_sale_admin::move_on_sale,
@@ -155,7 +156,7 @@ impl Modify for Security {
         Seat, SeatView, SeatMapSnapshot, SeatStatuses, SeatDrawing, DrawnSeats, DrawnCategory, HoldResponse, GeneralAdmissionLine, BookingSeat, BookingView,
         PayResponse, PaymentView, ErrorBody, ErrorDetail, FieldError, HoldSeatsRequest,
         HoldPlacesRequest, best::BestAvailableRequest, admin_session::SignIn, Dashboard, SeatCounts, SalesLine, StandingCount, LiveHold,
-        BookingActivity, WebhookRow, MailRow, AuditRow, CanaryReport, ActionOutcome, BookingAction, EventLayout,
+        BookingActivity, PartRefundRequest, PartRefund, PartRefundState, WebhookRow, MailRow, AuditRow, CanaryReport, ActionOutcome, BookingAction, EventLayout,
         CategorySpec, SectionSpec, StandingSpec, CreatedEvent,
         QueueStatus, PromoApplied, RoomSummary, NewPromo, PromoCampaign, CampaignKind,
         promos::PromoRequest, promos::PooledCode, on_sale_admin::RoomSettings, on_sale_admin::OnSaleTime,

@@ -52,6 +52,12 @@ pub enum Detail {
     SailingCancelled {
         reason: String,
     },
+    /// Part of a booking's payment given back, and why.
+    PartRefunded {
+        cents: i64,
+        currency: String,
+        reason: String,
+    },
     /// The on-sale time moved to `at` (in the event's zone, RFC 3339).
     OnSaleMoved {
         at: String,
@@ -129,6 +135,17 @@ impl Detail {
             Detail::JobRunAsked { job } => l.fill(Msg::AuditJobRunAsked, &[("job", job)]),
             Detail::SailingCancelled { reason } => {
                 l.fill(Msg::AuditSailingCancelled, &[("reason", reason)])
+            }
+            Detail::PartRefunded {
+                cents,
+                currency,
+                reason,
+            } => {
+                let amount = l.price(*cents, currency);
+                l.fill(
+                    Msg::AuditPartRefunded,
+                    &[("amount", &amount), ("reason", reason)],
+                )
             }
             Detail::WaitingRoom { open, per_minute } => l.fill(
                 if *open {

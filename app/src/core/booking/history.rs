@@ -1,7 +1,8 @@
 //! A booking's history: every status it took, why and when. The rows are
 //! appended by the database's trigger in each transition's own transaction
 //! (migration 0013), from the cause the transition's statement names
-//! (`booking.cause`); this only reads them.
+//! (`booking.cause`); a part refund adds its own row (`refund_part`). This
+//! only reads them.
 
 use crate::core::platform::clock::{rfc3339, At};
 use crate::core::platform::db::Db;
@@ -13,14 +14,19 @@ struct Row {
     to_status: BookingStatus,
     cause: String,
     at: At,
+    refund_cents: Option<i64>,
+    currency: Option<String>,
+    note: Option<String>,
 }
 
 /// The booking's history, oldest first; `None` for a booking that does not
 /// exist.
 pub async fn of(db: &Db, id: &BookingId) -> Result<Option<Vec<HistoryEntry>>, sqlx::Error> {
     let rows: Vec<Row> = sqlx::query_as(
-        "select from_status, to_status, cause, at from booking_history
-         where booking_id = $1 order by id",
+        "select h.from_status, h.to_status, h.cause, h.at, h.refund_cents, h.note,
+                case when h.refund_cents is null then null else b.currency end as currency
+         from booking_history h join booking b on b.id = h.booking_id
+         where h.booking_id = $1 order by h.id",
     )
     .bind(id)
     .fetch_all(db.reader())
@@ -38,6 +44,9 @@ pub async fn of(db: &Db, id: &BookingId) -> Result<Option<Vec<HistoryEntry>>, sq
                     cause: cause.kind(),
                     by: cause.by().map(str::to_string),
                     at: rfc3339(r.at),
+                    refund_cents: r.refund_cents,
+                    currency: r.currency,
+                    note: r.note,
                 }
             })
             .collect(),

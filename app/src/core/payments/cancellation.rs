@@ -105,7 +105,10 @@ async fn refund_due(
     }
     let due: Due = sqlx::query_as(
         "select e.refund_full_days, e.refund_partial_days, e.refund_partial_percent, e.starts_at,
-                (select p.amount_cents - p.refunded_cents from payment p where p.booking_id = b.id) as left_cents
+                (select p.amount_cents - p.refunded_cents
+                   - (select cast(coalesce(sum(r.amount_cents), 0) as bigint) from refund_part r
+                      where r.booking_id = b.id and r.sent_at is null)
+                 from payment p where p.booking_id = b.id) as left_cents
          from booking b join event e on e.id = b.event_id where b.id = $1",
     )
     .bind(booking_id)

@@ -16,6 +16,7 @@ pub mod mail;
 pub mod money_back;
 pub mod outbox;
 pub mod reconcile;
+pub mod refund_part;
 pub mod sandbox;
 pub mod signature;
 pub mod store;

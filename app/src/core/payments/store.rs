@@ -183,6 +183,10 @@ pub async fn refunded_in_full(
     if !from.can_become(Refunded) || !transition(tx, booking_id, &[from], Refunded, now).await? {
         return Ok(None);
     }
+    sqlx::query("update payment set refunded_cents = amount_cents where booking_id = $1")
+        .bind(booking_id)
+        .execute(&mut **tx)
+        .await?;
     Ok(Some(from))
 }
 
@@ -201,8 +205,11 @@ pub async fn disputed(
     Ok(Some(from))
 }
 
-/// Part of the money went back outside Holdfast: recorded (never lowered),
-/// the ticket stays.
+/// The provider says `refunded_cents` went back in all (outside Holdfast,
+/// or the echo of our own refunds): recorded, never lowered, the ticket
+/// stays. Our refunds not yet marked done are left out of the provider's
+/// total (the transaction that marks each adds it), and while the
+/// booking's own refund is under way its completion records it.
 pub async fn record_partial_refund(
     tx: &mut Tx,
     booking_id: &BookingId,
@@ -211,12 +218,38 @@ pub async fn record_partial_refund(
     now: At,
 ) -> Result<(), sqlx::Error> {
     set_refund_id(tx, booking_id, refund_id).await?;
-    sqlx::query(
+    let unsent = super::refund_part::unsent_cents(&mut **tx, booking_id).await?;
+    let known = (refunded_cents - unsent).max(0);
+    sqlx::query(&format!(
         "update payment set refunded_cents = $2, updated_at = $3
-         where booking_id = $1 and refunded_cents < $2",
+         where booking_id = $1 and refunded_cents < $2 and status <> {}",
+        RefundPending.sql()
+    ))
+    .bind(booking_id)
+    .bind(known)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// One of our refunds went back (the provider answered it): added to what
+/// went back (never beyond what was paid), in the transaction that marks
+/// it done.
+pub async fn add_refunded(
+    tx: &mut Tx,
+    booking_id: &BookingId,
+    cents: i64,
+    now: At,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "update payment set updated_at = $3,
+                refunded_cents = case when refunded_cents + $2 > amount_cents then amount_cents
+                                      else refunded_cents + $2 end
+         where booking_id = $1",
     )
     .bind(booking_id)
-    .bind(refunded_cents.max(0))
+    .bind(cents.max(0))
     .bind(now)
     .execute(&mut **tx)
     .await?;
@@ -239,12 +272,11 @@ async fn set_refund_id(
 }
 
 /// What a refund needs: the intent to refund, what is left of the money
-/// (the amount less any part refunded outside Holdfast), the state now.
+/// (the amount less what went back and the part refunds not sent yet),
+/// the state now.
 pub struct RefundTarget {
     pub payment_intent: Option<String>,
     pub left: Money,
-    /// What went back before (outside Holdfast, or an earlier part).
-    pub refunded_before: i64,
     pub status: Option<PaymentStatus>,
 }
 
@@ -257,12 +289,14 @@ pub async fn refund_target(
         payment_intent_id: Option<String>,
         #[sqlx(flatten)]
         left: Money,
-        refunded_cents: i64,
         status: Option<PaymentStatus>,
     }
     let row: Option<Row> = sqlx::query_as(
-        "select payment_intent_id, amount_cents - refunded_cents as amount_cents, currency,
-                refunded_cents, status
+        "select payment_intent_id,
+                amount_cents - refunded_cents
+                  - (select cast(coalesce(sum(r.amount_cents), 0) as bigint) from refund_part r
+                     where r.booking_id = payment.booking_id and r.sent_at is null) as amount_cents,
+                currency, status
          from payment where booking_id = $1",
     )
     .bind(booking_id)
@@ -271,7 +305,6 @@ pub async fn refund_target(
     Ok(row.map(|r| RefundTarget {
         payment_intent: r.payment_intent_id,
         left: r.left,
-        refunded_before: r.refunded_cents,
         status: r.status,
     }))
 }

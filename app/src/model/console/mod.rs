@@ -165,6 +165,11 @@ pub struct BookingActivity {
     /// Its places already let in at the door (a refund then warns).
     #[serde(default)]
     pub checked_in: i64,
+    /// What may still go back in part now (minor units): the payment less
+    /// what went back and the parts on their way, less one while the
+    /// tickets stand (all of it back is the booking's refund).
+    #[serde(default)]
+    pub refundable_cents: i64,
 }
 
 /// Why a booking settled as it did.
@@ -176,6 +181,8 @@ pub enum SettlementReason {
     Paid,
     /// Paid; part of the money went back outside Holdfast, ticket kept.
     PartlyRefundedOutside,
+    /// Paid; an organizer gave part of the money back, ticket kept.
+    RefundedInPart,
     /// A late payment took back the very same seats.
     LatePaymentRetaken,
     /// A late payment whose seats were gone: its refund is under way.
@@ -199,6 +206,10 @@ impl SettlementReason {
             SettlementReason::PartlyRefundedOutside => {
                 let amount = locale.price(refunded_cents, currency);
                 return locale.fill(Msg::ReasonPartlyRefundedOutside, &[("amount", &amount)]);
+            }
+            SettlementReason::RefundedInPart => {
+                let amount = locale.price(refunded_cents, currency);
+                return locale.fill(Msg::ReasonRefundedInPart, &[("amount", &amount)]);
             }
             SettlementReason::LatePaymentRetaken => Msg::ReasonLateRetaken,
             SettlementReason::LatePaymentRefundUnderWay => Msg::ReasonLateRefundUnderWay,

@@ -3,7 +3,8 @@
 //! views: the overview (holds with ticking countdowns and their actions,
 //! sales by category and section, the seat map by sale), bookings (search,
 //! refund, the attendee list) and logs — above the on-sale day panel.
-//! Release and refund ask first (`confirm`); rows keep their order.
+//! Release and refund ask first (`confirm`); a refund in part has its own
+//! box (`part_refund`); rows keep their order.
 
 use leptos::prelude::*;
 
@@ -19,6 +20,7 @@ use crate::server_fns::console::{admin_act, admin_dashboard, admin_find_bookings
 use crate::ui::console::confirm::{self, Asked, ConfirmBox, Then};
 use crate::ui::console::logs_view::logs;
 use crate::ui::console::on_sale_panel::OnSalePanel;
+use crate::ui::console::part_refund::PartRefundBox;
 use crate::ui::console::sales_view::{HeatView, SalesTable};
 use crate::ui::console::words;
 
@@ -84,6 +86,7 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
     let notice = RwSignal::new(None::<String>);
     let tab = RwSignal::new(Tab::Overview);
     let asked = RwSignal::new(None::<Asked>);
+    let refunding = RwSignal::new(None::<BookingActivity>);
     Effect::new(move |_| {
         received.set(now_ms());
         connect_dashboard(event_id, dash, received, live);
@@ -186,12 +189,13 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
             <HeatView event_id kind heat counts/>
         </div>
         <div role="tabpanel" hidden=move || tab.get() != Tab::Bookings>
-            <Bookings event_id kind recent=Signal::derive(move || dash.with(|d| d.recent.clone())) asked/>
+            <Bookings event_id kind recent=Signal::derive(move || dash.with(|d| d.recent.clone())) asked refunding/>
         </div>
         <div role="tabpanel" hidden=move || tab.get() != Tab::Logs>
             {move || logs(dash.get())}
         </div>
         <ConfirmBox asked on_yes/>
+        <PartRefundBox refunding notice/>
     }
     .into_any()
 }
@@ -245,6 +249,7 @@ fn Bookings(
     kind: EventKind,
     recent: Signal<Vec<BookingActivity>>,
     asked: RwSignal<Option<Asked>>,
+    refunding: RwSignal<Option<BookingActivity>>,
 ) -> impl IntoView {
     let query = RwSignal::new(String::new());
     let found: RwSignal<Option<Vec<BookingActivity>>> = RwSignal::new(None);
@@ -280,7 +285,7 @@ fn Bookings(
         view! {
             <table class="recent cards">
                 <thead><tr><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColBuyer)}</th><th>{t(Msg::ColStatus)}</th><th>{t(Msg::ColAmount)}</th><th>{t(Msg::ColWhy)}</th><th>{t(Msg::ColAt)}</th><th></th></tr></thead>
-                <tbody>{rows.into_iter().map(|r| settled_row(r, kind, asked)).collect_view()}</tbody>
+                <tbody>{rows.into_iter().map(|r| settled_row(r, kind, asked, refunding)).collect_view()}</tbody>
             </table>
         }
         .into_any()
@@ -300,9 +305,11 @@ fn settled_row(
     r: BookingActivity,
     kind: EventKind,
     asked: RwSignal<Option<Asked>>,
+    refunding: RwSignal<Option<BookingActivity>>,
 ) -> impl IntoView {
     let l = use_locale();
     let booked = r.status == BookingStatus::Booked;
+    let in_part = (r.refundable_cents > 0).then(|| r.clone());
     let question = confirm::refund(&r, kind);
     let resend = r.booking_id.clone();
     let buyer = r.buyer_email.clone().unwrap_or_default();
@@ -314,10 +321,17 @@ fn settled_row(
             <td data-label=t(Msg::ColAmount)>{l.price(r.amount_cents, &r.currency)}</td>
             <td data-label=t(Msg::ColWhy)>{r.reason_kind.words(l, r.refunded_cents, &r.currency)}</td>
             <td data-label=t(Msg::ColAt)>{words::when(l, &r.at_local, &r.at)}</td>
-            <td class="row-actions">{booked.then(|| view! {
-                <button class="resend" on:click=move |_| resend_mail(resend.clone())>{t(Msg::ResendEmail)}</button>
-                <button class="refund danger-outline" on:click=move |_| asked.set(Some(question.clone()))>{t(Msg::Refund)}</button>
-            })}</td>
+            <td class="row-actions">
+                {booked.then(|| view! {
+                    <button class="resend" on:click=move |_| resend_mail(resend.clone())>{t(Msg::ResendEmail)}</button>
+                })}
+                {in_part.map(|b| view! {
+                    <button class="refund-part" on:click=move |_| refunding.set(Some(b.clone()))>{t(Msg::RefundPart)}</button>
+                })}
+                {booked.then(|| view! {
+                    <button class="refund danger-outline" on:click=move |_| asked.set(Some(question.clone()))>{t(Msg::Refund)}</button>
+                })}
+            </td>
         </tr>
     }
 }

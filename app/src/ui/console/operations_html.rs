@@ -88,12 +88,18 @@ pub fn history_list(l: Locale, booking: &str, steps: &[HistoryEntry]) -> String 
                 s.by.as_deref()
                     .map(|b| format!(" ({b})"))
                     .unwrap_or_default();
-            let line = format!(
-                "{from}{} · {}{by} · {}",
-                s.to.words(l),
-                s.cause.as_str(),
-                clock_time(&s.at)
-            );
+            let what = match (s.refund_cents, &s.currency) {
+                // A part refund: the status stays; the amount and why.
+                (Some(cents), Some(currency)) => l.fill(
+                    Msg::HistoryRefundedInPart,
+                    &[
+                        ("amount", &l.price(cents, currency)),
+                        ("reason", &s.note.clone().unwrap_or_default()),
+                    ],
+                ),
+                _ => format!("{from}{}", s.to.words(l)),
+            };
+            let line = format!("{what} · {}{by} · {}", s.cause.as_str(), clock_time(&s.at));
             format!("<li>{}</li>", escape(&line))
         })
         .collect();
@@ -152,6 +158,9 @@ mod tests {
                 cause: CauseKind::Buyer,
                 by: None,
                 at: "2026-12-02T16:00:00.000Z".into(),
+                refund_cents: None,
+                currency: None,
+                note: None,
             },
             HistoryEntry {
                 from: Some(BookingStatus::Held),
@@ -159,6 +168,9 @@ mod tests {
                 cause: CauseKind::Admin,
                 by: Some("console<x>".into()),
                 at: "2026-12-02T16:01:00.000Z".into(),
+                refund_cents: None,
+                currency: None,
+                note: None,
             },
         ];
         let html = history_list(Locale::En, "0123456789abcdef", &steps);
@@ -172,5 +184,22 @@ mod tests {
             "{html}"
         );
         assert_eq!(html.matches("<li>").count(), 2);
+        let part = HistoryEntry {
+            from: Some(BookingStatus::Booked),
+            to: BookingStatus::Booked,
+            cause: CauseKind::Admin,
+            by: Some("console".into()),
+            at: "2026-12-02T16:02:00.000Z".into(),
+            refund_cents: Some(7200),
+            currency: Some("EUR".into()),
+            note: Some("<b>stage</b> view blocked".into()),
+        };
+        let html = history_list(Locale::En, "0123456789abcdef", &[part]);
+        assert!(
+            html.contains(
+                "refunded in part: €72.00 (&lt;b&gt;stage&lt;/b&gt; view blocked) · admin"
+            ),
+            "{html}"
+        );
     }
 }

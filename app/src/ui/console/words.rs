@@ -59,6 +59,7 @@ pub fn action(locale: Locale, code: &str) -> String {
         "release" => Msg::ActionRelease,
         "extend" => Msg::ActionExtend,
         "refund" => Msg::ActionRefund,
+        "refund_part" => Msg::ActionRefundPart,
         "resend" => Msg::ActionResend,
         "publish" => Msg::ActionPublish,
         "unpublish" => Msg::ActionUnpublish,

@@ -26,6 +26,10 @@ struct SettlementRow {
     buyer_email: Option<String>,
     /// Places let in at the door.
     checked_in: i64,
+    /// Paid, less what went back and the part refunds on their way.
+    left_cents: i64,
+    /// Part refunds an organizer gave.
+    parts: i64,
 }
 
 /// The latest settled bookings; with `search`, only those whose id, buyer's
@@ -40,7 +44,11 @@ pub(super) async fn recent(
         "select b.id, b.status, b.amount_cents, b.currency, b.updated_at,
                 p.status as payment_status, coalesce(p.refunded_cents, 0) as refunded_cents,
                 b.ga_quantity, coalesce(p.customer_email, a.email) as buyer_email,
-                (select count(*) from ticket_checkin c where c.booking_id = b.id) as checked_in
+                (select count(*) from ticket_checkin c where c.booking_id = b.id) as checked_in,
+                coalesce(p.amount_cents - p.refunded_cents
+                  - (select cast(coalesce(sum(r.amount_cents), 0) as bigint) from refund_part r
+                     where r.booking_id = b.id and r.sent_at is null), 0) as left_cents,
+                (select count(*) from refund_part r where r.booking_id = b.id) as parts
          from booking b left join payment p on p.booking_id = b.id
          left join account a on a.buyer_id = b.buyer_id
          where b.event_id = $1
@@ -77,6 +85,7 @@ pub(super) async fn recent(
         .bind(&row.id)
         .fetch_all(state.db.reader())
         .await?;
+        let refundable_cents = refundable(&row);
         out.push(BookingActivity {
             buyer_email: row.buyer_email,
             seat_labels: seats.into_iter().map(|s| s.0).collect(),
@@ -90,6 +99,7 @@ pub(super) async fn recent(
             reason_kind: reason,
             refunded_cents: row.refunded_cents,
             checked_in: row.checked_in,
+            refundable_cents,
             booking_id: row.id,
         });
     }
@@ -113,6 +123,7 @@ async fn reason(state: &AppState, row: &SettlementRow) -> Result<SettlementReaso
     Ok(match (Some(row.status), row.payment_status) {
         (Some(BookingStatus::Disputed), _) => SettlementReason::Disputed,
         _ if by_admin > 0 => SettlementReason::RefundedByAdmin,
+        (Some(BookingStatus::Booked), _) if row.parts > 0 => SettlementReason::RefundedInPart,
         (Some(BookingStatus::Booked), _) if row.refunded_cents > 0 => {
             SettlementReason::PartlyRefundedOutside
         }
@@ -125,6 +136,19 @@ async fn reason(state: &AppState, row: &SettlementRow) -> Result<SettlementReaso
         _ if late("ticket_voided") => SettlementReason::RefundedOutside,
         _ => SettlementReason::Refunded,
     })
+}
+
+/// What may go back in part now: while the tickets stand, all but one
+/// minor unit of what is left; once the booking ended with its own refund
+/// done, all that is left; otherwise nothing.
+fn refundable(row: &SettlementRow) -> i64 {
+    let left = row.left_cents.max(0);
+    match (row.status, row.payment_status) {
+        (BookingStatus::Booked, Some(PaymentStatus::Paid)) => (left - 1).max(0),
+        (BookingStatus::Booked, _) => 0,
+        (_, Some(PaymentStatus::Refunded)) => left,
+        _ => 0,
+    }
 }
 
 /// `q` with LIKE's wildcards taken literally (escaped with `\`; the

@@ -129,6 +129,10 @@ struct Refund {
     /// How much goes back (minor units); none: all that is left.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     cents: Option<i64>,
+    /// A part refund an organizer gave (`refund_part.id`): sent on its own
+    /// key, the booking left as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    part: Option<String>,
 }
 
 /// Queues the refund of all that is left of the booking's payment.
@@ -149,7 +153,12 @@ pub async fn enqueue_refund_of(
     cents: Option<i64>,
     now: At,
 ) -> Result<(), sqlx::Error> {
-    let payload = serde_json::to_string(&Refund { reason, cents }).unwrap_or_default();
+    let payload = serde_json::to_string(&Refund {
+        reason,
+        cents,
+        part: None,
+    })
+    .unwrap_or_default();
     enqueue(
         tx,
         "refund",
@@ -164,6 +173,28 @@ pub async fn enqueue_refund_of(
 /// The refund's idempotency key at the provider: one per booking, ever.
 pub fn refund_key(booking_id: &BookingId) -> String {
     format!("refund-{booking_id}")
+}
+
+/// Queues part refund `part_id` of the booking (its own key).
+pub async fn enqueue_refund_part(
+    tx: &mut Tx,
+    booking_id: &BookingId,
+    part_id: &str,
+    now: At,
+) -> Result<(), sqlx::Error> {
+    let payload = serde_json::to_string(&Refund {
+        reason: RefundReason::Admin,
+        cents: None,
+        part: Some(part_id.to_string()),
+    })
+    .unwrap_or_default();
+    let key = refund_part_key(booking_id, part_id);
+    enqueue(tx, "refund", Some(booking_id), &key, &payload, now).await
+}
+
+/// A part refund's idempotency key at the provider: one per part.
+pub fn refund_part_key(booking_id: &BookingId, part_id: &str) -> String {
+    format!("refund-{booking_id}-{part_id}")
 }
 
 async fn enqueue(

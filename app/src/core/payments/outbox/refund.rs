@@ -1,5 +1,6 @@
 //! A queued refund carried out: the provider asked once per booking (its
-//! idempotency key), the payment and booking moved when it answers.
+//! idempotency key), the payment and booking moved when it answers. A part
+//! refund an organizer gave goes its own way (`refund_part::send`).
 
 use crate::core::platform::db;
 
@@ -24,10 +25,18 @@ pub(super) async fn refund(
     payload: &str,
 ) -> Result<(), ApiError> {
     // Rows queued before reasons were recorded are late payments.
-    let Refund { reason, cents } = serde_json::from_str::<Refund>(payload).unwrap_or(Refund {
+    let Refund {
+        reason,
+        cents,
+        part,
+    } = serde_json::from_str::<Refund>(payload).unwrap_or(Refund {
         reason: RefundReason::LatePayment,
         cents: None,
+        part: None,
     });
+    if let Some(part) = part {
+        return crate::core::payments::refund_part::send(state, booking_id, &part).await;
+    }
     let Some(target) = payments::refund_target(&state.db, booking_id).await? else {
         return Err(ApiError::InvalidState(format!(
             "no payment to refund for {booking_id}"
@@ -62,12 +71,9 @@ pub(super) async fn refund(
     if let Some(id) = &refund_id {
         if payments::complete_refund(&mut tx, booking_id, id, now).await? {
             crate::core::platform::metrics::payment("refunded");
-            if cents.is_some() {
-                // The total refunded, as the provider's echo records it:
-                // what went back before and this part.
-                let total = target.refunded_before + amount.minor();
-                payments::record_partial_refund(&mut tx, booking_id, total, None, now).await?;
-            }
+            // What went back; after a cancellation under a policy that
+            // kept some, the rest stays refundable in part.
+            payments::add_refunded(&mut tx, booking_id, amount.minor(), now).await?;
         }
     }
     // Only a refunded payment ends its booking as REFUNDED.

@@ -222,66 +222,89 @@ impl PaymentProvider for Sandbox {
         Ok(self.view(row))
     }
 
+    /// Refunds like Stripe: any number of refunds on one charge, each under
+    /// its own idempotency key (a repeat answers the first), together never
+    /// above what was charged. The charge's row is locked while deciding,
+    /// so parallel refunds of one charge are counted one after the other.
     async fn refund(
         &self,
         payment_intent_id: &str,
         amount: Money,
         idempotency_key: &str,
     ) -> Result<String, ProviderError> {
-        let paid: Option<(String, i64)> = sqlx::query_as(
-            "select id, amount_cents from sandbox_session where payment_intent_id = $1 and payment_status = 'paid'",
+        let mut tx = self.db.begin().await.map_err(other)?;
+        // A no-op update takes the charge's row lock (SQLite: the writer).
+        let paid = sqlx::query(
+            "update sandbox_session set payment_status = payment_status
+             where payment_intent_id = $1 and payment_status = 'paid'",
         )
         .bind(payment_intent_id)
-        .fetch_optional(self.db.reader())
+        .execute(&mut *tx)
+        .await
+        .map_err(other)?
+        .rows_affected();
+        let charged: Option<(i64,)> = sqlx::query_as(
+            "select amount_cents from sandbox_session where payment_intent_id = $1 and payment_status = 'paid'",
+        )
+        .bind(payment_intent_id)
+        .fetch_optional(&mut *tx)
         .await
         .map_err(other)?;
-        let Some((_, charged_cents)) = paid else {
+        let (Some((charged_cents,)), true) = (charged, paid > 0) else {
             return Err(ProviderError::Refused(
                 "nothing was paid on this payment intent".into(),
             ));
         };
-        if amount.minor() <= 0 || amount.minor() > charged_cents {
+        let earlier: Option<(String,)> =
+            sqlx::query_as("select id from sandbox_refund where idempotency_key = $1")
+                .bind(idempotency_key)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(other)?;
+        if let Some((refund_id,)) = earlier {
+            return Ok(refund_id);
+        }
+        let (before,): (i64,) = sqlx::query_as(
+            "select cast(coalesce(sum(amount_cents), 0) as bigint) from sandbox_refund
+             where payment_intent_id = $1",
+        )
+        .bind(payment_intent_id)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(other)?;
+        let unrefunded = charged_cents - before;
+        if amount.minor() <= 0 || amount.minor() > unrefunded {
             return Err(ProviderError::Refused(format!(
-                "a refund must be between 1 and the {charged_cents} charged"
+                "a refund must be between 1 and the {unrefunded} not refunded of the {charged_cents} charged"
             )));
         }
         let amount_cents = amount.minor();
-        let id = format!("re_sb_{}", uuid::Uuid::new_v4().simple());
-        let mut tx = self.db.begin().await.map_err(other)?;
-        let created = sqlx::query(
+        let refund_id = format!("re_sb_{}", uuid::Uuid::new_v4().simple());
+        sqlx::query(
             "insert into sandbox_refund (id, idempotency_key, payment_intent_id, amount_cents, created_at)
-             values ($1, $2, $3, $4, $5) on conflict (idempotency_key) do nothing",
+             values ($1, $2, $3, $4, $5)",
         )
-        .bind(&id)
+        .bind(&refund_id)
         .bind(idempotency_key)
         .bind(payment_intent_id)
         .bind(amount_cents)
         .bind(self.clock.now())
         .execute(&mut *tx)
         .await
-        .map_err(other)?
-        .rows_affected()
-            == 1;
-        let (refund_id,): (String,) =
-            sqlx::query_as("select id from sandbox_refund where idempotency_key = $1")
-                .bind(idempotency_key)
-                .fetch_one(&mut *tx)
-                .await
-                .map_err(other)?;
-        if created {
-            let charge = json!({
-                "id": format!("ch_sb_{}", &payment_intent_id.trim_start_matches("pi_sb_")),
-                "object": "charge",
-                "amount": charged_cents,
-                "amount_refunded": amount_cents,
-                "payment_intent": payment_intent_id,
-                "refunded": amount_cents == charged_cents,
-                "refunds": { "object": "list", "data": [{ "id": refund_id, "object": "refund", "amount": amount_cents }] },
-            });
-            let worker = Sender::Worker;
-            self.enqueue(&mut tx, "charge.refunded", charge, Delivery::Once, worker)
-                .await?;
-        }
+        .map_err(other)?;
+        let total = before + amount_cents;
+        let charge = json!({
+            "id": format!("ch_sb_{}", &payment_intent_id.trim_start_matches("pi_sb_")),
+            "object": "charge",
+            "amount": charged_cents,
+            "amount_refunded": total,
+            "payment_intent": payment_intent_id,
+            "refunded": total == charged_cents,
+            "refunds": { "object": "list", "data": [{ "id": refund_id, "object": "refund", "amount": amount_cents }] },
+        });
+        let worker = Sender::Worker;
+        self.enqueue(&mut tx, "charge.refunded", charge, Delivery::Once, worker)
+            .await?;
         db::commit(tx).await.map_err(other)?;
         Ok(refund_id)
     }
