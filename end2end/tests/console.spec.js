@@ -79,7 +79,7 @@ test('show day: sales, the map by sale, confirmations, stable rows, the attendee
   const booked = admin.locator('table.recent tbody tr');
   await expect(booked).toHaveCount(1, { timeout: 5_000 });
   await expect(booked).toContainText(email);
-  await booked.getByRole('button', { name: 'Refund' }).click();
+  await booked.getByRole('button', { name: 'Refund', exact: true }).click();
   await expect(ask).toContainText(new RegExp(`^Refund €[\\d.]+ to ${email.replace('.', '\\.')} and release 1 seat \\(.+\\)\\?`));
   await admin.screenshot({ path: 'test-results/console-confirm-refund.png' });
   await ask.getByRole('button', { name: /^Refund €/ }).click();

@@ -41,7 +41,7 @@ test('an organizer refunds 30 % with a reason, then a part on a phone', async ({
   await box.getByLabel(/share of what was paid/).fill('30');
   const part = Math.round(paid * 0.3);
   await expect(box.getByLabel(/^Amount/)).toHaveValue((part / 100).toFixed(2));
-  await box.getByLabel('Reason').fill('Your view of the stage was blocked by a mast');
+  await box.getByLabel('Reason', { exact: true }).fill('Your view of the stage was blocked by a mast');
   await expect(box.getByLabel(/Email the buyer/)).toBeChecked();
   await expect(box.getByRole('button', { name: `Refund €${(part / 100).toFixed(2)}` })).toBeVisible();
   await admin.screenshot({ path: 'test-results/part-refund-desktop.png' });
@@ -61,12 +61,12 @@ test('an organizer refunds 30 % with a reason, then a part on a phone', async ({
   await admin.setViewportSize({ width: 390, height: 844 });
   await row.getByRole('button', { name: 'Refund part' }).click();
   await box.getByLabel(/^Amount/).fill(((paid - part) / 100).toFixed(2));
-  await box.getByLabel('Reason').fill('Everything');
+  await box.getByLabel('Reason', { exact: true }).fill('Everything');
   await box.getByRole('button', { name: /^Refund €/ }).click();
   await expect(box.getByRole('alert')).toContainText('Give an amount between');
   // On a phone the box fits the screen and its button is within reach.
   await box.getByLabel(/^Amount/).fill('1.50');
-  await box.getByLabel('Reason').fill('Drinks voucher not honoured at the bar');
+  await box.getByLabel('Reason', { exact: true }).fill('Drinks voucher not honoured at the bar');
   await box.getByLabel(/Email the buyer/).uncheck();
   const submit = box.getByRole('button', { name: 'Refund €1.50' });
   const where = await submit.boundingBox();

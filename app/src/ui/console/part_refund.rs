@@ -120,6 +120,7 @@ fn part_refund_form(
     };
     view! {
         <form class="confirm part-refund" role="dialog" aria-labelledby="part-refund-title" on:submit=submit
+            on:input=move |_| error.set(None)
             on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { refunding.set(None) }>
             <p id="part-refund-title">{title}</p>
             <div class="part-refund-amounts">
@@ -137,14 +138,15 @@ fn part_refund_form(
             <p class="hint">{limit}</p>
             <label>{t(Msg::PartRefundReason)}
                 <textarea name="reason" rows="2" required maxlength=REASON_MAX_CHARS.to_string()
+                    aria-describedby="part-refund-reason-hint"
                     on:input=move |ev| reason.set(event_target_value(&ev))></textarea>
             </label>
+            <p class="hint" id="part-refund-reason-hint">{t(Msg::PartRefundReasonHint)}</p>
             <label class="check">
                 <input type="checkbox" name="notify" prop:checked=move || notify.get()
                     on:change=move |ev| notify.set(event_target_checked(&ev))/>
                 {t(Msg::PartRefundNotify)}
             </label>
-            <p class="hint">{t(Msg::PartRefundReasonHint)}</p>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <div class="confirm-actions">
                 <button class="danger" type="submit" disabled=move || sending.get()>{button}</button>
