@@ -95,4 +95,9 @@ start_holdfast short short_pid "$work/server-short.log" ./target/debug/holdfast 
   DATABASE_URL="sqlite://$work/e2e-short.db" LEPTOS_SITE_ROOT=target/site \
   HOLD_TTL_SECONDS=5 SWEEP_INTERVAL_SECONDS=1 STRIPE_WEBHOOK_SECRET=whsec_holdfast_development RUST_LOG=warn
 (cd end2end && HOLDFAST_ADMIN_PASSWORD=playwright-admin HOLDFAST_URL="http://127.0.0.1:$port" HOLDFAST_SHORT_TTL_URL="http://127.0.0.1:$short" npx playwright test)
+
+echo "==> behind nginx (deploy/nginx/holdfast.conf, two instances, HTTPS)"
+pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
+"$pgbin/psql" -qX "$pg_url" -c "create database behind_nginx"
+./scripts/proxy-test.sh "${pg_url%/*}/behind_nginx"
 echo "==> all tests passed (screenshots in end2end/test-results)"

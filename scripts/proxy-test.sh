@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Holdfast behind nginx exactly as deploy/nginx/holdfast.conf sets it up
+# (only its ports, certificate and upstream addresses swapped): two
+# instances on one Postgres, TLS with a self-signed certificate, HTTP/2.
+# Checks, with curl: HTTP/2 is spoken; a compressed answer carries one
+# Content-Encoding and decodes; a hashed asset keeps its year-long cache;
+# a body over Holdfast's limit stops at nginx; the per-address limit counts
+# the client's address, not the proxy's (two clients on 127.0.0.5 and
+# 127.0.0.6), and a forged X-Forwarded-For changes nothing. Then a buyer's
+# journey in Chromium over HTTPS through it (end2end/tests/proxy.spec.js).
+#
+#   scripts/proxy-test.sh DATABASE_URL
+set -euo pipefail
+db_url=${1:?DATABASE_URL (Postgres: both instances share it)}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+source scripts/lib.sh
+work="$root/.tmp/proxy-$$"
+mkdir -p "$work/nginx"
+nginx_pid=
+cleanup() {
+  [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null || true
+  stop_started
+}
+trap cleanup EXIT
+
+if ! command -v nginx >/dev/null; then
+  # A policy that refuses to start services: the package's own nginx would
+  # take port 80.
+  guard=
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    guard=/usr/sbin/policy-rc.d
+    printf '#!/bin/sh\nexit 101\n' >"$guard"
+    chmod +x "$guard"
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx-light >/dev/null
+  [ -n "$guard" ] && rm -f "$guard"
+fi
+
+echo "--> two instances behind nginx"
+for i in 1 2; do
+  start_holdfast "port$i" "pid$i" "$work/holdfast-$i.log" ./target/debug/holdfast \
+    DATABASE_URL="$db_url" LEPTOS_SITE_ROOT=target/site \
+    TRUSTED_PROXIES=127.0.0.1 TRUSTED_PROXY_HEADER=X-Forwarded-For \
+    RATE_LIMIT_IP_PER_MINUTE=8 STRIPE_WEBHOOK_SECRET=whsec_holdfast_development RUST_LOG=warn
+done
+tls=$(free_port)
+plain=$(free_port)
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
+  -addext subjectAltName=IP:127.0.0.1 \
+  -keyout "$work/nginx/key.pem" -out "$work/nginx/cert.pem" 2>/dev/null
+# The shipped site file, its deployment specifics swapped for this run's.
+sed -e "s|listen 443 ssl http2;|listen 127.0.0.1:$tls ssl http2;|" \
+    -e "s|listen 80;|listen 127.0.0.1:$plain;|" \
+    -e '/listen \[::\]/d' \
+    -e "s|server 127.0.0.1:3001 |server 127.0.0.1:$port1 |" \
+    -e "s|server 127.0.0.1:3002 |server 127.0.0.1:$port2 |" \
+    -e "s|/etc/ssl/certs/holdfast.example.com.pem|$work/nginx/cert.pem|" \
+    -e "s|/etc/ssl/private/holdfast.example.com.key|$work/nginx/key.pem|" \
+    -e "s|server_name holdfast.example.com;|server_name 127.0.0.1;|" \
+    deploy/nginx/holdfast.conf >"$work/nginx/holdfast.conf"
+grep -q "127.0.0.1:$port2" "$work/nginx/holdfast.conf" || { echo "!! the site file's upstream was not found to swap" >&2; exit 1; }
+# The main context as Debian's nginx.conf has it, in this run's directory.
+cat >"$work/nginx/nginx.conf" <<EOF
+worker_processes 2;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+daemon off;
+events { worker_connections 4096; }
+http {
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    access_log $work/nginx/access.log;
+    client_body_temp_path $work/nginx/body;
+    proxy_temp_path $work/nginx/proxy;
+    fastcgi_temp_path $work/nginx/fastcgi;
+    uwsgi_temp_path $work/nginx/uwsgi;
+    scgi_temp_path $work/nginx/scgi;
+    # Debian's nginx.conf turns gzip on for the whole server; the site file
+    # must turn it off for itself.
+    gzip on;
+    include $work/nginx/holdfast.conf;
+}
+EOF
+nginx -t -q -p "$work/nginx" -c "$work/nginx/nginx.conf"
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" &
+nginx_pid=$!
+base="https://127.0.0.1:$tls"
+for _ in $(seq 1 50); do curl -skf "$base/healthz" >/dev/null && break; sleep 0.1; done
+
+fail() { echo "!! $*" >&2; exit 1; }
+
+echo "--> HTTP/2, one Content-Encoding, cached assets, body limit"
+[ "$(curl -sk -o /dev/null -w '%{http_version}' --http2 "$base/healthz")" = 2 ] || fail "nginx did not speak HTTP/2"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$plain/events/1")" = 301 ] || fail "plain HTTP is not redirected"
+curl -sk -D "$work/page.h" -o "$work/page.gz" -H 'Accept-Encoding: gzip' "$base/events/1"
+encodings=$(grep -ci '^content-encoding:' "$work/page.h" || true)
+[ "$encodings" = 1 ] && grep -qi '^content-encoding: gzip' "$work/page.h" || fail "the page's Content-Encoding: $(grep -i '^content-encoding' "$work/page.h")"
+gunzip -c "$work/page.gz" | grep -q '</html>' || fail "the page does not decode as one gzip layer"
+curl -sk -D "$work/stream.h" -o /dev/null -m 2 -H 'Accept-Encoding: gzip, br' "$base/api/events/1/seats/stream" || true
+grep -qi '^content-encoding' "$work/stream.h" && fail "the live stream was compressed"
+asset=$(gunzip -c "$work/page.gz" | grep -o '/pkg/[^"]*\.js' | head -n1)
+curl -sk -D "$work/asset.h" -o /dev/null -H 'Accept-Encoding: br' "$base$asset"
+grep -qi '^cache-control: public, max-age=31536000, immutable' "$work/asset.h" || fail "$asset lost its cache lifetime"
+[ "$(grep -ci '^content-encoding:' "$work/asset.h")" -le 1 ] || fail "$asset was encoded twice"
+big=$(head -c 20000 /dev/zero | tr '\0' 'x')
+code=$(curl -sk -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' --data "{\"x\":\"$big\"}" "$base/api/events/1/holds")
+[ "$code" = 413 ] || fail "a 20 kB body answered $code, not 413"
+
+echo "--> the per-address limit counts the client, not the proxy"
+hold() { # source address [extra header]
+  local args=(-sk -o /dev/null -w '%{http_code}' --interface "$1" -X POST
+    -H "Idempotency-Key: $(python3 -c 'import uuid; print(uuid.uuid4())')")
+  [ -n "${2:-}" ] && args+=(-H "$2")
+  curl "${args[@]}" "$base/api/events/1/seats/999999999/hold"
+}
+for i in $(seq 1 8); do
+  code=$(hold 127.0.0.5 "X-Forwarded-For: 10.9.$i.1")
+  [ "$code" != 429 ] || fail "127.0.0.5 was limited after $i attempts"
+done
+[ "$(hold 127.0.0.5 "X-Forwarded-For: 10.9.99.1")" = 429 ] || fail "the 9th attempt of 127.0.0.5 (a forged X-Forwarded-For) was not limited"
+[ "$(hold 127.0.0.6)" != 429 ] || fail "127.0.0.6 was limited for 127.0.0.5's attempts: the proxy's address was counted"
+
+echo "--> a buyer in Chromium over HTTPS through nginx"
+(cd end2end && HOLDFAST_PROXY_URL="$base" HOLDFAST_URL="$base" npx playwright test proxy.spec.js)
+echo "--> proxy checks passed"
