@@ -100,4 +100,7 @@ echo "==> behind nginx (deploy/nginx/holdfast.conf, two instances, HTTPS)"
 pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
 "$pgbin/psql" -qX "$pg_url" -c "create database behind_nginx"
 ./scripts/proxy-test.sh "${pg_url%/*}/behind_nginx"
+
+echo "==> backups restored (Postgres to a moment, SQLite copied mid-sale)"
+./scripts/restore-test.sh
 echo "==> all tests passed (screenshots in end2end/test-results)"

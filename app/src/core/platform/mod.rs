@@ -18,6 +18,7 @@
 //! - `jobs`: the one runner of every periodic job (leases, fencing, runs).
 
 pub mod client_addr;
+pub mod backup;
 pub mod clock;
 pub mod compressed;
 pub mod db;
