@@ -7,7 +7,10 @@
 # a body over Holdfast's limit stops at nginx; the per-address limit counts
 # the client's address, not the proxy's (two clients on 127.0.0.5 and
 # 127.0.0.6), and a forged X-Forwarded-For changes nothing. Then a buyer's
-# journey in Chromium over HTTPS through it (end2end/tests/proxy.spec.js).
+# journey in Chromium over HTTPS through it (end2end/tests/proxy.spec.js);
+# an instance stopped with SIGTERM ends its streams with a word to
+# reconnect, exits cleanly, and nginx carries on with the other. The
+# systemd unit is verified and its sandbox scored first.
 #
 #   scripts/proxy-test.sh DATABASE_URL
 set -euo pipefail
@@ -37,6 +40,12 @@ if ! command -v nginx >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx-light >/dev/null
   [ -n "$guard" ] && rm -f "$guard"
 fi
+
+echo "--> the systemd unit (deploy/systemd) verifies, its sandbox scored"
+command -v systemd-analyze >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends systemd >/dev/null
+sed "s|/usr/local/bin/holdfast|$root/target/debug/holdfast|" deploy/systemd/holdfast@.service >"$work/holdfast@.service"
+systemd-analyze verify "$work/holdfast@.service"
+systemd-analyze security --offline=true --threshold=25 "$work/holdfast@.service" | tail -n1
 
 echo "--> two instances behind nginx"
 for i in 1 2; do
@@ -124,4 +133,17 @@ done
 
 echo "--> a buyer in Chromium over HTTPS through nginx"
 (cd end2end && HOLDFAST_PROXY_URL="$base" HOLDFAST_URL="$base" npx playwright test proxy.spec.js)
+echo "--> an instance stopped (SIGTERM) ends its streams and exits; nginx uses the other"
+curl -sN --max-time 30 "http://127.0.0.1:$port1/api/events/1/seats/stream" >"$work/stream.txt" &
+reader=$!
+sleep 1
+kill -TERM "$pid1"
+for _ in $(seq 1 200); do kill -0 "$pid1" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid1" 2>/dev/null && fail "instance 1 still runs 20 s after SIGTERM"
+wait "$pid1" || fail "instance 1 did not stop cleanly (exit status $?)"
+wait "$reader" || true
+grep -q "retry: 1000" "$work/stream.txt" || fail "its stream ended without the word to reconnect"
+for _ in 1 2 3 4; do
+  [ "$(curl -sk -o /dev/null -w '%{http_code}' "$base/api/events/1")" = 200 ] || fail "nginx did not move to the instance that stays"
+done
 echo "--> proxy checks passed"

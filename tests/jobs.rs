@@ -425,7 +425,92 @@ async fn the_sweeper_runs_as_a_job(backend: Backend) {
     pair.a.assert_invariants().await;
 }
 
+/// A stopping instance (SIGTERM): a run that ends within the grace ends as
+/// usual; one that does not is stopped and its lease let go at once, so the
+/// other instance takes the job over without waiting for the lease to run
+/// out (the clock never moves here).
+async fn a_stopping_instance_lets_its_leases_go(backend: Backend) {
+    let Some(pair) = Pair::new(backend).await else {
+        return;
+    };
+    let first = Arc::new(AtomicBool::new(true));
+    let job = {
+        let first = first.clone();
+        Job::new("probe", EVERY, move |state| {
+            let first = first.clone();
+            async move {
+                write(&state, "started").await.map_err(|e| e.to_string())?;
+                if first.swap(false, Ordering::SeqCst) {
+                    std::future::pending::<()>().await;
+                }
+                write(&state, "done").await.map_err(|e| e.to_string())?;
+                Ok(3)
+            }
+        })
+    };
+    let a = Arc::new(
+        Runner::new(pair.state(&pair.a), vec![job.clone()], "a".into(), LEASE)
+            .stopping_within(Duration::from_millis(200)),
+    );
+    let b = pair.runner(&pair.b, "b", job);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let runner = a.clone().spawn(Duration::from_millis(20), stopped);
+    while pair.probe().await.is_empty() {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(
+        b.poll().await.expect("poll").is_empty(),
+        "A holds the lease"
+    );
+    stop.send(true).expect("stop");
+    tokio::time::timeout(Duration::from_secs(10), runner)
+        .await
+        .expect("the runner stops within its grace")
+        .expect("runner");
+    let (holder, lease_until): (Option<String>, i64) =
+        sqlx::query_as("select holder, lease_until from job where name = 'probe'")
+            .fetch_one(pair.a.state.db.reader())
+            .await
+            .expect("job");
+    assert_eq!((holder, lease_until), (None, 0), "the lease was let go");
+    finish_all(b.poll().await.expect("poll")).await;
+    let runs: Vec<(String, String, Option<String>)> =
+        sqlx::query_as("select instance, outcome, error from job_run order by id")
+            .fetch_all(pair.a.state.db.reader())
+            .await
+            .expect("runs");
+    assert_eq!(runs.len(), 2, "{runs:?}");
+    assert_eq!((runs[0].0.as_str(), runs[0].1.as_str()), ("a", "abandoned"));
+    assert!(
+        runs[0]
+            .2
+            .as_deref()
+            .unwrap_or_default()
+            .contains("a stopped before the run ended"),
+        "{runs:?}"
+    );
+    assert_eq!((runs[1].0.as_str(), runs[1].1.as_str()), ("b", "ok"));
+    assert_eq!(pair.probe().await, ["1 started", "2 done", "2 started"]);
+
+    // A run that ends within the grace ends as usual: nothing abandoned.
+    let quick = Job::new("quick", EVERY, |_| async { Ok(1) });
+    let c = Arc::new(
+        Runner::new(pair.state(&pair.a), vec![quick], "c".into(), LEASE)
+            .stopping_within(Duration::from_secs(5)),
+    );
+    c.register().await.expect("register");
+    let started = c.poll().await.expect("poll");
+    assert_eq!(started.len(), 1);
+    c.stop(started).await;
+    let (outcome,): (String,) = sqlx::query_as("select outcome from job_run where job = 'quick'")
+        .fetch_one(pair.a.state.db.reader())
+        .await
+        .expect("quick run");
+    assert_eq!(outcome, "ok");
+}
+
 for_each_backend!(
+    a_stopping_instance_lets_its_leases_go,
     one_instance_at_a_time,
     a_stalled_holder_cannot_write_after_the_takeover,
     a_killed_holder_is_taken_over_and_the_job_resumed,

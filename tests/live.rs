@@ -264,3 +264,36 @@ on_both_backends!(
         assert!(after.contains("event: seats"), "{after}");
     }
 );
+
+on_both_backends!(
+    streams_end_with_a_word_to_reconnect_when_the_instance_stops,
+    |app: TestApp| async move {
+        let client = reqwest::Client::new();
+        let seats = format!("{}/api/events/1/seats/stream", app.base);
+        let mut stream = client.get(&seats).send().await.unwrap();
+        assert_eq!(stream.status(), 200);
+        let mut console = app
+            .admin()
+            .http
+            .get(format!("{}/api/admin/events/1/stream", app.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(console.status(), 200);
+        let first = read_for(&mut console, "event: dashboard", Duration::from_secs(5)).await;
+        assert!(first.contains("event: dashboard"), "{first}");
+        // Open until the instance stops…
+        let before = read_for(&mut stream, "retry:", Duration::from_millis(300)).await;
+        assert!(!before.contains("retry:"), "{before}");
+        app.state.stopping.begin();
+        // …then each ends, its last word telling the browser to come back.
+        for s in [&mut stream, &mut console] {
+            let rest = read_for(s, "retry: 1000", Duration::from_secs(5)).await;
+            assert!(rest.contains("retry: 1000"), "{rest}");
+            let end = tokio::time::timeout(Duration::from_secs(5), s.chunk())
+                .await
+                .expect("the stream ends");
+            assert!(matches!(end, Ok(None)), "{end:?}");
+        }
+    }
+);

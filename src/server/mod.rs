@@ -46,7 +46,6 @@ use holdfast_app::core::{seed, AppState, StateParts};
 use holdfast_app::{shell, App};
 use leptos::config::LeptosOptions;
 use leptos_axum::{generate_route_list, AxumRouteListing, LeptosRoutes};
-use tokio::sync::watch;
 use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, SessionManagerLayer};
 
@@ -153,6 +152,7 @@ pub async fn build(
                 .reading_legacy(config.ticket_secret.as_deref()),
         ),
         leptos_options: leptos_options.clone(),
+        stopping: Default::default(),
     });
 
     if db.backend == holdfast_app::core::platform::db::Backend::Postgres {
@@ -281,20 +281,27 @@ fn payment_provider(
     }
 }
 
-/// Runs the server until SIGINT/SIGTERM, with the workers beside it.
+/// Runs the server until SIGINT/SIGTERM, with the workers beside it. On
+/// the signal the instance stops as a deploy expects: no new connections,
+/// requests in flight finish, live streams end with a word to reconnect,
+/// the job runner lets its runs finish (or their leases go), then the pool
+/// closes.
 pub async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let (router, state) = build(&config, Arc::new(SystemClock)).await?;
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let workers = workers::spawn_all(state.clone(), &config, stop_rx);
+    let workers = workers::spawn_all(state.clone(), &config, state.stopping.subscribe());
     let listener = tokio::net::TcpListener::bind(config.site_addr).await?;
     tracing::info!(addr = %listener.local_addr()?, database = ?state.db.backend, "holdfast listening");
     let listener = no_delay(listener);
+    let stopping = state.stopping.clone();
     axum::serve(listener, per_connection(router))
-        .with_graceful_shutdown(shutdown_signal())
+        .with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            tracing::info!("stopping: finishing requests, ending streams, letting leases go");
+            stopping.begin();
+        })
         .await?;
-    let _ = stop_tx.send(true);
     for w in workers {
-        let _ = tokio::time::timeout(Duration::from_secs(5), w).await;
+        let _ = tokio::time::timeout(workers::STOP_GRACE + Duration::from_secs(5), w).await;
     }
     state.db.close().await;
     tracing::info!("holdfast stopped cleanly");

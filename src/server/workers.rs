@@ -112,13 +112,18 @@ fn purge_schedule() -> Schedule {
     Schedule::cron(PURGE_CRON).unwrap_or(Schedule::Every(Duration::from_secs(3600)))
 }
 
+/// How long a stopping instance lets its job runs finish before it lets
+/// their leases go (systemd's stop timeout leaves room for it).
+pub const STOP_GRACE: Duration = Duration::from_secs(10);
+
 /// Starts this instance's job runner.
 pub fn spawn_all(
     state: AppState,
     config: &Config,
     stop: watch::Receiver<bool>,
 ) -> Vec<JoinHandle<()>> {
-    let runner = Runner::new(state, jobs(config), instance_name(), config.job_lease);
+    let runner = Runner::new(state, jobs(config), instance_name(), config.job_lease)
+        .stopping_within(STOP_GRACE);
     vec![Arc::new(runner).spawn(POLL, stop)]
 }
 

@@ -150,6 +150,7 @@ pub async fn dashboard_stream(
     EventPath(event_id): EventPath,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let stopping = state.stopping.clone();
     // Every stream holds a slot, the console's too.
     let slot = state.streams.take(client.map(|c| c.limit_key()))?;
     // The console's stream: the audit's details in its page's language.
@@ -203,7 +204,7 @@ pub async fn dashboard_stream(
         let _open = &slot;
         e
     });
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+    Ok(Sse::new(super::ending::until_stopping(stopping, stream)).keep_alive(KeepAlive::default()))
 }
 
 /// Copies the previous countdowns (and canary time) into a fresh picture,

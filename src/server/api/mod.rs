@@ -9,6 +9,7 @@ mod best;
 mod booking_history;
 mod bookings;
 mod door;
+mod ending;
 mod events;
 pub(crate) mod extract;
 mod health;

@@ -81,6 +81,7 @@ pub async fn queue_stream(
     EventPath(event_id): EventPath,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let stopping = state.stopping.clone();
     let slot = state.streams.take(client.map(|c| c.limit_key()))?;
     let token = queue_token_in(&headers, event_id);
     let first = current_status(&state, &buyer.0, event_id, token.as_deref())
@@ -123,7 +124,7 @@ pub async fn queue_stream(
             }
         },
     );
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+    Ok(Sse::new(super::ending::until_stopping(stopping, stream)).keep_alive(KeepAlive::default()))
 }
 
 /// Waits for a seat change of this event (or for having fallen behind).

@@ -81,6 +81,7 @@ pub async fn progress_stream(
     client: Option<Extension<ClientAddr>>,
     SailingPath(id): SailingPath,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let stopping = state.stopping.clone();
     // Held while the stream lives, like every stream's.
     let slot = state.streams.take(client.map(|c| c.limit_key()))?;
     let first = rebooking::progress(&state, id).await?;
@@ -88,7 +89,7 @@ pub async fn progress_stream(
         let _open = &slot;
         e
     });
-    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+    Ok(Sse::new(super::ending::until_stopping(stopping, events)).keep_alive(KeepAlive::default()))
 }
 
 /// The progress each time it changes, read every quarter second.

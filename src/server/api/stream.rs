@@ -47,6 +47,7 @@ pub async fn seats(
     Query(q): Query<Since>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let stopping = state.stopping.clone();
     if !extract::is_staff(&state, client.as_deref(), &headers) {
         extract::admitted(&state, buyer.as_deref(), event_id, &headers).await?;
     }
@@ -120,7 +121,7 @@ pub async fn seats(
         let _open = &slot;
         Ok(e)
     });
-    Ok(Sse::new(all).keep_alive(KeepAlive::default()))
+    Ok(Sse::new(super::ending::until_stopping(stopping, all)).keep_alive(KeepAlive::default()))
 }
 
 /// How often a stream looks at its event's standing places. They are read

@@ -17,8 +17,8 @@
 //!   for contention (then 503 `SERVICE_BUSY`);
 //! - `jobs`: the one runner of every periodic job (leases, fencing, runs).
 
-pub mod client_addr;
 pub mod backup;
+pub mod client_addr;
 pub mod clock;
 pub mod compressed;
 pub mod db;
@@ -33,4 +33,5 @@ pub mod retry;
 pub mod secrets;
 pub mod session_store;
 pub mod state;
+pub mod stopping;
 pub mod stream_slots;

@@ -79,6 +79,8 @@ pub struct StateParts {
     pub canary: Arc<LastReport>,
     /// Leptos' own settings (site root, output name) for rendering pages.
     pub leptos_options: LeptosOptions,
+    /// Set when the instance begins to stop: streams end, leases go.
+    pub stopping: crate::core::platform::stopping::Stopping,
 }
 
 /// The payment side of the state.

@@ -230,6 +230,50 @@ async fn record(
     Ok(())
 }
 
+/// At a shutdown: every lease `instance` still holds is let go at once,
+/// the job due again now (its run is recorded as abandoned), so another
+/// instance resumes it without waiting for the lease to run out. The jobs
+/// let go.
+pub async fn give_back(db: &Db, instance: &str, now: At) -> Result<Vec<String>, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let held: Vec<(String, i64, Option<At>)> =
+        sqlx::query_as("select name, fence, started_at from job where holder = $1")
+            .bind(instance)
+            .fetch_all(&mut *tx)
+            .await?;
+    let mut given = Vec::new();
+    for (name, fence, started_at) in held {
+        let moved = sqlx::query(
+            "update job set holder = null, started_at = null, heartbeat_at = null,
+                 lease_until = 0, next_run_at = $3
+             where name = $1 and fence = $2",
+        )
+        .bind(&name)
+        .bind(fence)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if moved == 1 {
+            let why = format!("{instance} stopped before the run ended; due again at once");
+            let ended = Ended::Abandoned { why };
+            record(
+                &mut tx,
+                &name,
+                fence,
+                instance,
+                started_at.unwrap_or(now),
+                now,
+                ended,
+            )
+            .await?;
+            given.push(name);
+        }
+    }
+    tx.commit().await?;
+    Ok(given)
+}
+
 /// Moves a job's next run to now; false for a job that does not exist.
 pub async fn run_now(db: &Db, job: &str) -> Result<bool, sqlx::Error> {
     Ok(

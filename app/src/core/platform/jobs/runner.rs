@@ -22,6 +22,9 @@ pub struct Runner {
     lease_ms: i64,
     /// How often a run moves its lease on (a third of the lease).
     beat_every: Duration,
+    /// At the stop signal, how long runs under way may take to end before
+    /// their leases are let go.
+    stop_grace: Duration,
 }
 
 impl Runner {
@@ -32,7 +35,14 @@ impl Runner {
             instance,
             lease_ms: lease.as_millis() as i64,
             beat_every: lease / 3,
+            stop_grace: Duration::from_secs(10),
         }
+    }
+
+    /// Runs under way at the stop signal get this long to end.
+    pub fn stopping_within(mut self, grace: Duration) -> Runner {
+        self.stop_grace = grace;
+        self
     }
 
     /// A runner whose runs beat this often (a test's stand-in for a
@@ -104,17 +114,51 @@ impl Runner {
             }
             let mut tick = tokio::time::interval(every);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut running: Vec<JoinHandle<()>> = Vec::new();
             loop {
                 tokio::select! {
                     _ = tick.tick() => {
-                        if let Err(e) = self.poll().await {
-                            tracing::warn!(error = %e, "polling the jobs failed");
+                        running.retain(|run| !run.is_finished());
+                        match self.poll().await {
+                            Ok(started) => running.extend(started),
+                            Err(e) => tracing::warn!(error = %e, "polling the jobs failed"),
                         }
                     }
-                    _ = stop.changed() => return,
+                    _ = stop.changed() => {
+                        self.stop(running).await;
+                        return;
+                    }
                 }
             }
         })
+    }
+
+    /// The instance is stopping: runs under way get `stop_grace` to end
+    /// (each frees its lease as it ends); those still running then are
+    /// stopped and their leases let go, the jobs due again at once, so
+    /// another instance resumes them without waiting for a lease to run out.
+    pub async fn stop(&self, running: Vec<JoinHandle<()>>) {
+        let deadline = tokio::time::Instant::now() + self.stop_grace;
+        let mut cut = 0;
+        for mut run in running {
+            if tokio::time::timeout_at(deadline, &mut run).await.is_err() {
+                run.abort();
+                cut += 1;
+            }
+        }
+        if cut == 0 {
+            return;
+        }
+        let now = self.state.clock.now();
+        match lease::give_back(&self.state.db, &self.instance, now).await {
+            Ok(jobs) => tracing::info!(
+                ?jobs,
+                "stopping: let go of the leases of runs still under way"
+            ),
+            Err(e) => {
+                tracing::warn!(error = %e, "stopping: letting the leases go failed; they run out by themselves")
+            }
+        }
     }
 
     async fn run(self: Arc<Self>, job: Job, fence: Fence, started_at: At) {
