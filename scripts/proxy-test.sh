@@ -19,27 +19,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/lib.sh
 work="$root/.tmp/proxy-$$"
-mkdir -p "$work/nginx"
-nginx_pid=
+mkdir -p "$work"
 cleanup() {
-  [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null || true
+  scripts/nginx.sh stop "$work/nginx"
   stop_started
 }
 trap cleanup EXIT
-
-if ! command -v nginx >/dev/null; then
-  # A policy that refuses to start services: the package's own nginx would
-  # take port 80.
-  guard=
-  if [ ! -e /usr/sbin/policy-rc.d ]; then
-    guard=/usr/sbin/policy-rc.d
-    printf '#!/bin/sh\nexit 101\n' >"$guard"
-    chmod +x "$guard"
-  fi
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx-light >/dev/null
-  [ -n "$guard" ] && rm -f "$guard"
-fi
 
 echo "--> the systemd unit (deploy/systemd) verifies, its sandbox scored"
 command -v systemd-analyze >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends systemd >/dev/null
@@ -54,49 +39,8 @@ for i in 1 2; do
     TRUSTED_PROXIES=127.0.0.1 TRUSTED_PROXY_HEADER=X-Forwarded-For \
     RATE_LIMIT_IP_PER_MINUTE=8 STRIPE_WEBHOOK_SECRET=whsec_holdfast_development RUST_LOG=warn
 done
-tls=$(free_port)
-plain=$(free_port)
-openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
-  -addext subjectAltName=IP:127.0.0.1 \
-  -keyout "$work/nginx/key.pem" -out "$work/nginx/cert.pem" 2>/dev/null
-# The shipped site file, its deployment specifics swapped for this run's.
-sed -e "s|listen 443 ssl http2;|listen 127.0.0.1:$tls ssl http2;|" \
-    -e "s|listen 80;|listen 127.0.0.1:$plain;|" \
-    -e '/listen \[::\]/d' \
-    -e "s|server 127.0.0.1:3001 |server 127.0.0.1:$port1 |" \
-    -e "s|server 127.0.0.1:3002 |server 127.0.0.1:$port2 |" \
-    -e "s|/etc/ssl/certs/holdfast.example.com.pem|$work/nginx/cert.pem|" \
-    -e "s|/etc/ssl/private/holdfast.example.com.key|$work/nginx/key.pem|" \
-    -e "s|server_name holdfast.example.com;|server_name 127.0.0.1;|" \
-    deploy/nginx/holdfast.conf >"$work/nginx/holdfast.conf"
-grep -q "127.0.0.1:$port2" "$work/nginx/holdfast.conf" || { echo "!! the site file's upstream was not found to swap" >&2; exit 1; }
-# The main context as Debian's nginx.conf has it, in this run's directory.
-cat >"$work/nginx/nginx.conf" <<EOF
-worker_processes 2;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-daemon off;
-events { worker_connections 4096; }
-http {
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-    access_log $work/nginx/access.log;
-    client_body_temp_path $work/nginx/body;
-    proxy_temp_path $work/nginx/proxy;
-    fastcgi_temp_path $work/nginx/fastcgi;
-    uwsgi_temp_path $work/nginx/uwsgi;
-    scgi_temp_path $work/nginx/scgi;
-    # Debian's nginx.conf turns gzip on for the whole server; the site file
-    # must turn it off for itself.
-    gzip on;
-    include $work/nginx/holdfast.conf;
-}
-EOF
-nginx -t -q -p "$work/nginx" -c "$work/nginx/nginx.conf"
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" &
-nginx_pid=$!
+read -r tls plain < <(scripts/nginx.sh start "$work/nginx" "$port1" "$port2")
 base="https://127.0.0.1:$tls"
-for _ in $(seq 1 50); do curl -skf "$base/healthz" >/dev/null && break; sleep 0.1; done
 
 fail() { echo "!! $*" >&2; exit 1; }
 

@@ -189,15 +189,28 @@ async fn round(base: &str, event: i64, seat_base: i64, seats: Vec<i64>, conns: u
 
 /// A published, on-sale event of `SEATS` seats in rows of `SEATS_PER_ROW`.
 pub async fn big_event(db: &Db) -> Result<i64, sqlx::Error> {
+    event_of_seats(db, SEATS, "Claims bench", 0).await
+}
+
+/// A published, on-sale event called `name` starting at `starts_at` (ms),
+/// of `seats` seats in one category, in rows of `SEATS_PER_ROW`.
+pub async fn event_of_seats(
+    db: &Db,
+    seats: i64,
+    name: &str,
+    starts_at: i64,
+) -> Result<i64, sqlx::Error> {
     let mut tx = db.begin().await?;
     let (id,): (i64,) = sqlx::query_as(
         "insert into event (slug, name, kind, venue, starts_at, currency, published, created_at)
-         values ($1, 'Claims bench', 'concert', 'Bench hall', 0, 'EUR', 1, 0) returning id",
+         values ($1, $2, 'concert', 'Bench hall', $3, 'EUR', 1, 0) returning id",
     )
-    .bind(format!("claims-bench-{}", uuid::Uuid::new_v4()))
+    .bind(format!("bench-{}", uuid::Uuid::new_v4()))
+    .bind(name)
+    .bind(starts_at)
     .fetch_one(&mut *tx)
     .await?;
-    let seats: Vec<SeatSpec> = (0..SEATS)
+    let seats: Vec<SeatSpec> = (0..seats)
         .map(|i| {
             let (row, number) = (i / SEATS_PER_ROW + 1, i % SEATS_PER_ROW + 1);
             SeatSpec {

@@ -7,6 +7,7 @@
 //!     holdfast-bench simulate --targets URL,...  the on-sale simulator (see simulate/)
 //!     holdfast-bench rebooking --targets URL,... a cancelled sailing's 3,000 bookings moved
 //!     holdfast-bench sse-memory URL PID [N]      a server's memory with N SSE clients
+//!     holdfast-bench stadium-event DATABASE_URL  adds a 50,000-seat event, prints its id
 //!
 //! Run it from a release build; `scripts/bench.sh` runs all of it, with
 //! pgbench on the same SQL transaction beside it.
@@ -19,6 +20,7 @@ mod queue;
 mod rebooking;
 mod rotating;
 mod simulate;
+mod stadium;
 mod sse_memory;
 mod stats;
 mod throughput;
@@ -29,6 +31,7 @@ async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let ok = match args.first().map(String::as_str) {
         Some("simulate") => simulate::main(&args[1..]).await,
+        Some("stadium-event") => stadium::main(&args[1..]).await,
         Some("rebooking") => rebooking::main(&args[1..]).await,
         Some("sse-memory") => sse_memory::main(&args[1..]).await,
         Some("claims") => claims::main(args.get(1).cloned()).await,
