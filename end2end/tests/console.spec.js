@@ -151,11 +151,15 @@ test('the on-sale panel: the time shown and moved, a rate suggested, places free
   await expect(page.locator('input[name="admitPerMinute"]')).toHaveValue('10');
   await expect(page.locator('.on-sale')).toContainText('Suggested: 10 a minute');
   await expect(page.locator('.on-sale')).toContainText('Places free: seats and standing places nobody holds or bought');
+  // No on-sale time set: the field is empty and says why (never 1970).
+  await expect(page.locator('input[name="onSaleAt"]')).toHaveValue('');
+  await expect(page.getByTestId('on-sale-unset')).toContainText('on sale since it was published');
   await page.locator('input[name="onSaleAt"]').fill('2031-05-01T10:00');
   await page.getByRole('button', { name: 'Move the on-sale time' }).click();
   await expect(page.locator('.on-sale-time [role="status"]')).toContainText('On sale from');
   await expect(page.locator('.on-sale-time [role="status"]')).toContainText('1 May, 10:00');
   await expect(page.locator('input[name="onSaleAt"]')).toHaveValue('2031-05-01T10:00');
+  await expect(page.getByTestId('on-sale-unset')).toHaveCount(0);
   await page.screenshot({ path: 'test-results/console-on-sale-time.png', fullPage: true });
   // Buyers cannot hold before it.
   const buyer = await browser.newContext();

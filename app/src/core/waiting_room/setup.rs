@@ -101,6 +101,8 @@ pub async fn summary(state: &AppState, event_id: EventId) -> Result<RoomSummary,
         on_sale_at: rfc3339(room.on_sale_at),
         on_sale_at_local: crate::core::event_time::local_start(room.on_sale_at, &room.time_zone).at,
         admitting: room.enabled && room.on_sale_at <= now,
+        // 0: never set, on sale since its publication.
+        on_sale_set: room.on_sale_at.ms() > 0,
     })
 }
 

@@ -104,6 +104,10 @@ pub struct RoomSummary {
     /// Whether the on-sale time has come (admission runs).
     #[serde(default)]
     pub admitting: bool,
+    /// Whether the organizer set an on-sale time; without one the event is
+    /// on sale from its publication and `onSaleAt` is the epoch.
+    #[serde(default)]
+    pub on_sale_set: bool,
 }
 
 impl RoomSummary {
@@ -114,8 +118,12 @@ impl RoomSummary {
     }
 
     /// The on-sale time as a browser's date-and-time field takes it: the
-    /// event's own wall clock, to the minute.
+    /// event's own wall clock, to the minute; empty when none was set (the
+    /// field then shows nothing rather than 1 January 1970).
     pub fn on_sale_wall_clock(&self) -> String {
+        if !self.on_sale_set {
+            return String::new();
+        }
         self.on_sale_at_local.chars().take(16).collect()
     }
 }
@@ -271,6 +279,7 @@ mod tests {
             on_sale_at: "2027-06-01T08:00:00.000Z".into(),
             on_sale_at_local: "2027-06-01T10:00:00.000+02:00".into(),
             admitting: false,
+            on_sale_set: true,
         }
     }
 
@@ -288,5 +297,16 @@ mod tests {
         assert_eq!(minutes_to_clear(0, 600), None);
         assert_eq!(minutes_to_clear(5, 0), None);
         assert_eq!(room(1, 1).on_sale_wall_clock(), "2027-06-01T10:00");
+    }
+
+    #[test]
+    fn an_on_sale_never_set_shows_no_date_rather_than_1970() {
+        let never = RoomSummary {
+            on_sale_at: "1970-01-01T00:00:00.000Z".into(),
+            on_sale_at_local: "1970-01-01T01:00:00.000+01:00".into(),
+            on_sale_set: false,
+            ..room(1, 1)
+        };
+        assert_eq!(never.on_sale_wall_clock(), "");
     }
 }

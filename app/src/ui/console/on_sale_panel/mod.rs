@@ -190,6 +190,7 @@ fn RoomControls(
                         on:input=move |ev| typed_on_sale.set(Some(event_target_value(&ev)))/>
                 </label>
                 <button class="move-on-sale" on:click=move_on_sale>{t(Msg::SaveOnSale)}</button>
+                {(!r.on_sale_set).then(|| view! { <p class="hint" data-testid="on-sale-unset">{t(Msg::OnSaleSincePublished)}</p> })}
                 {move || moved.get().map(|m| match m {
                     Ok(words) => view! { <p class="notice" role="status">{words}</p> }.into_any(),
                     Err(words) => view! { <p class="error" role="alert">{words}</p> }.into_any(),
