@@ -12,7 +12,7 @@
 #    (base backup; restore to a moment including the WAL replay) and
 #    SQLite (`holdfast backup` while serving; restore).
 #
-#   scripts/bench-deploy.sh
+#   scripts/bench-deploy.sh [--no-build]     (--no-build: the release build there is)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -29,8 +29,9 @@ cleanup() {
   scripts/pg.sh stop "$work/pg" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
-cargo build --release --no-default-features --features ssr --bin holdfast --bin holdfast-bench
-[ -f target/site/pkg/hash.txt ] || ./scripts/build.sh --release
+if [ "${1:-}" != --no-build ]; then
+  cargo build --release --no-default-features --features ssr --bin holdfast --bin holdfast-bench
+fi
 command -v h2load >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nghttp2-client >/dev/null
 bin=target/release/holdfast
 bench=target/release/holdfast-bench
@@ -50,13 +51,15 @@ SQL
 scripts/pg.sh stop "$work/pg"
 scripts/pg.sh resume "$work/pg"
 
-echo "==> requests per second through nginx (h2load: 64 clients × 10 streams, 20 s each)"
+echo "==> requests per second through nginx (h2load: 60,000 requests, 60 clients × 10 streams)"
 for i in 1 2; do
   start_holdfast "port$i" "pid$i" "$work/holdfast-$i.log" "$bin" DATABASE_URL="$url" "${env_common[@]}"
 done
 read -r tls _ < <(scripts/nginx.sh start "$work/nginx" "$port1" "$port2")
+# 1,000 requests a client: nginx ends an HTTP/2 connection after 1,000
+# (keepalive_requests), and h2load does not open another.
 rps() { # [--h1] URL
-  h2load -D 20 -c 64 -m 10 -H 'Accept-Encoding: gzip, br' "$@" 2>/dev/null \
+  h2load -n 60000 -c 60 -m 10 -H 'Accept-Encoding: gzip, br' "$@" 2>/dev/null \
     | awk '/^finished in/ { gsub(",", "", $4); print $4 }'
 }
 statuses="/api/events/1/seats/status"
@@ -69,8 +72,8 @@ scripts/nginx.sh stop "$work/nginx"
 kill "$pid2"
 
 echo "==> backups: the demo data"
-backup_pg() { # label
-  local t0
+backup_pg() { # label (its first word names the directories)
+  local t0 slug=${1%% *}
   t0=$(date +%s.%N)
   scripts/backup.sh postgres "$url" "$work/backup" >/dev/null
   local took_backup size
@@ -78,16 +81,19 @@ backup_pg() { # label
   size=$(du -sh "$work/backup/base/$(ls "$work/backup/base" | sort | tail -n1)" | cut -f1)
   local target
   target=$("$pgbin/psql" -qAtX "$url" -c "select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00'")
-  "$pgbin/psql" -qAtX "$url" -c "select pg_switch_wal()" >/dev/null
-  sleep 2
-  restored="$work/restored-$1"
+  # Recovery stops at the first commit after the target: one must exist.
+  "$pgbin/psql" -qAtX "$url" -c "create table if not exists bench_marker (at timestamptz); insert into bench_marker values (now())" >/dev/null
+  local segment
+  segment=$("$pgbin/psql" -qAtX "$url" -c "select pg_walfile_name(pg_switch_wal())")
+  until [ -f "$work/backup/wal/$segment" ]; do sleep 0.1; done
+  restored="$work/restored-$slug"
   t0=$(date +%s.%N)
   scripts/restore.sh postgres "$work/backup" "$restored" --to "$target" >/dev/null
   local rport
   rport=$(free_port)
-  mkdir -p "$work/run-$1" && { [ "$(id -u)" != 0 ] || chown postgres "$work/run-$1"; }
-  as_pg "$pgbin/pg_ctl" -D "$restored" -l "$work/run-$1/log" -w -t 600 \
-    -o "-h 127.0.0.1 -p $rport -k $work/run-$1 -c max_connections=300" start >/dev/null
+  mkdir -p "$work/run-$slug" && { [ "$(id -u)" != 0 ] || chown postgres "$work/run-$slug"; }
+  as_pg "$pgbin/pg_ctl" -D "$restored" -l "$work/run-$slug/log" -w -t 600 \
+    -o "-h 127.0.0.1 -p $rport -k $work/run-$slug -c max_connections=300" start >/dev/null
   until [ "$("$pgbin/psql" -qAtX "postgres://postgres@127.0.0.1:$rport/postgres" -c 'select pg_is_in_recovery()' 2>/dev/null)" = f ]; do sleep 0.1; done
   local took_restore
   took_restore=$(seconds "$t0")
@@ -96,13 +102,13 @@ backup_pg() { # label
   printf '| Postgres, %-22s | %8s | %10s s | %10s s |\n' "$1" "$size" "$took_backup" "$took_restore"
 }
 backup_sqlite() { # label database-file
-  local t0 took_backup took_restore size
+  local t0 took_backup took_restore size slug=${1%% *}
   t0=$(date +%s.%N)
-  DATABASE_URL="sqlite://$2" "$bin" backup "$work/$1.db" >/dev/null
+  DATABASE_URL="sqlite://$2" "$bin" backup "$work/$slug.db" >/dev/null
   took_backup=$(seconds "$t0")
-  size=$(du -sh "$work/$1.db" | cut -f1)
+  size=$(du -sh "$work/$slug.db" | cut -f1)
   t0=$(date +%s.%N)
-  scripts/restore.sh sqlite "$work/$1.db" "$work/$1-restored.db" >/dev/null
+  scripts/restore.sh sqlite "$work/$slug.db" "$work/$slug-restored.db" >/dev/null
   took_restore=$(seconds "$t0")
   printf '| SQLite, %-24s | %8s | %10s s | %10s s |\n' "$1" "$size" "$took_backup" "$took_restore"
 }
@@ -121,9 +127,9 @@ sell_out() { # base-url database-url
   grep -E "sold out|bookings" "$work/stadium-$event.log" | head -n 3 >&2
 }
 sell_out "http://127.0.0.1:$port1" "$url"
-results+=("$(backup_pg "sold-out stadium")")
+results+=("$(backup_pg "stadium (sold out)")")
 sell_out "http://127.0.0.1:$sp" "sqlite://$work/live.db"
-results+=("$(backup_sqlite "sold-out stadium" "$work/live.db")")
+results+=("$(backup_sqlite "stadium (sold out)" "$work/live.db")")
 
 echo
 printf '| %-32s | %8s | %12s | %12s |\n' "database" "backup" "backup took" "restore took"

@@ -7,7 +7,8 @@
 #       empty (or absent) directory PGDATA, set to replay DIR/wal up to
 #       TIME and then become a primary. Start Postgres on PGDATA (as its
 #       `postgres` user) to run the replay; it promotes itself at TIME.
-#       TIME as Postgres reads it: "2026-12-07 06:00:00+00". Archiving is
+#       TIME as Postgres reads it: "2026-12-07 06:00:00+00"; a commit after
+#       it must be in the archive (the replay stops there). Archiving is
 #       left off in the copy: turn it on once this copy is the one kept.
 #   scripts/restore.sh sqlite BACKUP FILE
 #       BACKUP in place of the database FILE, with Holdfast stopped; the

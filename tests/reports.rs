@@ -102,6 +102,38 @@ on_both_backends!(
             .find(|l| n(l, "held") == 3)
             .expect("the held places");
         assert_eq!(n(floor, "free"), n(floor, "places") - 3);
+        // The tiles' places: seats and standing places alike, the lines' totals.
+        let places = &dash["places"];
+        for (tile, line) in [
+            ("booked", "sold"),
+            ("held", "held"),
+            ("inPayment", "inPayment"),
+            ("available", "free"),
+        ] {
+            let all: i64 = lines.iter().map(|l| n(l, line)).sum();
+            assert_eq!(n(places, tile), all, "{tile}: {places}");
+        }
+        assert_eq!(n(places, "held"), 83, "80 seats and 3 standing places held");
+        // The console's home: the same sold count and revenue, of the
+        // capacity seats and standing places make, the date in the zone.
+        let events = admin.get("/api/admin/events").await.json();
+        let arena = events
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["id"] == 1)
+            .expect("event 1");
+        let standing_capacity = app
+            .scalar("select cast(sum(capacity) as bigint) from ga_area where event_id = 1")
+            .await;
+        assert_eq!(n(arena, "sold"), n(places, "booked"), "{arena}");
+        assert_eq!(n(arena, "capacity"), seats.len() as i64 + standing_capacity);
+        assert_eq!(n(arena, "revenueCents"), n(&dash, "revenueCents"));
+        assert_eq!(arena["sale"], "on_sale");
+        assert!(
+            arena["startsAtLocal"].as_str().unwrap().starts_with("20"),
+            "{arena}"
+        );
 
         // Time runs out for the holds: their seats count as free at once,
         // before any sweep.

@@ -122,6 +122,17 @@ test('show day: sales, the map by sale, confirmations, stable rows, the attendee
   await ask.getByRole('button', { name: 'Keep as is' }).click();
   expect(await serious(admin)).toEqual([]);
 
+  // The console's home on the phone: the event's date, places sold of its
+  // capacity, revenue, the sale's state; Withdraw within the screen.
+  await admin.goto('/admin');
+  const home = admin.locator(`table.events tr[data-event="${eventId}"]`);
+  await expect(home).toContainText('of 24');
+  await expect(home).toContainText('on sale');
+  await expect(home.locator('.event-date')).toContainText(/\d{4}/);
+  const withdraw = home.getByRole('button', { name: 'Withdraw' });
+  const place = await withdraw.boundingBox();
+  expect(place.x + place.width).toBeLessThanOrEqual(390);
+  await admin.screenshot({ path: 'test-results/console-home-phone.png', fullPage: true });
   for (const c of [first.context, second.context, third.context, adminContext]) await c.close();
 });
 

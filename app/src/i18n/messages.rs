@@ -541,6 +541,13 @@ messages! {
         SalesChartLabel => "Places sold over time: {n} from {from} to {to}", "Số chỗ đã bán theo thời gian: {n} từ {from} đến {to}";
         OnSaleFrom => "On sale from", "Mở bán từ";
         OnSaleSincePublished => "No on-sale time set: on sale since it was published. Set one to start selling later.", "Chưa đặt giờ mở bán: đang bán từ khi công bố. Đặt giờ để mở bán muộn hơn.";
+        ColRevenue => "Revenue", "Doanh thu";
+        SoldOf => "{sold} of {capacity}", "{sold} / {capacity}";
+        SaleDraft => "not on sale", "chưa bán";
+        SaleScheduled => "on sale later", "sắp mở bán";
+        SaleOn => "on sale", "đang bán";
+        SaleSoldOut => "sold out", "đã bán hết";
+        SaleOver => "over", "đã diễn ra";
         SaveOnSale => "Move the on-sale time", "Đổi giờ mở bán";
         OnSaleMoved => "On sale from {at}.", "Mở bán từ {at}.";
         SuggestedRate => "Suggested: {n} a minute, enough to sell what is free in about ten minutes.", "Gợi ý: {n} người mỗi phút, đủ để bán hết chỗ còn trống trong khoảng mười phút.";

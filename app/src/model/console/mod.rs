@@ -23,6 +23,9 @@ pub struct Dashboard {
     pub published: bool,
     pub on_sale_at: String,
     pub counts: SeatCounts,
+    /// Seats and standing places alike (the tiles): the sales lines' totals.
+    #[serde(default)]
+    pub places: SeatCounts,
     /// Sales per category and section, then per standing area.
     #[serde(default)]
     pub sales: Vec<SalesLine>,
@@ -98,6 +101,20 @@ pub struct SeatCounts {
     pub held: i64,
     pub in_payment: i64,
     pub booked: i64,
+}
+
+impl SeatCounts {
+    /// The totals of sales lines, seats and standing places alike: the
+    /// one count the dashboard's tiles and its sales table both show.
+    pub fn of_lines(lines: &[SalesLine]) -> SeatCounts {
+        lines.iter().fold(SeatCounts::default(), |mut c, l| {
+            c.available += l.free;
+            c.held += l.held;
+            c.in_payment += l.in_payment;
+            c.booked += l.sold;
+            c
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -261,6 +261,54 @@ pub struct AdminEvent {
     /// may still change (`PUT …/layout`).
     #[serde(default)]
     pub editable: bool,
+    /// When it starts, in its own time zone (RFC 3339 with the offset):
+    /// the dates of a series told apart.
+    #[serde(default)]
+    pub starts_at_local: String,
+    /// The zone's short name then ("CET", "UTC+07").
+    #[serde(default)]
+    pub starts_at_zone: String,
+    /// Seats and standing places.
+    #[serde(default)]
+    pub capacity: i64,
+    /// Seats and standing places sold (booked).
+    #[serde(default)]
+    pub sold: i64,
+    /// What the booked bookings paid, in minor units of `currency`.
+    #[serde(default)]
+    pub revenue_cents: i64,
+    #[serde(default)]
+    pub currency: String,
+    #[serde(default)]
+    pub sale: SaleState,
+}
+
+/// Where an event's sale stands, as its row in the console says it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SaleState {
+    /// Not published: buyers cannot see it.
+    #[default]
+    Draft,
+    /// Published, its on-sale time still ahead.
+    Scheduled,
+    OnSale,
+    SoldOut,
+    /// It has started: no more sales.
+    Over,
+}
+
+impl SaleState {
+    /// From what the event is: published, its times (ms), places left.
+    pub fn of(published: bool, on_sale_at: i64, starts_at: i64, left: i64, now: i64) -> SaleState {
+        match () {
+            _ if !published => SaleState::Draft,
+            _ if starts_at <= now => SaleState::Over,
+            _ if on_sale_at > now => SaleState::Scheduled,
+            _ if left <= 0 => SaleState::SoldOut,
+            _ => SaleState::OnSale,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -297,6 +345,16 @@ mod tests {
         assert_eq!(minutes_to_clear(0, 600), None);
         assert_eq!(minutes_to_clear(5, 0), None);
         assert_eq!(room(1, 1).on_sale_wall_clock(), "2027-06-01T10:00");
+    }
+
+    #[test]
+    fn a_sale_state_reads_from_the_event() {
+        use SaleState::*;
+        assert_eq!(SaleState::of(false, 0, 100, 5, 50), Draft);
+        assert_eq!(SaleState::of(true, 0, 100, 5, 100), Over);
+        assert_eq!(SaleState::of(true, 60, 100, 5, 50), Scheduled);
+        assert_eq!(SaleState::of(true, 0, 100, 0, 50), SoldOut);
+        assert_eq!(SaleState::of(true, 50, 100, 1, 50), OnSale);
     }
 
     #[test]

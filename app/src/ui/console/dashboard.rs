@@ -131,10 +131,11 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
             <p class="time-zone">{fill(Msg::TimesIn, &[("zone", &d.time_zone), ("abbreviation", &d.time_zone_abbreviation)])}</p>
             <p class="live-state">{move || t(if live.get() { Msg::Live } else { Msg::Connecting })}</p>
             <div class="tiles">
-                <div class="tile"><span class="n available">{d.counts.available}</span>{t(Msg::TileAvailable)}</div>
-                <div class="tile"><span class="n held">{d.counts.held}</span>{t(Msg::TileHeld)}</div>
-                <div class="tile"><span class="n in-payment">{d.counts.in_payment}</span>{t(Msg::TileInPayment)}</div>
-                <div class="tile"><span class="n booked">{d.counts.booked}</span>{t(Msg::TileBooked)}</div>
+                // Seats and standing places alike, as the sales table counts them.
+                <div class="tile"><span class="n available">{d.places.available}</span>{t(Msg::TileAvailable)}</div>
+                <div class="tile"><span class="n held">{d.places.held}</span>{t(Msg::TileHeld)}</div>
+                <div class="tile"><span class="n in-payment">{d.places.in_payment}</span>{t(Msg::TileInPayment)}</div>
+                <div class="tile"><span class="n booked">{d.places.booked}</span>{t(Msg::TileBooked)}</div>
                 <div class="tile"><span class="n revenue">{use_locale().price(d.revenue_cents, &d.currency)}</span>{t(Msg::TileRevenue)}</div>
                 <div class="tile"><span class="n">{d.outbox_backlog}</span>{t(Msg::TileBacklog)}</div>
             </div>

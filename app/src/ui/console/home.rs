@@ -1,11 +1,13 @@
-//! The console's home: sign-in, the event list with publish/withdraw and
-//! edit, and the event setup form (`event_setup`).
+//! The console's home: sign-in, the event list (each event's date in its
+//! own zone, places sold of its capacity, revenue, where its sale stands;
+//! publish/withdraw and edit), and the event setup form (`event_setup`).
 
 use leptos::prelude::*;
 
-use crate::i18n::{t, Msg};
+use crate::i18n::{fill, format, t, Msg};
 use leptos::task::spawn_local;
 
+use crate::model::console::SaleState;
 use crate::model::EventId;
 use crate::server_fns::console::{
     admin_events, admin_set_published, admin_sign_in, admin_sign_out, admin_signed_in, AdminEvent,
@@ -102,6 +104,7 @@ fn EventAdmin(
             set_published(id, false);
         }
     });
+    let l = crate::i18n::use_locale();
     let rows = list
         .into_iter()
         .map(|e| {
@@ -116,11 +119,18 @@ fn EventAdmin(
                 }
             };
             view! {
-                <tr>
-                    <td><a href=format!("/admin/events/{id}")>{e.name}</a></td>
-                    <td>{e.kind.name(crate::i18n::use_locale())}</td>
-                    <td>{e.seat_count}</td>
-                    <td>{t(if published { Msg::StatePublished } else { Msg::StateNotPublished })}</td>
+                <tr data-event=id.to_string()>
+                    <td data-label=t(Msg::ColEvent)>
+                        <a href=format!("/admin/events/{id}")>{e.name}</a>
+                        <span class="event-date">{format::when(l, &e.starts_at_local, &e.starts_at_zone)}</span>
+                    </td>
+                    <td data-label=t(Msg::ColKind)>{e.kind.name(l)}</td>
+                    <td data-label=t(Msg::ColSold) class="sold">{fill(Msg::SoldOf, &[("sold", &e.sold), ("capacity", &e.capacity)])}</td>
+                    <td data-label=t(Msg::ColRevenue) class="revenue">{l.price(e.revenue_cents, &e.currency)}</td>
+                    <td data-label=t(Msg::ColState)>
+                        {t(if published { Msg::StatePublished } else { Msg::StateNotPublished })}
+                        <span class=format!("sale {}", sale_class(e.sale))>{t(sale_words(e.sale))}</span>
+                    </td>
                     <td>
                         <button class=if published { "publish danger-outline" } else { "publish" } on:click=toggle>{t(if published { Msg::Withdraw } else { Msg::Publish })}</button>
                         {e.editable.then(|| view! { " " <button class="edit-layout" on:click=move |_| editing.set(Some(id))>{t(Msg::EditLayout)}</button> })}
@@ -132,11 +142,33 @@ fn EventAdmin(
     view! {
         <p><button class="signout" on:click=sign_out>{t(Msg::SignOut)}</button> " " <a class="door-link" href="/admin/scan" rel="external">{t(Msg::DoorScanner)}</a> " " <a class="jobs-link" href="/admin/jobs" rel="external">{t(Msg::JobsHeading)}</a> " " <a class="sailings-link" href="/admin/sailings" rel="external">{t(Msg::SailingsHeading)}</a></p>
         <h2>{t(Msg::EventsHeading)}</h2>
-        <table class="events">
-            <thead><tr><th>{t(Msg::ColEvent)}</th><th>{t(Msg::ColKind)}</th><th>{t(Msg::ColSeats)}</th><th>{t(Msg::ColState)}</th><th></th></tr></thead>
+        <table class="events cards">
+            <thead><tr><th>{t(Msg::ColEvent)}</th><th>{t(Msg::ColKind)}</th><th>{t(Msg::ColSold)}</th><th>{t(Msg::ColRevenue)}</th><th>{t(Msg::ColState)}</th><th></th></tr></thead>
             <tbody>{rows}</tbody>
         </table>
         <ConfirmBox asked on_yes/>
     }
     .into_any()
+}
+
+/// Where a sale stands, in words.
+fn sale_words(sale: SaleState) -> Msg {
+    match sale {
+        SaleState::Draft => Msg::SaleDraft,
+        SaleState::Scheduled => Msg::SaleScheduled,
+        SaleState::OnSale => Msg::SaleOn,
+        SaleState::SoldOut => Msg::SaleSoldOut,
+        SaleState::Over => Msg::SaleOver,
+    }
+}
+
+/// …and as a class the stylesheet colours.
+fn sale_class(sale: SaleState) -> &'static str {
+    match sale {
+        SaleState::Draft => "draft",
+        SaleState::Scheduled => "scheduled",
+        SaleState::OnSale => "on-sale",
+        SaleState::SoldOut => "sold-out",
+        SaleState::Over => "over",
+    }
 }

@@ -5,7 +5,7 @@ use crate::core::event_time::{local_start, moment};
 use crate::core::payments::outbox;
 use crate::core::platform::clock::{rfc3339, At};
 use crate::core::{ApiError, AppState};
-use crate::model::console::{AdminEvent, Dashboard, HeatMap, SeatCounts, StandingCount};
+use crate::model::console::{AdminEvent, Dashboard, HeatMap, SaleState, SeatCounts, StandingCount};
 use crate::model::{BookingStatus, EventId, EventKind};
 
 use super::{audit, canary};
@@ -38,7 +38,9 @@ where
         .await
 }
 
-/// Every event, published or not, with its seat count.
+/// Every event, published or not: its date in its own zone, places sold
+/// of its capacity (seats and standing alike), revenue, where its sale
+/// stands.
 pub async fn all_events(state: &AppState) -> Result<Vec<AdminEvent>, ApiError> {
     #[derive(sqlx::FromRow)]
     struct Row {
@@ -48,27 +50,63 @@ pub async fn all_events(state: &AppState) -> Result<Vec<AdminEvent>, ApiError> {
         published: i64,
         seat_count: i64,
         editable: i64,
+        starts_at: At,
+        on_sale_at: At,
+        time_zone: String,
+        currency: String,
+        standing: i64,
+        sold_seats: i64,
+        sold_standing: i64,
+        revenue_cents: i64,
     }
-    let rows: Vec<Row> = sqlx::query_as(
-        "select e.id, e.name, e.kind, e.published,
+    let booked = BookingStatus::Booked.sql();
+    let rows: Vec<Row> = sqlx::query_as(&format!(
+        "select e.id, e.name, e.kind, e.published, e.starts_at, e.on_sale_at, e.time_zone, e.currency,
                 (select count(*) from seat s where s.event_id = e.id) as seat_count,
                 case when e.published = 0 and e.first_published_at is null and e.layout is not null
                       and not exists (select 1 from booking b where b.event_id = e.id)
                       and not exists (select 1 from sailing x where x.event_id = e.id)
-                     then 1 else 0 end as editable
-         from event e order by e.id",
-    )
+                     then 1 else 0 end as editable,
+                (select cast(coalesce(sum(g.capacity), 0) as bigint) from ga_area g where g.event_id = e.id) as standing,
+                (select count(*) from booking_seat bs join booking b on b.id = bs.booking_id
+                  where b.event_id = e.id and b.status = {booked} and bs.live = 1) as sold_seats,
+                (select cast(coalesce(sum(b.ga_quantity), 0) as bigint) from booking b
+                  where b.event_id = e.id and b.status = {booked}) as sold_standing,
+                (select cast(coalesce(sum(b.amount_cents), 0) as bigint) from booking b
+                  where b.event_id = e.id and b.status = {booked}) as revenue_cents
+         from event e order by e.starts_at, e.id"
+    ))
     .fetch_all(state.db.reader())
     .await?;
+    let now = state.clock.now().ms();
     Ok(rows
         .into_iter()
-        .map(|r| AdminEvent {
-            id: r.id,
-            name: r.name,
-            kind: EventKind::parse(&r.kind).unwrap_or(EventKind::Concert),
-            published: r.published == 1,
-            seat_count: r.seat_count,
-            editable: r.editable == 1,
+        .map(|r| {
+            let capacity = r.seat_count + r.standing;
+            let sold = r.sold_seats + r.sold_standing;
+            let published = r.published == 1;
+            let starts = local_start(r.starts_at, &r.time_zone);
+            AdminEvent {
+                id: r.id,
+                name: r.name,
+                kind: EventKind::parse(&r.kind).unwrap_or(EventKind::Concert),
+                published,
+                seat_count: r.seat_count,
+                editable: r.editable == 1,
+                starts_at_local: starts.at,
+                starts_at_zone: starts.abbreviation,
+                capacity,
+                sold,
+                revenue_cents: r.revenue_cents,
+                currency: r.currency,
+                sale: SaleState::of(
+                    published,
+                    r.on_sale_at.ms(),
+                    r.starts_at.ms(),
+                    capacity - sold,
+                    now,
+                ),
+            }
         })
         .collect())
 }
@@ -119,6 +157,7 @@ pub async fn dashboard(
     };
     let zone = event.time_zone.as_str();
     let local = |at: At| moment(at, zone);
+    let lines = sales(state, event_id, now).await?;
     Ok(Dashboard {
         time_zone_abbreviation: local_start(now, zone).abbreviation,
         time_zone: event.time_zone.clone(),
@@ -129,7 +168,8 @@ pub async fn dashboard(
         published: event.published == 1,
         on_sale_at: rfc3339(event.on_sale_at),
         counts: seat_counts(state, event_id, now).await?,
-        sales: sales(state, event_id, now).await?,
+        places: SeatCounts::of_lines(&lines),
+        sales: lines,
         sales_chart: chart::sales_chart(state, event_id, event.on_sale_at, now, zone, locale)
             .await?,
         standing,
