@@ -14,6 +14,8 @@
 #
 #   scripts/bench-deploy.sh [--no-build]     (--no-build: the release build there is)
 set -euo pipefail
+# A step failing inside $( … ) stops the bench too.
+shopt -s inherit_errexit
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/lib.sh
@@ -94,7 +96,12 @@ backup_pg() { # label (its first word names the directories)
   mkdir -p "$work/run-$slug" && { [ "$(id -u)" != 0 ] || chown postgres "$work/run-$slug"; }
   as_pg "$pgbin/pg_ctl" -D "$restored" -l "$work/run-$slug/log" -w -t 600 \
     -o "-h 127.0.0.1 -p $rport -k $work/run-$slug -c max_connections=300" start >/dev/null
-  until [ "$("$pgbin/psql" -qAtX "postgres://postgres@127.0.0.1:$rport/postgres" -c 'select pg_is_in_recovery()' 2>/dev/null)" = f ]; do sleep 0.1; done
+  local waited=0
+  until [ "$("$pgbin/psql" -qAtX "postgres://postgres@127.0.0.1:$rport/postgres" -c 'select pg_is_in_recovery()' 2>/dev/null)" = f ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+    [ "$waited" -lt 6000 ] || { echo "!! the restored cluster did not finish its replay in 10 minutes" >&2; return 1; }
+  done
   local took_restore
   took_restore=$(seconds "$t0")
   as_pg "$pgbin/pg_ctl" -D "$restored" -m fast -w stop >/dev/null
