@@ -57,6 +57,10 @@ test('a sign-in link sent from another site neither signs in without a click nor
   const posted = victim.waitForResponse((r) => r.url().endsWith(link) && r.request().method() === 'POST');
   await victim.goto(`${EVIL}/prize`);
   expect((await posted).status()).toBe(403);
+  // The refused form post is the tab's navigation: let it land before the
+  // next one (else that one is interrupted).
+  await victim.waitForURL(/\/auth\//);
+  await victim.waitForLoadState('load');
   let session = await (await victim.request.get('/api/auth/session')).json();
   expect(session.signedIn).toBe(false);
 

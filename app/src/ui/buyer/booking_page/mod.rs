@@ -52,8 +52,12 @@ fn explain_status(b: &BookingView) -> Msg {
     }
 }
 
+/// Some of the money went back, not all of it (`refundedCents` counts
+/// every refund, a full one included).
 fn partly_refunded(b: &BookingView) -> bool {
-    b.payment.as_ref().is_some_and(|p| p.refunded_cents > 0)
+    b.payment
+        .as_ref()
+        .is_some_and(|p| p.refunded_cents > 0 && p.refunded_cents < b.amount_cents)
 }
 
 /// Whether the booking may still change by itself: a hold or a payment
