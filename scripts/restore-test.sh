@@ -105,7 +105,7 @@ start_holdfast sp spid "$work/sqlite.log" ./target/debug/holdfast DATABASE_URL="
 sale=$!
 # Once the sale is under way (bookings being written), the copy.
 for _ in $(seq 1 100); do
-  [ "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from booking").fetchone()[0])' "$db")" -gt 20 ] && break
+  [ "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from booking").fetchone()[0])' "$db")" -gt 60 ] && break
   sleep 0.1
 done
 began=$(python3 -c 'import time; print(int(time.time() * 1000))')
