@@ -44,14 +44,7 @@ seconds() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv
 
 # Postgres archiving its WAL, as docs/OPERATIONS.md sets it up.
 url=$(scripts/pg.sh start "$work/pg")
-mkdir -p "$work/backup/wal"
-[ "$(id -u)" = 0 ] && chown postgres "$work/backup/wal"
-"$pgbin/psql" -qX "$url" <<SQL
-alter system set archive_mode = on;
-alter system set archive_command = 'test ! -f $work/backup/wal/%f && cp %p $work/backup/wal/%f';
-SQL
-scripts/pg.sh stop "$work/pg"
-scripts/pg.sh resume "$work/pg"
+scripts/pg.sh archive "$work/pg" "$work/backup/wal"
 
 echo "==> requests per second through nginx (h2load: 60,000 requests, 60 clients × 10 streams)"
 for i in 1 2; do

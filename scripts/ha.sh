@@ -121,6 +121,13 @@ postgresql:
       password: holdfast-ha-rewinder
   parameters:
     unix_socket_directories: $dir/$node
+    # Each node's own log (warnings and worse), outside its data
+    # directory (pg_rewind would replace it with the new primary's).
+    logging_collector: "on"
+    log_directory: $dir/$node/log
+    log_filename: postgresql.log
+    log_min_messages: warning
+    log_line_prefix: "%m [%p] %q%a "
   pg_hba:
     - local all all trust
     - host all all 127.0.0.1/32 trust

@@ -57,7 +57,10 @@ cleanup() {
   for p in "${pids[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
   [ "$db" = postgres ] && "$root/scripts/pg.sh" stop "$work/pg" || true
   case "$db" in ha*) "$root/scripts/ha.sh" stop "$work/ha" || true
-    for f in "$work"/ha/node*/patroni.log; do [ -f "$f" ] && cp "$f" "$work/$(basename "$(dirname "$f")")-patroni.log"; done
+    for n in node1 node2 node3; do
+      [ -f "$work/ha/$n/patroni.log" ] && cp "$work/ha/$n/patroni.log" "$work/$n-patroni.log"
+      [ -f "$work/ha/$n/log/postgresql.log" ] && cp "$work/ha/$n/log/postgresql.log" "$work/$n-postgres.log"
+    done
     rm -rf "$work/ha" ;; esac
   # Postgres's own log (lock waits, deadlocks) stays beside the instances'.
   [ -f "$work/pg/log" ] && cp "$work/pg/log" "$work/postgres.log" || true
@@ -105,10 +108,10 @@ chaos() {
   case "$crash" in
     kill)
       victim=$((instances > 1 ? 1 : 0))
-      echo "!! kill -9 instance $victim (pid ${pids[$victim]})"
+      echo "!! $(date -u +%T.%3NZ) kill -9 instance $victim (pid ${pids[$victim]})"
       kill -9 "${pids[$victim]}"
       sleep 2
-      echo "!! instance $victim starts again"
+      echo "!! $(date -u +%T.%3NZ) instance $victim starts again"
       start_instance "$victim" "${ports[$victim]}"
       ;;
     failover|freeze|lagging)
@@ -118,16 +121,16 @@ chaos() {
         # acknowledges now, only it has (with synchronous replication it
         # acknowledges nothing meanwhile).
         senders=$(pgrep -f "walsender" || true)
-        echo "!! the primary's WAL senders stopped: $(echo $senders)"
+        echo "!! $(date -u +%T.%3NZ) the primary's WAL senders stopped: $(echo $senders)"
         # shellcheck disable=SC2086
         kill -STOP $senders 2>/dev/null || true
         sleep 3
       fi
       if [ "$crash" = freeze ]; then
-        echo "!! SIGSTOP the primary $old (Patroni and Postgres): Patroni's TTL decides"
+        echo "!! $(date -u +%T.%3NZ) SIGSTOP the primary $old (Patroni and Postgres): Patroni's TTL decides"
         "$root/scripts/ha.sh" freeze "$work/ha" "$old"
       else
-        echo "!! SIGKILL the primary $old (Patroni and its postmaster)"
+        echo "!! $(date -u +%T.%3NZ) SIGKILL the primary $old (Patroni and its postmaster)"
         "$root/scripts/ha.sh" kill "$work/ha" "$old"
       fi
       # Stopped senders of a dead primary wake only to find it gone and exit.
@@ -135,14 +138,14 @@ chaos() {
       [ "$crash" = lagging ] && { kill -CONT $senders 2>/dev/null || true; }
 
       if "$root/scripts/ha.sh" wait-leader "$work/ha" 60; then
-        echo "!! $("$root/scripts/ha.sh" leader "$work/ha") is the primary now"
+        echo "!! $(date -u +%T.%3NZ) $("$root/scripts/ha.sh" leader "$work/ha") is the primary now"
       fi
       sleep 2
       if [ "$crash" = freeze ]; then
-        echo "!! $old wakes up"
+        echo "!! $(date -u +%T.%3NZ) $old wakes up"
         "$root/scripts/ha.sh" thaw "$work/ha" "$old"
       else
-        echo "!! $old starts again"
+        echo "!! $(date -u +%T.%3NZ) $old starts again"
         "$root/scripts/ha.sh" rejoin "$work/ha" "$old"
       fi
       for _ in $(seq 1 120); do
@@ -150,16 +153,16 @@ chaos() {
         sleep 0.5
       done
       if [ "$("$root/scripts/ha.sh" role "$work/ha" "$old")" = replica ]; then
-        echo "!! $old is a standby again"
+        echo "!! $(date -u +%T.%3NZ) $old is a standby again"
       else
-        echo "!! $old did not come back as a standby" | tee "$work/rejoin-failed"
+        echo "!! $(date -u +%T.%3NZ) $old did not come back as a standby" | tee "$work/rejoin-failed"
       fi
       ;;
     pg)
-      echo "!! postgres: immediate stop"
+      echo "!! $(date -u +%T.%3NZ) postgres: immediate stop"
       "$root/scripts/pg.sh" crash "$work/pg"
       sleep 2
-      echo "!! postgres starts again (recovery)"
+      echo "!! $(date -u +%T.%3NZ) postgres starts again (recovery)"
       "$root/scripts/pg.sh" resume "$work/pg"
       ;;
   esac
@@ -229,5 +232,14 @@ else
 fi
 if [ $status -ne 0 ]; then
   for f in "$work"/instance-*.log; do echo "--- $f"; grep -v "^\s*$" "$f" | tail -n 15; done
+  # Under Patroni: what each node's Patroni decided, and what its Postgres
+  # refused or cut off.
+  for n in node1 node2 node3; do
+    f="$work/ha/$n/patroni.log"
+    [ -f "$f" ] && { echo "--- $n: Patroni"; grep -E '^[0-9]{4}-' "$f" \
+      | grep -v -E 'no action|Exception happened|Traceback|Lock owner|in progress' | tail -n 25; }
+    f="$work/ha/$n/log/postgresql.log"
+    [ -f "$f" ] && { echo "--- $n: Postgres"; tail -n 25 "$f"; }
+  done
 fi
 exit $status

@@ -5,8 +5,10 @@
 # `pg.sh crash DIR` stops it immediately (no checkpoint) and `pg.sh resume
 # DIR` starts it again on the same port. `PG_OPTIONS` adds server settings
 # (e.g. `-c shared_preload_libraries=pg_stat_statements` for a profile).
+# `pg.sh archive DIR WALDIR` turns WAL archiving into WALDIR on (as
+# docs/OPERATIONS.md sets it up) and restarts the cluster with it.
 set -euo pipefail
-cmd=${1:?start|stop|crash|resume}
+cmd=${1:?start|stop|crash|resume|archive}
 dir=${2:?directory}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)
 if [ -z "$bin" ]; then
@@ -32,6 +34,21 @@ crash)
   as_pg "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null
   ;;
 resume)
+  as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "$(cat "$dir/options")" start >/dev/null
+  ;;
+archive)
+  wal=${3:?WAL directory}
+  mkdir -p "$wal"
+  [ "$(id -u)" = 0 ] && chown postgres "$wal"
+  port=$(sed -E 's/.*-p ([0-9]+).*/\1/' "$dir/options")
+  # A segment is archived once full, or after a minute at most: a restore
+  # to a recent moment needs the segment that holds it.
+  "$bin/psql" -qX -h 127.0.0.1 -p "$port" -U postgres postgres <<SQL
+alter system set archive_mode = on;
+alter system set archive_command = 'test ! -f $wal/%f && cp %p $wal/%f';
+alter system set archive_timeout = '60s';
+SQL
+  as_pg "$bin/pg_ctl" -D "$dir/data" -w stop >/dev/null
   as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "$(cat "$dir/options")" start >/dev/null
   ;;
 stop)

@@ -43,15 +43,7 @@ bookings_pg() { # URL → "id status" lines, sorted
 
 echo "--> Postgres: base backup, WAL archive, restore to a moment"
 url=$(scripts/pg.sh start "$work/pg")
-mkdir -p "$work/backup/wal"
-[ "$(id -u)" = 0 ] && chown postgres "$work/backup/wal"
-"$pgbin/psql" -qX "$url" <<SQL
-alter system set archive_mode = on;
-alter system set archive_command = 'test ! -f $work/backup/wal/%f && cp %p $work/backup/wal/%f';
-alter system set archive_timeout = '60s';
-SQL
-scripts/pg.sh stop "$work/pg"
-scripts/pg.sh resume "$work/pg"
+scripts/pg.sh archive "$work/pg" "$work/backup/wal"
 scripts/backup.sh postgres "$url" "$work/backup"
 
 start_holdfast port pid "$work/pg-1.log" ./target/debug/holdfast DATABASE_URL="$url" "${server_env[@]}"

@@ -244,25 +244,29 @@ async fn a_stalled_holder_cannot_write_after_the_takeover(backend: Backend) {
     );
 }
 
+/// The probe job: writes "started", then hangs the first time it runs (an
+/// instance lost mid-run) and, every later time, writes "done" and
+/// reports `processed`.
+fn hangs_the_first_time(processed: u64) -> Job {
+    let first = Arc::new(AtomicBool::new(true));
+    Job::new("probe", EVERY, move |state| {
+        let first = first.clone();
+        async move {
+            write(&state, "started").await.map_err(|e| e.to_string())?;
+            if first.swap(false, Ordering::SeqCst) {
+                std::future::pending::<()>().await;
+            }
+            write(&state, "done").await.map_err(|e| e.to_string())?;
+            Ok(processed)
+        }
+    })
+}
+
 async fn a_killed_holder_is_taken_over_and_the_job_resumed(backend: Backend) {
     let Some(pair) = Pair::new(backend).await else {
         return;
     };
-    let first = Arc::new(AtomicBool::new(true));
-    let job = {
-        let first = first.clone();
-        Job::new("probe", EVERY, move |state| {
-            let first = first.clone();
-            async move {
-                write(&state, "started").await.map_err(|e| e.to_string())?;
-                if first.swap(false, Ordering::SeqCst) {
-                    std::future::pending::<()>().await;
-                }
-                write(&state, "done").await.map_err(|e| e.to_string())?;
-                Ok(7)
-            }
-        })
-    };
+    let job = hangs_the_first_time(7);
     let a = pair.runner(&pair.a, "a", job.clone());
     let b = pair.runner(&pair.b, "b", job);
     a.register().await.expect("register");
@@ -433,21 +437,7 @@ async fn a_stopping_instance_lets_its_leases_go(backend: Backend) {
     let Some(pair) = Pair::new(backend).await else {
         return;
     };
-    let first = Arc::new(AtomicBool::new(true));
-    let job = {
-        let first = first.clone();
-        Job::new("probe", EVERY, move |state| {
-            let first = first.clone();
-            async move {
-                write(&state, "started").await.map_err(|e| e.to_string())?;
-                if first.swap(false, Ordering::SeqCst) {
-                    std::future::pending::<()>().await;
-                }
-                write(&state, "done").await.map_err(|e| e.to_string())?;
-                Ok(3)
-            }
-        })
-    };
+    let job = hangs_the_first_time(3);
     let a = Arc::new(
         Runner::new(pair.state(&pair.a), vec![job.clone()], "a".into(), LEASE)
             .stopping_within(Duration::from_millis(200)),

@@ -103,17 +103,16 @@ async fn refund_due(
         starts_at: At,
         left_cents: Option<i64>,
     }
-    let due: Due = sqlx::query_as(
+    let sql = format!(
         "select e.refund_full_days, e.refund_partial_days, e.refund_partial_percent, e.starts_at,
-                (select p.amount_cents - p.refunded_cents
-                   - (select cast(coalesce(sum(r.amount_cents), 0) as bigint) from refund_part r
-                      where r.booking_id = b.id and r.sent_at is null)
-                 from payment p where p.booking_id = b.id) as left_cents
+                (select {} from payment p where p.booking_id = b.id) as left_cents
          from booking b join event e on e.id = b.event_id where b.id = $1",
-    )
-    .bind(booking_id)
-    .fetch_one(&mut **tx)
-    .await?;
+        super::refund_part::left_to_refund_sql("p")
+    );
+    let due: Due = sqlx::query_as(&sql)
+        .bind(booking_id)
+        .fetch_one(&mut **tx)
+        .await?;
     let (policy, starts_at, left) = (
         RefundPolicy::from(due.policy),
         due.starts_at,

@@ -227,6 +227,18 @@ async fn money_of(tx: &mut Tx, booking_id: &BookingId) -> Result<Option<Left>, s
     }))
 }
 
+/// SQL for what is left to give back of `payment` (a table alias or
+/// name) once the parts not sent yet are counted: the paid amount less
+/// what the provider has refunded and less those parts. Every question of
+/// "how much may still go back" reads it, so the limit has one meaning.
+pub fn left_to_refund_sql(payment: &str) -> String {
+    format!(
+        "{payment}.amount_cents - {payment}.refunded_cents
+           - (select cast(coalesce(sum(unsent.amount_cents), 0) as bigint) from refund_part unsent
+              where unsent.booking_id = {payment}.booking_id and unsent.sent_at is null)"
+    )
+}
+
 /// What the booking's part refunds not sent yet add up to.
 pub async fn unsent_cents<'e, E>(db: E, booking_id: &BookingId) -> Result<i64, sqlx::Error>
 where
@@ -354,14 +366,14 @@ pub async fn of_booking(db: &Db, booking_id: &BookingId) -> Result<Vec<PartRefun
     .bind(booking_id)
     .fetch_all(db.reader())
     .await?;
-    let left: Option<(i64,)> = sqlx::query_as(
-        "select amount_cents - refunded_cents - (select cast(coalesce(sum(r.amount_cents), 0) as bigint)
-                from refund_part r where r.booking_id = $1 and r.sent_at is null)
-         from payment where booking_id = $1",
-    )
-    .bind(booking_id)
-    .fetch_optional(db.reader())
-    .await?;
+    let sql = format!(
+        "select {} from payment where booking_id = $1",
+        left_to_refund_sql("payment")
+    );
+    let left: Option<(i64,)> = sqlx::query_as(&sql)
+        .bind(booking_id)
+        .fetch_optional(db.reader())
+        .await?;
     let left = left.map_or(0, |l| l.0.max(0));
     Ok(rows
         .into_iter()

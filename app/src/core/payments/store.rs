@@ -291,17 +291,15 @@ pub async fn refund_target(
         left: Money,
         status: Option<PaymentStatus>,
     }
-    let row: Option<Row> = sqlx::query_as(
-        "select payment_intent_id,
-                amount_cents - refunded_cents
-                  - (select cast(coalesce(sum(r.amount_cents), 0) as bigint) from refund_part r
-                     where r.booking_id = payment.booking_id and r.sent_at is null) as amount_cents,
-                currency, status
+    let sql = format!(
+        "select payment_intent_id, {} as amount_cents, currency, status
          from payment where booking_id = $1",
-    )
-    .bind(booking_id)
-    .fetch_optional(db.writer())
-    .await?;
+        super::refund_part::left_to_refund_sql("payment")
+    );
+    let row: Option<Row> = sqlx::query_as(&sql)
+        .bind(booking_id)
+        .fetch_optional(db.writer())
+        .await?;
     Ok(row.map(|r| RefundTarget {
         payment_intent: r.payment_intent_id,
         left: r.left,

@@ -5,6 +5,18 @@
 //! times as integer milliseconds. The differences are named here once:
 //! SQLite gets a single writer connection (WAL lets readers go on), Postgres a
 //! pool and `FOR UPDATE SKIP LOCKED` for workers.
+//!
+//! **A write outside a transaction that returns rows is read with
+//! `fetch_all`**, never `fetch_one` or `fetch_optional`. On Postgres, sqlx's
+//! `Any` driver hands those two the first row as soon as it arrives and
+//! leaves the rest of the answer unread, and Postgres commits such a
+//! statement only after sending its rows. They normally wait in its output
+//! buffer until the commit is confirmed, but a notice sent during the
+//! commit (a synchronous standby's wait cut short: the backend terminated,
+//! or its server shutting down in a failover) flushes them out first, and
+//! the caller would act on a commit nobody confirmed — one a promoted
+//! standby may not have. `fetch_all` reads to the end of the answer: the
+//! commit's confirmation, or the connection's loss.
 
 use std::str::FromStr;
 use std::time::Duration;

@@ -308,8 +308,10 @@ pub async fn hand_out(
     .bind(campaign_id)
     .bind(buyer)
     .bind(now)
-    .fetch_optional(db.writer())
-    .await?;
+    .fetch_all(db.writer())
+    .await?
+    .into_iter()
+    .next();
     Ok(handed.map(|h| h.0))
 }
 

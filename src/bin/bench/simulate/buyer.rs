@@ -241,6 +241,7 @@ impl Buyer<'_> {
                         target: self.home % self.targets.len(),
                         sent,
                         acked: Instant::now(),
+                        acked_at: std::time::SystemTime::now(),
                     });
                     held = Some((id, seats));
                     break;

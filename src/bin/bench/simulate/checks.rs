@@ -11,7 +11,7 @@ use holdfast_app::core::platform::db::Db;
 use holdfast_app::model::BookingStatus;
 
 use super::options::Options;
-use super::record::Ack;
+use super::record::{time_of_day, Ack};
 
 /// Waits (at most `limit`) until no paid checkout waits for its booking,
 /// no refund waits in the outbox and the sandbox has delivered every
@@ -56,9 +56,13 @@ pub async fn verify(
         .await?;
         if n != ack.seats.len() as i64 {
             failures.push(format!(
-                "hold {} was acknowledged with {} seats; the database has {n}",
+                "hold {} was acknowledged with {} seats by instance {} at {} \
+                 ({} ms after it was sent); the database has {n}",
                 ack.booking_id,
-                ack.seats.len()
+                ack.seats.len(),
+                ack.target,
+                time_of_day(ack.acked_at),
+                ack.acked.duration_since(ack.sent).as_millis(),
             ));
         }
     }

@@ -144,6 +144,23 @@ pub struct Ack {
     pub target: usize,
     pub sent: Instant,
     pub acked: Instant,
+    /// When, by the wall clock: to find the answer in the servers' and
+    /// the database's logs.
+    pub acked_at: std::time::SystemTime,
+}
+
+/// A wall-clock moment as the logs print it (UTC, to the millisecond).
+pub fn time_of_day(t: std::time::SystemTime) -> String {
+    let ms = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() % 86_400_000);
+    format!(
+        "{:02}:{:02}:{:02}.{:03}Z",
+        ms / 3_600_000,
+        ms / 60_000 % 60,
+        ms / 1000 % 60,
+        ms % 1000
+    )
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -45,9 +45,7 @@ pub(super) async fn recent(
                 p.status as payment_status, coalesce(p.refunded_cents, 0) as refunded_cents,
                 b.ga_quantity, coalesce(p.customer_email, a.email) as buyer_email,
                 (select count(*) from ticket_checkin c where c.booking_id = b.id) as checked_in,
-                coalesce(p.amount_cents - p.refunded_cents
-                  - (select cast(coalesce(sum(r.amount_cents), 0) as bigint) from refund_part r
-                     where r.booking_id = b.id and r.sent_at is null), 0) as left_cents,
+                coalesce({left}, 0) as left_cents,
                 (select count(*) from refund_part r where r.booking_id = b.id) as parts
          from booking b left join payment p on p.booking_id = b.id
          left join account a on a.buyer_id = b.buyer_id
@@ -64,7 +62,8 @@ pub(super) async fn recent(
             BookingStatus::Refunded,
             BookingStatus::Disputed
         ]),
-        PaymentStatus::RefundPending.sql()
+        PaymentStatus::RefundPending.sql(),
+        left = crate::core::payments::refund_part::left_to_refund_sql("p"),
     );
     let pattern = search.map(|q| format!("%{}%", like_escaped(&q.trim().to_lowercase())));
     let rows: Vec<SettlementRow> = sqlx::query_as(&sql)

@@ -358,7 +358,12 @@ where
         Claiming::Places { area_id, .. } => q = q.bind(*area_id),
     }
     let (owned, stale, ready, inserted, counted, key_taken, seat_taken): Verdicts =
-        q.fetch_one(on).await?;
+        // To the end of the answer: `Alone` commits as it ends (see `db`).
+        q.fetch_all(on)
+            .await?
+            .into_iter()
+            .next()
+            .ok_or(sqlx::Error::RowNotFound)?;
     Ok(Found {
         owned,
         stale: stale > 0,

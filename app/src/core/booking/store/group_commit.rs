@@ -27,9 +27,18 @@
 //!   is rolled back to its savepoint and run alone after the commit, when
 //!   the other side has decided (a claim alone inserts its seats in one
 //!   ordered statement, and batches give way, so no cycle is left).
-//! - **A batch that fails as a whole** (a lost connection) is rolled back,
-//!   and its claims are run again one by one, each in its own transaction:
-//!   the same answers, slower.
+//! - **A batch whose connection was lost** (its primary gone in a
+//!   failover, its backend terminated): the commit may have happened, or
+//!   not, or — cut off while waiting for the synchronous standby — be
+//!   visible on that primary for a moment and then lost when a standby
+//!   without it is promoted. Run again at once, a claim could find its own
+//!   key there and replay an answer nothing durable backs. So each claim
+//!   hears the loss (503, nothing known: send it again), and the client's
+//!   retry with its Idempotency-Key hears the truth from whichever primary
+//!   it then reaches.
+//! - **A batch that fails as a whole otherwise** is rolled back, and its
+//!   claims are run again one by one, each in its own transaction: the same
+//!   answers, slower.
 //!
 //! Writers per instance (`Db::claim_writers`): one on SQLite, its single
 //! writer; four on Postgres, on connections of their own (one writer
@@ -46,6 +55,7 @@ use super::claim::{claim as claim_alone, decide, Claim, Claimed};
 use super::claim_set;
 use crate::core::platform::db;
 use crate::core::platform::db::{Backend, Db};
+use crate::core::platform::retry;
 
 /// Claims waiting for the writer at most (then `claim` waits to queue).
 const QUEUE: usize = 8_192;
@@ -165,6 +175,16 @@ async fn write(db: Db, queued: Queued, max_batch: usize, tally: Arc<Tally>) {
                     }
                     continue;
                 }
+                Err(e) if retry::is_connection_lost(&e) => {
+                    tracing::warn!(
+                        claims = batch.len(),
+                        "a batch of claims lost its connection; each answered 503"
+                    );
+                    for order in batch.drain(..) {
+                        let _ = order.answer.send(Err(connection_lost()));
+                    }
+                    continue;
+                }
                 Err(e) => tracing::warn!(
                     error = %e,
                     claims = batch.len(),
@@ -192,6 +212,15 @@ async fn alone(db: &Db, claim: &Claim) -> Result<Claimed, sqlx::Error> {
             outcome => return outcome,
         }
     }
+}
+
+/// What each claim of a batch whose connection was lost hears (one error
+/// for the batch, which `sqlx::Error` cannot share).
+fn connection_lost() -> sqlx::Error {
+    sqlx::Error::Io(std::io::Error::new(
+        std::io::ErrorKind::ConnectionAborted,
+        "the batch's database connection was lost",
+    ))
 }
 
 /// Postgres's `deadlock_detected`.

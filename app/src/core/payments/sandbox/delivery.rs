@@ -46,9 +46,11 @@ impl Sandbox {
             .bind(id)
             .bind(now + Self::SENDING_MS)
             .bind(now)
-            .fetch_optional(self.db.writer())
+            .fetch_all(self.db.writer())
             .await
-            .map_err(other)?;
+            .map_err(other)?
+            .into_iter()
+            .next();
             if let Some((body, attempts)) = claimed {
                 sent += usize::from(self.send(id, body, attempts).await?);
             }

@@ -174,9 +174,11 @@ impl PaymentProvider for Sandbox {
         .bind(&req.success_url)
         .bind(&req.cancel_url)
         .bind(self.clock.now())
-        .fetch_optional(self.db.writer())
+        .fetch_all(self.db.writer())
         .await
-        .map_err(other)?;
+        .map_err(other)?
+        .into_iter()
+        .next();
         let row = match made {
             Some(row) => row,
             None => sqlx::query_as(&format!(
