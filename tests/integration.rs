@@ -15,6 +15,7 @@ mod admin;
 mod best;
 mod catalog;
 mod claims;
+mod come_back;
 mod commit_lost;
 mod door;
 mod faults;

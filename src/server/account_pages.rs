@@ -1,8 +1,9 @@
 //! The buyer's pages that work without the app's script: asking for a
 //! sign-in link (which is also how a booking is found without an account),
-//! opening it, signing out, and the booking page's two forms — cancel a
-//! booked booking under its refund policy, release a running hold. Each
-//! form answers with a redirect back (303), or a page saying why not.
+//! opening it, signing out, and the booking page's three forms — cancel a
+//! booked booking under its refund policy, pay for a running hold (its
+//! checkout: a hold is the buyer's wherever they come back to it), release
+//! it. Each form answers with a redirect (303), or a page saying why not.
 
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -12,8 +13,9 @@ use axum::{Extension, Form, Router};
 use holdfast_app::core::account::link::{self, LinkRefused};
 use holdfast_app::core::account::{session, EmailAddress};
 use holdfast_app::core::booking::release;
+use holdfast_app::core::booking::{query, Idempotent};
 use holdfast_app::core::buyer::Owner;
-use holdfast_app::core::payments::cancellation;
+use holdfast_app::core::payments::{cancellation, checkout};
 use holdfast_app::core::platform::client_addr::ClientAddr;
 use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::{Locale, Msg};
@@ -23,7 +25,7 @@ use tower_sessions::Session;
 use crate::server::api::extract::BookingPath;
 use crate::server::language::Lang;
 use holdfast_app::model::seat_drawing::escape as html_escape;
-use holdfast_app::model::BookingId;
+use holdfast_app::model::{BookingId, BookingStatus, EventKind};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -32,6 +34,7 @@ pub fn routes() -> Router<AppState> {
         .route("/auth/{token}", get(confirm_link).post(open_link))
         .route("/bookings/{bookingId}/cancel", post(cancel))
         .route("/bookings/{bookingId}/release", post(release_hold))
+        .route("/bookings/{bookingId}/pay", post(pay_hold))
 }
 
 #[derive(Deserialize, Default)]
@@ -216,6 +219,33 @@ async fn release_hold(
         &id,
         release::cancel_hold(&state, &owner.buyer, &id).await,
     )
+}
+
+/// Pay for a running hold from its booking page: to the provider's
+/// checkout. A ship's guests are named first, on their own page (which
+/// then pays); a booking no longer held goes back to its page, which says
+/// what it is now.
+async fn pay_hold(
+    State(state): State<AppState>,
+    owner: Owner,
+    Lang(l): Lang,
+    BookingPath(id): BookingPath,
+) -> Response {
+    let booking = match query::booking_of_buyer(&state, &owner, &id, l).await {
+        Ok(booking) => booking,
+        Err(e) => return refused(l, &e, &format!("/bookings/{id}")),
+    };
+    if booking.event.as_ref().map(|e| e.kind) == Some(EventKind::Cruise) {
+        return Redirect::to(&format!("/bookings/{id}/guests")).into_response();
+    }
+    if booking.status != BookingStatus::Held {
+        return Redirect::to(&format!("/bookings/{id}")).into_response();
+    }
+    match checkout::start_checkout(&state, &owner.buyer, &id, None, Some(l)).await {
+        Ok(Idempotent::Fresh(pay)) => Redirect::to(&pay.checkout_url).into_response(),
+        Ok(Idempotent::Replay { .. }) => Redirect::to(&format!("/bookings/{id}")).into_response(),
+        Err(e) => refused(l, &e, &format!("/bookings/{id}")),
+    }
 }
 
 /// The sign-in page: who is signed in (and a way out), or the form.

@@ -1,15 +1,16 @@
 //! A booking page's plain forms (markup the server answers with a redirect,
-//! no script needed): cancel or release, answer a move off a cancelled
-//! sailing, name the guests.
+//! no script needed): cancel, or pay for or release a running hold, answer
+//! a move off a cancelled sailing, name the guests.
 
 use crate::i18n::{Locale, Msg};
-use crate::model::{BookingStatus, BookingView};
+use crate::model::{BookingStatus, BookingView, EventKind};
 
 /// What the buyer may do to the booking from its page, as plain forms the
 /// server answers with a redirect back (no script needed): cancel a booked
-/// booking, confirming the refund the event's policy gives now; release a
-/// running hold. Written as markup, not views: a view costs the browser's
-/// wasm far more than these few lines of text.
+/// booking, confirming the refund the event's policy gives now; pay for a
+/// running hold (from any device the buyer comes back on) or release it.
+/// Written as markup, not views: a view costs the browser's wasm far more
+/// than these few lines of text.
 pub(super) fn actions(l: Locale, b: &BookingView) -> String {
     use crate::model::seat_drawing::escape;
     // A moved booking's own choices include the full refund.
@@ -27,8 +28,22 @@ pub(super) fn actions(l: Locale, b: &BookingView) -> String {
         );
     }
     if b.status == BookingStatus::Held && b.expires_in_ms.is_some_and(|ms| ms > 0) {
+        // A ship's guests are named before paying, on their own page.
+        let pay = if b.event.as_ref().map(|e| e.kind) == Some(EventKind::Cruise) {
+            format!(
+                r#"<a class="hold pay" data-testid="pay-held" href="/bookings/{}/guests">{}</a>"#,
+                b.id,
+                escape(l.t(Msg::NameGuestsAndPay)),
+            )
+        } else {
+            format!(
+                r#"<form method="post" action="/bookings/{}/pay"><button type="submit" class="hold pay" data-testid="pay-held">{}</button></form>"#,
+                b.id,
+                escape(l.t(Msg::PayNow)),
+            )
+        };
         return format!(
-            r#"<form method="post" action="/bookings/{}/release"><button type="submit">{}</button></form>"#,
+            r#"{pay}<form method="post" action="/bookings/{}/release"><button type="submit">{}</button></form>"#,
             b.id,
             escape(l.t(Msg::ReleaseHold)),
         );

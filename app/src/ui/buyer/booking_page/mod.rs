@@ -176,6 +176,8 @@ fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
                 <p class="refunded-part" data-testid="refunded-part">{l.t(Msg::RefundedLabel)} {l.price(p.refunded_cents, &b.currency)}</p>
             })}
             {(b.status == BookingStatus::Booked).then(|| view! { <Ticket id=b.id.clone()/> })}
+            {b.expires_in_ms.filter(|ms| b.status == BookingStatus::Held && *ms > 0)
+                .map(|ms| view! { <HoldCountdown expires_in_ms=ms/> })}
             <div class="booking-guests" inner_html=guests(l, &b)></div>
             <div class="booking-actions" inner_html=actions(l, &b)></div>
             <p><a href="/bookings">{l.t(Msg::AllMyBookings)}</a></p>
@@ -221,6 +223,31 @@ pub fn MyBookings() -> impl IntoView {
                 }
             })}
         </Suspense>
+    }
+}
+
+/// The time a running hold has left, counted down from the server's
+/// `expiresInMs` as the answer arrived (the buyer's clock never matters);
+/// amber in its last minute.
+#[component]
+fn HoldCountdown(expires_in_ms: i64) -> impl IntoView {
+    let l = use_locale();
+    let deadline = js_sys::Date::now() + expires_in_ms as f64;
+    let left_ms = RwSignal::new(expires_in_ms);
+    Effect::new(move |_| {
+        if let Ok(handle) = set_interval_with_handle(
+            move || left_ms.set((deadline - js_sys::Date::now()).max(0.0) as i64),
+            Duration::from_millis(250),
+        ) {
+            on_cleanup(move || handle.clear());
+        }
+    });
+    let soon = move || left_ms.get() <= 60_000;
+    view! {
+        <p class="countdown" class:soon=soon data-testid="countdown" role="timer">
+            {l.t(Msg::TimeLeft)}
+            <strong>{move || { let s = left_ms.get() / 1000; format!("{}:{:02}", s / 60, s % 60) }}</strong>
+        </p>
     }
 }
 
