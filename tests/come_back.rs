@@ -10,9 +10,7 @@ use common::TestApp;
 on_both_backends!(
     a_running_hold_is_paid_from_its_booking_page,
     |app: TestApp| async move {
-        let seat = app.first_seat(1).await;
-        let buyer = app.buyer();
-        let booking = buyer.held_booking(1, seat).await;
+        let (buyer, booking) = held(&app, 1).await;
         let url = format!("{}/bookings/{booking}/pay", app.base);
 
         // Somebody else's booking: not found, nothing changed.
@@ -59,16 +57,9 @@ on_both_backends!(
 on_both_backends!(
     a_hold_that_ran_out_is_not_paid_from_its_page,
     |app: TestApp| async move {
-        let seat = app.first_seat(1).await;
-        let buyer = app.buyer();
-        let booking = buyer.held_booking(1, seat).await;
+        let (buyer, booking) = held(&app, 1).await;
         app.clock.advance_ms(app.state.rules.hold_ttl_ms + 1);
-        let answer = buyer
-            .http
-            .post(format!("{}/bookings/{booking}/pay", app.base))
-            .send()
-            .await
-            .unwrap();
+        let answer = pay_from_the_page(&app, &buyer, &booking).await;
         // Back to its page, which says the hold ended.
         assert_eq!(answer.status(), 200);
         assert_eq!(answer.url().path(), format!("/bookings/{booking}"));
@@ -86,17 +77,32 @@ on_both_backends!(
 on_both_backends!(
     a_cabins_page_sends_its_buyer_to_name_the_guests_first,
     |app: TestApp| async move {
-        let cabin = app.first_seat(2).await;
-        let buyer = app.buyer();
-        let booking = buyer.held_booking(2, cabin).await;
-        let answer = buyer
-            .http
-            .post(format!("{}/bookings/{booking}/pay", app.base))
-            .send()
-            .await
-            .unwrap();
+        let (buyer, booking) = held(&app, 2).await;
+        let answer = pay_from_the_page(&app, &buyer, &booking).await;
         assert_eq!(answer.status(), 200);
         assert_eq!(answer.url().path(), format!("/bookings/{booking}/guests"));
         assert_eq!(app.status_of(&booking).await, "HELD");
     }
 );
+
+/// A new buyer holding the event's first seat (or cabin), and the booking.
+async fn held(app: &TestApp, event: i64) -> (common::Buyer, String) {
+    let seat = app.first_seat(event).await;
+    let buyer = app.buyer();
+    let booking = buyer.held_booking(event, seat).await;
+    (buyer, booking)
+}
+
+/// The booking page's Pay form, sent by `buyer` (redirects followed).
+async fn pay_from_the_page(
+    app: &TestApp,
+    buyer: &common::Buyer,
+    booking: &str,
+) -> reqwest::Response {
+    buyer
+        .http
+        .post(format!("{}/bookings/{booking}/pay", app.base))
+        .send()
+        .await
+        .unwrap()
+}
