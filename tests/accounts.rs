@@ -740,3 +740,29 @@ on_both_backends!(
         assert!(!listed(&buyer).await.contains(&held), "a stranger again");
     }
 );
+
+on_both_backends!(
+    the_sign_in_page_says_where_the_link_went,
+    |app: TestApp| async move {
+        let buyer = app.buyer();
+        let sent = buyer
+            .http
+            .post(format!("{}/sign-in", app.base))
+            .form(&[("email", "kari+tickets@example.com")])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(sent.status(), 200);
+        assert_eq!(sent.url().path(), "/sign-in");
+        let page = sent.text().await.unwrap();
+        assert!(
+            page.contains("If kari+tickets@example.com can receive mail"),
+            "{page}"
+        );
+        // The address lives in the asking browser's session, not in the
+        // page's address: another browser on the same URL is not told it.
+        let other = app.buyer().get("/sign-in?sent=1").await;
+        assert!(!other.text.contains("kari+tickets@example.com"));
+        assert!(other.text.contains("a sign-in link is on its way"));
+    }
+);

@@ -72,6 +72,7 @@ test('book on a phone, sign in on a laptop with the emailed link, cancel within 
   await laptop.getByLabel('Email address').fill(email);
   await laptop.getByRole('button', { name: 'Email me a sign-in link' }).click();
   await expect(laptop.getByRole('status')).toContainText('sign-in link is on its way');
+  await expect(laptop.getByRole('status')).toContainText(email);
   await laptop.screenshot({ path: 'test-results/sign-in-sent.png', fullPage: true });
 
   const link = await mailedLink(admin, email);

@@ -48,14 +48,17 @@ struct Said {
 async fn sign_in_page(session: Session, headers: HeaderMap, Query(said): Query<Said>) -> Response {
     let l = Locale::of_headers(&headers);
     let notice = if said.sent.is_some() {
-        Some(l.t(Msg::SignInSent))
+        Some(match session::link_sent_to(&session).await {
+            Ok(Some(to)) => l.fill(Msg::SignInSentTo, &[("email", &to)]),
+            _ => l.t(Msg::SignInSent).to_string(),
+        })
     } else if said.out.is_some() {
-        Some(l.t(Msg::SignedOut))
+        Some(l.t(Msg::SignedOut).to_string())
     } else {
         None
     };
     match session::signed_in_as(&session).await {
-        Ok(email) => Html(page(l, email.as_deref(), notice, None, "")).into_response(),
+        Ok(email) => Html(page(l, email.as_deref(), notice.as_deref(), None, "")).into_response(),
         Err(e) => sorry(l, &e),
     }
 }
@@ -76,7 +79,10 @@ async fn ask_for_link(
         Ok(address) => match session::browser_mark(&session).await {
             Ok(mark) => {
                 let client = client.map(|Extension(c)| c.limit_key());
-                link::request(&state, &address, client, Some(&mark), l).await
+                match link::request(&state, &address, client, Some(&mark), l).await {
+                    Ok(()) => session::remember_link_sent_to(&session, &address).await,
+                    Err(e) => Err(e),
+                }
             }
             Err(e) => Err(e),
         },

@@ -750,6 +750,7 @@ messages! {
         SignInSend => "Email me a sign-in link", "Gửi liên kết đăng nhập cho tôi";
         SignInSent => "If that address can receive mail, a sign-in link is on its way. It works once, for 15 minutes.", "Nếu địa chỉ đó nhận được thư, liên kết đăng nhập đang được gửi đến. Liên kết dùng được một lần, trong 15 phút.";
         SignedInAs => "Signed in as {email}.", "Đã đăng nhập với {email}.";
+        SignInSentTo => "If {email} can receive mail, a sign-in link is on its way. It works once, for 15 minutes.", "Nếu {email} nhận được thư, liên kết đăng nhập đang được gửi đến. Liên kết dùng được một lần, trong 15 phút.";
         SignedOut => "You are signed out on this device.", "Bạn đã đăng xuất trên thiết bị này.";
         LinkUsed => "This sign-in link was already used. Links work once: ask for a new one.", "Liên kết đăng nhập này đã được sử dụng. Mỗi liên kết chỉ dùng một lần: hãy yêu cầu liên kết mới.";
         LinkExpired => "This sign-in link has expired (links work for 15 minutes). Ask for a new one.", "Liên kết đăng nhập này đã hết hạn (liên kết có hiệu lực 15 phút). Hãy yêu cầu liên kết mới.";

@@ -38,6 +38,21 @@ pub async fn browser_mark(session: &Session) -> Result<String, ApiError> {
     Ok(mark)
 }
 
+/// The address this browser last asked a sign-in link for, to say where
+/// the link went (kept in the session, not in the page's address).
+const SENT_TO_KEY: &str = "sign_in_sent_to";
+
+pub async fn remember_link_sent_to(session: &Session, to: &EmailAddress) -> Result<(), ApiError> {
+    session
+        .insert(SENT_TO_KEY, to.as_str())
+        .await
+        .map_err(session_error)
+}
+
+pub async fn link_sent_to(session: &Session) -> Result<Option<String>, ApiError> {
+    session.get(SENT_TO_KEY).await.map_err(session_error)
+}
+
 /// This browser's mark if it ever asked for a link (never makes one).
 pub async fn existing_mark(session: &Session) -> Result<Option<String>, ApiError> {
     session.get(MARK_KEY).await.map_err(session_error)
