@@ -29,6 +29,21 @@ on_both_backends!(
         assert_eq!(forged.status(), 403);
         assert_eq!(app.status_of(&booking).await, "HELD");
 
+        // Its page, rendered by the server as a reload or another device
+        // asks for it: the time left and Pay.
+        let page = buyer.get(&format!("/bookings/{booking}")).await;
+        assert_eq!(page.status, 200);
+        assert!(
+            page.text.contains("data-testid=\"countdown\""),
+            "{}",
+            page.text
+        );
+        assert!(
+            page.text.contains("data-testid=\"pay-held\""),
+            "{}",
+            page.text
+        );
+
         // The buyer: on to the provider's checkout.
         let paid = buyer.http.post(&url).send().await.unwrap();
         assert_eq!(paid.status(), 200);

@@ -27,6 +27,11 @@ for (const [name, viewport] of sizes) {
     await expect(async () => {
       expect(await countdown.locator('strong').textContent()).not.toBe(first);
     }).toPass({ timeout: 5_000 });
+    // The page itself reloaded (drawn by the server, then hydrated): the
+    // same hold, still counting.
+    await page.reload();
+    await expect(page.getByTestId('booking-status')).toHaveText('HELD');
+    await expect(countdown).toContainText(/Time left: \d+:\d\d/);
     const pay = page.getByTestId('pay-held');
     await expect(pay).toBeVisible();
     await expect(pay).toBeInViewport();

@@ -232,9 +232,11 @@ pub fn MyBookings() -> impl IntoView {
 #[component]
 fn HoldCountdown(expires_in_ms: i64) -> impl IntoView {
     let l = use_locale();
-    let deadline = js_sys::Date::now() + expires_in_ms as f64;
     let left_ms = RwSignal::new(expires_in_ms);
+    // In the browser only (effects never run while the server renders):
+    // the deadline is the browser's own clock plus the server's time left.
     Effect::new(move |_| {
+        let deadline = js_sys::Date::now() + expires_in_ms as f64;
         if let Ok(handle) = set_interval_with_handle(
             move || left_ms.set((deadline - js_sys::Date::now()).max(0.0) as i64),
             Duration::from_millis(250),
