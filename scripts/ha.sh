@@ -77,7 +77,12 @@ name: $node
 restapi:
   listen: 127.0.0.1:$rest
   connect_address: 127.0.0.1:$rest
-etcd3:
+# etcd's v2 API, not etcd3: Debian 12's Patroni (3.0.2) renews its leader key
+# through etcd3 with an unconditional put, so a primary that hung past its
+# TTL and wakes takes the key back from the node promoted meanwhile (two
+# primaries; seen in the frozen-primary run). Through the v2 API the renewal
+# is conditional (prevValue = its own name): it fails, and the node demotes.
+etcd:
   hosts: 127.0.0.1:$E1C,127.0.0.1:$E2C,127.0.0.1:$E3C
 bootstrap:
   dcs:
@@ -143,7 +148,7 @@ start_etcd() { # name client_port peer_port
     --listen-peer-urls "http://127.0.0.1:$peer" --initial-advertise-peer-urls "http://127.0.0.1:$peer" \
     --initial-cluster "e1=http://127.0.0.1:$E1P,e2=http://127.0.0.1:$E2P,e3=http://127.0.0.1:$E3P" \
     --initial-cluster-state new --initial-cluster-token holdfast-ha \
-    --heartbeat-interval 200 --election-timeout 2000 \
+    --heartbeat-interval 200 --election-timeout 2000 --enable-v2=true \
     >>"$dir/etcd-$name.log" 2>&1 &
   echo $! >"$dir/etcd-$name.pid"
 }

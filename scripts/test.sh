@@ -62,10 +62,12 @@ sim=(--event 2 --buyers 1500 --concurrency 64)
 # synchronous replication, HAProxy in front): the primary killed (SIGKILL)
 # mid-sale. No acknowledged write lost, no 500 answered, the old primary
 # back as a standby; the outage is printed. Holds last 30 s here: a hold
-# taken just before the outage is still payable after it. (The frozen
-# primary, `--crash freeze`, is not here: one run of it lost acknowledged
-# holds; see docs/OPERATIONS.md.)
+# taken just before the outage is still payable after it. Then the primary
+# frozen (SIGSTOP) past its TTL and woken once another node leads: it must
+# demote, and no hold it acknowledged may be lost.
 ./scripts/onsale.sh --instances 3 --db ha --hold-ttl 30 --crash failover --crash-after 4 -- \
+  "${sim[@]}" --arrival 6 --forbid-500
+./scripts/onsale.sh --instances 3 --db ha --hold-ttl 30 --crash freeze --crash-after 4 -- \
   "${sim[@]}" --arrival 6 --forbid-500
 # The same crowd through a waiting room on two instances: every buyer queues
 # first and holds with the admission it was given.
