@@ -103,15 +103,18 @@ for i in $(seq 0 $((instances - 1))); do
 done
 echo "$instances instance(s) on $db: $targets"
 
+# A line of the chaos, stamped with the time: to find it in the servers'
+# and the database nodes' logs.
+chaos_says() { echo "!! $(date -u +%T.%3NZ) $*"; }
 chaos() {
   sleep "$crash_after"
   case "$crash" in
     kill)
       victim=$((instances > 1 ? 1 : 0))
-      echo "!! $(date -u +%T.%3NZ) kill -9 instance $victim (pid ${pids[$victim]})"
+      chaos_says "kill -9 instance $victim (pid ${pids[$victim]})"
       kill -9 "${pids[$victim]}"
       sleep 2
-      echo "!! $(date -u +%T.%3NZ) instance $victim starts again"
+      chaos_says "instance $victim starts again"
       start_instance "$victim" "${ports[$victim]}"
       ;;
     failover|freeze|lagging)
@@ -121,16 +124,16 @@ chaos() {
         # acknowledges now, only it has (with synchronous replication it
         # acknowledges nothing meanwhile).
         senders=$(pgrep -f "walsender" || true)
-        echo "!! $(date -u +%T.%3NZ) the primary's WAL senders stopped: $(echo $senders)"
+        chaos_says "the primary's WAL senders stopped: $(echo $senders)"
         # shellcheck disable=SC2086
         kill -STOP $senders 2>/dev/null || true
         sleep 3
       fi
       if [ "$crash" = freeze ]; then
-        echo "!! $(date -u +%T.%3NZ) SIGSTOP the primary $old (Patroni and Postgres): Patroni's TTL decides"
+        chaos_says "SIGSTOP the primary $old (Patroni and Postgres): Patroni's TTL decides"
         "$root/scripts/ha.sh" freeze "$work/ha" "$old"
       else
-        echo "!! $(date -u +%T.%3NZ) SIGKILL the primary $old (Patroni and its postmaster)"
+        chaos_says "SIGKILL the primary $old (Patroni and its postmaster)"
         "$root/scripts/ha.sh" kill "$work/ha" "$old"
       fi
       # Stopped senders of a dead primary wake only to find it gone and exit.
@@ -138,14 +141,14 @@ chaos() {
       [ "$crash" = lagging ] && { kill -CONT $senders 2>/dev/null || true; }
 
       if "$root/scripts/ha.sh" wait-leader "$work/ha" 60; then
-        echo "!! $(date -u +%T.%3NZ) $("$root/scripts/ha.sh" leader "$work/ha") is the primary now"
+        chaos_says "$("$root/scripts/ha.sh" leader "$work/ha") is the primary now"
       fi
       sleep 2
       if [ "$crash" = freeze ]; then
-        echo "!! $(date -u +%T.%3NZ) $old wakes up"
+        chaos_says "$old wakes up"
         "$root/scripts/ha.sh" thaw "$work/ha" "$old"
       else
-        echo "!! $(date -u +%T.%3NZ) $old starts again"
+        chaos_says "$old starts again"
         "$root/scripts/ha.sh" rejoin "$work/ha" "$old"
       fi
       for _ in $(seq 1 120); do
@@ -153,16 +156,16 @@ chaos() {
         sleep 0.5
       done
       if [ "$("$root/scripts/ha.sh" role "$work/ha" "$old")" = replica ]; then
-        echo "!! $(date -u +%T.%3NZ) $old is a standby again"
+        chaos_says "$old is a standby again"
       else
-        echo "!! $(date -u +%T.%3NZ) $old did not come back as a standby" | tee "$work/rejoin-failed"
+        chaos_says "$old did not come back as a standby" | tee "$work/rejoin-failed"
       fi
       ;;
     pg)
-      echo "!! $(date -u +%T.%3NZ) postgres: immediate stop"
+      chaos_says "postgres: immediate stop"
       "$root/scripts/pg.sh" crash "$work/pg"
       sleep 2
-      echo "!! $(date -u +%T.%3NZ) postgres starts again (recovery)"
+      chaos_says "postgres starts again (recovery)"
       "$root/scripts/pg.sh" resume "$work/pg"
       ;;
   esac

@@ -13,6 +13,7 @@ use crate::model::outcome_watch::{ask_now, TICK_MS};
 use crate::model::BookingId;
 use crate::model::{BookingStatus, BookingView, EventKind, PaymentStatus};
 use crate::server_fns::buyer::{booking, my_bookings, ticket_qr};
+use crate::ui::buyer::countdown::{minutes_seconds, time_left};
 
 mod forms;
 use forms::{actions, guests, rebooking};
@@ -226,29 +227,17 @@ pub fn MyBookings() -> impl IntoView {
     }
 }
 
-/// The time a running hold has left, counted down from the server's
-/// `expiresInMs` as the answer arrived (the buyer's clock never matters);
-/// amber in its last minute.
+/// The time a running hold has left (`countdown`), amber in its last
+/// minute.
 #[component]
 fn HoldCountdown(expires_in_ms: i64) -> impl IntoView {
     let l = use_locale();
-    let left_ms = RwSignal::new(expires_in_ms);
-    // In the browser only (effects never run while the server renders):
-    // the deadline is the browser's own clock plus the server's time left.
-    Effect::new(move |_| {
-        let deadline = js_sys::Date::now() + expires_in_ms as f64;
-        if let Ok(handle) = set_interval_with_handle(
-            move || left_ms.set((deadline - js_sys::Date::now()).max(0.0) as i64),
-            Duration::from_millis(250),
-        ) {
-            on_cleanup(move || handle.clear());
-        }
-    });
+    let left_ms = time_left(expires_in_ms, || {});
     let soon = move || left_ms.get() <= 60_000;
     view! {
         <p class="countdown" class:soon=soon data-testid="countdown" role="timer">
             {l.t(Msg::TimeLeft)}
-            <strong>{move || { let s = left_ms.get() / 1000; format!("{}:{:02}", s / 60, s % 60) }}</strong>
+            <strong>{move || minutes_seconds(left_ms.get())}</strong>
         </p>
     }
 }

@@ -9,6 +9,7 @@ use crate::i18n::{use_locale, Locale, Msg};
 use crate::model::SeatId;
 use crate::model::{EventKind, HoldResponse};
 use crate::server_fns::buyer::{pay_booking, PayOutcome};
+use crate::ui::buyer::countdown::{minutes_seconds, time_left};
 use crate::ui::buyer::event::seats::{mark_seats, seat_name, Look};
 use crate::ui::buyer::promo_form::PromoForm;
 
@@ -35,23 +36,9 @@ pub fn HeldPanel(
     done: Callback<()>,
 ) -> impl IntoView {
     let l = use_locale();
-    let deadline = js_sys::Date::now() + h.expires_in_ms as f64;
-    let left_ms = RwSignal::new(h.expires_in_ms);
     let seat_ids = h.seat_ids.clone();
-    Effect::new(move |_| {
-        let seat_ids = seat_ids.clone();
-        if let Ok(handle) = set_interval_with_handle(
-            move || {
-                let left = (deadline - js_sys::Date::now()).max(0.0) as i64;
-                if left == 0 && left_ms.get_untracked() > 0 {
-                    mark_seats(&seat_ids, Look::Available);
-                }
-                left_ms.set(left);
-            },
-            std::time::Duration::from_millis(250),
-        ) {
-            on_cleanup(move || handle.clear());
-        }
+    let left_ms = time_left(h.expires_in_ms, move || {
+        mark_seats(&seat_ids, Look::Available)
     });
     let error: RwSignal<Option<String>> = RwSignal::new(None);
     let booking_id = h.booking_id.clone();
@@ -131,7 +118,7 @@ pub fn HeldPanel(
                     <p class="countdown" class:soon=soon data-testid="countdown">
                         <span class="bar-summary">{bar_summary.clone()}</span>
                         {l.t(Msg::TimeLeft)}
-                        <strong>{move || { let s = left_ms.get() / 1000; format!("{}:{:02}", s / 60, s % 60) }}</strong>
+                        <strong>{move || minutes_seconds(left_ms.get())}</strong>
                     </p>
                     // A cruise's guests are named at checkout (the manifest),
                     // on their own page, which then pays.
