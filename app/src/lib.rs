@@ -4,7 +4,7 @@
 //! the booking core they call.
 
 pub mod i18n;
-pub mod model;
+pub use holdfast_model as model;
 pub mod server_fns;
 pub mod ui;
 
@@ -37,7 +37,7 @@ mod console {
 
 /// The HTML document around every page (server side).
 pub fn shell(options: LeptosOptions) -> impl IntoView {
-    let locale = i18n::Locale::of_page();
+    let locale = i18n::page_locale();
     #[cfg(feature = "ssr")]
     let options = bundle_of_page(options);
     view! {
@@ -100,7 +100,7 @@ fn stylesheet_href(options: &LeptosOptions) -> String {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
-    let l = i18n::Locale::of_page();
+    let l = i18n::page_locale();
     provide_context(l);
     view! {
         <Title text="Holdfast"/>

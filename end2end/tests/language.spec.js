@@ -2,7 +2,7 @@
 // home page, the Hà Nội night priced in đồng, a hold with its countdown,
 // and a purchase through the checkout to the booking, at desktop and phone
 // width. On every one of those screens no English sentence of the
-// catalogue (read from app/src/i18n/messages.rs) is left, in the text or
+// catalogue (read from crates/holdfast-model/src/i18n/messages.rs) is left, in the text or
 // in the accessible names. The organizer's console in Vietnamese. The
 // header's switch is remembered over the browser's language.
 const fs = require('fs');
@@ -13,7 +13,7 @@ const sizes = [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390
 
 // [key, English, Vietnamese] for every message of the catalogue.
 function catalogue() {
-  const text = fs.readFileSync(path.join(__dirname, '../../app/src/i18n/messages.rs'), 'utf8');
+  const text = fs.readFileSync(path.join(__dirname, '../../crates/holdfast-model/src/i18n/messages.rs'), 'utf8');
   const out = [];
   for (const m of text.matchAll(/^\s*(\w+) => "((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)";/gm)) {
     out.push([m[1], m[2], m[3]]);

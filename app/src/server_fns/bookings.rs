@@ -31,7 +31,7 @@ pub async fn pay_booking(
     let state = expect_context::<crate::core::AppState>();
     let buyer = match counted_buyer(&state).await? {
         Ok(buyer) => buyer,
-        Err(e) => return Ok(PayOutcome::Refused(e.for_buyer(Locale::of_page()))),
+        Err(e) => return Ok(PayOutcome::Refused(e.for_buyer(crate::i18n::page_locale()))),
     };
     let key = IdempotencyKey::parse(&idempotency_key, &[b"pay_booking", booking_id.as_bytes()])
         .map_err(server_error)?;
@@ -41,7 +41,7 @@ pub async fn pay_booking(
             &buyer,
             &booking_id,
             Some(&key),
-            Some(Locale::of_page()),
+            Some(crate::i18n::page_locale()),
         )
         .await
         {
@@ -52,7 +52,7 @@ pub async fn pay_booking(
                 PayOutcome::Checkout(r.checkout_url)
             }
             Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
-            Err(e) => PayOutcome::Refused(e.for_buyer(Locale::of_page())),
+            Err(e) => PayOutcome::Refused(e.for_buyer(crate::i18n::page_locale())),
         },
     )
 }
@@ -68,7 +68,7 @@ pub async fn booking(
         &state,
         &owner,
         &booking_id,
-        Locale::of_page(),
+        crate::i18n::page_locale(),
     )
     .await
     {
@@ -82,7 +82,7 @@ pub async fn booking(
 pub async fn my_bookings() -> Result<Vec<crate::model::BookingView>, ServerFnError> {
     let state = expect_context::<crate::core::AppState>();
     let owner: crate::core::buyer::Owner = leptos_axum::extract().await?;
-    crate::core::booking::query::bookings_of_buyer(&state, &owner, Locale::of_page())
+    crate::core::booking::query::bookings_of_buyer(&state, &owner, crate::i18n::page_locale())
         .await
         .map_err(server_error)
 }

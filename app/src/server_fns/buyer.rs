@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "ssr")]
 use super::{admit_to_hold, count_client_attempt, counted_buyer, server_error};
 #[cfg(feature = "ssr")]
-use crate::i18n::Locale;
+use crate::i18n::page_locale;
 use crate::model::geometry::MapLayout;
 use crate::model::BookingId;
 use crate::model::EventId;
@@ -199,13 +199,13 @@ pub async fn apply_promo(
     let state = expect_context::<crate::core::AppState>();
     let buyer = match counted_buyer(&state).await? {
         Ok(buyer) => buyer,
-        Err(e) => return Ok(PromoOutcome::Refused(e.for_buyer(Locale::of_page()))),
+        Err(e) => return Ok(PromoOutcome::Refused(e.for_buyer(page_locale()))),
     };
     Ok(
         match crate::core::promo::apply::apply_promo(&state, &buyer, &booking_id, &code).await {
             Ok(applied) => PromoOutcome::Applied(applied),
             Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
-            Err(e) => PromoOutcome::Refused(e.for_buyer(Locale::of_page())),
+            Err(e) => PromoOutcome::Refused(e.for_buyer(page_locale())),
         },
     )
 }
@@ -240,7 +240,7 @@ impl HoldOutcome {
     }
 
     pub(crate) fn refused(e: crate::core::ApiError) -> HoldOutcome {
-        let message = e.for_buyer(Locale::of_page());
+        let message = e.for_buyer(page_locale());
         let body = e.body().error;
         HoldOutcome::Refused {
             code: body.code.to_string(),

@@ -88,7 +88,7 @@ pub async fn admin_dashboard(event_id: EventId) -> Result<Option<Dashboard>, Ser
         return Ok(None);
     }
     let state = expect_context::<crate::core::AppState>();
-    crate::core::admin::console::dashboard(&state, event_id, crate::i18n::Locale::of_page())
+    crate::core::admin::console::dashboard(&state, event_id, crate::i18n::page_locale())
         .await
         .map(Some)
         .map_err(|e| ServerFnError::new(e.to_string()))
@@ -289,10 +289,10 @@ pub async fn admin_check_in(
     gate: String,
     event_id: EventId,
 ) -> Result<ScanResult, ServerFnError> {
-    use crate::i18n::{Locale, Msg};
+    use crate::i18n::Msg;
     let state = expect_context::<crate::core::AppState>();
     let admin = admin().await?;
-    let l = Locale::of_page();
+    let l = crate::i18n::page_locale();
     let door = crate::core::door::Door {
         event: Some(event_id),
         gate: Some(gate.as_str()),

@@ -23,7 +23,7 @@ pub fn refusal(form: Form, e: ApiError) -> Refusal {
     if let ApiError::Internal(cause) = &e {
         tracing::error!(error = %cause, "console action failed");
     }
-    in_language(Locale::of_page(), form, e)
+    in_language(crate::i18n::page_locale(), form, e)
 }
 
 fn in_language(locale: Locale, form: Form, e: ApiError) -> Refusal {

@@ -13,23 +13,31 @@ use crate::model::console::EventLayout;
 /// Seats one layout may have.
 pub const MAX_SEATS: i64 = 50_000;
 
-impl EventLayout {
+/// A layout's times, read in its time zone (the zone's rules live in the
+/// core, not in the plain data).
+pub trait LayoutTimes {
     /// The event's time zone (UTC when none is named).
-    pub fn zone(&self) -> &str {
+    fn zone(&self) -> &str;
+    /// When it starts (UTC milliseconds), read in its zone.
+    fn start(&self) -> Option<At>;
+    /// When it goes on sale (UTC milliseconds), read in its zone like the
+    /// start; `None` when empty or unreadable.
+    fn on_sale(&self) -> Option<At>;
+}
+
+impl LayoutTimes for EventLayout {
+    fn zone(&self) -> &str {
         match self.time_zone.trim() {
             "" => "UTC",
             name => name,
         }
     }
 
-    /// When it starts (UTC milliseconds), read in its zone.
-    pub fn start(&self) -> Option<At> {
+    fn start(&self) -> Option<At> {
         crate::core::event_time::parse_start(self.starts_at.trim(), self.zone())
     }
 
-    /// When it goes on sale (UTC milliseconds), read in its zone like the
-    /// start; `None` when empty or unreadable.
-    pub fn on_sale(&self) -> Option<At> {
+    fn on_sale(&self) -> Option<At> {
         crate::core::event_time::parse_start(self.on_sale_at.trim(), self.zone())
     }
 }

@@ -5,6 +5,7 @@
 use super::audit::{self, Entry};
 use super::audit_detail::Detail;
 use super::auth::Admin;
+use super::layout::LayoutTimes;
 use super::layout::{checked, seats_of};
 use crate::core::booking::query::RefundPolicyRow;
 use crate::core::platform::clock::At;

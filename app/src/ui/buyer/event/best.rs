@@ -64,9 +64,11 @@ pub fn ask_best(event_id: EventId, ask: Ask, panel: SeatPanel) {
                 panel.message.set(Some(m));
                 panel.offers.set(suggestions);
             }
-            Err(e) => panel
-                .message
-                .set(Some(failure(Locale::of_page(), &e, Msg::NoSeatsHeld))),
+            Err(e) => panel.message.set(Some(failure(
+                crate::i18n::page_locale(),
+                &e,
+                Msg::NoSeatsHeld,
+            ))),
         }
     });
 }

@@ -133,7 +133,7 @@ pub fn paint(seat: &web_sys::Element, look: Look) {
     }
     if let Some(title) = seat.first_element_child() {
         let name = name_of(&title.text_content().unwrap_or_default());
-        let word = look.word(Locale::of_page());
+        let word = look.word(crate::i18n::page_locale());
         title.set_text_content(Some(&format!("{name}, {word}")));
     }
 }

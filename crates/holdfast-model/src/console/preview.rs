@@ -101,7 +101,7 @@ pub fn preview(layout: &EventLayout) -> Vec<DeckPreview> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::console::{CategorySpec, SectionSpec};
+    use crate::console::{CategorySpec, SectionSpec};
 
     fn category(code: &str, color: &str) -> CategorySpec {
         CategorySpec {

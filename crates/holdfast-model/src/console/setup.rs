@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{EventId, EventKind};
+use crate::{EventId, EventKind};
 
 /// `POST /api/admin/events`: an event from a layout.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -28,7 +28,7 @@ pub struct EventLayout {
     /// console's form leaves it to `PUT …/refund-policy`: kept out of the
     /// browser's wasm.
     #[cfg(feature = "ssr")]
-    pub refund_policy: crate::model::RefundPolicy,
+    pub refund_policy: crate::RefundPolicy,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

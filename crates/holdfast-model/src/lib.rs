@@ -1,5 +1,10 @@
 //! The shapes the outside sees (docs/API.md), shared by the REST API, the server
-//! functions and the hydrated pages. Plain data: no I/O, no SQL.
+//! functions, the hydrated pages and the booking core: plain data, money and
+//! the two languages' messages. No I/O, no SQL (behind `ssr`, only how a
+//! value is stored in a column and described in the OpenAPI document), and
+//! no framework: it builds for the browser's wasm and for the server alike.
+
+pub mod i18n;
 
 mod booking;
 mod booking_history;

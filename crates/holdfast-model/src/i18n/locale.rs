@@ -86,48 +86,19 @@ impl Locale {
 
     /// The language of a request's headers.
     #[cfg(feature = "ssr")]
-    pub fn of_headers(headers: &axum::http::HeaderMap) -> Locale {
+    pub fn of_headers(headers: &http::HeaderMap) -> Locale {
         Locale::said_in(headers).unwrap_or_default()
     }
 
     /// The language a request's headers name, if any (an API call that
     /// says nothing leaves a buyer's language as it was).
     #[cfg(feature = "ssr")]
-    pub fn said_in(headers: &axum::http::HeaderMap) -> Option<Locale> {
+    pub fn said_in(headers: &http::HeaderMap) -> Option<Locale> {
         let text = |name| headers.get(name).and_then(|v| v.to_str().ok());
         Locale::said(
-            text(axum::http::header::COOKIE),
-            text(axum::http::header::ACCEPT_LANGUAGE),
+            text(http::header::COOKIE),
+            text(http::header::ACCEPT_LANGUAGE),
         )
-    }
-
-    /// The language of the page being rendered or the server function
-    /// being answered: on the server the request's, in the browser the one
-    /// the server wrote into `<html lang>`.
-    pub fn of_page() -> Locale {
-        #[cfg(feature = "ssr")]
-        {
-            leptos::prelude::use_context::<axum::http::request::Parts>()
-                .map(|p| Locale::of_headers(&p.headers))
-                .unwrap_or_default()
-        }
-        #[cfg(not(feature = "ssr"))]
-        {
-            // A page's language changes only with a new page: read once.
-            thread_local! {
-                static PAGE: std::cell::OnceCell<Locale> = const { std::cell::OnceCell::new() };
-            }
-            PAGE.with(|page| {
-                *page.get_or_init(|| {
-                    leptos::web_sys::window()
-                        .and_then(|w| w.document())
-                        .and_then(|d| d.document_element())
-                        .and_then(|e| e.get_attribute("lang"))
-                        .and_then(|l| Locale::parse(&l))
-                        .unwrap_or_default()
-                })
-            })
-        }
     }
 }
 

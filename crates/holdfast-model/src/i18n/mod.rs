@@ -1,7 +1,7 @@
 //! The buyer's language: `Locale` (which one, chosen per request and kept
 //! in `<html lang>`), `Msg` (every sentence, in both languages side by
 //! side) and `format` (numbers, money and times as each language writes
-//! them). Pages ask `use_locale()` and write `l.t(Msg::…)`; sentences with
+//! them). Pages ask the app's `i18n::use_locale()` and write `l.t(Msg::…)`; sentences with
 //! values fill named placeholders (`l.fill(Msg::…, &[("n", …)])`), never
 //! glue words together. The REST API stays English (codes and messages for
 //! integrators); the pages translate its refusals by code.
@@ -62,22 +62,6 @@ impl Locale {
     pub fn count(self, n: i64) -> String {
         format::count(self, n)
     }
-}
-
-/// A message in the language of the page being built.
-pub fn t(m: Msg) -> &'static str {
-    use_locale().t(m)
-}
-
-/// A message with its placeholders filled, in the language of the page
-/// being built.
-pub fn fill(m: Msg, values: &[(&str, &dyn std::fmt::Display)]) -> String {
-    use_locale().fill(m, values)
-}
-
-/// The language of the page being built (provided by `App`).
-pub fn use_locale() -> Locale {
-    leptos::prelude::use_context::<Locale>().unwrap_or_else(Locale::of_page)
 }
 
 #[cfg(test)]

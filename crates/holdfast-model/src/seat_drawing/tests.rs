@@ -65,7 +65,7 @@ fn a_ship_draws_cabins_as_rectangles_in_a_hull_and_names_seats_as_seats() {
         Some((2, 3, true))
     );
     assert_eq!(read[2].cabin, None);
-    let svg = d.markup(crate::model::EventKind::Cruise, crate::i18n::Locale::En);
+    let svg = d.markup(crate::EventKind::Cruise, crate::i18n::Locale::En);
     assert_eq!(svg.matches("<rect id=\"seat-").count(), 2, "two cabins");
     assert_eq!(svg.matches("<circle id=\"seat-").count(), 1, "one seat");
     assert!(svg.contains("data-guests=\"2-3\""));
@@ -130,7 +130,7 @@ fn columns_are_differences_and_read_back_exactly() {
 
 #[test]
 fn markup_names_every_seat_in_order_escaped() {
-    let svg = drawing().markup(crate::model::EventKind::Concert, crate::i18n::Locale::En);
+    let svg = drawing().markup(crate::EventKind::Concert, crate::i18n::Locale::En);
     let first = svg.find("id=\"seat-101\"").unwrap();
     let second = svg.find("id=\"seat-102\"").unwrap();
     let third = svg.find("id=\"seat-150\"").unwrap();

@@ -3,7 +3,7 @@
 //! escaping the pages share with it.
 
 use super::{DrawnSeat, SeatDrawing};
-use crate::model::SeatStatus;
+use crate::SeatStatus;
 
 impl SeatDrawing {
     /// The map's SVG content: the row labels, then every seat as
@@ -11,7 +11,7 @@ impl SeatDrawing {
     /// aria-pressed="false" …><title>Section …, row …, seat …, €85.00,
     /// available</title></circle>` in seat order (a ship's places are named
     /// "Deck 6, Inside port, cabin 6001, …": `EventKind::place_name`).
-    pub fn markup(&self, kind: crate::model::EventKind, l: crate::i18n::Locale) -> String {
+    pub fn markup(&self, kind: crate::EventKind, l: crate::i18n::Locale) -> String {
         let seats = self.seats();
         let mut out = String::with_capacity(seats.len() * 230 + self.row_labels.len() * 90);
         let hulls = self.hulls();
@@ -22,8 +22,7 @@ impl SeatDrawing {
         out.push_str("<g class=\"seats\">");
         let status = SeatStatus::Available;
         for s in &seats {
-            let cabin =
-                s.cabin.is_some() || (kind == crate::model::EventKind::Cruise && hulls.is_none());
+            let cabin = s.cabin.is_some() || (kind == crate::EventKind::Cruise && hulls.is_none());
             let place = kind.name_place(l, cabin, &escape(s.section), &escape(s.row), s.number);
             let price = l.price(s.category.price_cents, &self.currency);
             let (x, y) = (tenths(s.x), tenths(s.y));

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::i18n::{Locale, Msg};
-use crate::model::{BookingId, BookingStatus, BuyerId, EventId, SeatId};
+use crate::{BookingId, BookingStatus, BuyerId, EventId, SeatId};
 
 mod jobs;
 pub mod preview;
@@ -50,15 +50,15 @@ pub struct Dashboard {
     pub time_zone_abbreviation: String,
     /// A concert or a cruise (how places are named).
     #[serde(default = "concert")]
-    pub kind: crate::model::EventKind,
+    pub kind: crate::EventKind,
     /// The seat map to colour by sale (`None` until the event is
     /// published: the drawing is served for published events).
     #[serde(default)]
     pub heat_map: Option<HeatMap>,
 }
 
-fn concert() -> crate::model::EventKind {
-    crate::model::EventKind::Concert
+fn concert() -> crate::EventKind {
+    crate::EventKind::Concert
 }
 
 /// Where the console finds an event's seat map: the same drawing and
@@ -70,7 +70,7 @@ pub struct HeatMap {
     pub drawing_url: String,
     /// The whole map, in map units.
     #[cfg_attr(feature = "ssr", schema(value_type = Object))]
-    pub view_box: crate::model::geometry::ViewBox,
+    pub view_box: crate::geometry::ViewBox,
 }
 
 /// One line of an event's sales: a price category's seats in one section,

@@ -7,7 +7,7 @@
 //! only their writing changes.
 
 use super::{Locale, Msg};
-use crate::model::money::exponent;
+use crate::money::exponent;
 
 /// How a language writes a number.
 struct Digits {
