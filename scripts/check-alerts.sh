@@ -130,7 +130,7 @@ for v in dashboard["templating"]["list"]:
 # The Rust code's metrics are all listed, with the labels it gives them; a
 # listed one the code does not name yet is only noted.
 source = ""
-for path in sorted(p for d in ("app/src", "src") for p in pathlib.Path(d).rglob("*.rs")):
+for path in sorted(p for d in ("app/src", "src", "crates") for p in pathlib.Path(d).rglob("*.rs")):
     text = path.read_text()
     source += text
     for call in re.finditer(r'(?:counter|gauge|histogram)!\(\s*"(holdfast_\w+)"', text):

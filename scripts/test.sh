@@ -23,6 +23,9 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --features holdfast/ssr,holdfast-app/ssr -- -D warnings
 
+echo "==> layers (the model and the core depend on no web framework)"
+./scripts/layers.sh
+
 echo "==> alerts and dashboard (promtool check and unit tests; metrics named as exported)"
 ./scripts/check-alerts.sh
 

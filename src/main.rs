@@ -32,7 +32,7 @@ async fn backup(to: Option<&String>) -> i32 {
     };
     let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| "sqlite://data/holdfast.db".into());
     let path = std::path::Path::new(to);
-    match holdfast_app::core::platform::backup::sqlite_backup(&url, path).await {
+    match holdfast_core::platform::backup::sqlite_backup(&url, path).await {
         Ok(b) => {
             println!(
                 "backed up {} bookings to {} ({} bytes, checked) in {:.1} s",

@@ -5,9 +5,9 @@
 use crate::common;
 
 use common::{Buyer, TestApp};
-use holdfast_app::core::platform::client_addr::TrustedProxies;
-use holdfast_app::core::platform::clock::Clock;
 use holdfast_app::server_fns::buyer::HoldSeats;
+use holdfast_core::platform::client_addr::TrustedProxies;
+use holdfast_core::platform::clock::Clock;
 use leptos::server_fn::ServerFn;
 
 async fn app_with(tweak: impl FnOnce(&mut holdfast::server::config::Config)) -> TestApp {
@@ -103,7 +103,7 @@ async fn server_functions_share_the_apis_body_limit_and_address_limit() {
         r#"{{"id":"evt_large","type":"customer.updated","data":{{"object":{{"id":"cus_1","metadata":{{"note":"{padding}"}}}}}}}}"#
     );
     let now = app.clock.now().ms() / 1000;
-    let signature = holdfast_app::core::payments::signature::sign(
+    let signature = holdfast_core::payments::signature::sign(
         holdfast::server::config::DEV_WEBHOOK_SECRET,
         event.as_bytes(),
         now,
@@ -172,7 +172,7 @@ on_both_backends!(
         // At that deadline the checkout ends and the seat goes back, though
         // the provider's session would have lasted longer.
         app.clock.advance_ms(360_001);
-        holdfast_app::core::payments::reconcile::reconcile_due(&app.state)
+        holdfast_core::payments::reconcile::reconcile_due(&app.state)
             .await
             .unwrap();
         assert_eq!(app.status_of(&booking).await, "EXPIRED");
@@ -194,7 +194,7 @@ on_both_backends!(
             let booking = buyer.held_booking(1, seat).await;
             assert_eq!(buyer.pay(&booking).await.status, 200);
             app.clock.advance_ms(600_001);
-            holdfast_app::core::payments::reconcile::reconcile_due(&app.state)
+            holdfast_core::payments::reconcile::reconcile_due(&app.state)
                 .await
                 .unwrap();
             assert_eq!(app.status_of(&booking).await, "EXPIRED");

@@ -9,7 +9,7 @@ use crate::common;
 
 use common::{new_key, Buyer, TestApp};
 use futures::future::join_all;
-use holdfast_app::core::payments::sandbox::Delivery;
+use holdfast_core::payments::sandbox::Delivery;
 use serde_json::json;
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
@@ -334,7 +334,7 @@ async fn half_after_a_month(app: &TestApp) {
 /// Moves the clock to `days` before event 1 starts.
 async fn days_before_start(app: &TestApp, days: i64) {
     let starts = app.scalar("select starts_at from event where id = 1").await;
-    let now = holdfast_app::core::platform::clock::Clock::now(app.clock.as_ref()).ms();
+    let now = holdfast_core::platform::clock::Clock::now(app.clock.as_ref()).ms();
     app.clock.advance_ms(starts - days * DAY_MS - now);
 }
 
@@ -684,9 +684,9 @@ on_both_backends!(
 on_both_backends!(dead_sign_in_links_are_purged, |app: TestApp| async move {
     let asker = app.buyer();
     assert_eq!(ask_for_link(&asker, "old@example.com").await.status, 202);
-    let clock = || holdfast_app::core::platform::clock::Clock::now(app.clock.as_ref());
+    let clock = || holdfast_core::platform::clock::Clock::now(app.clock.as_ref());
     let now = clock();
-    let purge = holdfast_app::core::account::link::purge_expired;
+    let purge = holdfast_core::account::link::purge_expired;
     purge(&app.state.db, now).await.unwrap();
     assert_eq!(app.scalar("select count(*) from sign_in_link").await, 1);
     app.clock.advance_ms(DAY_MS + 16 * 60 * 1000);

@@ -9,7 +9,7 @@ use crate::common;
 use common::{Buyer, TestApp};
 use futures::future::join_all;
 use holdfast::server::config::TEST_ADMIN_PASSWORD;
-use holdfast_app::core::payments::sandbox::Delivery;
+use holdfast_core::payments::sandbox::Delivery;
 use serde_json::{json, Value};
 
 /// Holds, pays and books `seats` for a new buyer: (buyer, booking id).

@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use common::{new_key, TestApp};
 use futures::future::join_all;
-use holdfast_app::core::platform::clock::Clock;
+use holdfast_core::platform::clock::Clock;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde_json::json;
@@ -322,7 +322,7 @@ on_both_backends!(
             .scalar("select count(*) from booking where status = 'EXPIRED'")
             .await;
         assert_eq!(expired, stale.len() as i64);
-        if app.state.db.backend == holdfast_app::core::platform::db::Backend::Postgres {
+        if app.state.db.backend == holdfast_core::platform::db::Backend::Postgres {
             assert!(
                 app.state.claims.decided_as_sets() > sets_before,
                 "no batch was decided as a set"
@@ -526,7 +526,7 @@ async fn a_crash_mid_batch_loses_nothing_acknowledged(backend: common::Backend) 
         acknowledged.insert(id, seats.into_iter().collect());
     }
 
-    let db = holdfast_app::core::platform::db::Db::connect(&url, 2)
+    let db = holdfast_core::platform::db::Db::connect(&url, 2)
         .await
         .unwrap();
     let rows: Vec<(String, String, Option<i64>)> = sqlx::query_as(
@@ -571,10 +571,9 @@ async fn a_crash_mid_batch_loses_nothing_acknowledged(backend: common::Backend) 
             assert!(seen.insert(s), "seat {s} is live twice");
         }
     }
-    let now = holdfast_app::core::platform::clock::Clock::now(
-        &holdfast_app::core::platform::clock::SystemClock,
-    );
-    let violations = holdfast_app::core::invariants::violations(&db, now)
+    let now =
+        holdfast_core::platform::clock::Clock::now(&holdfast_core::platform::clock::SystemClock);
+    let violations = holdfast_core::invariants::violations(&db, now)
         .await
         .unwrap();
     assert!(violations.is_empty(), "{violations:?}");
@@ -622,7 +621,7 @@ mod crash_mid_batch {
 /// log ignored: `immutable`).
 #[tokio::test]
 async fn sqlite_log_is_copied_back_beside_the_writer() {
-    use holdfast_app::core::platform::db::Db;
+    use holdfast_core::platform::db::Db;
     let dir = tempdir::TempDir::new("holdfast-wal").unwrap();
     let path = dir.path().join("w.db");
     let db = Db::connect(&format!("sqlite://{}", path.display()), 2)

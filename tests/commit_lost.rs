@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use crate::common;
 use common::new_key;
-use holdfast_app::core::platform::client_addr::TrustedProxies;
+use holdfast_core::platform::client_addr::TrustedProxies;
 use serde_json::json;
 
 /// A commit waiting for the standby that is a claim's: a claim alone, or a

@@ -7,7 +7,7 @@ use crate::common;
 
 use common::TestApp;
 use futures::future::join_all;
-use holdfast_app::core::payments::sandbox::Delivery;
+use holdfast_core::payments::sandbox::Delivery;
 use serde_json::json;
 
 fn tickets(view: &serde_json::Value) -> Vec<(String, String)> {

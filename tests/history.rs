@@ -5,9 +5,9 @@
 
 use crate::common;
 
-use holdfast_app::core::booking::release::expire_due_holds;
-use holdfast_app::core::payments::reconcile::reconcile_due;
-use holdfast_app::core::payments::sandbox::Delivery;
+use holdfast_core::booking::release::expire_due_holds;
+use holdfast_core::payments::reconcile::reconcile_due;
+use holdfast_core::payments::sandbox::Delivery;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 

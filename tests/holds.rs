@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use common::{new_key, TestApp};
 use futures::future::join_all;
-use holdfast_app::core::booking::release::expire_due_holds;
+use holdfast_core::booking::release::expire_due_holds;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde_json::{json, Value};

@@ -10,10 +10,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use holdfast_app::core::platform::clock::{Clock, ManualClock, SharedClock};
-use holdfast_app::core::platform::db;
-use holdfast_app::core::platform::jobs::{Job, Runner};
-use holdfast_app::core::AppState;
+use holdfast_core::platform::clock::{Clock, ManualClock, SharedClock};
+use holdfast_core::platform::db;
+use holdfast_core::platform::jobs::{Job, Runner};
+use holdfast_core::AppState;
 use reqwest::StatusCode;
 use tokio::sync::Notify;
 
@@ -76,7 +76,7 @@ impl Pair {
 /// The probe job's one write: a row naming the run's fence and its step,
 /// committed as every write is (`db::commit`, fenced inside a run).
 async fn write(state: &AppState, step: &str) -> Result<(), sqlx::Error> {
-    let fence = holdfast_app::core::platform::jobs::fence::Fence::current()
+    let fence = holdfast_core::platform::jobs::fence::Fence::current()
         .map(|f| f.token)
         .unwrap_or(-1);
     let mut tx = state.db.begin().await?;
@@ -628,7 +628,7 @@ async fn a_process_killed_mid_run_is_taken_over_by_another() {
 
 /// A cron job is first due at its next fire time, then at each one after.
 async fn a_cron_job_runs_at_its_fire_times(backend: Backend) {
-    use holdfast_app::core::platform::jobs::Schedule;
+    use holdfast_core::platform::jobs::Schedule;
     let Some(pair) = Pair::new(backend).await else {
         return;
     };

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::TestApp;
-use holdfast_app::core::payments::sandbox::Delivery;
+use holdfast_core::payments::sandbox::Delivery;
 use reqwest::header::{ACCEPT_LANGUAGE, COOKIE, LOCATION, SET_COOKIE, VARY};
 use reqwest::redirect::Policy;
 

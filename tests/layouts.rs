@@ -9,7 +9,7 @@ use crate::common;
 
 use common::TestApp;
 use futures::future::join_all;
-use holdfast_app::model::console::{CategorySpec, SectionSpec};
+use holdfast_model::console::{CategorySpec, SectionSpec};
 use reqwest::Method;
 use serde_json::{json, Value};
 

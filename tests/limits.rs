@@ -11,8 +11,7 @@ use futures::future::join_all;
 /// An app allowing so many attempts a minute per buyer and per client
 /// address (0: no limit), trusting `X-Forwarded-For` from `trusted` proxies.
 async fn app_limited(buyer: u32, address: u32, trusted: &str) -> TestApp {
-    let trusted =
-        holdfast_app::core::platform::client_addr::TrustedProxies::parse(trusted).unwrap();
+    let trusted = holdfast_core::platform::client_addr::TrustedProxies::parse(trusted).unwrap();
     common::spawn_sqlite_with(|c| {
         c.rate_limit_buyer_per_minute = buyer;
         c.rate_limit_ip_per_minute = address;

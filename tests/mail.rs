@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use common::{Backend, TestApp};
-use holdfast_app::core::payments::sandbox::Delivery;
+use holdfast_core::payments::sandbox::Delivery;
 use mail_parser::MimeHeaders;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
@@ -227,7 +227,7 @@ async fn the_confirmation_carries_the_booking_and_its_tickets(backend: Backend) 
             "select amount_cents from booking where id = '{booking}'"
         ))
         .await;
-    let paid = holdfast_app::model::money::Money::of(amount, "EUR")
+    let paid = holdfast_model::money::Money::of(amount, "EUR")
         .unwrap()
         .format(holdfast_app::i18n::Locale::En);
     let link = format!("{}/bookings/{booking}", app.base);
@@ -257,7 +257,7 @@ async fn the_confirmation_carries_the_booking_and_its_tickets(backend: Backend) 
             .unit_token(&booking.clone().into(), &seat.to_string());
         assert_eq!(
             Some(png.clone()),
-            holdfast_app::core::ticket_image::qr_png(&token)
+            holdfast_core::ticket_image::qr_png(&token)
         );
     }
     app.assert_invariants().await;
@@ -297,7 +297,7 @@ async fn a_sign_in_link_leaves_no_copy_behind(backend: Backend) {
     for kept in [&body, &payload] {
         assert!(!kept.contains(token), "{kept}");
         assert!(
-            kept.contains(holdfast_app::core::payments::outbox::REDACTED),
+            kept.contains(holdfast_core::payments::outbox::REDACTED),
             "{kept}"
         );
     }
@@ -354,7 +354,7 @@ for_each_backend!(a_refusing_relay_keeps_the_mail_in_the_outbox);
 /// then given up (a dead letter) with the relay's words kept for the
 /// operator; it is no longer due, and the metrics count it apart.
 async fn a_mail_refused_every_time_is_given_up_with_its_cause(backend: Backend) {
-    use holdfast_app::core::payments::outbox::{self, MAIL_ATTEMPTS};
+    use holdfast_core::payments::outbox::{self, MAIL_ATTEMPTS};
     let Some((app, relay)) = app_with_relay(backend).await else {
         return;
     };

@@ -132,11 +132,11 @@ async fn sqlite_and_postgres_migrations_define_the_same_schema() {
     }
     let (sqlite_url, _tmp) = common::fresh_database(common::Backend::Sqlite).await;
     let (pg_url, _) = common::fresh_database(common::Backend::Postgres).await;
-    let sqlite = holdfast_app::core::platform::db::Db::connect(&sqlite_url, 2)
+    let sqlite = holdfast_core::platform::db::Db::connect(&sqlite_url, 2)
         .await
         .unwrap();
     sqlite.migrate().await.unwrap();
-    let pg = holdfast_app::core::platform::db::Db::connect(&pg_url, 2)
+    let pg = holdfast_core::platform::db::Db::connect(&pg_url, 2)
         .await
         .unwrap();
     pg.migrate().await.unwrap();
@@ -256,15 +256,15 @@ async fn the_sqlite_table_rebuild_keeps_bookings_and_their_references() {
 /// does not know, is refused as a corrupt row, never read as something else.
 #[tokio::test]
 async fn stored_money_and_states_read_back_typed_or_not_at_all() {
-    use holdfast_app::model::money::{Currency, Money};
-    use holdfast_app::model::{BookingStatus, PaymentStatus};
+    use holdfast_model::money::{Currency, Money};
+    use holdfast_model::{BookingStatus, PaymentStatus};
     let mut backends = vec![common::Backend::Sqlite];
     if common::wants_postgres() {
         backends.push(common::Backend::Postgres);
     }
     for backend in backends {
         let (url, _tmp) = common::fresh_database(backend).await;
-        let db = holdfast_app::core::platform::db::Db::connect(&url, 2)
+        let db = holdfast_core::platform::db::Db::connect(&url, 2)
             .await
             .unwrap();
         let db = db.reader();

@@ -7,11 +7,11 @@ use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 
-use holdfast_app::core::booking::hold::hold_seats;
-use holdfast_app::core::booking::release::{cancel_hold, expire_due_holds};
-use holdfast_app::core::platform::clock::Clock;
-use holdfast_app::core::waiting_room::admit;
-use holdfast_app::model::{BookingId, BuyerId, EventId, SeatId};
+use holdfast_core::booking::hold::hold_seats;
+use holdfast_core::booking::release::{cancel_hold, expire_due_holds};
+use holdfast_core::platform::clock::Clock;
+use holdfast_core::waiting_room::admit;
+use holdfast_model::{BookingId, BuyerId, EventId, SeatId};
 use proptest::prelude::*;
 
 const TTL: i64 = 300_000;
@@ -133,7 +133,7 @@ async fn run(backend: common::Backend, ops: Vec<Op>) -> Result<(), TestCaseError
                     buyer,
                     got
                 );
-                if let Ok(holdfast_app::core::booking::Idempotent::Fresh(r)) = got {
+                if let Ok(holdfast_core::booking::Idempotent::Fresh(r)) = got {
                     ids.push((r.booking_id, buyer));
                 }
             }

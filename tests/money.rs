@@ -8,7 +8,7 @@ use crate::common;
 
 use common::TestApp;
 use futures::future::join_all;
-use holdfast_app::core::payments::sandbox::{Delivery, Sender};
+use holdfast_core::payments::sandbox::{Delivery, Sender};
 use serde_json::{json, Value};
 
 /// The sandbox's session of a booking: (session id, intent, amount, currency).

@@ -6,9 +6,9 @@ use crate::common;
 
 use common::{new_key, Buyer, TestApp};
 use futures::future::join_all;
-use holdfast_app::core::payments::reconcile::reconcile_due;
-use holdfast_app::core::payments::sandbox::{Delivery, Sandbox, Sender};
-use holdfast_app::core::platform::clock::Clock;
+use holdfast_core::payments::reconcile::reconcile_due;
+use holdfast_core::payments::sandbox::{Delivery, Sandbox, Sender};
+use holdfast_core::platform::clock::Clock;
 use rand::seq::SliceRandom;
 use serde_json::json;
 
@@ -257,7 +257,7 @@ on_both_backends!(
         complete(&app, &session, true, Delivery::Once).await;
         let event = pending_events(&app).await.remove(0);
         let now = app.clock.now().ms() / 1000;
-        let sign = holdfast_app::core::payments::signature::sign;
+        let sign = holdfast_core::payments::signature::sign;
         let secret = holdfast::server::config::DEV_WEBHOOK_SECRET;
         let tampered = event.replace("\"paid\"", "\"PAID\"");
         for (body, header) in [
@@ -558,7 +558,7 @@ fn signatures_match_the_official_stripe_library() {
          const h = s.webhooks.generateTestHeaderString({{ payload: {body:?}, secret: 'whsec_cross', timestamp: 1700000000 }});
          process.stdout.write(h);
          s.webhooks.constructEvent({body:?}, '{ours}', 'whsec_cross', 1e12);",
-        ours = holdfast_app::core::payments::signature::sign("whsec_cross", body.as_bytes(), 1_700_000_000)
+        ours = holdfast_core::payments::signature::sign("whsec_cross", body.as_bytes(), 1_700_000_000)
     );
     let out = std::process::Command::new("node")
         .arg("-e")
@@ -577,14 +577,10 @@ fn signatures_match_the_official_stripe_library() {
     let theirs = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
         theirs,
-        holdfast_app::core::payments::signature::sign(
-            "whsec_cross",
-            body.as_bytes(),
-            1_700_000_000
-        )
+        holdfast_core::payments::signature::sign("whsec_cross", body.as_bytes(), 1_700_000_000)
     );
     assert_eq!(
-        holdfast_app::core::payments::signature::verify(
+        holdfast_core::payments::signature::verify(
             "whsec_cross",
             &theirs,
             body.as_bytes(),
@@ -626,7 +622,7 @@ on_both_backends!(
 on_both_backends!(
     pay_retry_takes_over_a_key_its_dead_process_left,
     |app: TestApp| async move {
-        use holdfast_app::core::platform::idempotency::{IdempotencyKey, IN_FLIGHT_LEASE_MS};
+        use holdfast_core::platform::idempotency::{IdempotencyKey, IN_FLIGHT_LEASE_MS};
         let seats = app.arena_seats().await;
         let buyer = app.buyer();
         let held = buyer.hold_many(1, &seats[..2]).await;

@@ -1,7 +1,7 @@
 //! The database pool: what a connection leaves behind when it comes back.
 
 use crate::common::{self, Backend};
-use holdfast_app::core::platform::db::Db;
+use holdfast_core::platform::db::Db;
 use std::time::Duration;
 
 for_each_backend!(a_transaction_dropped_half_way_lets_go_of_its_locks);

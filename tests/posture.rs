@@ -8,9 +8,9 @@ use crate::common;
 use common::{Answer, Buyer, TestApp};
 use hmac::{Hmac, Mac};
 use holdfast::server::config::{Config, TEST_ADMIN_PASSWORD, TEST_ADMIN_TOKEN};
-use holdfast_app::core::payments::sandbox::Delivery;
-use holdfast_app::core::platform::client_addr::TrustedProxies;
-use holdfast_app::core::platform::clock::Clock;
+use holdfast_core::payments::sandbox::Delivery;
+use holdfast_core::platform::client_addr::TrustedProxies;
+use holdfast_core::platform::clock::Clock;
 use reqwest::Method;
 use serde_json::json;
 use sha2::Sha256;
@@ -41,12 +41,11 @@ on_both_backends!(
         let other = common::spawn_on(&first.database_url, None, unset_secrets).await;
 
         // Both instances sign and read the same tickets…
-        let booking = holdfast_app::model::BookingId::from("booking-1");
+        let booking = holdfast_model::BookingId::from("booking-1");
         let ticket = app.state.tickets.token(&booking);
         assert_eq!(other.state.tickets.verify(&ticket), Some(booking.clone()));
         // …with a key nobody can compute from the source.
-        let public =
-            holdfast_app::core::ticket::TicketSigner::new(OLD_PUBLIC_TICKET_SECRET.as_bytes());
+        let public = holdfast_core::ticket::TicketSigner::new(OLD_PUBLIC_TICKET_SECRET.as_bytes());
         assert_eq!(app.state.tickets.verify(&public.token(&booking)), None);
 
         // An admission minted with the old public secret does not pass the
@@ -88,7 +87,7 @@ on_both_backends!(
         // the old public one is refused, the sandbox's own deliveries book.
         let body = r#"{"id":"evt_forged","type":"checkout.session.completed","data":{"object":{"id":"cs_x","metadata":{"booking_id":"b"}}}}"#;
         let now = app.clock.now().ms() / 1000;
-        let forged_sig = holdfast_app::core::payments::signature::sign(
+        let forged_sig = holdfast_core::payments::signature::sign(
             OLD_PUBLIC_WEBHOOK_SECRET,
             body.as_bytes(),
             now,

@@ -423,7 +423,7 @@ on_both_backends!(
 on_both_backends!(
     a_code_works_only_inside_its_window_and_a_crowd_at_the_start_keeps_the_cap,
     |app: TestApp| async move {
-        use holdfast_app::core::platform::clock::{rfc3339, Clock};
+        use holdfast_core::platform::clock::{rfc3339, Clock};
         let now = app.clock.now();
         let promo = campaign(
             &app,

@@ -10,9 +10,9 @@ use std::collections::HashSet;
 
 use common::{Buyer, TestApp};
 use futures::future::join_all;
-use holdfast_app::core::waiting_room::admit::{admit_due, MAX_STEP_MS};
-use holdfast_app::core::waiting_room::join::join;
-use holdfast_app::model::{BuyerId, EventId};
+use holdfast_core::waiting_room::admit::{admit_due, MAX_STEP_MS};
+use holdfast_core::waiting_room::join::join;
+use holdfast_model::{BuyerId, EventId};
 use reqwest::Method;
 use serde_json::{json, Value};
 
@@ -171,7 +171,7 @@ on_both_backends!(
         let rooms = &app.state.waiting_rooms;
         rooms.forget(EventId(1));
         for (buyer, place) in place_of.iter().step_by(7) {
-            let s = holdfast_app::core::waiting_room::current_status(
+            let s = holdfast_core::waiting_room::current_status(
                 &app.state,
                 &BuyerId(format!("sim-{buyer}")),
                 EventId(1),
@@ -555,8 +555,8 @@ on_both_backends!(two_instances_share_one_queue, |app: TestApp| async move {
 on_both_backends!(
     a_room_opens_by_itself_before_the_on_sale,
     |app: TestApp| async move {
-        use holdfast_app::core::platform::clock::Clock;
-        use holdfast_app::core::waiting_room::setup::open_automatic_rooms;
+        use holdfast_core::platform::clock::Clock;
+        use holdfast_core::waiting_room::setup::open_automatic_rooms;
         let on_sale = app.clock.now().ms() + 300_000;
         sqlx::query("update event set on_sale_at = $1 where id = 2")
             .bind(on_sale)

@@ -12,11 +12,11 @@ use std::time::Duration;
 
 use common::{Answer, Backend, Buyer, TestApp};
 use futures::future::join_all;
-use holdfast_app::core::payments::sandbox::Delivery;
-use holdfast_app::core::platform::clock::SharedClock;
-use holdfast_app::core::platform::jobs::{Job, Runner};
-use holdfast_app::core::sailing::rebooking;
-use holdfast_app::core::AppState;
+use holdfast_core::payments::sandbox::Delivery;
+use holdfast_core::platform::clock::SharedClock;
+use holdfast_core::platform::jobs::{Job, Runner};
+use holdfast_core::sailing::rebooking;
+use holdfast_core::AppState;
 use serde_json::{json, Value};
 
 /// The demo cruise's first three sailings (the first is event 2).
@@ -577,7 +577,7 @@ async fn killed_mid_way_and_resumed_elsewhere(backend: Backend) {
         assert_eq!(places(&one, id).await.len(), 2);
     }
     let now = clock.now();
-    let v = holdfast_app::core::invariants::violations(&one.state.db, now)
+    let v = holdfast_core::invariants::violations(&one.state.db, now)
         .await
         .unwrap();
     assert!(v.is_empty(), "{v:?}");

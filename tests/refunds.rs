@@ -10,7 +10,7 @@ use crate::common;
 
 use common::{Answer, TestApp};
 use futures::future::join_all;
-use holdfast_app::core::payments::sandbox::Delivery;
+use holdfast_core::payments::sandbox::Delivery;
 use serde_json::{json, Value};
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
@@ -155,7 +155,7 @@ on_both_backends!(
         )
         .await;
         let starts = app.scalar("select starts_at from event where id = 1").await;
-        let now = holdfast_app::core::platform::clock::Clock::now(app.clock.as_ref()).ms();
+        let now = holdfast_core::platform::clock::Clock::now(app.clock.as_ref()).ms();
         app.clock.advance_ms(starts - 10 * DAY_MS - now);
         let (buyer, booking) = app
             .book(&seats[0..2], "ana@example.com", Delivery::Once)

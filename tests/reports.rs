@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use common::TestApp;
 use futures::future::join_all;
-use holdfast_app::core::payments::sandbox::Delivery;
+use holdfast_core::payments::sandbox::Delivery;
 use serde_json::{json, Value};
 
 fn n(v: &Value, field: &str) -> i64 {
@@ -233,16 +233,12 @@ on_both_backends!(
         let find = |q: String| {
             let state = app.state.clone();
             async move {
-                holdfast_app::core::admin::console::find_bookings(
-                    &state,
-                    holdfast_app::model::EventId(1),
-                    &q,
-                )
-                .await
-                .unwrap()
+                holdfast_core::admin::console::find_bookings(&state, holdfast_model::EventId(1), &q)
+                    .await
+                    .unwrap()
             }
         };
-        let ids = |found: Vec<holdfast_app::model::console::BookingActivity>| -> Vec<String> {
+        let ids = |found: Vec<holdfast_model::console::BookingActivity>| -> Vec<String> {
             found
                 .into_iter()
                 .map(|b| b.booking_id.to_string())

@@ -5,8 +5,8 @@
 
 use crate::common;
 
-use holdfast_app::core::platform::error::ApiError;
-use holdfast_app::core::platform::retry::{self, Contention};
+use holdfast_core::platform::error::ApiError;
+use holdfast_core::platform::retry::{self, Contention};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -196,7 +196,10 @@ async fn sqlite_busy_from_another_writer_is_run_again() {
     .expect_err("never goes through");
     assert_eq!(tries.into_inner(), retry::TRIES);
     assert_eq!(refused.code(), "SERVICE_BUSY");
-    assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(
+        holdfast_web::status_of(&refused),
+        StatusCode::SERVICE_UNAVAILABLE
+    );
     other.execute("rollback").await.expect("unlock");
 }
 

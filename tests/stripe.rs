@@ -17,8 +17,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use common::{new_key, Backend, TestApp};
-use holdfast_app::core::payments::reconcile::reconcile_due;
-use holdfast_app::core::platform::clock::{Clock, ManualClock};
+use holdfast_core::payments::reconcile::reconcile_due;
+use holdfast_core::platform::clock::{Clock, ManualClock};
 use serde_json::{json, Value};
 
 const SECRET_KEY: &str = "sk_test_holdfast";
@@ -287,8 +287,7 @@ async fn webhook_completed(app: &TestApp, booking: &str, session: &Value) -> com
     object["currency"] = session["currency"].clone();
     let body = event.to_string();
     let now = app.clock.now().ms() / 1000;
-    let header =
-        holdfast_app::core::payments::signature::sign(WEBHOOK_SECRET, body.as_bytes(), now);
+    let header = holdfast_core::payments::signature::sign(WEBHOOK_SECRET, body.as_bytes(), now);
     app.post_webhook(&body, Some(header)).await
 }
 

@@ -28,11 +28,11 @@ use crate::common;
 use std::sync::Mutex;
 
 use common::{Backend, Buyer, TestApp};
-use holdfast_app::core::admin::{actions, auth::Admin};
-use holdfast_app::core::booking::release::expire_due_holds;
-use holdfast_app::core::payments::sandbox::{Delivery, Sender};
-use holdfast_app::core::payments::{outbox, reconcile, webhook};
-use holdfast_app::core::platform::clock::Clock;
+use holdfast_core::admin::{actions, auth::Admin};
+use holdfast_core::booking::release::expire_due_holds;
+use holdfast_core::payments::sandbox::{Delivery, Sender};
+use holdfast_core::payments::{outbox, reconcile, webhook};
+use holdfast_core::platform::clock::Clock;
 use serde_json::json;
 
 /// The steps, and `STEPS` listing each once (the orders are drawn from it).

@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::TestApp;
-use holdfast_app::core::payments::sandbox::Delivery;
+use holdfast_core::payments::sandbox::Delivery;
 use serde_json::json;
 
 on_both_backends!(

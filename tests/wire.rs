@@ -9,7 +9,7 @@ use crate::common;
 use std::io::Read;
 
 use common::TestApp;
-use holdfast_app::model::seat_drawing::SeatDrawing;
+use holdfast_model::seat_drawing::SeatDrawing;
 use reqwest::header::{
     ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, ETAG, IF_NONE_MATCH, VARY,
 };

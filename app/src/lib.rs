@@ -1,7 +1,8 @@
 #![recursion_limit = "256"]
 //! Holdfast's Leptos crate: pages and components (rendered on the server,
-//! hydrated in the browser), server functions, and behind the `ssr` feature
-//! the booking core they call.
+//! hydrated in the browser) and server functions. The booking core they
+//! call (`holdfast-core`, behind `ssr`) and the plain data (`holdfast-model`)
+//! are crates of their own: editing a view compiles neither again.
 
 pub mod i18n;
 pub use holdfast_model as model;
@@ -9,7 +10,7 @@ pub mod server_fns;
 pub mod ui;
 
 #[cfg(feature = "ssr")]
-pub mod core;
+pub use holdfast_core as core;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Title};

@@ -10,22 +10,24 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Form, Router};
-use holdfast_app::core::account::link::{self, LinkRefused};
-use holdfast_app::core::account::{session, EmailAddress};
-use holdfast_app::core::booking::release;
-use holdfast_app::core::booking::{query, Idempotent};
-use holdfast_app::core::buyer::Owner;
-use holdfast_app::core::payments::{cancellation, checkout};
-use holdfast_app::core::platform::client_addr::ClientAddr;
-use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::{Locale, Msg};
+use holdfast_core::account::link::{self, LinkRefused};
+use holdfast_core::account::{session, EmailAddress};
+use holdfast_core::booking::release;
+use holdfast_core::booking::{query, Idempotent};
+use holdfast_core::buyer::Owner;
+use holdfast_core::payments::{cancellation, checkout};
+use holdfast_core::platform::client_addr::ClientAddr;
+use holdfast_core::{ApiError, AppState};
+use holdfast_web::status_of;
+use holdfast_web::Caller;
 use serde::Deserialize;
 use tower_sessions::Session;
 
 use crate::server::api::extract::BookingPath;
 use crate::server::language::Lang;
-use holdfast_app::model::seat_drawing::escape as html_escape;
-use holdfast_app::model::{BookingId, BookingStatus, EventKind};
+use holdfast_model::seat_drawing::escape as html_escape;
+use holdfast_model::{BookingId, BookingStatus, EventKind};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -91,7 +93,7 @@ async fn ask_for_link(
     match asked {
         Ok(()) => Redirect::to("/sign-in?sent=1").into_response(),
         Err(e) => (
-            e.status(),
+            status_of(&e),
             Html(page(l, None, None, Some(&e.for_buyer(l)), &form.email)),
         )
             .into_response(),
@@ -203,7 +205,7 @@ fn confirm_page(l: Locale, token: &str, open: &link::OpenLink, guests: i64) -> S
 
 async fn cancel(
     State(state): State<AppState>,
-    owner: Owner,
+    Caller(owner): Caller<Owner>,
     Lang(l): Lang,
     BookingPath(id): BookingPath,
 ) -> Response {
@@ -216,7 +218,7 @@ async fn cancel(
 
 async fn release_hold(
     State(state): State<AppState>,
-    owner: Owner,
+    Caller(owner): Caller<Owner>,
     Lang(l): Lang,
     BookingPath(id): BookingPath,
 ) -> Response {
@@ -233,7 +235,7 @@ async fn release_hold(
 /// what it is now.
 async fn pay_hold(
     State(state): State<AppState>,
-    owner: Owner,
+    Caller(owner): Caller<Owner>,
     Lang(l): Lang,
     BookingPath(id): BookingPath,
 ) -> Response {
@@ -302,7 +304,7 @@ pub(crate) fn refused(l: Locale, e: &ApiError, back: &str) -> Response {
         html_escape(back),
         l.t(Msg::BackToBooking),
     );
-    (e.status(), Html(shell(l, l.t(Msg::Sorry), &body))).into_response()
+    (status_of(e), Html(shell(l, l.t(Msg::Sorry), &body))).into_response()
 }
 
 /// A booking page's form answered: back to the booking (303), or a page

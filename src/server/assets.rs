@@ -12,7 +12,7 @@ use axum::http::{header, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
 use axum::Router;
-use holdfast_app::core::AppState;
+use holdfast_core::AppState;
 use tower_http::services::ServeDir;
 
 /// `/pkg/*` from `{site_root}/pkg`, the prebuilt `.br`/`.gz` chosen by

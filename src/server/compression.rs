@@ -14,7 +14,7 @@ use axum::extract::Request;
 use axum::http::{header, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use holdfast_app::core::platform::compressed::{encode, Effort, Encoding};
+use holdfast_core::platform::compressed::{encode, Effort, Encoding};
 
 /// Smaller bodies are not worth the header.
 const MIN_BYTES: usize = 512;

@@ -13,7 +13,7 @@ use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use holdfast_app::core::platform::error::{ErrorBody, ErrorDetail};
+use holdfast_core::platform::error::{ErrorBody, ErrorDetail};
 use leptos::server_fn::error::SERVER_FN_ERROR_HEADER;
 
 pub async fn api_errors(request: Request, next: Next) -> Response {

@@ -10,15 +10,17 @@ use axum::extract::State;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
-use holdfast_app::core::booking::query;
-use holdfast_app::core::buyer::Owner;
-use holdfast_app::core::payments::checkout;
-use holdfast_app::core::sailing::{manifest, rebooking};
-use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::{Locale, Msg};
-use holdfast_app::model::sailing::Guest;
-use holdfast_app::model::seat_drawing::escape as html_escape;
-use holdfast_app::model::{BookingId, BookingStatus, BookingView, EventKind};
+use holdfast_core::booking::query;
+use holdfast_core::buyer::Owner;
+use holdfast_core::payments::checkout;
+use holdfast_core::sailing::{manifest, rebooking};
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::sailing::Guest;
+use holdfast_model::seat_drawing::escape as html_escape;
+use holdfast_model::{BookingId, BookingStatus, BookingView, EventKind};
+use holdfast_web::status_of;
+use holdfast_web::Caller;
 
 use super::account_pages::{self, back_to_booking, shell};
 use crate::server::api::extract::BookingPath;
@@ -46,7 +48,7 @@ struct AnswerForm {
 /// answered with a redirect back to the booking's page.
 async fn answer_rebooking(
     State(state): State<AppState>,
-    owner: Owner,
+    Caller(owner): Caller<Owner>,
     Lang(l): Lang,
     BookingPath(id): BookingPath,
     Form(form): Form<AnswerForm>,
@@ -61,7 +63,7 @@ async fn answer_rebooking(
 
 async fn guests_page(
     State(state): State<AppState>,
-    owner: Owner,
+    Caller(owner): Caller<Owner>,
     Lang(l): Lang,
     BookingPath(id): BookingPath,
 ) -> Response {
@@ -73,7 +75,7 @@ async fn guests_page(
 
 async fn save_guests(
     State(state): State<AppState>,
-    owner: Owner,
+    Caller(owner): Caller<Owner>,
     Lang(l): Lang,
     BookingPath(id): BookingPath,
     Form(fields): Form<Vec<(String, String)>>,
@@ -85,13 +87,13 @@ async fn save_guests(
     let typed = guests_in(&booking, &fields);
     if let Err(e) = manifest::set(&state, &owner, &id, typed.clone()).await {
         let page = form(l, &booking, &typed, Some(&e.for_buyer(l)));
-        return (e.status(), Html(page)).into_response();
+        return (status_of(&e), Html(page)).into_response();
     }
     if booking.status != BookingStatus::Held {
         return Redirect::to(&format!("/bookings/{id}")).into_response();
     }
     match checkout::start_checkout(&state, &owner.buyer, &id, None, Some(l)).await {
-        Ok(holdfast_app::core::booking::Idempotent::Fresh(pay)) => {
+        Ok(holdfast_core::booking::Idempotent::Fresh(pay)) => {
             Redirect::to(&pay.checkout_url).into_response()
         }
         Ok(_) => Redirect::to(&format!("/bookings/{id}")).into_response(),

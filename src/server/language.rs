@@ -10,8 +10,9 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::{Locale, COOKIE};
+use holdfast_core::{ApiError, AppState};
+use holdfast_web::HttpError;
 use serde::Deserialize;
 
 pub fn routes() -> Router<AppState> {
@@ -26,8 +27,11 @@ struct Switch {
 
 async fn switch(Query(q): Query<Switch>) -> Response {
     let Some(locale) = q.to.as_deref().and_then(Locale::parse) else {
-        return ApiError::validation("to: a language Holdfast speaks (en or vi)", "to")
-            .into_response();
+        return HttpError(ApiError::validation(
+            "to: a language Holdfast speaks (en or vi)",
+            "to",
+        ))
+        .into_response();
     };
     let back = q
         .back

@@ -5,6 +5,7 @@
 //! setting, so no URL rule here could be trusted to catch them. Over the
 //! limit: 429 with `Retry-After`.
 
+use holdfast_web::HttpError;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -12,8 +13,8 @@ use axum::extract::{ConnectInfo, Request, State};
 use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use holdfast_app::core::platform::client_addr::{ClientAddr, TrustedProxies};
-use holdfast_app::core::AppState;
+use holdfast_core::platform::client_addr::{ClientAddr, TrustedProxies};
+use holdfast_core::AppState;
 
 /// The guarded REST steps (all POST): holds (best available too) and pay, the console sign-in,
 /// joining a queue, applying and claiming promo codes.
@@ -37,7 +38,7 @@ pub async fn per_address(State(state): State<AppState>, request: Request, next: 
     if request.method() == Method::POST && guarded(request.uri().path()) {
         if let Some(client) = request.extensions().get::<ClientAddr>() {
             if let Err(refused) = state.limits.address_attempt(client.limit_key()) {
-                return refused.into_response();
+                return HttpError(refused).into_response();
             }
         }
     }

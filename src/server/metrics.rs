@@ -1,7 +1,8 @@
 //! `GET /metrics` in Prometheus' text format: the counters the use cases
-//! keep (see `holdfast_app::core::platform::metrics`), request latency per route,
+//! keep (see `holdfast_core::platform::metrics`), request latency per route,
 //! the outbox backlog, database pool use and open live streams.
 
+use holdfast_web::HttpError;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, RwLock};
 use std::time::{Duration, Instant};
@@ -11,9 +12,9 @@ use axum::http::{HeaderMap, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
-use holdfast_app::core::payments::outbox;
-use holdfast_app::core::platform::client_addr::ClientAddr;
-use holdfast_app::core::{ApiError, AppState};
+use holdfast_core::payments::outbox;
+use holdfast_core::platform::client_addr::ClientAddr;
+use holdfast_core::{ApiError, AppState};
 use metrics::{gauge, histogram, Histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
@@ -105,7 +106,7 @@ pub async fn render(
 ) -> Response {
     let local = client.is_some_and(|Extension(c)| c.0.is_loopback());
     if !local && !crate::server::api::extract::is_staff(&state, client.as_deref(), &headers) {
-        return ApiError::Unauthorized.into_response();
+        return HttpError(ApiError::Unauthorized).into_response();
     }
     if database_gauges_due() {
         read_database_gauges(&state).await;

@@ -1,5 +1,5 @@
 //! The server process: configuration, database, router, workers, shutdown.
-//! Thin by design: every decision lives in `holdfast_app::core`.
+//! Thin by design: every decision lives in `holdfast_core`.
 
 pub mod account_pages;
 pub mod api;
@@ -25,25 +25,25 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use holdfast_app::core::admin::auth::AdminAuth;
-use holdfast_app::core::booking::store::ClaimQueue;
-use holdfast_app::core::payments::mail::Mailer;
-use holdfast_app::core::payments::sandbox::Sandbox;
-use holdfast_app::core::payments::stripe::{self, Stripe};
-use holdfast_app::core::payments::PaymentProvider;
-use holdfast_app::core::payments::PaymentSettings;
-use holdfast_app::core::platform::clock::{SharedClock, SystemClock};
-use holdfast_app::core::platform::db::Db;
-use holdfast_app::core::platform::rate_limit::RateLimits;
-use holdfast_app::core::platform::secrets::{Purpose, Secrets};
-use holdfast_app::core::platform::session_store::DbSessionStore;
-use holdfast_app::core::platform::state::{Payments, Rules};
-use holdfast_app::core::platform::stream_slots::StreamSlots;
-use holdfast_app::core::seat_map::SeatMaps;
-use holdfast_app::core::ticket::TicketSigner;
-use holdfast_app::core::waiting_room::WaitingRooms;
-use holdfast_app::core::{seed, AppState, StateParts};
 use holdfast_app::{shell, App};
+use holdfast_core::admin::auth::AdminAuth;
+use holdfast_core::booking::store::ClaimQueue;
+use holdfast_core::payments::mail::Mailer;
+use holdfast_core::payments::sandbox::Sandbox;
+use holdfast_core::payments::stripe::{self, Stripe};
+use holdfast_core::payments::PaymentProvider;
+use holdfast_core::payments::PaymentSettings;
+use holdfast_core::platform::clock::{SharedClock, SystemClock};
+use holdfast_core::platform::db::Db;
+use holdfast_core::platform::rate_limit::RateLimits;
+use holdfast_core::platform::secrets::{Purpose, Secrets};
+use holdfast_core::platform::session_store::DbSessionStore;
+use holdfast_core::platform::stream_slots::StreamSlots;
+use holdfast_core::seat_map::SeatMaps;
+use holdfast_core::state::{Payments, Rules, SIGNED_IN_KEYS};
+use holdfast_core::ticket::TicketSigner;
+use holdfast_core::waiting_room::WaitingRooms;
+use holdfast_core::{seed, AppState, StateParts};
 use leptos::config::LeptosOptions;
 use leptos_axum::{generate_route_list, AxumRouteListing, LeptosRoutes};
 use tower_sessions::cookie::SameSite;
@@ -151,12 +151,11 @@ pub async fn build(
             TicketSigner::new(&secrets.key(Purpose::Tickets))
                 .reading_legacy(config.ticket_secret.as_deref()),
         ),
-        leptos_options: leptos_options.clone(),
         stopping: Default::default(),
     });
 
-    if db.backend == holdfast_app::core::platform::db::Backend::Postgres {
-        holdfast_app::core::platform::fanout::start(
+    if db.backend == holdfast_core::platform::db::Backend::Postgres {
+        holdfast_core::seat_map::fanout::start(
             &config.database_url,
             db.clone(),
             state.seat_maps.clone(),
@@ -165,7 +164,7 @@ pub async fn build(
         .await?;
     }
 
-    let sessions = SessionManagerLayer::new(DbSessionStore::new(db))
+    let sessions = SessionManagerLayer::new(DbSessionStore::new(db, SIGNED_IN_KEYS))
         .with_name("holdfast_session")
         .with_http_only(true)
         .with_same_site(SameSite::Lax)
@@ -175,12 +174,28 @@ pub async fn build(
         ));
 
     metrics::handle();
-    holdfast_app::core::platform::metrics::start_series();
+    holdfast_core::platform::metrics::start_series();
     let public = Some(config.public_base_url.clone());
     let hsts = config.production;
     let trusted = Arc::new(config.trusted_proxies.clone());
     let routes = page_routes();
     let page_state = state.clone();
+    // Leptos' pages and server functions, with Leptos' options as their
+    // state; the server functions find the core's state in their context.
+    let pages = Router::<LeptosOptions>::new()
+        .leptos_routes_with_context(
+            &leptos_options,
+            routes,
+            move || leptos::prelude::provide_context(page_state.clone()),
+            {
+                let options = leptos_options.clone();
+                move || shell(options.clone())
+            },
+        )
+        .fallback(leptos_axum::file_and_error_handler::<LeptosOptions, _>(
+            shell,
+        ))
+        .with_state(leptos_options.clone());
     let router = Router::new()
         .merge(api::routes())
         .merge(sandbox_pages::routes())
@@ -191,17 +206,8 @@ pub async fn build(
         .merge(sailing_pages::routes())
         .merge(language::routes())
         .merge(assets::routes(&config.site_root))
-        .leptos_routes_with_context(
-            &state,
-            routes,
-            move || leptos::prelude::provide_context(page_state.clone()),
-            {
-                let options = leptos_options.clone();
-                move || shell(options.clone())
-            },
-        )
+        .merge(pages)
         .route("/metrics", axum::routing::get(metrics::render))
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
         .layer(axum::middleware::from_fn(language::vary_by_language))
         .layer(axum::middleware::from_fn_with_state(
             page_cache::EventPages::new(state.clone()),

@@ -3,13 +3,15 @@
 //! and the rule each page follows — the console's sign-in link until the
 //! reader is an admin.
 
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 use std::future::Future;
 
 use axum::response::{Html, IntoResponse, Response};
-use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::ApiError;
 use holdfast_app::i18n::{Locale, Msg};
-use holdfast_app::model::seat_drawing::escape;
+use holdfast_core::admin::auth::Admin;
+use holdfast_core::ApiError;
+use holdfast_model::seat_drawing::escape;
 
 /// One operations page: its language, title and the line under it.
 pub(crate) struct OpsPage<'a> {
@@ -28,9 +30,9 @@ impl OpsPage<'_> {
     /// (`body` is then never run).
     pub async fn for_admin(
         &self,
-        admin: &Result<Admin, ApiError>,
-        body: impl Future<Output = Result<String, ApiError>>,
-    ) -> Result<Response, ApiError> {
+        admin: &Result<Caller<Admin>, HttpError>,
+        body: impl Future<Output = Result<String, HttpError>>,
+    ) -> Result<Response, HttpError> {
         match admin {
             Ok(_) => Ok(self.html(&body.await?).into_response()),
             Err(_) => Ok(self.sign_in()),
@@ -46,7 +48,7 @@ impl OpsPage<'_> {
     /// A form the use case refused: the page again, with the refusal's
     /// status.
     pub fn refused(&self, e: &ApiError, body: &str) -> Response {
-        (e.status(), self.html(body)).into_response()
+        (holdfast_web::status_of(e), self.html(body)).into_response()
     }
 }
 

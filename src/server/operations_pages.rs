@@ -9,13 +9,15 @@ use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::booking::history as booking;
-use holdfast_app::core::platform::jobs::history;
-use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::{Locale, Msg};
-use holdfast_app::model::seat_drawing::escape;
 use holdfast_app::ui::console::operations_html::{history_list, jobs_table};
+use holdfast_core::admin::auth::Admin;
+use holdfast_core::booking::history as booking;
+use holdfast_core::platform::jobs::history;
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::seat_drawing::escape;
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 use serde::Deserialize;
 
 use super::language::Lang;
@@ -40,10 +42,10 @@ struct Lookup {
 /// starts with, what was typed (the dashboard shows ids' first 8 characters).
 async fn find_booking(
     State(state): State<AppState>,
-    admin: Result<Admin, ApiError>,
+    admin: Result<Caller<Admin>, HttpError>,
     Query(q): Query<Lookup>,
     Lang(l): Lang,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let typed: String = q
         .booking
         .unwrap_or_default()
@@ -94,10 +96,10 @@ struct Asked {
 
 async fn page(
     State(state): State<AppState>,
-    admin: Result<Admin, ApiError>,
+    admin: Result<Caller<Admin>, HttpError>,
     Query(q): Query<Asked>,
     Lang(l): Lang,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let page = OpsPage {
         l,
         title: l.t(Msg::JobsHeading),
@@ -120,10 +122,10 @@ async fn page(
 /// A booking's history: every status it took, why, by whom, when.
 async fn booking_history(
     State(state): State<AppState>,
-    admin: Result<Admin, ApiError>,
+    admin: Result<Caller<Admin>, HttpError>,
     BookingPath(id): BookingPath,
     Lang(l): Lang,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let page = OpsPage {
         l,
         title: l.t(Msg::ShowHistory),
@@ -144,13 +146,13 @@ async fn booking_history(
 /// Run now, from the page's form: due now, then back to the page.
 async fn run_now(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     Path(name): Path<String>,
-) -> Result<Response, ApiError> {
-    holdfast_app::core::admin::run_job::run_now(&state, &admin, &name).await?;
+) -> Result<Response, HttpError> {
+    holdfast_core::admin::run_job::run_now(&state, &admin, &name).await?;
     let back = format!(
         "/admin/jobs?asked={}",
-        holdfast_app::model::percent::encode(&name)
+        holdfast_model::percent::encode(&name)
     );
     Ok(Redirect::to(&back).into_response())
 }

@@ -18,6 +18,7 @@
 //! Content-Security-Policy does not use nonces (`protect.rs`), so a kept
 //! page's nonce is as good as a fresh one.
 
+use holdfast_web::Caller;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
@@ -27,12 +28,12 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use holdfast_app::core::buyer::MaybeBuyer;
-use holdfast_app::core::platform::compressed::{Compressed, Effort, Encoding};
-use holdfast_app::core::AppState;
 use holdfast_app::i18n::Locale;
-use holdfast_app::model::EventId;
 use holdfast_app::server_fns::buyer::{event_page_data, EventPageData, PageDataOfRequest};
+use holdfast_core::buyer::MaybeBuyer;
+use holdfast_core::platform::compressed::{Compressed, Effort, Encoding};
+use holdfast_core::AppState;
+use holdfast_model::EventId;
 
 /// A rendered page is a few dozen kilobytes; anything past this is not one.
 const MAX_PAGE_BYTES: usize = 4 * 1024 * 1024;
@@ -125,7 +126,9 @@ async fn data_of(
     event_id: EventId,
     parts: &mut Parts,
 ) -> Option<(EventPageData, Vec<u8>)> {
-    let MaybeBuyer(buyer) = MaybeBuyer::from_request_parts(parts, &()).await.ok()?;
+    let Caller(MaybeBuyer(buyer)) = Caller::<MaybeBuyer>::from_request_parts(parts, &())
+        .await
+        .ok()?;
     let data = event_page_data(state, event_id, &parts.headers, buyer.as_ref())
         .await
         .ok()??;

@@ -12,7 +12,8 @@ use axum::extract::Request;
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use holdfast_app::core::ApiError;
+use holdfast_core::ApiError;
+use holdfast_web::HttpError;
 
 /// Paths whose callers are servers, authenticated otherwise.
 const EXEMPT: &[&str] = &["/api/payments/webhook"];
@@ -35,7 +36,7 @@ pub async fn same_origin_writes(
         && is_cross_site(request.headers(), public.as_deref())
     {
         tracing::warn!(path = %request.uri().path(), "cross-site write refused");
-        return with_security_headers(ApiError::CrossSite.into_response(), hsts);
+        return with_security_headers(HttpError(ApiError::CrossSite).into_response(), hsts);
     }
     with_security_headers(next.run(request).await, hsts)
 }

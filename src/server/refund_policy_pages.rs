@@ -8,12 +8,14 @@ use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
-use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::admin::setup;
-use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::{Locale, Msg};
-use holdfast_app::model::seat_drawing::escape;
-use holdfast_app::model::{EventId, RefundPolicy};
+use holdfast_core::admin::auth::Admin;
+use holdfast_core::admin::setup;
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::seat_drawing::escape;
+use holdfast_model::{EventId, RefundPolicy};
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 use serde::Deserialize;
 
 use super::api::extract::EventPath;
@@ -33,10 +35,10 @@ struct Saved {
 
 async fn page(
     State(state): State<AppState>,
-    admin: Result<Admin, ApiError>,
+    admin: Result<Caller<Admin>, HttpError>,
     Query(q): Query<Saved>,
     Lang(l): Lang,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     page_of(l)
         .for_admin(&admin, async {
             let saved = q.saved.map(|_| notice(l.t(Msg::PolicySaved)));
@@ -71,11 +73,11 @@ struct PolicyForm {
 
 async fn save(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     EventPath(event_id): EventPath,
     Lang(l): Lang,
     Form(form): Form<PolicyForm>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let number = |s: &str, field: &str| -> Result<Option<i64>, ApiError> {
         let s = s.trim();
         if s.is_empty() {
@@ -100,7 +102,7 @@ async fn save(
         Ok(_) => {
             Ok(Redirect::to(&format!("/admin/refund-policies?saved={event_id}")).into_response())
         }
-        Err(ApiError::NotFound(what)) => Err(ApiError::NotFound(what)),
+        Err(e @ ApiError::NotFound(_)) => Err(e.into()),
         Err(e) => {
             let events = setup::refund_policies(&state).await?;
             let why = (event_id, e.for_buyer(l));

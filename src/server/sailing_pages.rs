@@ -8,13 +8,15 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
-use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::sailing::catalog;
-use holdfast_app::core::sailing::rebooking::{self, cancel};
-use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::{Locale, Msg};
-use holdfast_app::model::sailing::{SailingStatus, SailingSummary};
-use holdfast_app::model::seat_drawing::escape;
+use holdfast_core::admin::auth::Admin;
+use holdfast_core::sailing::catalog;
+use holdfast_core::sailing::rebooking::{self, cancel};
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::sailing::{SailingStatus, SailingSummary};
+use holdfast_model::seat_drawing::escape;
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 use serde::Deserialize;
 
 use super::api::sailings::SailingPath;
@@ -30,9 +32,9 @@ pub fn routes() -> Router<AppState> {
 
 async fn page(
     State(state): State<AppState>,
-    admin: Result<Admin, ApiError>,
+    admin: Result<Caller<Admin>, HttpError>,
     Lang(l): Lang,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     page_of(l)
         .for_admin(&admin, async {
             Ok(fleet(l, &catalog::list(&state, None).await?, None))
@@ -56,14 +58,14 @@ struct CancelForm {
 
 async fn cancel_sailing(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     SailingPath(id): SailingPath,
     Lang(l): Lang,
     Form(form): Form<CancelForm>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     match cancel::cancel(&state, id, &form.reason, &admin.actor).await {
         Ok(_) => Ok(Redirect::to(&format!("/admin/sailings/{}/rebooking", id.0)).into_response()),
-        Err(ApiError::NotFound(what)) => Err(ApiError::NotFound(what)),
+        Err(e @ ApiError::NotFound(_)) => Err(e.into()),
         Err(e) => {
             let why = (id.0, e.for_buyer(l));
             let body = fleet(l, &catalog::list(&state, None).await?, Some(&why));
@@ -161,10 +163,10 @@ fn row(l: Locale, s: &SailingSummary, refused: Option<&(i64, String)>) -> String
 /// progress stream (server-sent events) while the page is open.
 async fn progress_page(
     State(state): State<AppState>,
-    admin: Result<Admin, ApiError>,
+    admin: Result<Caller<Admin>, HttpError>,
     SailingPath(id): SailingPath,
     Lang(l): Lang,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     if admin.is_err() {
         let page = OpsPage {
             intro: "",

@@ -7,10 +7,10 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
-use holdfast_app::core::payments::sandbox::{Delivery, Sandbox, Sender};
-use holdfast_app::core::payments::SessionState;
-use holdfast_app::core::AppState;
 use holdfast_app::i18n::{Locale, Msg};
+use holdfast_core::payments::sandbox::{Delivery, Sandbox, Sender};
+use holdfast_core::payments::SessionState;
+use holdfast_core::AppState;
 use serde::Deserialize;
 use std::sync::Arc;
 

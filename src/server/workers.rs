@@ -11,19 +11,19 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use holdfast_app::core::admin::canary;
-use holdfast_app::core::booking::release::expire_due_holds;
-use holdfast_app::core::payments::outbox::{self, dispatch_due};
-use holdfast_app::core::payments::reconcile::reconcile_due;
-use holdfast_app::core::payments::sandbox::Sandbox;
-use holdfast_app::core::platform::idempotency;
-use holdfast_app::core::platform::jobs::{self, Job, RunResult, Runner, Schedule};
-use holdfast_app::core::platform::retry::retried;
-use holdfast_app::core::platform::session_store::DbSessionStore;
-use holdfast_app::core::sailing::rebooking;
-use holdfast_app::core::waiting_room::admit::admit_all_due;
-use holdfast_app::core::waiting_room::setup::open_automatic_rooms;
-use holdfast_app::core::AppState;
+use holdfast_core::admin::canary;
+use holdfast_core::booking::release::expire_due_holds;
+use holdfast_core::payments::outbox::{self, dispatch_due};
+use holdfast_core::payments::reconcile::reconcile_due;
+use holdfast_core::payments::sandbox::Sandbox;
+use holdfast_core::platform::idempotency;
+use holdfast_core::platform::jobs::{self, Job, RunResult, Runner, Schedule};
+use holdfast_core::platform::retry::retried;
+use holdfast_core::platform::session_store::DbSessionStore;
+use holdfast_core::sailing::rebooking;
+use holdfast_core::waiting_room::admit::admit_all_due;
+use holdfast_core::waiting_room::setup::open_automatic_rooms;
+use holdfast_core::AppState;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -162,11 +162,11 @@ async fn purge(state: &AppState) -> RunResult {
         .await
         .map_err(say)?;
     state.limits.tidy();
-    let sessions = DbSessionStore::new(state.db.clone())
+    let sessions = DbSessionStore::new(state.db.clone(), holdfast_core::state::SIGNED_IN_KEYS)
         .delete_expired()
         .await
         .map_err(say)?;
-    let links = holdfast_app::core::account::link::purge_expired(&state.db, now)
+    let links = holdfast_core::account::link::purge_expired(&state.db, now)
         .await
         .map_err(say)?;
     let runs = jobs::forget_old_runs(state, KEEP_RUNS).await.map_err(say)?;

@@ -9,8 +9,8 @@ pub mod process;
 use std::sync::Arc;
 
 use holdfast::server::{build, config::Config};
-use holdfast_app::core::platform::clock::{Clock, ManualClock};
-use holdfast_app::core::AppState;
+use holdfast_core::platform::clock::{Clock, ManualClock};
+use holdfast_core::AppState;
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -273,7 +273,7 @@ impl TestApp {
         &self,
         seats: &[i64],
         email: &str,
-        delivery: holdfast_app::core::payments::sandbox::Delivery,
+        delivery: holdfast_core::payments::sandbox::Delivery,
     ) -> (Buyer, String) {
         let (buyer, booking, paid) = self.hold_and_pay(seats).await;
         self.pay_on_sandbox(&paid, email, delivery).await;
@@ -288,7 +288,7 @@ impl TestApp {
         &self,
         paid: &Answer,
         email: &str,
-        delivery: holdfast_app::core::payments::sandbox::Delivery,
+        delivery: holdfast_core::payments::sandbox::Delivery,
     ) {
         assert_eq!(paid.status, 200, "{}", paid.text);
         let session = paid.json()["checkoutSessionId"]
@@ -301,14 +301,14 @@ impl TestApp {
                 true,
                 delivery,
                 Some(email),
-                holdfast_app::core::payments::sandbox::Sender::Worker,
+                holdfast_core::payments::sandbox::Sender::Worker,
             )
             .await
             .unwrap();
     }
 
     pub async fn invariants(&self) -> Vec<String> {
-        holdfast_app::core::invariants::violations(&self.state.db, self.clock.now())
+        holdfast_core::invariants::violations(&self.state.db, self.clock.now())
             .await
             .expect("invariant queries run")
     }
@@ -384,7 +384,7 @@ impl TestApp {
         .await
     }
 
-    pub fn sandbox(&self) -> &holdfast_app::core::payments::sandbox::Sandbox {
+    pub fn sandbox(&self) -> &holdfast_core::payments::sandbox::Sandbox {
         self.state
             .payments
             .sandbox
@@ -408,7 +408,7 @@ impl TestApp {
     pub async fn dispatch_outbox(&self) -> usize {
         let mut total = 0;
         loop {
-            let n = holdfast_app::core::payments::outbox::dispatch_due(&self.state)
+            let n = holdfast_core::payments::outbox::dispatch_due(&self.state)
                 .await
                 .expect("outbox");
             if n == 0 {
@@ -445,7 +445,7 @@ impl TestApp {
 
     /// A correct signature for `body`, signed at the app's clock.
     pub fn sign(&self, body: &str) -> String {
-        holdfast_app::core::payments::signature::sign(
+        holdfast_core::payments::signature::sign(
             holdfast::server::config::DEV_WEBHOOK_SECRET,
             body.as_bytes(),
             self.clock.now().ms() / 1000,

@@ -6,6 +6,8 @@ use leptos::prelude::*;
 #[cfg(feature = "ssr")]
 use super::admit_to_hold;
 use super::buyer::HoldOutcome;
+#[cfg(feature = "ssr")]
+use crate::core::booking::hold_gate::HoldPass;
 use crate::model::{EventId, SeatId};
 
 #[server]
@@ -31,10 +33,10 @@ pub async fn hold_best_seats(
         &max_price_cents.to_be_bytes(),
         &near_seat_id.to_be_bytes(),
     ];
-    let (admitted, key) =
-        match admit_to_hold(&state, event_id, &idempotency_key, &fingerprint).await? {
-            Ok(admitted) => admitted,
-            Err(e) => return Ok(HoldOutcome::refused(e)),
+    let HoldPass { admitted, key } =
+        match admit_to_hold(&state, event_id, &idempotency_key, &fingerprint).await {
+            Ok(pass) => pass,
+            Err(e) => return HoldOutcome::from_hold(Err(e)),
         };
     let request = BestRequest {
         quantity,

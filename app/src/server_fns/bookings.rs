@@ -29,8 +29,9 @@ pub async fn pay_booking(
     use crate::core::ApiError;
 
     let state = expect_context::<crate::core::AppState>();
-    let buyer = match counted_buyer(&state).await? {
+    let buyer = match counted_buyer(&state).await {
         Ok(buyer) => buyer,
+        Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
         Err(e) => return Ok(PayOutcome::Refused(e.for_buyer(crate::i18n::page_locale()))),
     };
     let key = IdempotencyKey::parse(&idempotency_key, &[b"pay_booking", booking_id.as_bytes()])
@@ -63,7 +64,8 @@ pub async fn booking(
 ) -> Result<Option<crate::model::BookingView>, ServerFnError> {
     use crate::core::ApiError;
     let state = expect_context::<crate::core::AppState>();
-    let owner: crate::core::buyer::Owner = leptos_axum::extract().await?;
+    let holdfast_web::Caller(owner): holdfast_web::Caller<crate::core::buyer::Owner> =
+        leptos_axum::extract().await?;
     match crate::core::booking::query::booking_of_buyer(
         &state,
         &owner,
@@ -81,7 +83,8 @@ pub async fn booking(
 #[server]
 pub async fn my_bookings() -> Result<Vec<crate::model::BookingView>, ServerFnError> {
     let state = expect_context::<crate::core::AppState>();
-    let owner: crate::core::buyer::Owner = leptos_axum::extract().await?;
+    let holdfast_web::Caller(owner): holdfast_web::Caller<crate::core::buyer::Owner> =
+        leptos_axum::extract().await?;
     crate::core::booking::query::bookings_of_buyer(&state, &owner, crate::i18n::page_locale())
         .await
         .map_err(server_error)
@@ -91,7 +94,8 @@ pub async fn my_bookings() -> Result<Vec<crate::model::BookingView>, ServerFnErr
 #[server]
 pub async fn ticket_qr(booking_id: BookingId) -> Result<Option<String>, ServerFnError> {
     let state = expect_context::<crate::core::AppState>();
-    let owner: crate::core::buyer::Owner = leptos_axum::extract().await?;
+    let holdfast_web::Caller(owner): holdfast_web::Caller<crate::core::buyer::Owner> =
+        leptos_axum::extract().await?;
     let booked =
         crate::core::booking::query::booking_of_buyer(&state, &owner, &booking_id, Locale::En)
             .await

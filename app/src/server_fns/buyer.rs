@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "ssr")]
 use super::{admit_to_hold, count_client_attempt, counted_buyer, server_error};
 #[cfg(feature = "ssr")]
+use crate::core::booking::hold_gate::HoldPass;
+#[cfg(feature = "ssr")]
 use crate::i18n::page_locale;
 use crate::model::geometry::MapLayout;
 use crate::model::BookingId;
@@ -56,9 +58,9 @@ pub async fn event_page(event_id: EventId) -> Result<Option<EventPageData>, Serv
     }
     let state = expect_context::<crate::core::AppState>();
     let headers: axum::http::HeaderMap = leptos_axum::extract().await.unwrap_or_default();
-    let crate::core::buyer::MaybeBuyer(buyer) = leptos_axum::extract()
+    let holdfast_web::Caller(crate::core::buyer::MaybeBuyer(buyer)) = leptos_axum::extract()
         .await
-        .unwrap_or(crate::core::buyer::MaybeBuyer(None));
+        .unwrap_or(holdfast_web::Caller(crate::core::buyer::MaybeBuyer(None)));
     event_page_data(&state, event_id, &headers, buyer.as_ref())
         .await
         .map_err(server_error)
@@ -170,7 +172,7 @@ pub async fn join_queue(event_id: EventId) -> Result<crate::model::QueueStatus, 
     let state = expect_context::<crate::core::AppState>();
     // Counted before the session: a refused stranger costs no write.
     count_client_attempt(&state).await.map_err(server_error)?;
-    let crate::core::buyer::Buyer(buyer) = leptos_axum::extract().await?;
+    let holdfast_web::Caller(crate::core::buyer::Buyer(buyer)) = leptos_axum::extract().await?;
     let status = join::join(&state, &buyer, event_id)
         .await
         .map_err(server_error)?;
@@ -197,8 +199,9 @@ pub async fn apply_promo(
 ) -> Result<PromoOutcome, ServerFnError> {
     use crate::core::ApiError;
     let state = expect_context::<crate::core::AppState>();
-    let buyer = match counted_buyer(&state).await? {
+    let buyer = match counted_buyer(&state).await {
         Ok(buyer) => buyer,
+        Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
         Err(e) => return Ok(PromoOutcome::Refused(e.for_buyer(page_locale()))),
     };
     Ok(
@@ -267,10 +270,10 @@ pub async fn hold_seats(
     let state = expect_context::<crate::core::AppState>();
     let body = serde_json::to_vec(&(&seat_ids, &guests)).unwrap_or_default();
     let fingerprint: [&[u8]; 3] = [b"hold_seats", &event_id.to_be_bytes(), &body];
-    let (admitted, key) =
-        match admit_to_hold(&state, event_id, &idempotency_key, &fingerprint).await? {
-            Ok(admitted) => admitted,
-            Err(e) => return Ok(HoldOutcome::refused(e)),
+    let HoldPass { admitted, key } =
+        match admit_to_hold(&state, event_id, &idempotency_key, &fingerprint).await {
+            Ok(pass) => pass,
+            Err(e) => return HoldOutcome::from_hold(Err(e)),
         };
     let Some(guests) = parties(&guests) else {
         return Ok(HoldOutcome::refused(crate::core::ApiError::unprocessable(
@@ -311,10 +314,10 @@ pub async fn hold_standing(
         &area_id.to_be_bytes(),
         &quantity.to_be_bytes(),
     ];
-    let (admitted, key) =
-        match admit_to_hold(&state, event_id, &idempotency_key, &fingerprint).await? {
-            Ok(admitted) => admitted,
-            Err(e) => return Ok(HoldOutcome::refused(e)),
+    let HoldPass { admitted, key } =
+        match admit_to_hold(&state, event_id, &idempotency_key, &fingerprint).await {
+            Ok(pass) => pass,
+            Err(e) => return HoldOutcome::from_hold(Err(e)),
         };
     HoldOutcome::from_hold(
         hold_general_admission(&state, &admitted, area_id, quantity, Some(&key)).await,

@@ -18,9 +18,12 @@ pub struct Refusal {
 #[cfg(feature = "ssr")]
 async fn admin() -> Result<crate::core::admin::auth::Admin, ServerFnError> {
     let state = expect_context::<crate::core::AppState>();
-    leptos_axum::extract_with_state::<crate::core::admin::auth::Admin, _>(&state)
-        .await
-        .map_err(|e| ServerFnError::new(e.to_string()))
+    leptos_axum::extract_with_state::<holdfast_web::Caller<crate::core::admin::auth::Admin>, _>(
+        &state,
+    )
+    .await
+    .map(|holdfast_web::Caller(admin)| admin)
+    .map_err(|e| ServerFnError::new(e.to_string()))
 }
 
 #[cfg(feature = "ssr")]

@@ -26,65 +26,50 @@ pub(crate) async fn count_client_attempt(
 }
 
 /// The caller's buyer, after counting the attempt against the caller's
-/// address (a refused stranger gets no session). The inner `Err` is a
-/// refusal to show.
+/// address (a refused stranger gets no session).
 #[cfg(feature = "ssr")]
 pub(crate) async fn counted_buyer(
     state: &crate::core::AppState,
-) -> Result<Result<crate::model::BuyerId, crate::core::ApiError>, leptos::prelude::ServerFnError> {
-    Ok(counted_session_buyer(state).await?.map(|b| b.id))
+) -> Result<crate::model::BuyerId, crate::core::ApiError> {
+    Ok(counted_session_buyer(state).await?.id)
 }
 
 /// `counted_buyer`, saying whether this request made the buyer up.
 #[cfg(feature = "ssr")]
 async fn counted_session_buyer(
     state: &crate::core::AppState,
-) -> Result<
-    Result<crate::core::buyer::SessionBuyer, crate::core::ApiError>,
-    leptos::prelude::ServerFnError,
-> {
+) -> Result<crate::core::buyer::SessionBuyer, crate::core::ApiError> {
     use crate::core::buyer::SessionBuyer;
-    if let Err(e) = count_client_attempt(state).await {
-        return Ok(Err(e));
-    }
-    Ok(Ok(leptos_axum::extract::<SessionBuyer>().await?))
+    count_client_attempt(state).await?;
+    let holdfast_web::Caller(buyer) = leptos_axum::extract::<holdfast_web::Caller<SessionBuyer>>()
+        .await
+        .map_err(|e| crate::core::ApiError::Internal(e.to_string().into()))?;
+    Ok(buyer)
 }
 
-/// The gate of the page's hold calls: the buyer (`counted_buyer`), their
-/// admission from the waiting room, and the request's Idempotency-Key
-/// bound to what it asks (`fingerprint`). The inner `Err` is a refusal to
-/// show; a malformed key is the page's own error.
+/// The page's hold calls through the core's hold gate (the same the REST
+/// API's holds pass): the buyer (`counted_buyer`), their admission from
+/// the waiting room, and the request's Idempotency-Key bound to what it
+/// asks (`fingerprint`).
 #[cfg(feature = "ssr")]
 pub(crate) async fn admit_to_hold(
     state: &crate::core::AppState,
     event_id: crate::model::EventId,
     idempotency_key: &str,
     fingerprint: &[&[u8]],
-) -> Result<
-    Result<
-        (
-            crate::core::waiting_room::Admitted,
-            crate::core::platform::idempotency::IdempotencyKey,
-        ),
-        crate::core::ApiError,
-    >,
-    leptos::prelude::ServerFnError,
-> {
+) -> Result<crate::core::booking::hold_gate::HoldPass, crate::core::ApiError> {
+    use crate::core::booking::hold_gate;
     use crate::core::platform::idempotency::IdempotencyKey;
-    use crate::core::waiting_room::{admit, gate};
-    let (buyer, new_buyer) = match counted_session_buyer(state).await? {
-        Ok(buyer) => (buyer.id, buyer.new),
-        Err(e) => return Ok(Err(e)),
-    };
-    let headers: axum::http::HeaderMap = leptos_axum::extract().await?;
+    use crate::core::waiting_room::gate;
+    let buyer = counted_session_buyer(state).await?;
+    let headers: axum::http::HeaderMap = leptos_axum::extract()
+        .await
+        .map_err(|e| crate::core::ApiError::Internal(e.to_string().into()))?;
     let token = gate::admission_token_in(&headers, event_id);
-    let admitted = match admit(state, &buyer, event_id, token.as_deref()).await {
-        Ok(admitted) => admitted,
-        Err(e) => return Ok(Err(e)),
-    };
-    let key = IdempotencyKey::parse(idempotency_key, fingerprint).map_err(server_error)?;
-    let key = key.of_buyer(new_buyer);
-    Ok(Ok((admitted, key)))
+    hold_gate::pass(state, &buyer, event_id, token.as_deref(), || {
+        IdempotencyKey::parse(idempotency_key, fingerprint)
+    })
+    .await
 }
 
 #[cfg(feature = "ssr")]

@@ -164,12 +164,6 @@ impl Money {
         parse_amount(text, currency.code()).map(|minor| Money::new(minor, currency))
     }
 
-    /// The amount as a language writes it: "€85.00" / "85,00 €",
-    /// "₫850,000" / "850.000 ₫".
-    pub fn format(self, locale: crate::i18n::Locale) -> String {
-        crate::i18n::format::price(locale, self.minor, self.currency.code())
-    }
-
     /// A promo's discount on this amount: a percentage and/or a fixed
     /// amount off, never leaving less than Stripe's smallest charge in the
     /// currency, in steps Stripe can charge (tens of fils for a
@@ -225,21 +219,6 @@ mod stored {
             ))
         }
     }
-}
-
-/// In English, for mail, the console's messages and the API's words.
-impl std::fmt::Display for Money {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.format(crate::i18n::Locale::En))
-    }
-}
-
-/// An amount for people in English: (4500, EUR) → "€45.00", (850000, VND)
-/// → "₫850,000", (12500, BHD) → "BHD 12.500" (mail, the console, the
-/// sandbox's page). Pages write it in the buyer's language:
-/// `i18n::format::price`.
-pub fn format_price(minor: i64, code: &str) -> String {
-    crate::i18n::format::price(crate::i18n::Locale::En, minor, code)
 }
 
 /// An amount in minor units as a person types it back: (3000, EUR) →

@@ -15,9 +15,9 @@ use std::time::Duration;
 
 use crate::throughput::{holds, start_with, Run, Until, PER_BUYER};
 use crate::turns::{checkpoint, flatness, rate_and_p99, TURNS};
-use holdfast_app::core::platform::db::Db;
-use holdfast_app::core::seed::{insert_layout, SeatSpec};
-use holdfast_app::model::EventId;
+use holdfast_core::platform::db::Db;
+use holdfast_core::seed::{insert_layout, SeatSpec};
+use holdfast_model::EventId;
 
 const SEATS: i64 = 44_000;
 const SEATS_PER_ROW: i64 = 50;

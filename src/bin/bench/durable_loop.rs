@@ -4,7 +4,7 @@
 //! SQLite gives an application that neither batches nor relaxes durability;
 //! `holdfast-bench claims` prints holds over HTTP as a multiple of it.
 
-use holdfast_app::core::platform::db::Backend;
+use holdfast_core::platform::db::Backend;
 
 use crate::throughput::{bare_holds, start_with, Run};
 

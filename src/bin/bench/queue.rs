@@ -8,11 +8,11 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::waiting_room::join::join;
-use holdfast_app::core::waiting_room::setup;
-use holdfast_app::core::AppState;
-use holdfast_app::model::{BuyerId, EventId};
+use holdfast_core::admin::auth::Admin;
+use holdfast_core::waiting_room::join::join;
+use holdfast_core::waiting_room::setup;
+use holdfast_core::AppState;
+use holdfast_model::{BuyerId, EventId};
 
 use super::throughput::{loop_gets, spread};
 

@@ -9,7 +9,7 @@
 use crate::claims::{big_event, seat_id_base};
 use crate::throughput::Run;
 use crate::turns::{compare, flatness, rate_and_p99, TURNS};
-use holdfast_app::core::platform::db::Db;
+use holdfast_core::platform::db::Db;
 
 const BUYERS: usize = 512;
 

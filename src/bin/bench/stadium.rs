@@ -4,7 +4,7 @@
 //! simulator to sell out (`scripts/bench-backup.sh` times backups of it).
 //! The instances read events as they are asked for them.
 
-use holdfast_app::core::platform::db::Db;
+use holdfast_core::platform::db::Db;
 
 pub async fn main(args: &[String]) -> bool {
     let Some(url) = args.first() else {

@@ -16,12 +16,12 @@ use std::time::{Duration, Instant};
 use crate::stats::percentile;
 use axum::routing::get;
 use holdfast::server::{build, config::Config};
-use holdfast_app::core::booking::hold::hold_seats;
-use holdfast_app::core::platform::clock::{Clock, SystemClock};
-use holdfast_app::core::platform::idempotency::IdempotencyKey;
-use holdfast_app::core::waiting_room::admit;
-use holdfast_app::core::AppState;
-use holdfast_app::model::{BuyerId, EventId, SeatId};
+use holdfast_core::booking::hold::hold_seats;
+use holdfast_core::platform::clock::{Clock, SystemClock};
+use holdfast_core::platform::idempotency::IdempotencyKey;
+use holdfast_core::waiting_room::admit;
+use holdfast_core::AppState;
+use holdfast_model::{BuyerId, EventId, SeatId};
 
 /// A server in this process on a fresh database (SQLite in a temp dir
 /// unless a URL is given), with a bare `/hello` route beside the app's.
@@ -133,7 +133,7 @@ pub async fn main(url: Option<String>) -> bool {
     // The waiting room of the cruise (event 2) under a crowd.
     super::queue::run(&base, &state, 2).await;
 
-    let v = holdfast_app::core::invariants::violations(&state.db, SystemClock.now())
+    let v = holdfast_core::invariants::violations(&state.db, SystemClock.now())
         .await
         .expect("invariants run");
     println!(

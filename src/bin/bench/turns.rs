@@ -6,7 +6,7 @@
 //! taken in turns within seconds leave the filling as the one difference.
 
 use crate::throughput::Run;
-use holdfast_app::core::platform::db::{Backend, Db};
+use holdfast_core::platform::db::{Backend, Db};
 
 /// Rounds of each kind.
 pub const TURNS: usize = 3;

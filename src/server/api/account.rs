@@ -6,11 +6,12 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
-use holdfast_app::core::account::{link, session, EmailAddress};
-use holdfast_app::core::platform::client_addr::ClientAddr;
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::Locale;
+use holdfast_core::account::{link, session, EmailAddress};
+use holdfast_core::platform::client_addr::ClientAddr;
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::AppState;
+use holdfast_web::HttpError;
 use serde::{Deserialize, Serialize};
 use tower_sessions::Session;
 
@@ -46,7 +47,7 @@ pub async fn email_link(
     session: Session,
     headers: HeaderMap,
     JsonBody(request): JsonBody<EmailLinkRequest>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let address = EmailAddress::parse(&request.email)?;
     let client = client.map(|Extension(c)| c.limit_key());
     // The link is bound to this client's session: opened here, its guest
@@ -76,7 +77,7 @@ pub async fn email_link(
     summary = "Sign this session out (it becomes a new guest)",
     responses((status = 200, body = SignedIn)),
 )]
-pub async fn sign_out(session: Session) -> Result<Json<SignedIn>, ApiError> {
+pub async fn sign_out(session: Session) -> Result<Json<SignedIn>, HttpError> {
     session::sign_out(&session).await?;
     Ok(Json(SignedIn {
         signed_in: false,
@@ -91,7 +92,7 @@ pub async fn sign_out(session: Session) -> Result<Json<SignedIn>, ApiError> {
     summary = "Whether this session is signed in, and to which address",
     responses((status = 200, body = SignedIn)),
 )]
-pub async fn whoami(session: Session) -> Result<Json<SignedIn>, ApiError> {
+pub async fn whoami(session: Session) -> Result<Json<SignedIn>, HttpError> {
     let email = session::signed_in_as(&session).await?;
     Ok(Json(SignedIn {
         signed_in: email.is_some(),

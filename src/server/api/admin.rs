@@ -3,7 +3,9 @@
 //! `admin_session`). Every handler takes an `Admin` (bearer token or
 //! console session); anyone else gets 401/403 in the API's error shape.
 
-use holdfast_app::core::platform::error::ErrorBody;
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 use std::convert::Infallible;
 use std::time::Duration;
 
@@ -12,18 +14,18 @@ use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::Json;
 use futures::stream::{Stream, StreamExt};
-use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::admin::{actions, audit, canary, console, mailbox};
-use holdfast_app::core::platform::client_addr::ClientAddr;
-use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::Locale;
-use holdfast_app::model::console::{
+use holdfast_core::admin::auth::Admin;
+use holdfast_core::admin::{actions, audit, canary, console, mailbox};
+use holdfast_core::platform::client_addr::ClientAddr;
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::console::{
     ActionOutcome, AuditRow, BookingAction, CanaryReport, Dashboard, LiveHold, MailMessage,
 };
 use serde::Deserialize;
 
 use super::extract::{self, EventPath, RawBody};
-use holdfast_app::model::EventId;
+use holdfast_model::EventId;
 
 #[derive(Deserialize)]
 pub struct EventQuery {
@@ -47,9 +49,9 @@ fn event_filter(q: &EventQuery) -> Result<Option<EventId>, ApiError> {
 )]
 pub async fn holds(
     State(state): State<AppState>,
-    _admin: Admin,
+    _admin: Caller<Admin>,
     Query(q): Query<EventQuery>,
-) -> Result<Json<Vec<LiveHold>>, ApiError> {
+) -> Result<Json<Vec<LiveHold>>, HttpError> {
     Ok(Json(console::live_holds(&state, event_filter(&q)?).await?))
 }
 
@@ -64,8 +66,8 @@ pub async fn holds(
 )]
 pub async fn invariants(
     State(state): State<AppState>,
-    _admin: Admin,
-) -> Result<Json<CanaryReport>, ApiError> {
+    _admin: Caller<Admin>,
+) -> Result<Json<CanaryReport>, HttpError> {
     Ok(Json(canary::check(&state).await?))
 }
 
@@ -81,9 +83,9 @@ pub async fn invariants(
 )]
 pub async fn audit_log(
     State(state): State<AppState>,
-    _admin: Admin,
+    _admin: Caller<Admin>,
     Query(q): Query<EventQuery>,
-) -> Result<Json<Vec<AuditRow>>, ApiError> {
+) -> Result<Json<Vec<AuditRow>>, HttpError> {
     Ok(Json(
         audit::recent(&state.db, event_filter(&q)?, 200, Locale::En).await?,
     ))
@@ -106,9 +108,9 @@ pub struct MailboxQuery {
 )]
 pub async fn mailbox(
     State(state): State<AppState>,
-    _admin: Admin,
+    _admin: Caller<Admin>,
     Query(q): Query<MailboxQuery>,
-) -> Result<Json<Vec<MailMessage>>, ApiError> {
+) -> Result<Json<Vec<MailMessage>>, HttpError> {
     Ok(Json(mailbox::mail_to(&state, &q.recipient).await?))
 }
 
@@ -124,9 +126,9 @@ pub async fn mailbox(
 )]
 pub async fn dashboard(
     State(state): State<AppState>,
-    _admin: Admin,
+    _admin: Caller<Admin>,
     EventPath(event_id): EventPath,
-) -> Result<Json<Dashboard>, ApiError> {
+) -> Result<Json<Dashboard>, HttpError> {
     Ok(Json(
         console::dashboard(&state, event_id, Locale::En).await?,
     ))
@@ -145,11 +147,11 @@ pub async fn dashboard(
 )]
 pub async fn dashboard_stream(
     State(state): State<AppState>,
-    _admin: Admin,
+    _admin: Caller<Admin>,
     client: Option<axum::Extension<ClientAddr>>,
     EventPath(event_id): EventPath,
     headers: HeaderMap,
-) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, HttpError> {
     let stopping = state.stopping.clone();
     // Every stream holds a slot, the console's too.
     let slot = state.streams.take(client.map(|c| c.limit_key()))?;
@@ -241,11 +243,11 @@ pub struct Extension {
 )]
 pub async fn booking_action(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     Path((booking_id, action)): Path<(String, String)>,
     headers: HeaderMap,
     RawBody(body): RawBody,
-) -> Result<Json<ActionOutcome>, ApiError> {
+) -> Result<Json<ActionOutcome>, HttpError> {
     let booking_id = extract::booking_id(&booking_id)?;
     let action = BookingAction::parse(&action).ok_or(ApiError::NotFound("action"))?;
     let what = actions::Act::named(action, || {

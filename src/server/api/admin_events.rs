@@ -6,12 +6,14 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::admin::{console, setup};
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::console::{AdminEvent, CreatedEvent, EventLayout};
-use holdfast_app::model::RefundPolicy;
+use holdfast_core::admin::auth::Admin;
+use holdfast_core::admin::{console, setup};
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::AppState;
+use holdfast_model::console::{AdminEvent, CreatedEvent, EventLayout};
+use holdfast_model::RefundPolicy;
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 
 use super::extract::{EventPath, JsonBody};
 
@@ -25,8 +27,8 @@ use super::extract::{EventPath, JsonBody};
 )]
 pub async fn events(
     State(state): State<AppState>,
-    _admin: Admin,
-) -> Result<Json<Vec<AdminEvent>>, ApiError> {
+    _admin: Caller<Admin>,
+) -> Result<Json<Vec<AdminEvent>>, HttpError> {
     Ok(Json(console::all_events(&state).await?))
 }
 
@@ -42,9 +44,9 @@ pub async fn events(
 )]
 pub async fn create_event(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     JsonBody(layout): JsonBody<EventLayout>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let created: CreatedEvent = setup::create_event(&state, &admin, &layout).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
@@ -62,9 +64,9 @@ pub async fn create_event(
 )]
 pub async fn layout(
     State(state): State<AppState>,
-    _admin: Admin,
+    _admin: Caller<Admin>,
     EventPath(event_id): EventPath,
-) -> Result<Json<EventLayout>, ApiError> {
+) -> Result<Json<EventLayout>, HttpError> {
     Ok(Json(setup::layout_of(&state, event_id).await?))
 }
 
@@ -83,10 +85,10 @@ pub async fn layout(
 )]
 pub async fn edit_layout(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     EventPath(event_id): EventPath,
     JsonBody(layout): JsonBody<EventLayout>,
-) -> Result<Json<CreatedEvent>, ApiError> {
+) -> Result<Json<CreatedEvent>, HttpError> {
     Ok(Json(
         setup::edit_layout(&state, &admin, event_id, &layout).await?,
     ))
@@ -103,9 +105,9 @@ pub async fn edit_layout(
 )]
 pub async fn publish(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     EventPath(event_id): EventPath,
-) -> Result<Json<CreatedEvent>, ApiError> {
+) -> Result<Json<CreatedEvent>, HttpError> {
     Ok(Json(
         setup::set_published(&state, &admin, event_id, true).await?,
     ))
@@ -123,10 +125,10 @@ pub async fn publish(
 )]
 pub async fn set_refund_policy(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     EventPath(event_id): EventPath,
     JsonBody(policy): JsonBody<RefundPolicy>,
-) -> Result<Json<RefundPolicy>, ApiError> {
+) -> Result<Json<RefundPolicy>, HttpError> {
     Ok(Json(
         setup::set_refund_policy(&state, &admin, event_id, policy).await?,
     ))
@@ -143,9 +145,9 @@ pub async fn set_refund_policy(
 )]
 pub async fn unpublish(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     EventPath(event_id): EventPath,
-) -> Result<Json<CreatedEvent>, ApiError> {
+) -> Result<Json<CreatedEvent>, HttpError> {
     Ok(Json(
         setup::set_published(&state, &admin, event_id, false).await?,
     ))

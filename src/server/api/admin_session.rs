@@ -4,10 +4,11 @@
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
-use holdfast_app::core::admin::auth;
-use holdfast_app::core::platform::client_addr::ClientAddr;
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::{ApiError, AppState};
+use holdfast_core::admin::auth;
+use holdfast_core::platform::client_addr::ClientAddr;
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::{ApiError, AppState};
+use holdfast_web::HttpError;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tower_sessions::Session;
@@ -34,7 +35,7 @@ pub async fn login(
     session: Session,
     headers: HeaderMap,
     request: axum::extract::Request,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, HttpError> {
     let client = request
         .extensions()
         .get::<ClientAddr>()
@@ -56,7 +57,7 @@ pub async fn login(
     summary = "Console sign-out",
     responses((status = 204, description = "signed out")),
 )]
-pub async fn logout(session: Session) -> Result<StatusCode, ApiError> {
+pub async fn logout(session: Session) -> Result<StatusCode, HttpError> {
     auth::sign_out(&session).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -3,15 +3,16 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use holdfast_app::core::booking::best::{hold_best, BestRequest};
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::HoldResponse;
+use holdfast_core::booking::best::{hold_best, BestRequest};
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::HoldResponse;
+use holdfast_web::HttpError;
 use serde::Deserialize;
 
 use super::extract;
 use super::hold_attempt::HoldAttempt;
-use holdfast_app::model::SeatId;
+use holdfast_model::SeatId;
 
 /// How many seats, and which may do.
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -47,13 +48,12 @@ pub struct BestAvailableRequest {
 pub async fn best_available(
     State(state): State<AppState>,
     hold: HoldAttempt,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let req: BestAvailableRequest = hold.json()?;
     if req.max_price_cents.is_some_and(|p| p < 0) {
-        return Err(ApiError::unprocessable(
-            "maxPriceCents cannot be negative",
-            "maxPriceCents",
-        ));
+        return Err(
+            ApiError::unprocessable("maxPriceCents cannot be negative", "maxPriceCents").into(),
+        );
     }
     let request = BestRequest {
         quantity: usize::try_from(req.quantity).unwrap_or(0),

@@ -4,11 +4,13 @@
 
 use axum::extract::State;
 use axum::Json;
-use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::booking::history;
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::HistoryEntry;
+use holdfast_core::admin::auth::Admin;
+use holdfast_core::booking::history;
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::HistoryEntry;
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 
 use super::extract::BookingPath;
 
@@ -23,9 +25,9 @@ use super::extract::BookingPath;
 )]
 pub async fn show(
     State(state): State<AppState>,
-    _admin: Admin,
+    _admin: Caller<Admin>,
     BookingPath(id): BookingPath,
-) -> Result<Json<Vec<HistoryEntry>>, ApiError> {
+) -> Result<Json<Vec<HistoryEntry>>, HttpError> {
     let steps = history::of(&state.db, &id).await?;
     Ok(Json(steps.ok_or(ApiError::NotFound("booking"))?))
 }

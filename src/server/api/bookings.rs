@@ -3,14 +3,16 @@
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::Json;
-use holdfast_app::core::booking::{query, release};
-use holdfast_app::core::buyer::{Buyer, Owner};
-use holdfast_app::core::door::{self, TicketStatus};
-use holdfast_app::core::payments::cancellation;
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::Locale;
-use holdfast_app::model::{BookingView, CancelResponse};
+use holdfast_core::booking::{query, release};
+use holdfast_core::buyer::{Buyer, Owner};
+use holdfast_core::door::{self, TicketStatus};
+use holdfast_core::payments::cancellation;
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::AppState;
+use holdfast_model::{BookingView, CancelResponse};
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 use serde_json::{json, Value};
 
 use super::extract::{self, BookingPath, KeyedPost};
@@ -25,9 +27,9 @@ use super::extract::{self, BookingPath, KeyedPost};
 )]
 pub async fn show(
     State(state): State<AppState>,
-    owner: Owner,
+    Caller(owner): Caller<Owner>,
     BookingPath(id): BookingPath,
-) -> Result<Json<BookingView>, ApiError> {
+) -> Result<Json<BookingView>, HttpError> {
     Ok(Json(
         query::booking_of_buyer(&state, &owner, &id, Locale::En).await?,
     ))
@@ -42,8 +44,8 @@ pub async fn show(
 )]
 pub async fn mine(
     State(state): State<AppState>,
-    owner: Owner,
-) -> Result<Json<Vec<BookingView>>, ApiError> {
+    Caller(owner): Caller<Owner>,
+) -> Result<Json<Vec<BookingView>>, HttpError> {
     Ok(Json(
         query::bookings_of_buyer(&state, &owner, Locale::En).await?,
     ))
@@ -60,10 +62,10 @@ pub async fn mine(
 )]
 pub async fn cancel(
     State(state): State<AppState>,
-    owner: Owner,
+    Caller(owner): Caller<Owner>,
     BookingPath(id): BookingPath,
     post: KeyedPost,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let outcome = cancellation::cancel(&state, &owner, &id, Some(&post.key)).await?;
     Ok(extract::idempotent_json(outcome))
 }
@@ -79,9 +81,9 @@ pub async fn cancel(
 )]
 pub async fn release(
     State(state): State<AppState>,
-    buyer: Buyer,
+    Caller(buyer): Caller<Buyer>,
     BookingPath(id): BookingPath,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, HttpError> {
     let status = release::cancel_hold(&state, &buyer.0, &id).await?;
     Ok(Json(json!({ "status": status.as_str() })))
 }
@@ -98,6 +100,6 @@ pub async fn release(
 pub async fn check_ticket(
     State(state): State<AppState>,
     Path(token): Path<String>,
-) -> Result<Json<TicketStatus>, ApiError> {
+) -> Result<Json<TicketStatus>, HttpError> {
     Ok(Json(door::ticket_status(&state, &token).await?))
 }

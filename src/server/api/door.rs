@@ -5,12 +5,14 @@
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
-use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::door::{self, CheckedIn, Door};
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::{ApiError, AppState};
 use holdfast_app::i18n::Locale;
-use holdfast_app::model::EventId;
+use holdfast_core::admin::auth::Admin;
+use holdfast_core::door::{self, CheckedIn, Door};
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::AppState;
+use holdfast_model::EventId;
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 use serde::Deserialize;
 
 use super::extract::{self, RawBody};
@@ -39,11 +41,11 @@ pub struct CheckInRequest {
 )]
 pub async fn check_in(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     Path(token): Path<String>,
     headers: HeaderMap,
     RawBody(body): RawBody,
-) -> Result<Json<CheckedIn>, ApiError> {
+) -> Result<Json<CheckedIn>, HttpError> {
     let request: CheckInRequest = if body.is_empty() {
         CheckInRequest::default()
     } else {

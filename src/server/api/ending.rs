@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use axum::response::sse::Event;
 use futures::stream::{self, Stream, StreamExt};
-use holdfast_app::core::platform::stopping::Stopping;
+use holdfast_core::platform::stopping::Stopping;
 
 /// How soon a browser reconnects after its instance stopped.
 pub const RECONNECT_AFTER: Duration = Duration::from_secs(1);

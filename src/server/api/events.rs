@@ -2,9 +2,10 @@
 
 use axum::extract::State;
 use axum::Json;
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::{catalog, ApiError, AppState};
-use holdfast_app::model::{EventDetail, EventSummary};
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::{catalog, AppState};
+use holdfast_model::{EventDetail, EventSummary};
+use holdfast_web::HttpError;
 
 use super::extract::EventPath;
 
@@ -15,7 +16,7 @@ use super::extract::EventPath;
     summary = "Published events with seat counts",
     responses((status = 200, body = Vec<EventSummary>)),
 )]
-pub async fn list(State(state): State<AppState>) -> Result<Json<Vec<EventSummary>>, ApiError> {
+pub async fn list(State(state): State<AppState>) -> Result<Json<Vec<EventSummary>>, HttpError> {
     Ok(Json(catalog::list_events(&state).await?))
 }
 
@@ -30,6 +31,6 @@ pub async fn list(State(state): State<AppState>) -> Result<Json<Vec<EventSummary
 pub async fn detail(
     State(state): State<AppState>,
     EventPath(event_id): EventPath,
-) -> Result<Json<EventDetail>, ApiError> {
+) -> Result<Json<EventDetail>, HttpError> {
     Ok(Json(catalog::event_detail(&state, event_id).await?))
 }

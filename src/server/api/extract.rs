@@ -6,10 +6,12 @@ use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use holdfast_app::core::booking::Idempotent;
-use holdfast_app::core::platform::idempotency::IdempotencyKey;
-use holdfast_app::core::ApiError;
-use holdfast_app::model::{BookingId, BuyerId, EventId};
+use holdfast_core::booking::Idempotent;
+use holdfast_core::platform::error::Invalid;
+use holdfast_core::platform::idempotency::IdempotencyKey;
+use holdfast_core::ApiError;
+use holdfast_model::{BookingId, EventId};
+use holdfast_web::HttpError;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -36,7 +38,7 @@ pub fn booking_id(raw: &str) -> Result<BookingId, ApiError> {
 pub struct EventPath(pub EventId);
 
 impl<S: Send + Sync> FromRequestParts<S> for EventPath {
-    type Rejection = ApiError;
+    type Rejection = HttpError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         event_id(
@@ -45,6 +47,7 @@ impl<S: Send + Sync> FromRequestParts<S> for EventPath {
                 .named("eventId")?,
         )
         .map(EventPath)
+        .map_err(HttpError)
     }
 }
 
@@ -52,11 +55,11 @@ impl<S: Send + Sync> FromRequestParts<S> for EventPath {
 pub struct BookingPath(pub BookingId);
 
 impl<S: Send + Sync> FromRequestParts<S> for BookingPath {
-    type Rejection = ApiError;
+    type Rejection = HttpError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let params = PathParams::read(parts, state, "bookingId").await?;
-        booking_id(params.named("bookingId")?).map(BookingPath)
+        Ok(BookingPath(booking_id(params.named("bookingId")?)?))
     }
 }
 
@@ -112,20 +115,24 @@ impl PathParams {
 pub struct RawBody(pub Bytes);
 
 impl<S: Send + Sync> FromRequest<S> for RawBody {
-    type Rejection = ApiError;
+    type Rejection = HttpError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         Bytes::from_request(req, state)
             .await
             .map(RawBody)
             .map_err(|e| ApiError::Validation {
-                status: e.status(),
+                kind: match e.status() {
+                    axum::http::StatusCode::PAYLOAD_TOO_LARGE => Invalid::TooLarge,
+                    _ => Invalid::Unreadable,
+                },
                 message: format!(
                     "the request body could not be read (at most {} bytes)",
                     super::MAX_BODY_BYTES
                 ),
                 fields: vec!["body".into()],
             })
+            .map_err(HttpError)
     }
 }
 
@@ -134,12 +141,12 @@ impl<S: Send + Sync> FromRequest<S> for RawBody {
 pub struct JsonBody<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
-    type Rejection = ApiError;
+    type Rejection = HttpError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         let headers = req.headers().clone();
         let RawBody(body) = RawBody::from_request(req, state).await?;
-        json(&headers, &body).map(JsonBody)
+        Ok(JsonBody(json(&headers, &body)?))
     }
 }
 
@@ -151,7 +158,7 @@ pub fn json<T: DeserializeOwned>(headers: &HeaderMap, body: &Bytes) -> Result<T,
         .is_some_and(|v| v.starts_with("application/json"));
     if !is_json {
         return Err(ApiError::Validation {
-            status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            kind: Invalid::WrongFormat,
             message: "send the body as application/json".into(),
             fields: vec!["Content-Type".into()],
         });
@@ -198,7 +205,7 @@ pub struct KeyedPost {
 }
 
 impl<S: Send + Sync> FromRequest<S> for KeyedPost {
-    type Rejection = ApiError;
+    type Rejection = HttpError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         let headers = req.headers().clone();
@@ -225,26 +232,15 @@ pub fn idempotent_json<T: Serialize>(outcome: Idempotent<T>) -> Response {
     }
 }
 
-/// The waiting room's gate for this request (header or cookie token).
-/// The gate for holds: the proof the hold use cases take.
-pub async fn admit_to_hold(
-    state: &holdfast_app::core::AppState,
-    buyer: &BuyerId,
-    event_id: EventId,
-    headers: &HeaderMap,
-) -> Result<holdfast_app::core::waiting_room::Admitted, ApiError> {
-    use holdfast_app::core::waiting_room::gate;
-    let token = gate::admission_token_in(headers, event_id);
-    gate::admit(state, buyer, event_id, token.as_deref()).await
-}
-
+/// The waiting room's gate for a read (the seat map, its stream): the
+/// buyer's admission when the event's room is on (header or cookie token).
 pub async fn admitted(
-    state: &holdfast_app::core::AppState,
+    state: &holdfast_core::AppState,
     buyer: Option<&str>,
     event_id: EventId,
     headers: &HeaderMap,
 ) -> Result<(), ApiError> {
-    use holdfast_app::core::waiting_room::gate;
+    use holdfast_core::waiting_room::gate;
     let token = gate::admission_token_in(headers, event_id);
     gate::require_admission(state, buyer, event_id, token.as_deref()).await
 }
@@ -253,14 +249,14 @@ pub async fn admitted(
 /// the waiting room is on; buyers may not. A wrong token counts against
 /// the client like any other (`AdminAuth::check_token`).
 pub fn is_staff(
-    state: &holdfast_app::core::AppState,
-    client: Option<&holdfast_app::core::platform::client_addr::ClientAddr>,
+    state: &holdfast_core::AppState,
+    client: Option<&holdfast_core::platform::client_addr::ClientAddr>,
     headers: &HeaderMap,
 ) -> bool {
     headers
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(holdfast_app::core::admin::auth::bearer_token)
+        .and_then(holdfast_core::admin::auth::bearer_token)
         .is_some_and(|t| {
             state
                 .admin

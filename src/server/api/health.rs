@@ -2,7 +2,8 @@
 
 use axum::extract::State;
 use axum::Json;
-use holdfast_app::core::{ApiError, AppState};
+use holdfast_core::{ApiError, AppState};
+use holdfast_web::HttpError;
 use serde_json::{json, Value};
 
 pub async fn healthz() -> Json<Value> {
@@ -10,9 +11,9 @@ pub async fn healthz() -> Json<Value> {
 }
 
 /// Ready when the database answers and the migrations are applied.
-pub async fn readyz(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+pub async fn readyz(State(state): State<AppState>) -> Result<Json<Value>, HttpError> {
     if !state.db.migrations_applied().await? {
-        return Err(ApiError::InvalidState("migrations not applied".into()));
+        return Err(ApiError::InvalidState("migrations not applied".into()).into());
     }
     Ok(Json(
         json!({ "status": "ready", "database": format!("{:?}", state.db.backend).to_lowercase() }),

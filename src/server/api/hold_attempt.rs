@@ -1,17 +1,20 @@
 //! Every hold path's gates, in one place and one order: the buyer (a
 //! session is made if need be), the path's ids (all positive whole
-//! numbers), the waiting room's admission for the path's event, and an
-//! Idempotency-Key bound to the request. What is asked (the body) is the
-//! handler's to read.
+//! numbers), then the core's hold gate (`booking::hold_gate`: the waiting
+//! room's admission for the path's event, and an Idempotency-Key bound to
+//! the request), the same the pages' server functions pass. What is asked
+//! (the body) is the handler's to read.
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, OriginalUri, Request};
 use axum::http::HeaderMap;
-use holdfast_app::core::buyer::SessionBuyer;
-use holdfast_app::core::platform::idempotency::IdempotencyKey;
-use holdfast_app::core::waiting_room::Admitted;
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::EventId;
+use holdfast_core::booking::hold_gate::{self, HoldPass};
+use holdfast_core::buyer::SessionBuyer;
+use holdfast_core::platform::idempotency::IdempotencyKey;
+use holdfast_core::waiting_room::{gate, Admitted};
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::EventId;
+use holdfast_web::{Caller, HttpError};
 
 use super::extract::{self, PathParams, RawBody};
 
@@ -37,14 +40,11 @@ impl HoldAttempt {
 }
 
 impl FromRequest<AppState> for HoldAttempt {
-    type Rejection = ApiError;
+    type Rejection = HttpError;
 
-    async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, HttpError> {
         let (mut parts, body) = req.into_parts();
-        let SessionBuyer {
-            id: buyer,
-            new: new_buyer,
-        } = SessionBuyer::from_request_parts(&mut parts, state).await?;
+        let Caller(buyer) = Caller::<SessionBuyer>::from_request_parts(&mut parts, state).await?;
         let params =
             axum::extract::Path::<Vec<(String, String)>>::from_request_parts(&mut parts, state)
                 .await
@@ -58,9 +58,12 @@ impl FromRequest<AppState> for HoldAttempt {
         let RawBody(body) = RawBody::from_request(Request::from_parts(parts, body), state).await?;
         params.check_ids()?;
         let event_id = EventId(params.id("eventId")?);
-        let admitted = extract::admit_to_hold(state, &buyer, event_id, &headers).await?;
-        let key = IdempotencyKey::required(&headers, "POST", &path, &body)?;
-        let key = key.of_buyer(new_buyer);
+        let token = gate::admission_token_in(&headers, event_id);
+        let HoldPass { admitted, key } =
+            hold_gate::pass(state, &buyer, event_id, token.as_deref(), || {
+                IdempotencyKey::required(&headers, "POST", &path, &body)
+            })
+            .await?;
         Ok(HoldAttempt {
             admitted,
             key,

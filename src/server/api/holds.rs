@@ -4,16 +4,17 @@
 use super::openapi::{HoldPlacesRequest, HoldSeatsRequest};
 use axum::extract::State;
 use axum::response::Response;
-use holdfast_app::core::booking::{ga, hold};
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::HoldResponse;
+use holdfast_core::booking::{ga, hold};
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::HoldResponse;
+use holdfast_web::HttpError;
 use serde::Deserialize;
 use std::collections::HashMap;
 
 use super::extract;
 use super::hold_attempt::HoldAttempt;
-use holdfast_app::model::SeatId;
+use holdfast_model::SeatId;
 
 #[utoipa::path(
     post,
@@ -26,7 +27,7 @@ use holdfast_app::model::SeatId;
 pub async fn hold_one(
     State(state): State<AppState>,
     hold: HoldAttempt,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let seat_id = SeatId(hold.path_id("seatId")?);
     let outcome = hold::hold_seats(&state, &hold.admitted, &[seat_id], Some(&hold.key)).await?;
     Ok(extract::idempotent_json(outcome))
@@ -60,7 +61,7 @@ pub struct Party {
 pub async fn hold_many(
     State(state): State<AppState>,
     hold: HoldAttempt,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let req: HoldMany = hold.json()?;
     let seat_ids = req
         .seat_ids
@@ -116,7 +117,7 @@ pub struct HoldPlaces {
 pub async fn hold_general_admission(
     State(state): State<AppState>,
     hold: HoldAttempt,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let area_id = hold.path_id("areaId")?;
     let req: HoldPlaces = hold.json()?;
     let (admitted, key) = (&hold.admitted, Some(&hold.key));

@@ -4,12 +4,14 @@
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::admin::run_job;
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::platform::jobs::history;
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::console::{JobView, RunRequested};
+use holdfast_core::admin::auth::Admin;
+use holdfast_core::admin::run_job;
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::platform::jobs::history;
+use holdfast_core::AppState;
+use holdfast_model::console::{JobView, RunRequested};
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 
 /// `GET /api/admin/jobs`.
 #[utoipa::path(
@@ -22,8 +24,8 @@ use holdfast_app::model::console::{JobView, RunRequested};
 )]
 pub async fn list(
     State(state): State<AppState>,
-    _admin: Admin,
-) -> Result<Json<Vec<JobView>>, ApiError> {
+    _admin: Caller<Admin>,
+) -> Result<Json<Vec<JobView>>, HttpError> {
     Ok(Json(history::jobs(&state.db).await?))
 }
 
@@ -40,9 +42,9 @@ pub async fn list(
 )]
 pub async fn run_now(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     Path(name): Path<String>,
-) -> Result<(StatusCode, Json<RunRequested>), ApiError> {
+) -> Result<(StatusCode, Json<RunRequested>), HttpError> {
     run_job::run_now(&state, &admin, &name).await?;
     Ok((StatusCode::ACCEPTED, Json(RunRequested { name })))
 }

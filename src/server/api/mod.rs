@@ -31,7 +31,8 @@ mod stream;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{any, get, post, put};
 use axum::Router;
-use holdfast_app::core::{ApiError, AppState};
+use holdfast_core::{ApiError, AppState};
+use holdfast_web::HttpError;
 
 /// Request bodies of the API are small JSON documents.
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
@@ -186,6 +187,6 @@ pub fn routes() -> Router<AppState> {
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
 }
 
-async fn not_found() -> ApiError {
-    ApiError::NotFound("endpoint")
+async fn not_found() -> HttpError {
+    HttpError(ApiError::NotFound("endpoint"))
 }

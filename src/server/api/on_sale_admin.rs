@@ -4,12 +4,14 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::promo::campaigns;
-use holdfast_app::core::waiting_room::setup;
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::console::{NewPromo, PromoCampaign, RoomSummary};
+use holdfast_core::admin::auth::Admin;
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::promo::campaigns;
+use holdfast_core::waiting_room::setup;
+use holdfast_core::AppState;
+use holdfast_model::console::{NewPromo, PromoCampaign, RoomSummary};
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 use serde::Deserialize;
 
 use super::extract::{EventPath, JsonBody};
@@ -35,10 +37,10 @@ pub struct RoomSettings {
 )]
 pub async fn set_queue(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     EventPath(event_id): EventPath,
     JsonBody(form): JsonBody<RoomSettings>,
-) -> Result<Json<RoomSummary>, ApiError> {
+) -> Result<Json<RoomSummary>, HttpError> {
     Ok(Json(
         setup::configure(
             &state,
@@ -71,10 +73,10 @@ pub struct OnSaleTime {
 )]
 pub async fn move_on_sale(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     EventPath(event_id): EventPath,
     JsonBody(form): JsonBody<OnSaleTime>,
-) -> Result<Json<RoomSummary>, ApiError> {
+) -> Result<Json<RoomSummary>, HttpError> {
     Ok(Json(
         setup::move_on_sale(&state, &admin, event_id, &form.on_sale_at).await?,
     ))
@@ -91,9 +93,9 @@ pub async fn move_on_sale(
 )]
 pub async fn queue_summary(
     State(state): State<AppState>,
-    _admin: Admin,
+    _admin: Caller<Admin>,
     EventPath(event_id): EventPath,
-) -> Result<Json<RoomSummary>, ApiError> {
+) -> Result<Json<RoomSummary>, HttpError> {
     Ok(Json(setup::summary(&state, event_id).await?))
 }
 
@@ -108,9 +110,9 @@ pub async fn queue_summary(
 )]
 pub async fn create_promo(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     JsonBody(form): JsonBody<NewPromo>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let created = campaigns::create(&state, &admin, &form).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
@@ -125,7 +127,7 @@ pub async fn create_promo(
 )]
 pub async fn list_promos(
     State(state): State<AppState>,
-    _admin: Admin,
-) -> Result<Json<Vec<PromoCampaign>>, ApiError> {
+    _admin: Caller<Admin>,
+) -> Result<Json<Vec<PromoCampaign>>, HttpError> {
     Ok(Json(campaigns::list(&state).await?))
 }

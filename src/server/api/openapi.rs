@@ -4,16 +4,16 @@
 //! router registers.
 
 use axum::Json;
-use holdfast_app::core::door::CheckedIn;
-use holdfast_app::core::platform::error::{ErrorBody, ErrorDetail, FieldError};
-use holdfast_app::model::console::{
+use holdfast_core::door::CheckedIn;
+use holdfast_core::platform::error::{ErrorBody, ErrorDetail, FieldError};
+use holdfast_model::console::{
     ActionOutcome, AuditRow, BookingAction, BookingActivity, CampaignKind, CanaryReport,
     CategorySpec, CreatedEvent, Dashboard, EventLayout, JobRunView, JobView, LiveHold, MailMessage,
     MailRow, NewPromo, PromoCampaign, RoomSummary, RunOutcome, RunRequested, SalesLine, SeatCounts,
     SectionSpec, StandingCount, StandingSpec, WebhookRow,
 };
-use holdfast_app::model::seat_drawing::{DrawnCategory, DrawnSeats, SeatDrawing};
-use holdfast_app::model::{
+use holdfast_model::seat_drawing::{DrawnCategory, DrawnSeats, SeatDrawing};
+use holdfast_model::{
     BookingSeat, BookingView, CancelResponse, CauseKind, EventDetail, EventKind, EventSummary,
     GeneralAdmissionArea, GeneralAdmissionLine, HistoryEntry, HoldResponse, PartRefund,
     PartRefundRequest, PartRefundState, PayResponse, PaymentView, PriceCategory, PromoApplied,
@@ -29,12 +29,12 @@ use super::{
     holds, jobs, on_sale_admin, payments, promos, queue, rebooking, refunds, reports, sailings,
     seat_map, stream,
 };
-use holdfast_app::model::sailing::{
+use holdfast_model::sailing::{
     Fare, Guest, Manifest, ManifestPlace, PortCall, RebookingAnswer, RebookingChoice,
     RebookingOutcome, RebookingProgress, RebookingView, RouteRef, SailingDetail, SailingStatus,
     SailingSummary,
 };
-use holdfast_app::model::SeatId;
+use holdfast_model::SeatId;
 
 /// `POST /api/events/{eventId}/holds`.
 #[derive(Deserialize, ToSchema)]

@@ -4,11 +4,13 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
-use holdfast_app::core::buyer::Buyer;
-use holdfast_app::core::payments::{checkout, webhook};
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::PayResponse;
+use holdfast_core::buyer::Buyer;
+use holdfast_core::payments::{checkout, webhook};
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::AppState;
+use holdfast_model::PayResponse;
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 use serde_json::{json, Value};
 
 use super::extract::{self, BookingPath, KeyedPost, RawBody};
@@ -23,10 +25,10 @@ use super::extract::{self, BookingPath, KeyedPost, RawBody};
 )]
 pub async fn pay(
     State(state): State<AppState>,
-    buyer: Buyer,
+    Caller(buyer): Caller<Buyer>,
     BookingPath(id): BookingPath,
     post: KeyedPost,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let language = holdfast_app::i18n::Locale::said_in(&post.headers);
     let outcome =
         checkout::start_checkout(&state, &buyer.0, &id, Some(&post.key), language).await?;
@@ -47,7 +49,7 @@ pub async fn webhook(
     State(state): State<AppState>,
     headers: HeaderMap,
     RawBody(body): RawBody,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, HttpError> {
     let signature = headers
         .get("stripe-signature")
         .and_then(|v| v.to_str().ok());

@@ -3,11 +3,13 @@
 
 use axum::extract::{Path, State};
 use axum::Json;
-use holdfast_app::core::buyer::Buyer;
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::promo::{apply, pool};
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::PromoApplied;
+use holdfast_core::buyer::Buyer;
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::promo::{apply, pool};
+use holdfast_core::AppState;
+use holdfast_model::PromoApplied;
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 use serde::{Deserialize, Serialize};
 
 use super::extract::{self, BookingPath, JsonBody};
@@ -31,10 +33,10 @@ pub struct PromoRequest {
 )]
 pub async fn apply_promo(
     State(state): State<AppState>,
-    buyer: Buyer,
+    Caller(buyer): Caller<Buyer>,
     BookingPath(booking_id): BookingPath,
     JsonBody(req): JsonBody<PromoRequest>,
-) -> Result<Json<PromoApplied>, ApiError> {
+) -> Result<Json<PromoApplied>, HttpError> {
     Ok(Json(
         apply::apply_promo(&state, &buyer.0, &booking_id, &req.code).await?,
     ))
@@ -55,9 +57,9 @@ pub struct PooledCode {
 )]
 pub async fn claim_pooled(
     State(state): State<AppState>,
-    buyer: Buyer,
+    Caller(buyer): Caller<Buyer>,
     Path(campaign_id): Path<String>,
-) -> Result<Json<PooledCode>, ApiError> {
+) -> Result<Json<PooledCode>, HttpError> {
     let campaign_id = extract::id(&campaign_id, "campaignId")?;
     let code = pool::code_for_buyer(&state, &buyer.0, campaign_id).await?;
     Ok(Json(PooledCode { code }))

@@ -2,6 +2,8 @@
 //! The answers set the queue and admission cookies, so a browser carries
 //! them to the seat map and the hold endpoints by itself.
 
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,19 +14,19 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use futures::stream::Stream;
-use holdfast_app::core::buyer::Buyer;
-use holdfast_app::core::platform::client_addr::ClientAddr;
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::seat_map::SeatChanges;
-use holdfast_app::core::waiting_room::gate::{cookie, queue_cookie, status_cookies};
-use holdfast_app::core::waiting_room::{current_status, join};
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::QueueStatus;
+use holdfast_core::buyer::Buyer;
+use holdfast_core::platform::client_addr::ClientAddr;
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::seat_map::SeatChanges;
+use holdfast_core::waiting_room::gate::{cookie, queue_cookie, status_cookies};
+use holdfast_core::waiting_room::{current_status, join};
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::QueueStatus;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::broadcast::Receiver;
 
 use super::extract::EventPath;
-use holdfast_app::model::EventId;
+use holdfast_model::EventId;
 
 const QUEUE_TOKEN_HEADER: &str = "queue-token";
 
@@ -38,9 +40,9 @@ const QUEUE_TOKEN_HEADER: &str = "queue-token";
 )]
 pub async fn join_queue(
     State(state): State<AppState>,
-    buyer: Buyer,
+    Caller(buyer): Caller<Buyer>,
     EventPath(event_id): EventPath,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let status = join::join(&state, &buyer.0, event_id).await?;
     Ok(with_cookies(&state, event_id, status))
 }
@@ -55,10 +57,10 @@ pub async fn join_queue(
 )]
 pub async fn queue_status(
     State(state): State<AppState>,
-    buyer: Buyer,
+    Caller(buyer): Caller<Buyer>,
     EventPath(event_id): EventPath,
     headers: HeaderMap,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let token = queue_token_in(&headers, event_id);
     let status = current_status(&state, &buyer.0, event_id, token.as_deref())
         .await?
@@ -76,11 +78,11 @@ pub async fn queue_status(
 )]
 pub async fn queue_stream(
     State(state): State<AppState>,
-    buyer: Buyer,
+    Caller(buyer): Caller<Buyer>,
     client: Option<Extension<ClientAddr>>,
     EventPath(event_id): EventPath,
     headers: HeaderMap,
-) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, HttpError> {
     let stopping = state.stopping.clone();
     let slot = state.streams.take(client.map(|c| c.limit_key()))?;
     let token = queue_token_in(&headers, event_id);

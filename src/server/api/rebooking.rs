@@ -2,6 +2,8 @@
 //! progress (JSON, and pushed as server-sent events), and the buyer's
 //! answer for a moved booking.
 
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 use std::convert::Infallible;
 use std::time::Duration;
 
@@ -9,14 +11,14 @@ use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::{extract::State, Extension, Json};
 use futures::stream::{Stream, StreamExt};
-use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::buyer::Owner;
-use holdfast_app::core::platform::client_addr::ClientAddr;
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::sailing::rebooking::{self, answer::Answer, cancel};
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::sailing::{RebookingProgress, RebookingView};
-use holdfast_app::model::EventId;
+use holdfast_core::admin::auth::Admin;
+use holdfast_core::buyer::Owner;
+use holdfast_core::platform::client_addr::ClientAddr;
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::sailing::rebooking::{self, answer::Answer, cancel};
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::sailing::{RebookingProgress, RebookingView};
+use holdfast_model::EventId;
 use serde::Deserialize;
 
 use super::extract::{BookingPath, JsonBody};
@@ -41,10 +43,10 @@ pub struct CancelBody {
 )]
 pub async fn cancel_sailing(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     SailingPath(id): SailingPath,
     JsonBody(req): JsonBody<CancelBody>,
-) -> Result<(StatusCode, Json<RebookingProgress>), ApiError> {
+) -> Result<(StatusCode, Json<RebookingProgress>), HttpError> {
     let progress = cancel::cancel(&state, id, &req.reason, &admin.actor).await?;
     Ok((StatusCode::ACCEPTED, Json(progress)))
 }
@@ -60,9 +62,9 @@ pub async fn cancel_sailing(
 )]
 pub async fn progress(
     State(state): State<AppState>,
-    _admin: Admin,
+    _admin: Caller<Admin>,
     SailingPath(id): SailingPath,
-) -> Result<Json<RebookingProgress>, ApiError> {
+) -> Result<Json<RebookingProgress>, HttpError> {
     Ok(Json(rebooking::progress(&state, id).await?))
 }
 
@@ -77,10 +79,10 @@ pub async fn progress(
 )]
 pub async fn progress_stream(
     State(state): State<AppState>,
-    _admin: Admin,
+    _admin: Caller<Admin>,
     client: Option<Extension<ClientAddr>>,
     SailingPath(id): SailingPath,
-) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, HttpError> {
     let stopping = state.stopping.clone();
     // Held while the stream lives, like every stream's.
     let slot = state.streams.take(client.map(|c| c.limit_key()))?;
@@ -142,10 +144,10 @@ pub struct AnswerBody {
 )]
 pub async fn answer(
     State(state): State<AppState>,
-    owner: Owner,
+    Caller(owner): Caller<Owner>,
     BookingPath(id): BookingPath,
     JsonBody(req): JsonBody<AnswerBody>,
-) -> Result<Json<RebookingView>, ApiError> {
+) -> Result<Json<RebookingView>, HttpError> {
     let answer = read_answer(&req.choice, req.sailing_id.as_ref())?;
     Ok(Json(
         rebooking::answer::answer(&state, &owner, &id, answer).await?,

@@ -4,11 +4,13 @@
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
-use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::payments::refund_part;
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::{PartRefund, PartRefundRequest};
+use holdfast_core::admin::auth::Admin;
+use holdfast_core::payments::refund_part;
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::{PartRefund, PartRefundRequest};
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 
 use super::extract::{self, BookingPath, RawBody};
 
@@ -29,11 +31,11 @@ use super::extract::{self, BookingPath, RawBody};
 )]
 pub async fn give(
     State(state): State<AppState>,
-    admin: Admin,
+    Caller(admin): Caller<Admin>,
     BookingPath(id): BookingPath,
     headers: HeaderMap,
     RawBody(body): RawBody,
-) -> Result<(StatusCode, Json<PartRefund>), ApiError> {
+) -> Result<(StatusCode, Json<PartRefund>), HttpError> {
     let ask: PartRefundRequest = extract::json(&headers, &body)?;
     let given = refund_part::give(&state, &admin, &id, &ask).await?;
     Ok((StatusCode::CREATED, Json(given)))
@@ -51,14 +53,14 @@ pub async fn give(
 )]
 pub async fn list(
     State(state): State<AppState>,
-    _admin: Admin,
+    _admin: Caller<Admin>,
     BookingPath(id): BookingPath,
-) -> Result<Json<Vec<PartRefund>>, ApiError> {
-    if holdfast_app::core::booking::history::of(&state.db, &id)
+) -> Result<Json<Vec<PartRefund>>, HttpError> {
+    if holdfast_core::booking::history::of(&state.db, &id)
         .await?
         .is_none()
     {
-        return Err(ApiError::NotFound("booking"));
+        return Err(ApiError::NotFound("booking").into());
     }
     Ok(Json(refund_part::of_booking(&state.db, &id).await?))
 }

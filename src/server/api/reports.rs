@@ -6,12 +6,14 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use holdfast_app::core::admin::attendees;
-use holdfast_app::core::admin::auth::Admin;
-use holdfast_app::core::admin::console;
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::console::SalesLine;
+use holdfast_core::admin::attendees;
+use holdfast_core::admin::auth::Admin;
+use holdfast_core::admin::console;
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::console::SalesLine;
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 
 use super::extract::EventPath;
 
@@ -27,14 +29,14 @@ use super::extract::EventPath;
 )]
 pub async fn sales(
     State(state): State<AppState>,
-    _admin: Admin,
+    _admin: Caller<Admin>,
     EventPath(event_id): EventPath,
-) -> Result<Json<Vec<SalesLine>>, ApiError> {
+) -> Result<Json<Vec<SalesLine>>, HttpError> {
     // The dashboard's own reading, so an unknown event answers 404 alike.
     let now = state.clock.now();
     let known: Vec<SalesLine> = console::sales(&state, event_id, now).await?;
-    if known.is_empty() && !holdfast_app::core::catalog::exists(&state, event_id).await? {
-        return Err(ApiError::NotFound("event"));
+    if known.is_empty() && !holdfast_core::catalog::exists(&state, event_id).await? {
+        return Err(ApiError::NotFound("event").into());
     }
     Ok(Json(known))
 }
@@ -51,9 +53,9 @@ pub async fn sales(
 )]
 pub async fn attendees_csv(
     State(state): State<AppState>,
-    _admin: Admin,
+    _admin: Caller<Admin>,
     EventPath(event_id): EventPath,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let list = attendees::attendees(&state, event_id).await?;
     Ok((
         [

@@ -5,12 +5,14 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequestParts, Query, State};
 use axum::http::request::Parts;
 use axum::Json;
-use holdfast_app::core::buyer::Owner;
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::sailing::{catalog, manifest};
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::sailing::{Guest, Manifest, SailingDetail, SailingSummary};
-use holdfast_app::model::{EventId, SeatId};
+use holdfast_core::buyer::Owner;
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::sailing::{catalog, manifest};
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::sailing::{Guest, Manifest, SailingDetail, SailingSummary};
+use holdfast_model::{EventId, SeatId};
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 use serde::Deserialize;
 
 use super::extract::{BookingPath, JsonBody, PathParams};
@@ -26,7 +28,7 @@ use super::extract::{BookingPath, JsonBody, PathParams};
 pub async fn list(
     State(state): State<AppState>,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
-) -> Result<Json<Vec<SailingSummary>>, ApiError> {
+) -> Result<Json<Vec<SailingSummary>>, HttpError> {
     // Any query string gets an answer in the API's shape.
     let Query(pairs) = query
         .map_err(|_| ApiError::unprocessable("the query string could not be read", "route"))?;
@@ -48,7 +50,7 @@ pub async fn list(
 pub async fn detail(
     State(state): State<AppState>,
     SailingPath(id): SailingPath,
-) -> Result<Json<SailingDetail>, ApiError> {
+) -> Result<Json<SailingDetail>, HttpError> {
     Ok(Json(catalog::detail(&state, id).await?))
 }
 
@@ -56,11 +58,11 @@ pub async fn detail(
 pub struct SailingPath(pub EventId);
 
 impl<S: Send + Sync> FromRequestParts<S> for SailingPath {
-    type Rejection = ApiError;
+    type Rejection = HttpError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let params = PathParams::read(parts, state, "sailingId").await?;
-        params.id("sailingId").map(|id| SailingPath(EventId(id)))
+        Ok(SailingPath(EventId(params.id("sailingId")?)))
     }
 }
 
@@ -90,10 +92,10 @@ pub struct GuestBody {
 )]
 pub async fn set_guests(
     State(state): State<AppState>,
-    owner: Owner,
+    Caller(owner): Caller<Owner>,
     BookingPath(id): BookingPath,
     JsonBody(req): JsonBody<GuestsBody>,
-) -> Result<Json<Manifest>, ApiError> {
+) -> Result<Json<Manifest>, HttpError> {
     let guests = req
         .guests
         .into_iter()
@@ -111,6 +113,6 @@ pub async fn set_guests(
                 birth_date: g.birth_date,
             })
         })
-        .collect::<Result<Vec<_>, ApiError>>()?;
+        .collect::<Result<Vec<_>, HttpError>>()?;
     Ok(Json(manifest::set(&state, &owner, &id, guests).await?))
 }

@@ -7,14 +7,15 @@ use axum::extract::{FromRequestParts, Query, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use holdfast_app::core::buyer::MaybeBuyer;
-use holdfast_app::core::platform::client_addr::ClientAddr;
-use holdfast_app::core::platform::compressed::{Compressed, Encoding};
-use holdfast_app::core::platform::error::ErrorBody;
-use holdfast_app::core::seat_map::Rendered;
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::seat_drawing::SeatDrawing;
-use holdfast_app::model::{SeatMapSnapshot, SeatStatuses};
+use holdfast_core::buyer::MaybeBuyer;
+use holdfast_core::platform::client_addr::ClientAddr;
+use holdfast_core::platform::compressed::{Compressed, Encoding};
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_core::seat_map::Rendered;
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::seat_drawing::SeatDrawing;
+use holdfast_model::{SeatMapSnapshot, SeatStatuses};
+use holdfast_web::{Caller, HttpError};
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -80,7 +81,7 @@ pub async fn drawing(
     EventPath(event_id): EventPath,
     Query(version): Query<DrawingVersion>,
     headers: HeaderMap,
-) -> Result<Response, ApiError> {
+) -> Result<Response, HttpError> {
     let map = state
         .seat_maps
         .get(&state.db, event_id)
@@ -116,10 +117,11 @@ pub async fn drawing(
 pub struct AdmittedSnapshot(Arc<Rendered>);
 
 impl FromRequestParts<AppState> for AdmittedSnapshot {
-    type Rejection = ApiError;
+    type Rejection = HttpError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let MaybeBuyer(buyer) = MaybeBuyer::from_request_parts(parts, state).await?;
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, HttpError> {
+        let Caller(MaybeBuyer(buyer)) =
+            Caller::<MaybeBuyer>::from_request_parts(parts, state).await?;
         let EventPath(event_id) = EventPath::from_request_parts(parts, state).await?;
         let client = parts.extensions.get::<ClientAddr>();
         if !extract::is_staff(state, client, &parts.headers) {
@@ -133,11 +135,13 @@ impl FromRequestParts<AppState> for AdmittedSnapshot {
                 let console = !parts
                     .headers
                     .contains_key(axum::http::header::AUTHORIZATION)
-                    && holdfast_app::core::admin::auth::Admin::from_request_parts(parts, state)
-                        .await
-                        .is_ok();
+                    && Caller::<holdfast_core::admin::auth::Admin>::from_request_parts(
+                        parts, state,
+                    )
+                    .await
+                    .is_ok();
                 if !console {
-                    return Err(refused);
+                    return Err(refused.into());
                 }
             }
         }

@@ -5,7 +5,9 @@
 //! snapshot. On an event with standing areas, `event: standing` carries
 //! their places left: once when the stream opens, then whenever they change.
 
-use holdfast_app::core::platform::error::ErrorBody;
+use holdfast_core::platform::error::ErrorBody;
+use holdfast_web::Caller;
+use holdfast_web::HttpError;
 use std::convert::Infallible;
 use std::sync::Arc;
 
@@ -14,13 +16,13 @@ use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::Extension;
 use futures::stream::{self, Stream, StreamExt};
-use holdfast_app::core::buyer::MaybeBuyer;
-use holdfast_app::core::catalog;
-use holdfast_app::core::platform::client_addr::ClientAddr;
-use holdfast_app::core::seat_map::SeatChanges;
-use holdfast_app::core::seat_map::RESET;
-use holdfast_app::core::{ApiError, AppState};
-use holdfast_app::model::{AreaLeft, EventId, StandingLeft};
+use holdfast_core::buyer::MaybeBuyer;
+use holdfast_core::catalog;
+use holdfast_core::platform::client_addr::ClientAddr;
+use holdfast_core::seat_map::SeatChanges;
+use holdfast_core::seat_map::RESET;
+use holdfast_core::{ApiError, AppState};
+use holdfast_model::{AreaLeft, EventId, StandingLeft};
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
@@ -41,12 +43,12 @@ pub struct Since {
 )]
 pub async fn seats(
     State(state): State<AppState>,
-    MaybeBuyer(buyer): MaybeBuyer,
+    Caller(MaybeBuyer(buyer)): Caller<MaybeBuyer>,
     client: Option<Extension<ClientAddr>>,
     EventPath(event_id): EventPath,
     Query(q): Query<Since>,
     headers: HeaderMap,
-) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, HttpError> {
     let stopping = state.stopping.clone();
     if !extract::is_staff(&state, client.as_deref(), &headers) {
         extract::admitted(&state, buyer.as_deref(), event_id, &headers).await?;

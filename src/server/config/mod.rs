@@ -4,8 +4,8 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use holdfast_app::core::platform::client_addr::TrustedProxies;
-use holdfast_app::core::platform::secrets;
+use holdfast_core::platform::client_addr::TrustedProxies;
+use holdfast_core::platform::secrets;
 
 #[derive(Debug, Clone)]
 pub struct Config {

@@ -152,6 +152,28 @@ pub fn moment(locale: Locale, local: &str) -> Option<String> {
     })
 }
 
+impl crate::money::Money {
+    /// The amount as a language writes it: "€85.00" / "85,00 €",
+    /// "₫850,000" / "850.000 ₫".
+    pub fn format(self, locale: Locale) -> String {
+        price(locale, self.minor(), self.currency().code())
+    }
+}
+
+/// In English, for mail, the console's messages and the API's words.
+impl std::fmt::Display for crate::money::Money {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.format(Locale::En))
+    }
+}
+
+/// An amount for people in English: (4500, EUR) → "€45.00", (850000, VND)
+/// → "₫850,000", (12500, BHD) → "BHD 12.500" (mail, the console, the
+/// sandbox's page). Pages write it in the buyer's language: `price`.
+pub fn format_price(minor: i64, code: &str) -> String {
+    price(Locale::En, minor, code)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::format_price;
 
 #[test]
 fn amounts_read_in_their_currency_s_own_digits() {

@@ -1,9 +1,9 @@
 //! The rebooking bench's line: a ship of `N + 200` cabins on a weekly
 //! route, written straight to the database, and the cabins of a sailing.
 
-use holdfast_app::core::platform::clock::At;
-use holdfast_app::core::sailing::plan::{self, PlaceKind, PlaceSpec, ShipSpec, Side};
-use holdfast_app::core::sailing::schedule::{self, FareSpec, SailingSpec};
+use holdfast_core::platform::clock::At;
+use holdfast_core::sailing::plan::{self, PlaceKind, PlaceSpec, ShipSpec, Side};
+use holdfast_core::sailing::schedule::{self, FareSpec, SailingSpec};
 
 use super::{Options, DAY};
 use crate::throughput::client;

@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use holdfast_app::model::{outcome_watch, BookingStatus};
+use holdfast_model::{outcome_watch, BookingStatus};
 use reqwest::{Client, RequestBuilder};
 use serde_json::{json, Value};
 

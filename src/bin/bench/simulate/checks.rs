@@ -5,10 +5,10 @@
 
 use std::time::{Duration, Instant};
 
-use holdfast_app::core::invariants;
-use holdfast_app::core::platform::clock::{Clock, SystemClock};
-use holdfast_app::core::platform::db::Db;
-use holdfast_app::model::BookingStatus;
+use holdfast_core::invariants;
+use holdfast_core::platform::clock::{Clock, SystemClock};
+use holdfast_core::platform::db::Db;
+use holdfast_model::BookingStatus;
 
 use super::options::Options;
 use super::record::{time_of_day, Ack};

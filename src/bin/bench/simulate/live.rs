@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use holdfast_app::model::SeatStatus;
+use holdfast_model::SeatStatus;
 use serde::Deserialize;
 use tokio::sync::watch;
 

@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use holdfast_app::core::platform::db::Db;
+use holdfast_core::platform::db::Db;
 use tokio::sync::watch;
 
 use self::buyer::Buyer;

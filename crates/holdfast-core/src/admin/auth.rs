@@ -1,0 +1,328 @@
+//! Who is an admin: a password (argon2-hashed in the database) for the
+//! console's sign-in, and a long random token (`Authorization: Bearer`) for
+//! the admin API. When `ADMIN_PASSWORD` / `ADMIN_TOKEN` are unset at first
+//! start, random ones are generated and printed once — by the one instance
+//! whose insert created the credentials row.
+//!
+//! Wrong passwords answer 401 after a pause; more than `MAX_FAILURES` in a
+//! minute from one client answer 429 until the minute is over. An attempt
+//! is counted *before* its password is verified (and given back when it was
+//! right), so a burst of parallel guesses gets no more verifications than
+//! sequential ones would; and at most `VERIFY_SLOTS` argon2 verifications
+//! (each ~19 MiB) run at once on an instance — an attempt that finds none
+//! free within 2 s is answered 429. Wrong bearer tokens count as failures
+//! of the same client too (429 past the limit), but the right token is
+//! never refused for them.
+//!
+//! A console session holds a grant: until when, and under which credential
+//! generation. Sessions holding one are never served from an instance's
+//! cache (`session_store`), so signing out reaches every instance at once;
+//! a new password moves the generation, which ends every grant (each
+//! instance reads it at most `GENERATION_TTL` late).
+
+use crate::platform::clock::At;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use tower_sessions_core::Session;
+
+use super::secrets::{hash_password, random_secret, sha256_hex, verify_password};
+use crate::platform::client_addr::ClientAddr;
+use crate::platform::db::Db;
+use crate::ApiError;
+
+/// An admin session lasts this long from sign-in.
+pub const SESSION_MS: i64 = 8 * 3600 * 1000;
+/// Wrong credentials are answered after this pause.
+pub const FAILURE_DELAY: Duration = Duration::from_millis(400);
+const MAX_FAILURES: u32 = 5;
+/// Password verifications running at once on one instance, and how long
+/// an attempt waits for one before it is answered 429.
+const VERIFY_SLOTS: usize = 4;
+const SLOT_WAIT: Duration = Duration::from_secs(2);
+const WINDOW: Duration = Duration::from_secs(60);
+/// Where a console session keeps its grant.
+pub const SESSION_KEY: &str = "admin_grant";
+/// How long an instance trusts the credential generation it read.
+const GENERATION_TTL: Duration = Duration::from_millis(500);
+
+/// A signed-in console session's grant.
+#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
+struct Grant {
+    until: At,
+    generation: i64,
+}
+
+pub struct AdminAuth {
+    db: Db,
+    token_sha256: String,
+    failures: Mutex<HashMap<Option<IpAddr>, (u32, Instant)>>,
+    verifying: tokio::sync::Semaphore,
+    generation: Mutex<Option<(Instant, i64)>>,
+}
+
+/// Credentials generated at first start, to print once.
+pub struct Generated {
+    pub password: Option<String>,
+    pub token: Option<String>,
+}
+
+impl AdminAuth {
+    /// Loads (or creates) the credentials row, applying the configured
+    /// password and token when given.
+    pub async fn start(
+        db: &Db,
+        password: Option<&str>,
+        token: Option<&str>,
+        now_ms: At,
+    ) -> Result<(AdminAuth, Option<Generated>), String> {
+        let fail = |e: sqlx::Error| format!("admin credentials: {e}");
+        let new_password = password.map_or_else(random_secret, str::to_string);
+        let new_token = token.map_or_else(random_secret, str::to_string);
+        let created = sqlx::query(
+            "insert into admin_credential (id, password_hash, token_sha256, created_at)
+             values (1, $1, $2, $3) on conflict (id) do nothing",
+        )
+        .bind(hash_password(&new_password)?)
+        .bind(sha256_hex(&new_token))
+        .bind(now_ms)
+        .execute(db.writer())
+        .await
+        .map_err(fail)?
+        .rows_affected()
+            == 1;
+        let generated = created.then(|| Generated {
+            password: password.is_none().then(|| new_password.clone()),
+            token: token.is_none().then(|| new_token.clone()),
+        });
+        if !created {
+            if let Some(p) = password {
+                let (stored,): (String,) =
+                    sqlx::query_as("select password_hash from admin_credential where id = 1")
+                        .fetch_one(db.reader())
+                        .await
+                        .map_err(fail)?;
+                if !verify_password(&stored, p) {
+                    // A new password signs every console session out.
+                    sqlx::query(
+                        "update admin_credential set password_hash = $1, generation = generation + 1
+                         where id = 1",
+                    )
+                        .bind(hash_password(p)?)
+                        .execute(db.writer())
+                        .await
+                        .map_err(fail)?;
+                }
+            }
+            if let Some(t) = token {
+                sqlx::query("update admin_credential set token_sha256 = $1 where id = 1")
+                    .bind(sha256_hex(t))
+                    .execute(db.writer())
+                    .await
+                    .map_err(fail)?;
+            }
+        }
+        let (token_sha256,): (String,) =
+            sqlx::query_as("select token_sha256 from admin_credential where id = 1")
+                .fetch_one(db.writer())
+                .await
+                .map_err(fail)?;
+        Ok((
+            AdminAuth {
+                db: db.clone(),
+                token_sha256,
+                failures: Mutex::default(),
+                verifying: tokio::sync::Semaphore::new(VERIFY_SLOTS),
+                generation: Mutex::default(),
+            },
+            generated.filter(|g| g.password.is_some() || g.token.is_some()),
+        ))
+    }
+
+    /// Checks a sign-in password for a client; refuses early when the
+    /// client failed too often, pauses before answering a wrong one.
+    pub async fn check_password(
+        &self,
+        client: Option<IpAddr>,
+        password: &str,
+    ) -> Result<(), ApiError> {
+        self.reserve_attempt(client)?;
+        let slot = tokio::time::timeout(SLOT_WAIT, self.verifying.acquire()).await;
+        let Ok(Ok(slot)) = slot else {
+            self.give_back_attempt(client);
+            return Err(ApiError::RateLimited {
+                retry_after_secs: 1,
+            });
+        };
+        let verified = self.verify(password).await;
+        drop(slot);
+        if !matches!(verified, Ok(false)) {
+            // Right, or not decided (a database error): not a failure.
+            self.give_back_attempt(client);
+        }
+        if verified? {
+            return Ok(());
+        }
+        tokio::time::sleep(FAILURE_DELAY).await;
+        // Wrong credentials, as docs/API.md's table has it: 403 (401 is for
+        // none at all).
+        Err(ApiError::Forbidden)
+    }
+
+    async fn verify(&self, password: &str) -> Result<bool, ApiError> {
+        let (stored,): (String,) =
+            sqlx::query_as("select password_hash from admin_credential where id = 1")
+                .fetch_one(self.db.reader())
+                .await?;
+        let password = password.to_string();
+        tokio::task::spawn_blocking(move || verify_password(&stored, &password))
+            .await
+            .map_err(ApiError::internal)
+    }
+
+    /// Counts an attempt as a failure before it is verified: 429 when the
+    /// client has used up its minute.
+    fn reserve_attempt(&self, client: Option<IpAddr>) -> Result<(), ApiError> {
+        let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        if failures.len() > 100_000 {
+            failures.retain(|_, (_, since)| since.elapsed() < WINDOW);
+        }
+        let entry = failures.entry(client).or_insert((0, Instant::now()));
+        if entry.1.elapsed() >= WINDOW {
+            *entry = (0, Instant::now());
+        }
+        if entry.0 >= MAX_FAILURES {
+            return Err(ApiError::RateLimited {
+                retry_after_secs: (WINDOW.saturating_sub(entry.1.elapsed())).as_secs().max(1),
+            });
+        }
+        entry.0 += 1;
+        Ok(())
+    }
+
+    /// The attempt was not a failure after all.
+    fn give_back_attempt(&self, client: Option<IpAddr>) {
+        let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(entry) = failures.get_mut(&client) {
+            entry.0 = entry.0.saturating_sub(1);
+        }
+    }
+
+    /// Checks a bearer token for a client. The right token always passes:
+    /// it is a long random secret nobody guesses, and its holder must not
+    /// be locked out by somebody else at the same address. A wrong one is
+    /// counted — 403, and 429 once the client has failed too often this
+    /// minute — so scanning for tokens is slowed and shows in the answers.
+    pub fn check_token(&self, client: Option<IpAddr>, token: &str) -> Result<(), ApiError> {
+        if self.token_matches(token) {
+            return Ok(());
+        }
+        self.reserve_attempt(client)?;
+        Err(ApiError::Forbidden)
+    }
+
+    fn token_matches(&self, token: &str) -> bool {
+        let given = sha256_hex(token);
+        // Constant time over the (fixed-length) digests.
+        given.len() == self.token_sha256.len()
+            && given
+                .bytes()
+                .zip(self.token_sha256.bytes())
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                == 0
+    }
+
+    /// The credentials' generation, at most `GENERATION_TTL` old.
+    async fn generation(&self) -> Result<i64, ApiError> {
+        let fresh = |g: &Option<(Instant, i64)>| {
+            g.filter(|(at, _)| at.elapsed() < GENERATION_TTL)
+                .map(|(_, n)| n)
+        };
+        if let Some(n) = fresh(&self.generation.lock().unwrap_or_else(|p| p.into_inner())) {
+            return Ok(n);
+        }
+        let (n,): (i64,) = sqlx::query_as("select generation from admin_credential where id = 1")
+            .fetch_one(self.db.reader())
+            .await?;
+        *self.generation.lock().unwrap_or_else(|p| p.into_inner()) = Some((Instant::now(), n));
+        Ok(n)
+    }
+
+    /// Marks the session as an admin's until `now + SESSION_MS` (a new
+    /// session id, so a fixated one is worth nothing).
+    pub async fn sign_in(&self, session: &Session, now_ms: At) -> Result<(), ApiError> {
+        let grant = Grant {
+            until: now_ms + SESSION_MS,
+            generation: self.generation().await?,
+        };
+        session.cycle_id().await.map_err(ApiError::internal)?;
+        session
+            .insert(SESSION_KEY, grant)
+            .await
+            .map_err(ApiError::internal)
+    }
+
+    /// Whether this session is a signed-in admin's now, under the current
+    /// credentials.
+    pub async fn session_is_admin(&self, session: &Session, now_ms: At) -> bool {
+        let Ok(Some(grant)) = session.get::<Grant>(SESSION_KEY).await else {
+            return false;
+        };
+        grant.until > now_ms && self.generation().await.is_ok_and(|g| g == grant.generation)
+    }
+}
+
+pub async fn sign_out(session: &Session) -> Result<(), ApiError> {
+    session
+        .remove::<Grant>(SESSION_KEY)
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(())
+}
+
+/// An authenticated admin; `actor` names them in the audit log.
+#[derive(Debug, Clone)]
+pub struct Admin {
+    pub actor: String,
+}
+
+impl AdminAuth {
+    /// The admin a request is, from its `Authorization` header (a bearer
+    /// token, counted against its client like a password) or else its
+    /// console session; `Unauthorized` when neither is an admin's.
+    pub async fn admin_of(
+        &self,
+        authorization: Option<&http::HeaderValue>,
+        client: Option<ClientAddr>,
+        session: &Session,
+        now: At,
+    ) -> Result<Admin, ApiError> {
+        if let Some(value) = authorization {
+            let token = value
+                .to_str()
+                .ok()
+                .and_then(bearer_token)
+                .ok_or(ApiError::Unauthorized)?;
+            self.check_token(client.map(ClientAddr::limit_key), token.trim())?;
+            return Ok(Admin {
+                actor: "api-token".into(),
+            });
+        }
+        if self.session_is_admin(session, now).await {
+            Ok(Admin {
+                actor: "console".into(),
+            })
+        } else {
+            Err(ApiError::Unauthorized)
+        }
+    }
+}
+
+/// The token of an `Authorization: Bearer …` value; the scheme's name is
+/// case-insensitive (RFC 9110, 11.1), so `bearer` and `BEARER` work too.
+pub fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then_some(token)
+}
