@@ -32,7 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT
 if [ "${1:-}" != --no-build ]; then
-  cargo build --release --no-default-features --features ssr --bin holdfast --bin holdfast-bench
+  cargo build --release -p holdfast -p holdfast-bench --no-default-features --features holdfast/ssr --bin holdfast --bin holdfast-bench
 fi
 command -v h2load >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nghttp2-client >/dev/null
 bin=target/release/holdfast

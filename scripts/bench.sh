@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-tools.sh
-cargo build --release --no-default-features --features ssr --bin holdfast --bin holdfast-bench
+cargo build --release -p holdfast -p holdfast-bench --no-default-features --features holdfast/ssr --bin holdfast --bin holdfast-bench
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 source scripts/lib.sh
 work="$(pwd)/.tmp/bench-$$"

@@ -67,5 +67,5 @@ compress=()
 node scripts/site-assets.js "$site" "${compress[@]}"
 
 echo "==> server (ssr)"
-cargo build --bin holdfast --bin holdfast-bench --no-default-features --features ssr "${cargo_profile[@]}"
+cargo build -p holdfast -p holdfast-bench --bin holdfast --bin holdfast-bench --no-default-features --features holdfast/ssr "${cargo_profile[@]}"
 echo "built: target/$profile/holdfast, site in $site"

@@ -55,7 +55,7 @@ echo "==> on-sale simulation, scaled down (full size: scripts/bench.sh)"
 # three instances sharing Postgres (with the cross-instance live check);
 # with one instance killed (SIGKILL) mid-sale; with Postgres stopped
 # immediately mid-sale. Each run ends with every invariant checked.
-cargo build --no-default-features --features ssr --bin holdfast --bin holdfast-bench
+cargo build -p holdfast -p holdfast-bench --no-default-features --features holdfast/ssr --bin holdfast --bin holdfast-bench
 sim=(--event 2 --buyers 1500 --concurrency 64)
 ./scripts/onsale.sh --instances 1 --db sqlite --hold-ttl 6 -- "${sim[@]}"
 ./scripts/onsale.sh --instances 3 --db postgres --hold-ttl 6 -- "${sim[@]}" --live-check

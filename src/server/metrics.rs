@@ -108,8 +108,8 @@ pub async fn render(
     if !local && !crate::server::api::extract::is_staff(&state, client.as_deref(), &headers) {
         return HttpError(ApiError::Unauthorized).into_response();
     }
-    if database_gauges_due() {
-        read_database_gauges(&state).await;
+    if !database_gauges_fresh() && read_database_gauges(&state).await {
+        mark_database_gauges_read();
     }
     // The pools' own counts cost nothing to read.
     for (pool, p) in [("read", state.db.reader()), ("write", state.db.writer())] {
@@ -130,20 +130,26 @@ pub async fn render(
         .into_response()
 }
 
-/// Whether the database's gauges are older than `DATABASE_GAUGES_FOR`
-/// (and, if so, marks them read now).
-fn database_gauges_due() -> bool {
-    static READ_AT: Mutex<Option<Instant>> = Mutex::new(None);
-    let mut at = READ_AT.lock().unwrap_or_else(|p| p.into_inner());
-    if at.is_some_and(|t| t.elapsed() < DATABASE_GAUGES_FOR) {
-        return false;
-    }
-    *at = Some(Instant::now());
-    true
+/// When the database's gauges were last read. Marked only once a read is
+/// done: a scrape that comes while another reads them reads them too,
+/// rather than render before they were ever set.
+static GAUGES_READ_AT: Mutex<Option<Instant>> = Mutex::new(None);
+
+/// Whether the database's gauges were read less than `DATABASE_GAUGES_FOR`
+/// ago.
+fn database_gauges_fresh() -> bool {
+    let at = GAUGES_READ_AT.lock().unwrap_or_else(|p| p.into_inner());
+    at.is_some_and(|t| t.elapsed() < DATABASE_GAUGES_FOR)
 }
 
-async fn read_database_gauges(state: &AppState) {
-    if let Ok(backlog) = outbox::backlog(state).await {
+fn mark_database_gauges_read() {
+    *GAUGES_READ_AT.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
+}
+
+/// Reads the database's gauges; whether the outbox's could be read.
+async fn read_database_gauges(state: &AppState) -> bool {
+    let read = outbox::backlog(state).await;
+    if let Ok(backlog) = &read {
         gauge!("holdfast_outbox_backlog").set(backlog.waiting as f64);
         gauge!("holdfast_outbox_oldest_age_seconds").set(backlog.oldest_age_ms as f64 / 1000.0);
         gauge!("holdfast_outbox_given_up").set(backlog.given_up as f64);
@@ -151,4 +157,5 @@ async fn read_database_gauges(state: &AppState) {
     if let Ok(waiting) = state.db.lock_waiters().await {
         gauge!("holdfast_db_lock_waiters").set(waiting as f64);
     }
+    read.is_ok()
 }

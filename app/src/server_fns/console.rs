@@ -296,12 +296,12 @@ pub async fn admin_check_in(
     let state = expect_context::<crate::core::AppState>();
     let admin = admin().await?;
     let l = crate::i18n::page_locale();
-    let door = crate::core::door::Door {
+    let door = crate::core::ticket::door::Door {
         event: Some(event_id),
         gate: Some(gate.as_str()),
         l,
     };
-    let result = crate::core::door::check_in(&state, &admin, token.trim(), door).await;
+    let result = crate::core::ticket::door::check_in(&state, &admin, token.trim(), door).await;
     Ok(match result {
         Ok(done) => {
             let n = done.units.len() as i64;

@@ -20,7 +20,6 @@ pub mod booking;
 pub mod buyer;
 pub mod buyer_language;
 pub mod catalog;
-pub mod door;
 pub mod event_time;
 pub mod invariants;
 pub mod payments;
@@ -31,7 +30,6 @@ pub mod seat_map;
 pub mod seed;
 pub mod state;
 pub mod ticket;
-pub mod ticket_image;
 pub mod waiting_room;
 
 pub use platform::error::ApiError;

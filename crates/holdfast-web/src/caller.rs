@@ -36,40 +36,28 @@ async fn session_of<S: Send + Sync>(parts: &mut Parts, state: &S) -> Result<Sess
         .map_err(|(_, msg)| HttpError(ApiError::Internal(msg.into())))
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for Caller<SessionBuyer> {
-    type Rejection = HttpError;
+/// `Caller<T>` for a `T` the core reads from the session alone.
+macro_rules! from_session {
+    ($t:ty, $read:expr) => {
+        impl<S: Send + Sync> FromRequestParts<S> for Caller<$t> {
+            type Rejection = HttpError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, HttpError> {
-        let session = session_of(parts, state).await?;
-        Ok(Caller(SessionBuyer::of(&session).await?))
-    }
+            async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, HttpError> {
+                let session = session_of(parts, state).await?;
+                Ok(Caller($read(&session).await?))
+            }
+        }
+    };
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for Caller<Buyer> {
-    type Rejection = HttpError;
+from_session!(SessionBuyer, SessionBuyer::of);
+from_session!(MaybeBuyer, MaybeBuyer::of);
+from_session!(Owner, Owner::of);
+from_session!(Buyer, buyer_of_session);
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, HttpError> {
-        let session = session_of(parts, state).await?;
-        Ok(Caller(Buyer(SessionBuyer::of(&session).await?.id)))
-    }
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for Caller<MaybeBuyer> {
-    type Rejection = HttpError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, HttpError> {
-        let session = session_of(parts, state).await?;
-        Ok(Caller(MaybeBuyer::of(&session).await?))
-    }
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for Caller<Owner> {
-    type Rejection = HttpError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, HttpError> {
-        let session = session_of(parts, state).await?;
-        Ok(Caller(Owner::of(&session).await?))
-    }
+/// The session's buyer, made up when it has none.
+async fn buyer_of_session(session: &Session) -> Result<Buyer, ApiError> {
+    Ok(Buyer(SessionBuyer::of(session).await?.id))
 }
 
 impl FromRequestParts<AppState> for Caller<Admin> {

@@ -4,8 +4,8 @@
 //! router registers.
 
 use axum::Json;
-use holdfast_core::door::CheckedIn;
 use holdfast_core::platform::error::{ErrorBody, ErrorDetail, FieldError};
+use holdfast_core::ticket::door::CheckedIn;
 use holdfast_model::console::{
     ActionOutcome, AuditRow, BookingAction, BookingActivity, CampaignKind, CanaryReport,
     CategorySpec, CreatedEvent, Dashboard, EventLayout, JobRunView, JobView, LiveHold, MailMessage,

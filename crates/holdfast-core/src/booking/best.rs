@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 
 use super::hold::hold_seats;
-use super::{earlier_answer, Idempotent};
+use super::idempotent::{earlier_answer, Idempotent};
 use crate::platform::idempotency::IdempotencyKey;
 use crate::seat_map::EventSeatMap;
 use crate::waiting_room::Admitted;

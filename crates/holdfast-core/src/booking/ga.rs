@@ -4,8 +4,9 @@
 //! expiry and cancellation give the places back exactly once, in the same
 //! transaction as the transition that ends the booking.
 
+use super::claim_flow::{attempt, claim_new_hold, HoldClaim};
+use super::idempotent::Idempotent;
 use super::store::{self, Claimed, Claiming};
-use super::{claim_new_hold, Idempotent};
 use crate::platform::idempotency::IdempotencyKey;
 use crate::waiting_room::Admitted;
 use crate::{ApiError, AppState};
@@ -20,7 +21,7 @@ pub async fn hold_general_admission(
     quantity: i64,
     key: Option<&IdempotencyKey>,
 ) -> Result<Idempotent<HoldResponse>, ApiError> {
-    super::attempt(state, admitted, async |buyer, event_id| {
+    attempt(state, admitted, async |buyer, event_id| {
         claim(state, buyer, event_id, area_id, quantity, key).await
     })
     .await
@@ -50,8 +51,8 @@ async fn claim(
     let price = Money::new(place.minor() * quantity, place.currency());
     let now = state.clock.now();
     let hold = match claim_new_hold(state, buyer, event_id, what, price, now, key).await? {
-        Ok(hold) => hold,
-        Err(answer) => return Ok(answer),
+        HoldClaim::Ran(hold) => hold,
+        HoldClaim::Answered(answer) => return Ok(answer),
     };
     if !matches!(hold.outcome, Claimed::Held { .. }) {
         return Err(ApiError::SoldOut(format!(

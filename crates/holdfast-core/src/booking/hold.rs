@@ -15,9 +15,10 @@
 use crate::platform::clock::At;
 use std::collections::{HashMap, HashSet};
 
+use super::claim_flow::{attempt, claim_new_hold, HoldClaim};
+use super::idempotent::{earlier_answer, Idempotent};
 use super::store::{self, Claimed, Claiming};
 use super::suggest;
-use super::{claim_new_hold, earlier_answer, Idempotent};
 use crate::platform::idempotency::IdempotencyKey;
 use crate::seat_map::{EventSeatMap, Occupancy};
 use crate::waiting_room::Admitted;
@@ -46,7 +47,7 @@ pub async fn hold_parties(
     guests: &HashMap<SeatId, i64>,
     key: Option<&IdempotencyKey>,
 ) -> Result<Idempotent<HoldResponse>, ApiError> {
-    super::attempt(state, admitted, async |buyer, event_id| {
+    attempt(state, admitted, async |buyer, event_id| {
         claim(state, buyer, event_id, seat_ids, guests, key).await
     })
     .await
@@ -120,8 +121,8 @@ async fn claim(
     let price = Money::new(priced.iter().map(|p| p.price_cents).sum(), map.currency);
     let what = Claiming::Seats(priced);
     let hold = match claim_new_hold(state, buyer, event_id, what, price, now, key).await? {
-        Ok(hold) => hold,
-        Err(answer) => return Ok(answer),
+        HoldClaim::Ran(hold) => hold,
+        HoldClaim::Answered(answer) => return Ok(answer),
     };
     let held_until = hold.held_until;
     let Claimed::Held { freed } = hold.outcome else {

@@ -234,7 +234,7 @@ fn view(state: &AppState, l: Locale, row: BookingRow, seats: Vec<SeatRow>) -> Bo
                 let name = l.fill(Msg::StandingPlaceNumber, &[("n", &i)]);
                 (name.clone(), name)
             }));
-        crate::door::units(&seat_ids, row.ga_quantity)
+        crate::ticket::door::units(&seat_ids, row.ga_quantity)
             .into_iter()
             .zip(places)
             .map(|(unit, (label, name))| TicketView {

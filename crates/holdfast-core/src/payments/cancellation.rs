@@ -7,7 +7,7 @@
 use super::outbox::{self, RefundReason};
 use super::store as payments;
 use crate::booking::query::RefundPolicyRow;
-use crate::booking::{begin_with_key, earlier_answer, store, Idempotent};
+use crate::booking::{begin_with_key, earlier_answer, store, Began, Idempotent};
 use crate::buyer::Owner;
 use crate::platform::clock::At;
 use crate::platform::db::{self, Tx};
@@ -27,8 +27,8 @@ pub async fn cancel(
     }
     let now = state.clock.now();
     let mut tx = match begin_with_key(state, &owner.buyer, key, now).await? {
-        Ok(tx) => tx,
-        Err(answer) => return Ok(answer),
+        Began::Work(tx) => tx,
+        Began::Answered(answer) => return Ok(answer),
     };
     let booking = store::lock(&mut tx, booking_id)
         .await?

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::store as payments;
 use super::{deadline, effects, outbox, CheckoutRequest, CheckoutSession};
-use crate::booking::{begin_with_key, earlier_answer, store, Idempotent};
+use crate::booking::{begin_with_key, earlier_answer, store, Began, Idempotent};
 use crate::platform::db::Tx;
 use crate::platform::idempotency::{self, IdempotencyKey};
 use crate::seat_map::Occupancy;
@@ -43,8 +43,8 @@ pub async fn start_checkout(
     let now = state.clock.now();
     let deadline = deadline::for_pay(state, buyer, booking_id, now).await?;
     let mut tx = match begin_with_key(state, buyer, key, now).await? {
-        Ok(tx) => tx,
-        Err(answer) => return Ok(answer),
+        Began::Work(tx) => tx,
+        Began::Answered(answer) => return Ok(answer),
     };
     let moved = store::begin_payment(&mut tx, booking_id, buyer, now, deadline).await?;
     let (request, pending) = match moved {

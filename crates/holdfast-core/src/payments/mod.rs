@@ -1,5 +1,5 @@
-//! Payments: the provider behind a trait (the built-in sandbox; Stripe to
-//! come), the pay step, the webhook with its inbox, reconciliation of
+//! Payments: the provider behind a trait (the built-in sandbox, Stripe),
+//! the pay step, the webhook with its inbox, reconciliation of
 //! payments whose outcome is unknown, and the outbox of side effects.
 //!
 //! Rules (docs/ARCHITECTURE.md): no transaction is held across a provider call; a
@@ -21,7 +21,6 @@ pub mod sandbox;
 pub mod signature;
 pub mod store;
 pub mod stripe;
-pub mod tickets;
 pub mod webhook;
 
 use crate::platform::clock::At;

@@ -8,8 +8,8 @@ use crate::platform::db;
 
 use super::super::mail::Letter;
 use super::super::store as payments;
-use super::super::tickets;
 use super::{Email, LEASE_MS, REDACTED};
+use crate::ticket::in_mail as tickets;
 use crate::{ApiError, AppState};
 use holdfast_model::i18n::Msg;
 use holdfast_model::BookingId;

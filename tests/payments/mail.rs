@@ -257,7 +257,7 @@ async fn the_confirmation_carries_the_booking_and_its_tickets(backend: Backend) 
             .unit_token(&booking.clone().into(), &seat.to_string());
         assert_eq!(
             Some(png.clone()),
-            holdfast_core::ticket_image::qr_png(&token)
+            holdfast_core::ticket::image::qr_png(&token)
         );
     }
     app.assert_invariants().await;

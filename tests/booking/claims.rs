@@ -606,11 +606,11 @@ async fn a_crash_mid_batch_loses_nothing_acknowledged(backend: common::Backend) 
 mod crash_mid_batch {
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn sqlite() {
-        super::a_crash_mid_batch_loses_nothing_acknowledged(super::common::Backend::Sqlite).await;
+        super::a_crash_mid_batch_loses_nothing_acknowledged(crate::common::Backend::Sqlite).await;
     }
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn postgres() {
-        super::a_crash_mid_batch_loses_nothing_acknowledged(super::common::Backend::Postgres).await;
+        super::a_crash_mid_batch_loses_nothing_acknowledged(crate::common::Backend::Postgres).await;
     }
 }
 

@@ -14,7 +14,7 @@ use common::TestApp;
 
 /// A signed checkout.session.completed for `booking` (Stripe's own shape).
 async fn paid_event(app: &TestApp, booking: &str, id: &str) -> String {
-    let raw = include_str!("fixtures/stripe/checkout.session.completed.json");
+    let raw = include_str!("../fixtures/stripe/checkout.session.completed.json");
     let mut event: serde_json::Value = serde_json::from_str(raw).unwrap();
     event["id"] = json!(id);
     let object = &mut event["data"]["object"];

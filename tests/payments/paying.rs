@@ -595,7 +595,7 @@ on_both_backends!(
     |app: TestApp| async move {
         // Stripe's published fixture, with our booking's id and amount in it.
         let (booking, _) = hold_and_pay(&app.buyer(), &[1200]).await;
-        let raw = include_str!("fixtures/stripe/checkout.session.completed.json");
+        let raw = include_str!("../fixtures/stripe/checkout.session.completed.json");
         let mut event: serde_json::Value = serde_json::from_str(raw).unwrap();
         let object = &mut event["data"]["object"];
         object["client_reference_id"] = json!(booking);

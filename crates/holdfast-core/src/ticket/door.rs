@@ -11,14 +11,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::admin::audit::{self, Entry};
-use super::admin::audit_detail::Detail;
-use super::admin::auth::Admin;
-use super::booking::store;
-use super::catalog;
-use super::platform::clock::{rfc3339, At};
-use super::{ApiError, AppState};
+use crate::admin::audit::{self, Entry};
+use crate::admin::audit_detail::Detail;
+use crate::admin::auth::Admin;
+use crate::booking::store;
+use crate::catalog;
+use crate::platform::clock::{rfc3339, At};
 use crate::platform::{db, retry};
+use crate::{ApiError, AppState};
 use holdfast_model::i18n::{Locale, Msg};
 use holdfast_model::BookingId;
 use holdfast_model::BookingStatus;

@@ -5,6 +5,14 @@
 //! place) has its own ticket too, `{bookingId}.{unit}.{signature}` — the
 //! unit is the seat id or `p{n}` — so a party can enter one by one; the
 //! booking's own token admits the whole party at once.
+//!
+//! Everything a ticket is lives here: the signed tokens (this module), the
+//! QR code as a PNG (`image`), a confirmation's tickets as mail carries
+//! them (`in_mail`), and the door that lets them in once (`door`).
+
+pub mod door;
+pub mod image;
+pub mod in_mail;
 
 use hmac::{Hmac, Mac};
 use holdfast_model::BookingId;

@@ -2,7 +2,7 @@
 //! standing place (the door admits each alone), as inline PNGs captioned
 //! with the place's name.
 
-use super::mail::InlineImage;
+use crate::payments::mail::InlineImage;
 use crate::{ApiError, AppState};
 use holdfast_model::i18n::Msg;
 use holdfast_model::{BookingId, EventKind, SeatId};
@@ -34,7 +34,7 @@ pub async fn images(
             kind.name_place(l, *cabin == 1, section, row, *number)
         })
         .chain((1..=standing).map(|n| l.fill(Msg::StandingPlaceNumber, &[("n", &n)])));
-    Ok(crate::door::units(&ids, standing)
+    Ok(super::door::units(&ids, standing)
         .into_iter()
         .zip(names)
         .enumerate()
@@ -43,7 +43,7 @@ pub async fn images(
             Some(InlineImage {
                 cid: format!("ticket-{}@holdfast", i + 1),
                 caption,
-                png: crate::ticket_image::qr_png(&token)?,
+                png: super::image::qr_png(&token)?,
             })
         })
         .collect())

@@ -50,7 +50,7 @@ type Shared = Arc<FakeStripe>;
 
 fn official_session() -> Value {
     let all: Value = serde_json::from_str(include_str!(
-        "fixtures/stripe/official-fixtures3-objects-f6c2a48.json"
+        "../fixtures/stripe/official-fixtures3-objects-f6c2a48.json"
     ))
     .unwrap();
     all["checkout.session"].clone()
@@ -274,7 +274,7 @@ async fn stripe_app_with(
 
 async fn webhook_completed(app: &TestApp, booking: &str, session: &Value) -> common::Answer {
     let mut event: Value = serde_json::from_str(include_str!(
-        "fixtures/stripe/checkout.session.completed.json"
+        "../fixtures/stripe/checkout.session.completed.json"
     ))
     .unwrap();
     event["id"] = json!(format!("evt_{}", uuid::Uuid::new_v4().simple()));

@@ -1,0 +1,4 @@
+//! Buyers who come back, and their language.
+
+mod accounts;
+mod language;
