@@ -18,7 +18,7 @@ pub(crate) async fn count_client_attempt(
     use crate::core::platform::client_addr::ClientAddr;
     let parts: axum::http::request::Parts = leptos_axum::extract()
         .await
-        .map_err(|e| crate::core::ApiError::Internal(e.to_string().into()))?;
+        .map_err(crate::core::ApiError::internal)?;
     match parts.extensions.get::<ClientAddr>() {
         Some(client) => state.limits.address_attempt(client.limit_key()),
         None => Ok(()),
@@ -43,7 +43,7 @@ async fn counted_session_buyer(
     count_client_attempt(state).await?;
     let holdfast_web::Caller(buyer) = leptos_axum::extract::<holdfast_web::Caller<SessionBuyer>>()
         .await
-        .map_err(|e| crate::core::ApiError::Internal(e.to_string().into()))?;
+        .map_err(crate::core::ApiError::internal)?;
     Ok(buyer)
 }
 
@@ -60,13 +60,11 @@ pub(crate) async fn admit_to_hold(
 ) -> Result<crate::core::booking::hold_gate::HoldPass, crate::core::ApiError> {
     use crate::core::booking::hold_gate;
     use crate::core::platform::idempotency::IdempotencyKey;
-    use crate::core::waiting_room::gate;
     let buyer = counted_session_buyer(state).await?;
     let headers: axum::http::HeaderMap = leptos_axum::extract()
         .await
-        .map_err(|e| crate::core::ApiError::Internal(e.to_string().into()))?;
-    let token = gate::admission_token_in(&headers, event_id);
-    hold_gate::pass(state, &buyer, event_id, token.as_deref(), || {
+        .map_err(crate::core::ApiError::internal)?;
+    hold_gate::pass(state, &buyer, event_id, &headers, || {
         IdempotencyKey::parse(idempotency_key, fingerprint)
     })
     .await

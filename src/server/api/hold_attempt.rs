@@ -11,7 +11,7 @@ use axum::http::HeaderMap;
 use holdfast_core::booking::hold_gate::{self, HoldPass};
 use holdfast_core::buyer::SessionBuyer;
 use holdfast_core::platform::idempotency::IdempotencyKey;
-use holdfast_core::waiting_room::{gate, Admitted};
+use holdfast_core::waiting_room::Admitted;
 use holdfast_core::{ApiError, AppState};
 use holdfast_model::EventId;
 use holdfast_web::{Caller, HttpError};
@@ -58,12 +58,10 @@ impl FromRequest<AppState> for HoldAttempt {
         let RawBody(body) = RawBody::from_request(Request::from_parts(parts, body), state).await?;
         params.check_ids()?;
         let event_id = EventId(params.id("eventId")?);
-        let token = gate::admission_token_in(&headers, event_id);
-        let HoldPass { admitted, key } =
-            hold_gate::pass(state, &buyer, event_id, token.as_deref(), || {
-                IdempotencyKey::required(&headers, "POST", &path, &body)
-            })
-            .await?;
+        let HoldPass { admitted, key } = hold_gate::pass(state, &buyer, event_id, &headers, || {
+            IdempotencyKey::required(&headers, "POST", &path, &body)
+        })
+        .await?;
         Ok(HoldAttempt {
             admitted,
             key,

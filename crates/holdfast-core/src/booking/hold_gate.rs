@@ -6,10 +6,11 @@
 //! "join the queue" whatever else is wrong with the request.
 
 use holdfast_model::EventId;
+use http::HeaderMap;
 
 use crate::buyer::SessionBuyer;
 use crate::platform::idempotency::IdempotencyKey;
-use crate::waiting_room::{admit, Admitted};
+use crate::waiting_room::{admit, gate, Admitted};
 use crate::{ApiError, AppState};
 
 /// What a hold needs once through the gate: the admitted buyer, and the
@@ -20,16 +21,17 @@ pub struct HoldPass {
 }
 
 /// Lets a hold through, or says why not. `key` reads the request's
-/// Idempotency-Key (a header, or a page's argument); `admission_token` is
-/// the waiting room's token the request carried, if any.
+/// Idempotency-Key (a header, or a page's argument); the waiting room's
+/// token is read from the request's `headers` (header or cookie).
 pub async fn pass(
     state: &AppState,
     buyer: &SessionBuyer,
     event_id: EventId,
-    admission_token: Option<&str>,
+    headers: &HeaderMap,
     key: impl FnOnce() -> Result<IdempotencyKey, ApiError>,
 ) -> Result<HoldPass, ApiError> {
-    let admitted = admit(state, &buyer.id, event_id, admission_token).await?;
+    let token = gate::admission_token_in(headers, event_id);
+    let admitted = admit(state, &buyer.id, event_id, token.as_deref()).await?;
     let key = key()?.of_buyer(buyer.new);
     Ok(HoldPass { admitted, key })
 }
