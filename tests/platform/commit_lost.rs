@@ -70,6 +70,9 @@ impl OwnCluster {
         let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&self.url)
             .await
             .expect("connect");
+        sqlx::Executor::execute(&mut conn, "create table if not exists commit_probe (n int)")
+            .await
+            .expect("the probe's table");
         sqlx::Executor::execute(
             &mut conn,
             format!("alter system set synchronous_standby_names = '{names}'").as_str(),
@@ -79,6 +82,49 @@ impl OwnCluster {
         sqlx::Executor::execute(&mut conn, "select pg_reload_conf()")
             .await
             .expect("reload");
+        if wait {
+            self.until_commits_wait().await;
+        }
+    }
+
+    /// Whether commits wait for a standby is the checkpointer's word to
+    /// the backends, given when it has read the reloaded settings: until
+    /// then a commit goes through unwaited (and its hold would count as
+    /// one a cut-off commit left). So a probe commits, again and again,
+    /// until one waits; that one is cut off.
+    async fn until_commits_wait(&self) {
+        for _ in 0..200 {
+            let mut probe = <sqlx::AnyConnection as sqlx::Connection>::connect(&self.url)
+                .await
+                .expect("connect");
+            let pid: i64 = sqlx::query_scalar("select pg_backend_pid()::bigint")
+                .fetch_all(&mut probe)
+                .await
+                .expect("pid")[0];
+            let commit = sqlx::Executor::execute(&mut probe, "insert into commit_probe values (1)");
+            tokio::pin!(commit);
+            loop {
+                tokio::select! {
+                    _ = &mut commit => break,
+                    _ = tokio::time::sleep(std::time::Duration::from_millis(5)) => {}
+                }
+                let waiting = self
+                    .run(&format!(
+                        "select count(*) from pg_stat_activity
+                         where pid = {pid} and wait_event = 'SyncRep'"
+                    ))
+                    .await;
+                if waiting[0] == 1 {
+                    self.run(&format!(
+                        "select pg_terminate_backend({pid}, 5000)::int::bigint"
+                    ))
+                    .await;
+                    let _ = commit.await;
+                    return;
+                }
+            }
+        }
+        panic!("commits never waited for the standby");
     }
 
     /// Waits until at least `n` claims' commits wait for the standby.
