@@ -19,6 +19,7 @@ shopt -s inherit_errexit
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/lib.sh
+use_build_dir
 work="$root/.tmp/bench-deploy-$$"
 mkdir -p "$work"
 pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)

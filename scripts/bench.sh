@@ -7,10 +7,11 @@
 # server's memory with 1,000 SSE clients connected.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
+use_build_dir
 ./scripts/install-tools.sh
 cargo build --release -p holdfast -p holdfast-bench --no-default-features --features holdfast/ssr --bin holdfast --bin holdfast-bench
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-source scripts/lib.sh
 work="$(pwd)/.tmp/bench-$$"
 mkdir -p "$work"
 trap './scripts/pg.sh stop "$work/pg"; stop_started' EXIT

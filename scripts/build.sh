@@ -12,6 +12,8 @@
 # pre-compressed (.br, .gz) beside themselves.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
+use_build_dir
 ./scripts/install-tools.sh
 
 profile=debug

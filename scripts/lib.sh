@@ -11,6 +11,8 @@
 #       stderr) when the process died or never answered.
 #   stop_started
 #       stops every process started here (by pid).
+#   use_build_dir
+#       points cargo at the build directory kept between clones (below).
 
 started_pids=()
 
@@ -73,4 +75,25 @@ stop_started() {
   for p in "${started_pids[@]:-}"; do
     [ -n "$p" ] && kill "$p" 2>/dev/null || true
   done
+}
+
+# Cargo's build directory. A clone that builds in a directory of its own
+# builds everything from nothing (most of an hour on a small machine), so
+# by default the build directory lives outside the clone, in
+# $HOLDFAST_BUILD_CACHE (~/.cache/holdfast/target), shared by the clones on
+# this machine the way CI systems keep target/ between runs; cargo rebuilds
+# what changed (a fresh clone's own crates, as its files are new). `target`
+# in the clone is a link to it: the scripts read target/site, target/debug.
+# A clone whose `target` is a directory of its own keeps building there.
+# Cargo is given the resolved path, so every clone names it alike (a build
+# script's output directory is part of what cargo compares).
+use_build_dir() {
+  if [ ! -e target ] && [ ! -L target ]; then
+    local cache=${HOLDFAST_BUILD_CACHE:-$HOME/.cache/holdfast/target}
+    mkdir -p "$(dirname "$cache")"
+    ln -s "$cache" target
+  fi
+  mkdir -p "$(readlink -f target)"
+  CARGO_TARGET_DIR=$(readlink -f target)
+  export CARGO_TARGET_DIR
 }

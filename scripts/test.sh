@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 source scripts/lib.sh
+use_build_dir
+# Each step's heading says how long the run has taken so far.
+stage() { echo "==> $* [$((SECONDS / 60))m$((SECONDS % 60))s]"; }
 work="$root/.tmp/test-$$"
 mkdir -p "$work"
 cleanup() {
@@ -17,19 +20,19 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "==> style (format, then clippy on the server and on the browser's wasm)"
+stage "style (format, then clippy on the server and on the browser's wasm)"
 # First: a formatting slip or a lint fails in minutes, not after the build.
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --features holdfast/ssr,holdfast-app/ssr -- -D warnings
 
-echo "==> layers (the model and the core depend on no web framework)"
+stage "layers (the model and the core depend on no web framework)"
 ./scripts/layers.sh
 
-echo "==> alerts and dashboard (promtool check and unit tests; metrics named as exported)"
+stage "alerts and dashboard (promtool check and unit tests; metrics named as exported)"
 ./scripts/check-alerts.sh
 
-echo "==> tools"
+stage "tools"
 ./scripts/install-tools.sh
 cargo clippy -p holdfast-app --lib --target wasm32-unknown-unknown --no-default-features --features hydrate -- -D warnings
 cargo clippy -p holdfast-app --lib --target wasm32-unknown-unknown --no-default-features --features console -- -D warnings
@@ -38,19 +41,19 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 (cd end2end && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error)
 
-echo "==> build (the optimised wasm a browser gets; a development server)"
+stage "build (the optimised wasm a browser gets; a development server)"
 ./scripts/build.sh --wasm-release
 ./scripts/size-budget.sh
 
-echo "==> postgres"
+stage "postgres"
 pg_url=$(./scripts/pg.sh start "$work/pg")
 echo "throwaway postgres at $pg_url"
 
-echo "==> rust tests (SQLite and Postgres)"
+stage "rust tests (SQLite and Postgres)"
 # RUST_LOG: a failing test shows its servers' errors beside it.
 RUST_LOG=error HOLDFAST_TEST_PG_URL="$pg_url" cargo test --workspace --features holdfast/ssr,holdfast-app/ssr -- --test-threads=2
 
-echo "==> on-sale simulation, scaled down (full size: scripts/bench.sh)"
+stage "on-sale simulation, scaled down (full size: scripts/bench.sh)"
 # 1,500 buyers for the cruise's 300 cabins, 6-second holds: on SQLite; on
 # three instances sharing Postgres (with the cross-instance live check);
 # with one instance killed (SIGKILL) mid-sale; with Postgres stopped
@@ -80,7 +83,7 @@ sim=(--event 2 --buyers 1500 --concurrency 64)
 # takes it over once its lease ends; every booking moved and mailed once.
 JOB_LEASE_SECONDS=3 ./scripts/onsale.sh --instances 3 --db postgres --bench rebooking -- --bookings 300 --kill-after 100 --hold-rate 100
 
-echo "==> API fuzzing (schemathesis against /api/openapi.json)"
+stage "API fuzzing (schemathesis against /api/openapi.json)"
 start_holdfast fport fuzz_pid "$work/server-fuzz.log" ./target/debug/holdfast \
   DATABASE_URL="sqlite://$work/fuzz.db" LEPTOS_SITE_ROOT=target/site \
   ADMIN_TOKEN=fuzz-admin-token RATE_LIMIT_IP_PER_MINUTE=0 RUST_LOG=warn
@@ -89,7 +92,7 @@ start_holdfast fport fuzz_pid "$work/server-fuzz.log" ./target/debug/holdfast \
 curl -sf -H "Authorization: Bearer fuzz-admin-token" "http://127.0.0.1:$fport/api/admin/invariants" \
   | python3 -c 'import json,sys; r=json.load(sys.stdin); print("invariants after fuzzing:", r); sys.exit(0 if r["ok"] else 1)'
 
-echo "==> end-to-end (Playwright, Chromium)"
+stage "end-to-end (Playwright, Chromium)"
 # The specs sign webhook bodies with this secret (unset, each deployment
 # would make its own).
 start_holdfast port e2e_pid "$work/server.log" ./target/debug/holdfast \
@@ -101,11 +104,11 @@ start_holdfast short short_pid "$work/server-short.log" ./target/debug/holdfast 
   HOLD_TTL_SECONDS=5 SWEEP_INTERVAL_SECONDS=1 STRIPE_WEBHOOK_SECRET=whsec_holdfast_development RUST_LOG=warn
 (cd end2end && HOLDFAST_ADMIN_PASSWORD=playwright-admin HOLDFAST_URL="http://127.0.0.1:$port" HOLDFAST_SHORT_TTL_URL="http://127.0.0.1:$short" npx playwright test)
 
-echo "==> behind nginx (deploy/nginx/holdfast.conf, two instances, HTTPS)"
+stage "behind nginx (deploy/nginx/holdfast.conf, two instances, HTTPS)"
 pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
 "$pgbin/psql" -qX "$pg_url" -c "create database behind_nginx"
 ./scripts/proxy-test.sh "${pg_url%/*}/behind_nginx"
 
-echo "==> backups restored (Postgres to a moment, SQLite copied mid-sale)"
+stage "backups restored (Postgres to a moment, SQLite copied mid-sale)"
 ./scripts/restore-test.sh
-echo "==> all tests passed (screenshots in end2end/test-results)"
+stage "all tests passed (screenshots in end2end/test-results)"
