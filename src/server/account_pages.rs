@@ -246,7 +246,11 @@ async fn pay_hold(
     if booking.event.as_ref().map(|e| e.kind) == Some(EventKind::Cruise) {
         return Redirect::to(&format!("/bookings/{id}/guests")).into_response();
     }
-    if booking.status != BookingStatus::Held {
+    // A checkout begun and left goes on (`start_checkout` answers with it).
+    if !matches!(
+        booking.status,
+        BookingStatus::Held | BookingStatus::PaymentPending
+    ) {
         return Redirect::to(&format!("/bookings/{id}")).into_response();
     }
     match checkout::start_checkout(&state, &owner.buyer, &id, None, Some(l)).await {

@@ -102,3 +102,41 @@ pub async fn ticket_qr(booking_id: BookingId) -> Result<Option<String>, ServerFn
             .is_ok_and(|b| b.status == crate::model::BookingStatus::Booked);
     Ok(booked.then(|| state.tickets.qr_svg(&booking_id)).flatten())
 }
+
+/// The buyer's running hold on this event (held, or its checkout begun and
+/// not ended), for the event page to show after a reload, Back from the
+/// checkout, or on another device of the account. Read after the page is
+/// hydrated, never in its render: the rendered page is the same for every
+/// buyer (`holdfast::server::page_cache` keeps it).
+#[server]
+pub async fn my_hold(
+    event_id: crate::model::EventId,
+) -> Result<Option<crate::model::HoldResponse>, ServerFnError> {
+    let state = expect_context::<crate::core::AppState>();
+    let holdfast_web::Caller(crate::core::buyer::MaybeBuyer(buyer)) =
+        leptos_axum::extract().await?;
+    let Some(buyer) = buyer else {
+        return Ok(None);
+    };
+    crate::core::booking::running::running_hold(&state, &buyer, event_id)
+        .await
+        .map_err(server_error)
+}
+
+/// Lets the buyer's running hold go (HELD → CANCELLED): its places are on
+/// sale again at once. The refusal, if any, in the buyer's words.
+#[server]
+pub async fn release_hold(booking_id: BookingId) -> Result<Option<String>, ServerFnError> {
+    use crate::core::ApiError;
+    let state = expect_context::<crate::core::AppState>();
+    let buyer = match counted_buyer(&state).await {
+        Ok(buyer) => buyer,
+        Err(e @ ApiError::Internal(_)) => return Err(server_error(e)),
+        Err(e) => return Ok(Some(e.for_buyer(crate::i18n::page_locale()))),
+    };
+    match crate::core::booking::release::cancel_hold(&state, &buyer, &booking_id).await {
+        Ok(_) => Ok(None),
+        Err(e @ ApiError::Internal(_)) => Err(server_error(e)),
+        Err(e) => Ok(Some(e.for_buyer(crate::i18n::page_locale()))),
+    }
+}

@@ -12,6 +12,7 @@ pub mod hold_gate;
 mod idempotent;
 pub mod query;
 pub mod release;
+pub mod running;
 pub mod status;
 pub mod store;
 pub mod suggest;

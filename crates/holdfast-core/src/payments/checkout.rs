@@ -19,7 +19,7 @@ use holdfast_model::i18n::Locale;
 use holdfast_model::money::Money;
 use holdfast_model::SeatId;
 use holdfast_model::{BookingId, BuyerId, Cause};
-use holdfast_model::{BookingStatus, PayResponse};
+use holdfast_model::{BookingStatus, PayResponse, PaymentStatus};
 
 /// How long the pay step waits for the provider.
 pub const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -61,10 +61,20 @@ pub async fn start_checkout(
             let pending = (hold.event_id, seats_in_checkout(&lines));
             (request_for(state, booking_id, charge, lines), Some(pending))
         }
-        None => {
-            refuse_unless_retry(&mut tx, booking_id, buyer, now).await?;
-            (checkout_request(&mut tx, state, booking_id).await?, None)
-        }
+        None => match payable_again(&mut tx, booking_id, buyer, now).await? {
+            Again::Retry => (checkout_request(&mut tx, state, booking_id).await?, None),
+            Again::Open(open) => {
+                // Back from the provider's page: the same checkout goes on.
+                // A second session for one booking could be paid twice.
+                let response = open.answer(booking_id, now);
+                let body = serde_json::to_string(&response).map_err(ApiError::internal)?;
+                if let Some(key) = key {
+                    idempotency::complete(&mut tx, buyer, key, 200, &body).await?;
+                }
+                db::commit(tx).await?;
+                return Ok(Idempotent::Fresh(response));
+            }
+        },
     };
     if !can_still_create(state, &request, now) {
         // The first try never reached the provider and the deadline is now
@@ -146,28 +156,75 @@ pub async fn give_up(
     Ok(ended)
 }
 
-/// Pay on a booking that did not move: only a PAYMENT_PENDING booking whose
-/// session was never confirmed may try again.
-async fn refuse_unless_retry(
+/// A booking already past HELD, asked to pay again: a checkout whose
+/// first try never reached the provider is tried again; one whose session
+/// is open and running goes on with it; anything else is refused.
+enum Again {
+    Retry,
+    Open(OpenCheckout),
+}
+
+/// A checkout session the buyer left (Back, a closed tab) and may go on with.
+struct OpenCheckout {
+    checkout_session_id: String,
+    checkout_url: String,
+    held_until: At,
+}
+
+impl OpenCheckout {
+    fn answer(self, booking_id: &BookingId, now: At) -> PayResponse {
+        PayResponse {
+            booking_id: booking_id.clone(),
+            status: BookingStatus::PaymentPending,
+            checkout_url: self.checkout_url,
+            checkout_session_id: self.checkout_session_id,
+            expires_in_ms: (self.held_until - now).max(0),
+        }
+    }
+}
+
+async fn payable_again(
     tx: &mut Tx,
     booking_id: &BookingId,
     buyer: &BuyerId,
     now: At,
-) -> Result<(), ApiError> {
-    let row: Option<(BookingStatus, At, Option<String>)> = sqlx::query_as(
-        "select b.status, b.held_until, p.checkout_session_id
+) -> Result<Again, ApiError> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        status: BookingStatus,
+        held_until: At,
+        payment_status: Option<PaymentStatus>,
+        checkout_session_id: Option<String>,
+        checkout_url: Option<String>,
+    }
+    let rows: Vec<Row> = sqlx::query_as(
+        "select b.status, b.held_until, p.status as payment_status, p.checkout_session_id,
+                p.checkout_url
          from booking b left join payment p on p.booking_id = b.id where b.id = $1 and b.buyer_id = $2",
     )
     .bind(booking_id)
     .bind(buyer)
-    .fetch_optional(&mut **tx)
+    .fetch_all(&mut **tx)
     .await?;
-    let Some((status, until, session)) = row else {
+    let Some(row) = rows.into_iter().next() else {
         return Err(ApiError::NotFound("booking"));
     };
-    match (status, session) {
-        (BookingStatus::Held, _) if until <= now => Err(ApiError::HoldExpired),
-        (BookingStatus::PaymentPending, None) => Ok(()),
+    let status = row.status;
+    match (status, row.checkout_session_id, row.checkout_url) {
+        (BookingStatus::Held, _, _) if row.held_until <= now => Err(ApiError::HoldExpired),
+        (BookingStatus::PaymentPending, None, _) => Ok(Again::Retry),
+        (BookingStatus::PaymentPending, Some(session), Some(url))
+            if row.held_until > now && row.payment_status == Some(PaymentStatus::Open) =>
+        {
+            Ok(Again::Open(OpenCheckout {
+                checkout_session_id: session,
+                checkout_url: url,
+                held_until: row.held_until,
+            }))
+        }
+        (BookingStatus::PaymentPending, Some(_), _) if row.held_until <= now => {
+            Err(ApiError::HoldExpired)
+        }
         _ => Err(ApiError::InvalidState(format!(
             "a {status} booking cannot be paid"
         ))),

@@ -70,6 +70,7 @@ messages! {
         CancelRefundNote => "Cancelling now gives back {amount} under the event's refund policy. Your places go to other buyers at once; this cannot be undone.", "Hủy ngay bây giờ bạn được hoàn {amount} theo chính sách hoàn tiền của sự kiện. Chỗ của bạn sẽ được mở cho người khác ngay; không thể hoàn tác.";
         CancelAndRefund => "Cancel and refund {amount}", "Hủy và hoàn {amount}";
         ReleaseHold => "Release these places", "Trả lại các chỗ này";
+        HoldNotReleased => "your places were not released", "các chỗ của bạn chưa được trả lại";
         Language => "Language", "Ngôn ngữ";
         PageNotFound => "Page not found.", "Không tìm thấy trang.";
 
@@ -234,6 +235,7 @@ messages! {
         LastMinute => "Less than a minute left: pay now to keep these seats.", "Còn chưa đến một phút: hãy thanh toán ngay để giữ những chỗ này.";
         TimeLeft => "Time left: ", "Thời gian còn lại: ";
         PayNow => "Pay now", "Thanh toán ngay";
+        ContinuePaying => "Go back to the payment", "Quay lại trang thanh toán";
         TooManyAttempts => "Too many attempts in a short time; {what}. Please wait a few seconds and try again.", "Bạn đã thử quá nhiều lần trong thời gian ngắn; {what}. Vui lòng đợi vài giây rồi thử lại.";
         Unreachable => "We could not reach Holdfast (is the network down?); {what}. Please try again.", "Không kết nối được với Holdfast (mạng có bị mất không?); {what}. Vui lòng thử lại.";
         OurSide => "Something went wrong on our side; {what}. Please try again.", "Đã có lỗi từ phía chúng tôi; {what}. Vui lòng thử lại.";
@@ -275,7 +277,7 @@ messages! {
         PaidPartlyRefunded => "Paid and confirmed; part of your payment was refunded. Your tickets stay valid. {farewell}", "Đã thanh toán và xác nhận; một phần tiền đã được hoàn lại. Vé của bạn vẫn có hiệu lực. {farewell}";
         ExplainLatePayment => "Your payment arrived after your hold had ended, and the seats had gone to someone else. It is being refunded in full.", "Khoản thanh toán của bạn đến sau khi thời gian giữ chỗ đã hết và chỗ đã thuộc về người khác. Khoản tiền đang được hoàn lại toàn bộ.";
         ExplainHeld => "Your seats are held for you. Pay before the time runs out.", "Chỗ của bạn đang được giữ. Hãy thanh toán trước khi hết giờ.";
-        ExplainPending => "We are waiting for the payment provider to confirm your payment.", "Chúng tôi đang chờ bên thanh toán xác nhận khoản thanh toán của bạn.";
+        ExplainPending => "Your payment has begun. If you left the payment page before paying, go back to it before the time runs out; if you paid, we are waiting for the payment provider to confirm it.", "Thanh toán của bạn đã bắt đầu. Nếu bạn rời trang thanh toán trước khi trả, hãy quay lại trước khi hết giờ; nếu bạn đã trả, chúng tôi đang chờ bên thanh toán xác nhận.";
         ExplainBooked => "Paid and confirmed.", "Đã thanh toán và xác nhận.";
         ExplainExpired => "The hold ended before a payment arrived; the seats went back on sale. Nothing was charged.", "Thời gian giữ chỗ đã hết trước khi có thanh toán; các chỗ đã được mở bán lại. Bạn không bị trừ tiền.";
         ExplainCancelled => "This hold was released and the seats went back on sale. Nothing was charged.", "Lượt giữ chỗ này đã được hủy và các chỗ đã được mở bán lại. Bạn không bị trừ tiền.";

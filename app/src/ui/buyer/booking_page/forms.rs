@@ -48,6 +48,14 @@ pub(super) fn actions(l: Locale, b: &BookingView) -> String {
             escape(l.t(Msg::ReleaseHold)),
         );
     }
+    if b.status == BookingStatus::PaymentPending && b.expires_in_ms.is_some_and(|ms| ms > 0) {
+        // Left the provider's page (Back, a closed tab): the same checkout.
+        return format!(
+            r#"<form method="post" action="/bookings/{}/pay"><button type="submit" class="hold pay" data-testid="pay-held">{}</button></form>"#,
+            b.id,
+            escape(l.t(Msg::ContinuePaying)),
+        );
+    }
     String::new()
 }
 

@@ -177,7 +177,7 @@ fn BookingCard(b: BookingView, checking: bool) -> impl IntoView {
                 <p class="refunded-part" data-testid="refunded-part">{l.t(Msg::RefundedLabel)} {l.price(p.refunded_cents, &b.currency)}</p>
             })}
             {(b.status == BookingStatus::Booked).then(|| view! { <Ticket id=b.id.clone()/> })}
-            {b.expires_in_ms.filter(|ms| b.status == BookingStatus::Held && *ms > 0)
+            {b.expires_in_ms.filter(|ms| matches!(b.status, BookingStatus::Held | BookingStatus::PaymentPending) && *ms > 0)
                 .map(|ms| view! { <HoldCountdown expires_in_ms=ms/> })}
             <div class="booking-guests" inner_html=guests(l, &b)></div>
             <div class="booking-actions" inner_html=actions(l, &b)></div>

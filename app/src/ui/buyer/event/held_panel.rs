@@ -7,7 +7,8 @@ use leptos::prelude::*;
 
 use crate::i18n::{use_locale, Locale, Msg};
 use crate::model::SeatId;
-use crate::model::{EventKind, HoldResponse};
+use crate::model::{BookingStatus, EventKind, HoldResponse};
+use crate::server_fns::bookings::release_hold;
 use crate::server_fns::buyer::{pay_booking, PayOutcome};
 use crate::ui::buyer::countdown::{minutes_seconds, time_left};
 use crate::ui::buyer::event::seats::{mark_seats, seat_name, Look};
@@ -57,6 +58,23 @@ pub fn HeldPanel(
             }
         });
     };
+    // Let go of a hold not yet paying: its places go back on sale at once.
+    let release_id = h.booking_id.clone();
+    let release_seats = h.seat_ids.clone();
+    let release = Callback::new(move |_: ()| {
+        let (id, seats) = (release_id.clone(), release_seats.clone());
+        leptos::task::spawn_local(async move {
+            match release_hold(id).await {
+                Ok(None) => {
+                    mark_seats(&seats, Look::Available);
+                    done.run(());
+                }
+                Ok(Some(m)) => error.set(Some(m)),
+                Err(e) => error.set(Some(failure(l, &e, Msg::HoldNotReleased))),
+            }
+        });
+    });
+    let releasable = h.status == BookingStatus::Held;
     let running = move || left_ms.get() > 0;
     let amount = RwSignal::new(h.amount_cents);
     let seats = h.seat_ids.len();
@@ -113,6 +131,9 @@ pub fn HeldPanel(
                     <p class="warning" role="alert">{l.t(Msg::LastMinute)}</p>
                 </Show>
                 <PromoForm booking_id=promo_booking.clone() amount currency=promo_currency.clone()/>
+                <Show when=move || releasable>
+                    <button class="link release" on:click=move |_| release.run(())>{l.t(Msg::ReleaseHold)}</button>
+                </Show>
                 // On a phone: count, total, countdown and Pay stay at the bottom of the screen.
                 <div class="action-bar active" data-testid="pay-bar">
                     <p class="countdown" class:soon=soon data-testid="countdown">

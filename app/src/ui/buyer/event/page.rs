@@ -22,6 +22,7 @@ use crate::model::geometry::{
 use crate::model::AreaLeft;
 use crate::model::EventId;
 use crate::model::SeatId;
+use crate::server_fns::bookings::my_hold;
 use crate::server_fns::buyer::{event_page, EventPageData};
 use crate::ui::buyer::event::best::{ask_best, best_hint, seated, Ask, BestSeats};
 use crate::ui::buyer::event::drawing::draw_seats;
@@ -34,7 +35,7 @@ use crate::ui::buyer::event::map_view::{
 use crate::ui::buyer::event::seat_list::SeatList;
 use crate::ui::buyer::event::seat_stream::{connect_live, Watched};
 use crate::ui::buyer::event::seats::{
-    seat_name, seat_price, select_only, toggle_seat, unselect, Picked, Toggled,
+    mark_seats, seat_name, seat_price, select_only, toggle_seat, unselect, Look, Picked, Toggled,
 };
 use crate::ui::buyer::event::standing::{Standing, StandingSale};
 use crate::ui::buyer::event::tooltip::{tip_for, SeatTip, Tip};
@@ -139,6 +140,27 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 Err(e) => drawn.set(Some(Err(e))),
             }
         });
+    });
+
+    // The buyer's running hold, if any (a reload, Back from the checkout,
+    // another device of the account): asked once hydrated, as the rendered
+    // page is the same for everyone.
+    Effect::new(move |_| {
+        leptos::task::spawn_local(async move {
+            if let Ok(Some(running)) = my_hold(event_id).await {
+                if hold.read_untracked().is_none() {
+                    hold.set(Some(running));
+                }
+            }
+        });
+    });
+    // The hold's seats are the buyer's on the map, once it is drawn.
+    Effect::new(move |_| {
+        if drawn.get().is_some_and(|d| d.is_ok()) {
+            if let Some(h) = hold.read().as_ref() {
+                mark_seats(&h.seat_ids, Look::Yours);
+            }
+        }
     });
 
     let full = data.layout.view_box;
