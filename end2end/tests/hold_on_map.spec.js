@@ -59,8 +59,8 @@ for (const [name, viewport] of sizes) {
   });
 }
 
-// The newest sign-in link mailed to `email`.
-async function mailedLink(admin, email) {
+// The newest sign-in link mailed to `email`, other than those `used`.
+async function mailedLink(admin, email, used) {
   let link = null;
   await expect(async () => {
     const mail = await admin.get(`/api/admin/mailbox?recipient=${encodeURIComponent(email)}`);
@@ -68,17 +68,22 @@ async function mailedLink(admin, email) {
     const rows = await mail.json();
     const found = rows.length ? rows[0].body.match(/\/auth\/[0-9a-f]{64}/) : null;
     expect(found).not.toBeNull();
+    expect(used).not.toContain(found[0]);
     link = found[0];
   }).toPass({ timeout: 15_000 });
   return link;
 }
+
+const usedLinks = [];
 
 async function signIn(page, admin, email) {
   await page.goto('/sign-in');
   await page.getByLabel('Email address').fill(email);
   await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
   await expect(page.getByRole('status')).toContainText('sign-in link is on its way');
-  await page.goto(await mailedLink(admin, email));
+  const link = await mailedLink(admin, email, usedLinks);
+  usedLinks.push(link);
+  await page.goto(link);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/bookings$/);
 }

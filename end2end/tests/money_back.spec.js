@@ -35,7 +35,7 @@ test('a partial refund keeps the ticket; a dispute voids it and frees the seat',
   await page.goto(bookingUrl);
   await expect(page.getByTestId('booking-status')).toHaveText('BOOKED');
   await expect(page.getByTestId('refunded-part')).toContainText('€10.00');
-  await expect(page.getByTestId('ticket').locator('svg')).toBeVisible();
+  await expect(page.getByTestId('ticket').first().locator('svg')).toBeVisible();
   await page.screenshot({ path: 'test-results/booking-partly-refunded.png', fullPage: true });
 
   // The buyer's bank disputes the payment.

@@ -26,7 +26,13 @@ test('select two seats, hold, pay, and see the booking confirmed', async ({ page
 
   await expect(page).toHaveURL(/\/bookings\//);
   await expect(page.getByTestId('booking-status')).toHaveText('BOOKED', { timeout: 15_000 });
-  await expect(page.getByTestId('ticket').locator('svg')).toBeVisible();
+  // One ticket a seat, each with its own code (friends may arrive apart).
+  await expect(page.getByTestId('ticket')).toHaveCount(2);
+  await expect(page.getByTestId('ticket').nth(0).locator('svg')).toBeVisible();
+  await expect(page.getByTestId('ticket').nth(1).locator('svg')).toBeAttached();
+  const codes = await page.getByTestId('ticket').locator('.qr').evaluateAll((qrs) => qrs.map((q) => q.innerHTML));
+  expect(codes[0]).not.toBe(codes[1]);
+  await expect(page.getByTestId('ticket').nth(0)).toContainText('Ticket 1 of 2');
   await page.screenshot({ path: 'test-results/booking-confirmed.png', fullPage: true });
 
   await page.goto('/bookings');
