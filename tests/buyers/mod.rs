@@ -2,3 +2,4 @@
 
 mod accounts;
 mod language;
+mod tickets;

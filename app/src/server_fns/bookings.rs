@@ -6,8 +6,6 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
 use super::{counted_buyer, server_error};
-#[cfg(feature = "ssr")]
-use crate::i18n::Locale;
 use crate::model::BookingId;
 
 /// What the page gets back from the pay step.
@@ -90,17 +88,40 @@ pub async fn my_bookings() -> Result<Vec<crate::model::BookingView>, ServerFnErr
         .map_err(server_error)
 }
 
-/// The ticket's QR code (SVG) of the buyer's own BOOKED booking.
+/// One ticket on the booking page: the place it admits and its code.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TicketCode {
+    pub name: String,
+    /// The QR code (SVG) of the ticket's own token.
+    pub svg: String,
+}
+
+/// The tickets of the buyer's own BOOKED booking, one a seat or standing
+/// place, each with its own code: friends arriving apart each show theirs,
+/// and the door admits each once. Empty for any other booking.
 #[server]
-pub async fn ticket_qr(booking_id: BookingId) -> Result<Option<String>, ServerFnError> {
+pub async fn ticket_codes(booking_id: BookingId) -> Result<Vec<TicketCode>, ServerFnError> {
+    use crate::core::ApiError;
     let state = expect_context::<crate::core::AppState>();
     let holdfast_web::Caller(owner): holdfast_web::Caller<crate::core::buyer::Owner> =
         leptos_axum::extract().await?;
-    let booked =
-        crate::core::booking::query::booking_of_buyer(&state, &owner, &booking_id, Locale::En)
-            .await
-            .is_ok_and(|b| b.status == crate::model::BookingStatus::Booked);
-    Ok(booked.then(|| state.tickets.qr_svg(&booking_id)).flatten())
+    let l = crate::i18n::page_locale();
+    let booking =
+        match crate::core::booking::query::booking_of_buyer(&state, &owner, &booking_id, l).await {
+            Ok(b) => b,
+            Err(ApiError::NotFound(_)) => return Ok(Vec::new()),
+            Err(e) => return Err(server_error(e)),
+        };
+    Ok(booking
+        .tickets
+        .into_iter()
+        .filter_map(|t| {
+            Some(TicketCode {
+                svg: crate::core::ticket::image::qr_svg(&t.token)?,
+                name: t.name,
+            })
+        })
+        .collect())
 }
 
 /// The buyer's running hold on this event (held, or its checkout begun and

@@ -16,7 +16,7 @@ use crate::model::EventId;
 use crate::model::{EventDetail, EventSummary, HoldResponse, SeatId};
 
 /// The booking page's calls, where the pages have always found them.
-pub use super::bookings::{booking, my_bookings, pay_booking, ticket_qr, PayOutcome};
+pub use super::bookings::{booking, my_bookings, pay_booking, ticket_codes, PayOutcome};
 
 #[server]
 pub async fn list_events() -> Result<Vec<EventSummary>, ServerFnError> {

@@ -81,3 +81,15 @@ mod tests {
         assert!(png.ends_with(&[0xAE, 0x42, 0x60, 0x82]), "IEND's CRC");
     }
 }
+
+/// A ticket's token as a QR code (SVG, for the booking page), with its
+/// quiet zone.
+pub fn qr_svg(token: &str) -> Option<String> {
+    let code = qrcode::QrCode::new(token.as_bytes()).ok()?;
+    Some(
+        code.render::<qrcode::render::svg::Color>()
+            .min_dimensions(220, 220)
+            .quiet_zone(true)
+            .build(),
+    )
+}

@@ -99,15 +99,9 @@ impl TicketSigner {
         Some(TicketRef { booking_id, unit })
     }
 
-    /// The token as a QR code (SVG).
+    /// The booking's party token as a QR code (SVG).
     pub fn qr_svg(&self, booking_id: &BookingId) -> Option<String> {
-        let code = qrcode::QrCode::new(self.token(booking_id).as_bytes()).ok()?;
-        Some(
-            code.render::<qrcode::render::svg::Color>()
-                .min_dimensions(220, 220)
-                .quiet_zone(true)
-                .build(),
-        )
+        image::qr_svg(&self.token(booking_id))
     }
 }
 

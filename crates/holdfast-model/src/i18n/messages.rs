@@ -298,6 +298,8 @@ messages! {
         BookingsFailed => "Your bookings could not be loaded.", "Không tải được các đơn đặt chỗ của bạn.";
         PreparingTicket => "Preparing your ticket…", "Đang chuẩn bị vé…";
         TicketQr => "Ticket QR code", "Mã QR của vé";
+        TicketOf => "Ticket {n} of {count}", "Vé {n}/{count}";
+        EachTicketOnce => "One code a person: each is scanned once at the door. Friends arriving apart can each show their own.", "Mỗi người một mã: mỗi mã được quét một lần ở cửa. Bạn bè đến riêng có thể trình mã của mình.";
         ShowAtEntrance => "Show this code at the entrance.", "Hãy xuất trình mã này ở lối vào.";
         TicketNotYet => "Your ticket is not available yet.", "Vé của bạn chưa sẵn sàng.";
 

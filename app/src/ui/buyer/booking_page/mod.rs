@@ -12,7 +12,7 @@ use crate::i18n::{use_locale, Locale, Msg};
 use crate::model::outcome_watch::{ask_now, TICK_MS};
 use crate::model::BookingId;
 use crate::model::{BookingStatus, BookingView, EventKind, PaymentStatus};
-use crate::server_fns::buyer::{booking, my_bookings, ticket_qr};
+use crate::server_fns::buyer::{booking, my_bookings, ticket_codes};
 use crate::ui::buyer::countdown::{minutes_seconds, time_left};
 
 mod forms;
@@ -242,21 +242,34 @@ fn HoldCountdown(expires_in_ms: i64) -> impl IntoView {
     }
 }
 
-/// The QR code to show at the door.
+/// The tickets to show at the door: one a seat or place, each with its
+/// own code, side by side (swiped through on a phone).
 #[component]
 fn Ticket(id: BookingId) -> impl IntoView {
     let l = use_locale();
-    let qr = Resource::new(move || id.clone(), ticket_qr);
+    let codes = Resource::new(move || id.clone(), ticket_codes);
     view! {
         <Suspense fallback=move || view! { <p>{l.t(Msg::PreparingTicket)}</p> }>
             {move || Suspend::new(async move {
-                match qr.await {
-                    Ok(Some(svg)) => view! {
-                        <figure class="ticket" data-testid="ticket">
-                            <div class="qr" role="img" aria-label=l.t(Msg::TicketQr) inner_html=svg></div>
-                            <figcaption>{l.t(Msg::ShowAtEntrance)}</figcaption>
-                        </figure>
-                    }.into_any(),
+                match codes.await {
+                    Ok(list) if !list.is_empty() => {
+                        let count = list.len();
+                        view! {
+                            <p class="tickets-note">{l.t(Msg::EachTicketOnce)}</p>
+                            <div class="tickets">
+                                {list.into_iter().enumerate().map(|(i, t)| {
+                                    let label = format!("{} · {}", l.t(Msg::TicketQr), t.name);
+                                    let of = l.fill(Msg::TicketOf, &[("n", &(i + 1)), ("count", &count)]);
+                                    view! {
+                                        <figure class="ticket" data-testid="ticket">
+                                            <div class="qr" role="img" aria-label=label inner_html=t.svg></div>
+                                            <figcaption><strong>{t.name}</strong><br/>{of}</figcaption>
+                                        </figure>
+                                    }
+                                }).collect_view()}
+                            </div>
+                        }.into_any()
+                    }
                     _ => view! { <p class="notice">{l.t(Msg::TicketNotYet)}</p> }.into_any(),
                 }
             })}
