@@ -51,8 +51,13 @@ test('book on a phone, sign in on a laptop with the emailed link, cancel within 
   const phoneContext = await browser.newContext({ ...devices['Pixel 5'] });
   const phone = await phoneContext.newPage();
   await phone.goto('/events/2');
+  // The policy is said before anyone pays: on the page, and beside Pay.
+  await expect(phone.getByTestId('refund-terms')).toContainText('all your money back until');
+  await expect(phone.getByTestId('refund-terms')).toContainText('50 % back until');
   const seat = await phone.locator('svg .seat.available').nth(230).getAttribute('data-id');
   await holdSeat(phone, seat);
+  await expect(phone.locator('.held-note .refund-terms')).toContainText('all your money back until');
+  await phone.screenshot({ path: 'test-results/refund-terms-before-pay-phone.png', fullPage: true });
   await payHeld(phone);
   await expect(phone).toHaveURL(/\/sandbox\/checkout\//);
   await phone.locator('input[name=email]').fill(email);

@@ -188,3 +188,54 @@ async fn seats_of(
     }
     request.send().await.unwrap()
 }
+
+on_both_backends!(
+    an_events_refund_policy_is_shown_before_anyone_pays,
+    |app: TestApp| async move {
+        // Hà Nội at 20:00 there: in full until 14 days before, half until 2.
+        app.set_refund_policy(
+            3,
+            serde_json::json!({
+                "fullRefundUntilDays": 14,
+                "partialRefundUntilDays": 2,
+                "partialRefundPercent": 50
+            }),
+        )
+        .await;
+        let event = app.buyer().get("/api/events/3").await.json();
+        let windows = event["refundWindows"].as_array().expect("windows");
+        assert_eq!(windows.len(), 2, "{event}");
+        assert_eq!(windows[0]["percent"], 100);
+        assert_eq!(windows[0]["localUntil"], "2027-09-04T20:00:00+07:00");
+        assert_eq!(windows[0]["until"], "2027-09-04T13:00:00.000Z");
+        assert_eq!(windows[1]["percent"], 50);
+        assert_eq!(windows[1]["localUntil"], "2027-09-16T20:00:00+07:00");
+        assert_eq!(windows[1]["timeZoneAbbreviation"], "UTC+07");
+        // The page says it, with its dates in the event's zone.
+        let page = app.buyer().get("/events/3").await;
+        assert!(
+            page.text.contains("all your money back until")
+                && page.text.contains("2027")
+                && page.text.contains("50 % back until"),
+            "{}",
+            page.text
+        );
+        // An event whose buyers cannot cancel says so.
+        let arena = app.buyer().get("/events/1").await;
+        assert!(
+            arena
+                .text
+                .contains("Tickets cannot be cancelled once paid."),
+            "{}",
+            arena.text
+        );
+        // Once the full window has closed, only the half is left to offer.
+        let starts = 1_821_272_400_000_i64; // 2027-09-18T13:00:00Z
+        let now = holdfast_core::platform::clock::Clock::now(&*app.clock).ms();
+        app.clock.advance_ms(starts - 10 * 86_400_000 - now);
+        let event = app.buyer().get("/api/events/3").await.json();
+        let windows = event["refundWindows"].as_array().expect("windows");
+        assert_eq!(windows.len(), 1, "{event}");
+        assert_eq!(windows[0]["percent"], 50);
+    }
+);

@@ -7,6 +7,7 @@ use super::{ApiError, AppState};
 use crate::platform::clock::At;
 use holdfast_model::{
     EventBrief, EventDetail, EventId, EventKind, EventSummary, GeneralAdmissionArea, PriceCategory,
+    RefundWindow,
 };
 
 /// An event as the `event` table keeps it.
@@ -83,11 +84,56 @@ pub async fn event_detail(state: &AppState, event_id: EventId) -> Result<EventDe
     .bind(event_id)
     .fetch_all(state.db.reader())
     .await?;
+    let policies: Vec<crate::booking::query::RefundPolicyRow> = sqlx::query_as(
+        "select refund_full_days, refund_partial_days, refund_partial_percent
+         from event where id = $1",
+    )
+    .bind(event_id)
+    .fetch_all(state.db.reader())
+    .await?;
+    let policy = policies
+        .into_iter()
+        .next()
+        .map(holdfast_model::RefundPolicy::from)
+        .unwrap_or_default();
+    let now = state.clock.now();
+    let refund_windows = refund_windows(&policy, row.starts_at, &row.time_zone, now);
     Ok(EventDetail {
         summary: summary(state, row).await?,
         categories,
         general_admission: areas,
+        refund_windows,
     })
+}
+
+/// The windows of `policy` for an event starting at `starts_at` that are
+/// still open at `now`, their ends in the event's zone.
+fn refund_windows(
+    policy: &holdfast_model::RefundPolicy,
+    starts_at: At,
+    zone: &str,
+    now: At,
+) -> Vec<RefundWindow> {
+    const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+    let full = policy.full_refund_until_days.map(|days| (100, days));
+    let part = policy
+        .partial_refund_until_days
+        .zip(policy.partial_refund_percent)
+        .map(|(days, percent)| (percent, days));
+    full.into_iter()
+        .chain(part)
+        .map(|(percent, days)| (percent, starts_at - days * DAY_MS))
+        .filter(|(_, until)| *until > now)
+        .map(|(percent, until)| {
+            let local = super::event_time::local_start(until, zone);
+            RefundWindow {
+                percent,
+                until: rfc3339(until),
+                local_until: local.at,
+                time_zone_abbreviation: local.abbreviation,
+            }
+        })
+        .collect()
 }
 
 async fn summary(state: &AppState, row: EventRow) -> Result<EventSummary, ApiError> {

@@ -224,6 +224,60 @@ pub struct EventDetail {
     pub summary: EventSummary,
     pub categories: Vec<PriceCategory>,
     pub general_admission: Vec<GeneralAdmissionArea>,
+    /// What a buyer who cancels a paid booking gets back, window by window
+    /// (the event's refund policy as moments): empty when buyers cannot
+    /// cancel. Shown before anyone pays.
+    #[serde(default)]
+    pub refund_windows: Vec<RefundWindow>,
+}
+
+/// Until `until` (in the event's zone), a cancelled booking gets back
+/// `percent` % of what was paid.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RefundWindow {
+    pub percent: i64,
+    /// RFC 3339 in UTC.
+    pub until: String,
+    /// The same moment in the event's zone, with its offset.
+    pub local_until: String,
+    /// "CET", "CEST", "UTC+07".
+    pub time_zone_abbreviation: String,
+}
+
+impl RefundWindow {
+    /// Its end, for people, in the event's own zone, named.
+    pub fn when(&self, l: Locale) -> String {
+        when(
+            l,
+            &self.until,
+            &self.local_until,
+            &self.time_zone_abbreviation,
+        )
+    }
+}
+
+impl EventDetail {
+    /// The refund policy in a sentence, its dates in the event's zone.
+    pub fn refund_terms(&self, l: Locale) -> String {
+        use crate::i18n::Msg;
+        let windows: Vec<String> = self
+            .refund_windows
+            .iter()
+            .map(|w| {
+                let msg = match w.percent {
+                    100 => Msg::RefundInFullUntil,
+                    _ => Msg::RefundPartUntil,
+                };
+                l.fill(msg, &[("percent", &w.percent), ("until", &w.when(l))])
+            })
+            .collect();
+        match windows.is_empty() {
+            true => l.t(Msg::RefundNone).to_string(),
+            false => l.fill(Msg::RefundTerms, &[("windows", &windows.join("; "))]),
+        }
+    }
 }
 #[cfg(test)]
 mod tests {

@@ -17,8 +17,8 @@ use holdfast_model::{
     BookingSeat, BookingView, CancelResponse, CauseKind, EventDetail, EventKind, EventSummary,
     GeneralAdmissionArea, GeneralAdmissionLine, HistoryEntry, HoldResponse, PartRefund,
     PartRefundRequest, PartRefundState, PayResponse, PaymentView, PriceCategory, PromoApplied,
-    QueueStatus, RefundPolicy, Seat, SeatMapSnapshot, SeatStatus, SeatStatuses, SeatView,
-    TicketView,
+    QueueStatus, RefundPolicy, RefundWindow, Seat, SeatMapSnapshot, SeatStatus, SeatStatuses,
+    SeatView, TicketView,
 };
 use serde::Deserialize;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -152,7 +152,7 @@ impl Modify for Security {
         openapi_json,
     ),
     components(schemas(
-        EventKind, EventSummary, PriceCategory, GeneralAdmissionArea, EventDetail, SeatStatus,
+        EventKind, EventSummary, PriceCategory, GeneralAdmissionArea, EventDetail, RefundWindow, SeatStatus,
         Seat, SeatView, SeatMapSnapshot, SeatStatuses, SeatDrawing, DrawnSeats, DrawnCategory, HoldResponse, GeneralAdmissionLine, BookingSeat, BookingView,
         PayResponse, PaymentView, ErrorBody, ErrorDetail, FieldError, HoldSeatsRequest,
         HoldPlacesRequest, best::BestAvailableRequest, admin_session::SignIn, Dashboard, SeatCounts, SalesLine, StandingCount, LiveHold,

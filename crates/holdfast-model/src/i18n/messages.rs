@@ -298,6 +298,11 @@ messages! {
         BookingsFailed => "Your bookings could not be loaded.", "Không tải được các đơn đặt chỗ của bạn.";
         PreparingTicket => "Preparing your ticket…", "Đang chuẩn bị vé…";
         TicketQr => "Ticket QR code", "Mã QR của vé";
+        RefundTermsHeading => "If you cancel", "Nếu bạn hủy";
+        RefundTerms => "You can cancel a paid booking from its page: {windows}; after that it cannot be cancelled.", "Bạn có thể hủy đơn đã thanh toán từ trang của đơn: {windows}; sau đó không thể hủy.";
+        RefundInFullUntil => "all your money back until {until}", "hoàn toàn bộ tiền đến {until}";
+        RefundPartUntil => "{percent} % back until {until}", "hoàn {percent} % đến {until}";
+        RefundNone => "Tickets cannot be cancelled once paid.", "Vé đã thanh toán không thể hủy.";
         TicketOf => "Ticket {n} of {count}", "Vé {n}/{count}";
         EachTicketOnce => "One code a person: each is scanned once at the door. Friends arriving apart can each show their own.", "Mỗi người một mã: mỗi mã được quét một lần ở cửa. Bạn bè đến riêng có thể trình mã của mình.";
         ShowAtEntrance => "Show this code at the entrance.", "Hãy xuất trình mã này ở lối vào.";

@@ -33,6 +33,8 @@ const WARN_MS: i64 = 60_000;
 pub fn HeldPanel(
     h: HoldResponse,
     kind: EventKind,
+    /// The event's refund policy in a sentence, said before Pay.
+    terms: String,
     again: Callback<Vec<SeatId>>,
     done: Callback<()>,
 ) -> impl IntoView {
@@ -131,6 +133,7 @@ pub fn HeldPanel(
                     <p class="warning" role="alert">{l.t(Msg::LastMinute)}</p>
                 </Show>
                 <PromoForm booking_id=promo_booking.clone() amount currency=promo_currency.clone()/>
+                <p class="refund-terms">{terms.clone()}</p>
                 <Show when=move || releasable>
                     <button class="link release" on:click=move |_| release.run(())>{l.t(Msg::ReleaseHold)}</button>
                 </Show>

@@ -320,6 +320,9 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     // overflows the compiler's query depth.
     let colours = crate::ui::buyer::event::colours::category_css(&detail.categories, !is_concert);
     let voyage = data.sailing.clone().map(|s| view! { <Voyage s/> });
+    // Before anyone pays: what cancelling gives back, and until when.
+    let terms = detail.refund_terms(l);
+    let held_terms = terms.clone();
     let head = view! {
         <style>{colours}</style>
         <section class="event-head">
@@ -329,6 +332,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                 <time datetime=detail.summary.starts_at.clone()>{detail.summary.when(l)}</time>
             </p>
             {voyage}
+            <p class="refund-terms" data-testid="refund-terms">{terms.clone()}</p>
             <p class="live-indicator" data-testid="live" data-live=move || live.get().to_string()>
                 {move || l.t(if live.get() { Msg::Live } else { Msg::Reconnecting })}
             </p>
@@ -522,7 +526,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     hint=best_hint(l, kind, max_per_booking) panel/>
                 <Standing areas=standing_areas.clone() sale=StandingSale { event_id, left: standing_left, currency: currency.clone(), limit: max_per_booking, hold, message }/>
                 </Show>
-                {move || hold.get().map(|h| view! { <HeldPanel h kind again=hold_again done=choose_again/> })}
+                {move || hold.get().map(|h| view! { <HeldPanel h kind terms=held_terms.clone() again=hold_again done=choose_again/> })}
                 <Show when=choosing>
                     <SeatList sections=section_names.clone() picked limit=max_per_booking kind/>
                 </Show>
