@@ -53,6 +53,18 @@ fn chunk(png: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
     png.extend(crc.sum().to_be_bytes());
 }
 
+/// A ticket's token as a QR code (SVG, for the booking page), with its
+/// quiet zone.
+pub fn qr_svg(token: &str) -> Option<String> {
+    let code = qrcode::QrCode::new(token.as_bytes()).ok()?;
+    Some(
+        code.render::<qrcode::render::svg::Color>()
+            .min_dimensions(220, 220)
+            .quiet_zone(true)
+            .build(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,16 +92,4 @@ mod tests {
         assert_eq!(pixels[finder], 0);
         assert!(png.ends_with(&[0xAE, 0x42, 0x60, 0x82]), "IEND's CRC");
     }
-}
-
-/// A ticket's token as a QR code (SVG, for the booking page), with its
-/// quiet zone.
-pub fn qr_svg(token: &str) -> Option<String> {
-    let code = qrcode::QrCode::new(token.as_bytes()).ok()?;
-    Some(
-        code.render::<qrcode::render::svg::Color>()
-            .min_dimensions(220, 220)
-            .quiet_zone(true)
-            .build(),
-    )
 }

@@ -304,8 +304,7 @@ messages! {
         RefundPartUntil => "{percent} % back until {until}", "hoàn {percent} % đến {until}";
         RefundNone => "Tickets cannot be cancelled once paid.", "Vé đã thanh toán không thể hủy.";
         TicketOf => "Ticket {n} of {count}", "Vé {n}/{count}";
-        EachTicketOnce => "One code a person: each is scanned once at the door. Friends arriving apart can each show their own.", "Mỗi người một mã: mỗi mã được quét một lần ở cửa. Bạn bè đến riêng có thể trình mã của mình.";
-        ShowAtEntrance => "Show this code at the entrance.", "Hãy xuất trình mã này ở lối vào.";
+        EachTicketOnce => "Each code is scanned once at the door: friends arriving apart can each show their own.", "Mỗi mã được quét một lần ở cửa: bạn bè đến riêng có thể trình mã của mình.";
         TicketNotYet => "Your ticket is not available yet.", "Vé của bạn chưa sẵn sàng.";
 
         // The organizer's console.
