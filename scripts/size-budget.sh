@@ -11,7 +11,7 @@ site=${1:-target/site}
 # page script and the stylesheet (the page itself, the drawing, the status
 # letters and the icon take the rest). Raising a budget is a decision,
 # recorded with its reason in the commit message that raises it.
-declare -A budget=([wasm]=490000 [js]=12000 [css]=6000)
+declare -A budget=([wasm]=492000 [js]=12000 [css]=6000)
 # The console's wasm (every page and the console, sent only with the pages
 # under /admin): not part of a buyer's visit; kept from growing unnoticed.
 declare -A console_budget=([wasm]=760000 [js]=12000)
