@@ -3,23 +3,9 @@
 // API), shown with its QR code, cancelled within the event's refund policy
 // from its page — REFUNDED, and the seat free on the map again.
 const { test, expect, request, devices } = require('@playwright/test');
-const { holdSeat, payHeld, signInToConsole } = require('./helpers');
+const { holdSeat, mailedLink, payHeld, signInToConsole } = require('./helpers');
 
 const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
-
-// The newest sign-in link mailed to `email` (the outbox sends within a second or two).
-async function mailedLink(admin, email) {
-  let link = null;
-  await expect(async () => {
-    const mail = await admin.get(`/api/admin/mailbox?recipient=${encodeURIComponent(email)}`);
-    expect(mail.status()).toBe(200);
-    const rows = await mail.json();
-    const found = rows.length ? rows[0].body.match(/\/auth\/[0-9a-f]{64}/) : null;
-    expect(found).not.toBeNull();
-    link = found[0];
-  }).toPass({ timeout: 15_000 });
-  return link;
-}
 
 test('book on a phone, sign in on a laptop with the emailed link, cancel within the policy', async ({ browser, baseURL }) => {
   const email = `phone-${Date.now()}@example.com`;

@@ -14,6 +14,22 @@ function signed(body) {
   return { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` };
 }
 
+// The newest sign-in link mailed to `email` (the outbox sends within a
+// second or two), other than those in `used`; `admin` is signed in to the API.
+async function mailedLink(admin, email, used = []) {
+  let link = null;
+  await expect(async () => {
+    const mail = await admin.get(`/api/admin/mailbox?recipient=${encodeURIComponent(email)}`);
+    expect(mail.status()).toBe(200);
+    const rows = await mail.json();
+    const found = rows.length ? rows[0].body.match(/\/auth\/[0-9a-f]{64}/) : null;
+    expect(found).not.toBeNull();
+    expect(used).not.toContain(found[0]);
+    link = found[0];
+  }).toPass({ timeout: 15_000 });
+  return link;
+}
+
 // Signs in to the console (after hydration: typing before it is lost).
 async function signInToConsole(page) {
   await page.goto('/admin');
@@ -84,4 +100,4 @@ async function holdOn(browser, eventId, nth) {
   return { context, page, id };
 }
 
-module.exports = { holdOn, holdSeat, nameGuests, payHeld, publishedEvent, signed, signInToConsole };
+module.exports = { holdOn, holdSeat, mailedLink, nameGuests, payHeld, publishedEvent, signed, signInToConsole };

@@ -5,7 +5,7 @@
 // checkout, which books it. Another device signed in to the same account
 // sees the hold as well. At desktop and phone width.
 const { test, expect, request } = require('@playwright/test');
-const { holdSeat } = require('./helpers');
+const { holdSeat, mailedLink } = require('./helpers');
 
 const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
 const sizes = [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]];
@@ -57,21 +57,6 @@ for (const [name, viewport] of sizes) {
     await expect(page.locator(`#seat-${seat}`)).toHaveClass(/booked/);
     await expect(page.getByTestId('countdown')).toHaveCount(0);
   });
-}
-
-// The newest sign-in link mailed to `email`, other than those `used`.
-async function mailedLink(admin, email, used) {
-  let link = null;
-  await expect(async () => {
-    const mail = await admin.get(`/api/admin/mailbox?recipient=${encodeURIComponent(email)}`);
-    expect(mail.status()).toBe(200);
-    const rows = await mail.json();
-    const found = rows.length ? rows[0].body.match(/\/auth\/[0-9a-f]{64}/) : null;
-    expect(found).not.toBeNull();
-    expect(used).not.toContain(found[0]);
-    link = found[0];
-  }).toPass({ timeout: 15_000 });
-  return link;
 }
 
 const usedLinks = [];

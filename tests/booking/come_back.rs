@@ -163,18 +163,18 @@ on_both_backends!(
     |app: TestApp| async move {
         let (buyer, booking) = held(&app, 1).await;
         let seat = app.first_seat(1).await;
-        let mine = my_hold(&app, &buyer, 1).await;
+        let mine = my_hold(&buyer, 1).await;
         assert_eq!(mine["bookingId"], booking.as_str(), "{mine}");
         assert_eq!(mine["status"], "HELD");
         assert_eq!(mine["seatIds"], serde_json::json!([seat]));
         let left = mine["expiresInMs"].as_i64().unwrap();
         assert!(left > 0 && left <= app.state.rules.hold_ttl_ms, "{left}");
         // Nobody else's page shows it; nor the buyer's other events.
-        assert_eq!(my_hold(&app, &app.buyer(), 1).await, Value::Null);
-        assert_eq!(my_hold(&app, &buyer, 3).await, Value::Null);
+        assert_eq!(my_hold(&app.buyer(), 1).await, Value::Null);
+        assert_eq!(my_hold(&buyer, 3).await, Value::Null);
         // Paying begun (then Back from the provider): still theirs to pay.
         assert_eq!(buyer.pay(&booking).await.status, 200);
-        let paying = my_hold(&app, &buyer, 1).await;
+        let paying = my_hold(&buyer, 1).await;
         assert_eq!(paying["status"], "PAYMENT_PENDING", "{paying}");
         // Asked from another site with the buyer's cookie: refused.
         let forged = buyer
@@ -190,7 +190,7 @@ on_both_backends!(
         assert_eq!(forged.status(), 403);
         // Its time over: nothing running to show.
         app.clock.advance_ms(time_left(&app, &booking).await);
-        assert_eq!(my_hold(&app, &buyer, 1).await, Value::Null);
+        assert_eq!(my_hold(&buyer, 1).await, Value::Null);
     }
 );
 
@@ -205,17 +205,10 @@ async fn time_left(app: &TestApp, booking: &str) -> i64 {
 }
 
 /// What the event page's `my_hold` answers `buyer` for `event`.
-async fn my_hold(app: &TestApp, buyer: &common::Buyer, event: i64) -> Value {
-    let answer = buyer
-        .http
-        .post(format!("{}{}", app.base, MyHold::PATH))
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(format!("event_id={event}"))
-        .send()
+async fn my_hold(buyer: &common::Buyer, event: i64) -> Value {
+    buyer
+        .server_fn(MyHold::PATH, &format!("event_id={event}"))
         .await
-        .unwrap();
-    assert_eq!(answer.status(), 200);
-    answer.json().await.unwrap()
 }
 
 /// A new buyer holding the event's first seat (or cabin), and the booking.

@@ -17,7 +17,7 @@ on_both_backends!(
         let (buyer, booking) = app
             .book(&seats[..3], "friends@example.com", Delivery::Once)
             .await;
-        let codes = ticket_codes(&app, &buyer, &booking).await;
+        let codes = ticket_codes(&buyer, &booking).await;
         let codes = codes.as_array().expect("a list");
         assert_eq!(codes.len(), 3, "{codes:?}");
         let svgs: std::collections::HashSet<&str> =
@@ -32,28 +32,18 @@ on_both_backends!(
         assert_eq!(view.json()["tickets"].as_array().unwrap().len(), 3);
 
         // Somebody else asking for them: nothing, as for an unknown id.
-        let stranger = ticket_codes(&app, &app.buyer(), &booking).await;
+        let stranger = ticket_codes(&app.buyer(), &booking).await;
         assert_eq!(stranger, Value::Array(Vec::new()));
         // A hold has no tickets yet.
         let other = app.buyer();
         let held = other.held_booking(1, seats[5]).await;
-        assert_eq!(
-            ticket_codes(&app, &other, &held).await,
-            Value::Array(Vec::new())
-        );
+        assert_eq!(ticket_codes(&other, &held).await, Value::Array(Vec::new()));
     }
 );
 
 /// What the booking page's `ticket_codes` answers `buyer` for `booking`.
-async fn ticket_codes(app: &TestApp, buyer: &Buyer, booking: &str) -> Value {
-    let answer = buyer
-        .http
-        .post(format!("{}{}", app.base, TicketCodes::PATH))
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(format!("booking_id={booking}"))
-        .send()
+async fn ticket_codes(buyer: &Buyer, booking: &str) -> Value {
+    buyer
+        .server_fn(TicketCodes::PATH, &format!("booking_id={booking}"))
         .await
-        .unwrap();
-    assert_eq!(answer.status(), 200);
-    answer.json().await.unwrap()
 }

@@ -510,6 +510,21 @@ impl Buyer {
         }
     }
 
+    /// Calls a page's server function at `path` (its `ServerFn::PATH`) with
+    /// a form body, as the page does; its JSON answer (it must be 200).
+    pub async fn server_fn(&self, path: &str, form: &str) -> Value {
+        let answer = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form.to_string())
+            .send()
+            .await
+            .expect("server function");
+        assert_eq!(answer.status(), 200);
+        answer.json().await.expect("JSON")
+    }
+
     pub async fn delete(&self, path: &str) -> Answer {
         let r = self
             .http

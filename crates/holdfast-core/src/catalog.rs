@@ -63,14 +63,25 @@ pub async fn event_for_page(
     Ok(detail)
 }
 
+/// An event with its refund policy, as its detail reads it.
+#[derive(sqlx::FromRow)]
+struct DetailRow {
+    #[sqlx(flatten)]
+    event: EventRow,
+    #[sqlx(flatten)]
+    policy: crate::booking::query::RefundPolicyRow,
+}
+
 pub async fn event_detail(state: &AppState, event_id: EventId) -> Result<EventDetail, ApiError> {
-    let row: Option<EventRow> = sqlx::query_as(
-        "select id, name, kind, venue, starts_at, currency, time_zone from event where id = $1 and published = 1",
+    let row: Option<DetailRow> = sqlx::query_as(
+        "select id, name, kind, venue, starts_at, currency, time_zone,
+                refund_full_days, refund_partial_days, refund_partial_percent
+         from event where id = $1 and published = 1",
     )
     .bind(event_id)
     .fetch_optional(state.db.reader())
     .await?;
-    let row = row.ok_or(ApiError::NotFound("event"))?;
+    let DetailRow { event: row, policy } = row.ok_or(ApiError::NotFound("event"))?;
     let categories: Vec<PriceCategory> = sqlx::query_as(
         "select code, name, price_cents, color from price_category where event_id = $1 order by price_cents desc",
     )
@@ -84,18 +95,7 @@ pub async fn event_detail(state: &AppState, event_id: EventId) -> Result<EventDe
     .bind(event_id)
     .fetch_all(state.db.reader())
     .await?;
-    let policies: Vec<crate::booking::query::RefundPolicyRow> = sqlx::query_as(
-        "select refund_full_days, refund_partial_days, refund_partial_percent
-         from event where id = $1",
-    )
-    .bind(event_id)
-    .fetch_all(state.db.reader())
-    .await?;
-    let policy = policies
-        .into_iter()
-        .next()
-        .map(holdfast_model::RefundPolicy::from)
-        .unwrap_or_default();
+    let policy = holdfast_model::RefundPolicy::from(policy);
     let now = state.clock.now();
     let refund_windows = refund_windows(&policy, row.starts_at, &row.time_zone, now);
     Ok(EventDetail {
@@ -114,17 +114,12 @@ fn refund_windows(
     zone: &str,
     now: At,
 ) -> Vec<RefundWindow> {
-    const DAY_MS: i64 = 24 * 60 * 60 * 1000;
-    let full = policy.full_refund_until_days.map(|days| (100, days));
-    let part = policy
-        .partial_refund_until_days
-        .zip(policy.partial_refund_percent)
-        .map(|(days, percent)| (percent, days));
-    full.into_iter()
-        .chain(part)
-        .map(|(percent, days)| (percent, starts_at - days * DAY_MS))
-        .filter(|(_, until)| *until > now)
+    policy
+        .windows(starts_at.ms())
+        .into_iter()
+        .filter(|(_, until)| *until > now.ms())
         .map(|(percent, until)| {
+            let until = At::from_ms(until);
             let local = super::event_time::local_start(until, zone);
             RefundWindow {
                 percent,

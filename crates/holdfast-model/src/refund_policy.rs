@@ -53,6 +53,20 @@ impl RefundPolicy {
         None
     }
 
+    /// The policy's windows for an event starting at `starts_at_ms`: until
+    /// each end (ms), a cancellation gets back the percent; full first.
+    pub fn windows(&self, starts_at_ms: i64) -> Vec<(i64, i64)> {
+        let full = self.full_refund_until_days.map(|days| (100, days));
+        let part = self
+            .partial_refund_until_days
+            .zip(self.partial_refund_percent)
+            .map(|(days, percent)| (percent, days));
+        full.into_iter()
+            .chain(part)
+            .map(|(percent, days)| (percent, starts_at_ms - days * DAY_MS))
+            .collect()
+    }
+
     /// A policy an organizer may set: days 0..=3650, a percent 1..=99 with
     /// its window, the partial window closing after the full one. The
     /// field at fault and why.
