@@ -18,6 +18,7 @@ pub mod protect;
 pub mod refund_policy_pages;
 pub mod sailing_pages;
 pub mod sandbox_pages;
+pub mod team_pages;
 pub mod telemetry;
 pub mod workers;
 
@@ -204,6 +205,7 @@ pub async fn build(
         .merge(operations_pages::routes())
         .merge(refund_policy_pages::routes())
         .merge(sailing_pages::routes())
+        .merge(team_pages::routes())
         .merge(language::routes())
         .merge(assets::routes(&config.site_root))
         .merge(pages)

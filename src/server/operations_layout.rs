@@ -3,13 +3,11 @@
 //! and the rule each page follows — the console's sign-in link until the
 //! reader is an admin.
 
-use holdfast_web::Caller;
 use holdfast_web::HttpError;
 use std::future::Future;
 
 use axum::response::{Html, IntoResponse, Response};
 use holdfast_app::i18n::{Locale, Msg};
-use holdfast_core::admin::auth::Admin;
 use holdfast_core::ApiError;
 use holdfast_model::seat_drawing::escape;
 
@@ -26,15 +24,21 @@ impl OpsPage<'_> {
         Html(shell(self.l, self.title, self.intro, body))
     }
 
-    /// What `body` makes for an admin; for anyone else, the way to sign in
-    /// (`body` is then never run).
-    pub async fn for_admin(
+    /// What `body` makes for an admin allowed the page; for an admin whose
+    /// role does not reach it, a 403 saying so; for anyone else, the way to
+    /// sign in (`body` is then never run).
+    pub async fn for_admin<T>(
         &self,
-        admin: &Result<Caller<Admin>, HttpError>,
+        admin: &Result<T, HttpError>,
         body: impl Future<Output = Result<String, HttpError>>,
     ) -> Result<Response, HttpError> {
         match admin {
             Ok(_) => Ok(self.html(&body.await?).into_response()),
+            Err(HttpError(ApiError::Forbidden)) => Ok((
+                axum::http::StatusCode::FORBIDDEN,
+                self.html(&notice(self.l.t(Msg::NotYourRole))),
+            )
+                .into_response()),
             Err(_) => Ok(self.sign_in()),
         }
     }

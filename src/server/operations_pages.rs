@@ -11,12 +11,11 @@ use axum::routing::{get, post};
 use axum::Router;
 use holdfast_app::i18n::{Locale, Msg};
 use holdfast_app::ui::console::operations_html::{history_list, jobs_table};
-use holdfast_core::admin::auth::Admin;
 use holdfast_core::booking::history as booking;
 use holdfast_core::platform::jobs::history;
 use holdfast_core::{ApiError, AppState};
 use holdfast_model::seat_drawing::escape;
-use holdfast_web::Caller;
+use holdfast_web::caller::{may, Allowed};
 use holdfast_web::HttpError;
 use serde::Deserialize;
 
@@ -42,7 +41,7 @@ struct Lookup {
 /// starts with, what was typed (the dashboard shows ids' first 8 characters).
 async fn find_booking(
     State(state): State<AppState>,
-    admin: Result<Caller<Admin>, HttpError>,
+    admin: Result<Allowed<may::Bookings>, HttpError>,
     Query(q): Query<Lookup>,
     Lang(l): Lang,
 ) -> Result<Response, HttpError> {
@@ -96,7 +95,7 @@ struct Asked {
 
 async fn page(
     State(state): State<AppState>,
-    admin: Result<Caller<Admin>, HttpError>,
+    admin: Result<Allowed<may::Operations>, HttpError>,
     Query(q): Query<Asked>,
     Lang(l): Lang,
 ) -> Result<Response, HttpError> {
@@ -122,7 +121,7 @@ async fn page(
 /// A booking's history: every status it took, why, by whom, when.
 async fn booking_history(
     State(state): State<AppState>,
-    admin: Result<Caller<Admin>, HttpError>,
+    admin: Result<Allowed<may::Bookings>, HttpError>,
     BookingPath(id): BookingPath,
     Lang(l): Lang,
 ) -> Result<Response, HttpError> {
@@ -146,7 +145,7 @@ async fn booking_history(
 /// Run now, from the page's form: due now, then back to the page.
 async fn run_now(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::Operations>,
     Path(name): Path<String>,
 ) -> Result<Response, HttpError> {
     holdfast_core::admin::run_job::run_now(&state, &admin, &name).await?;

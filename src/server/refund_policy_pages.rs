@@ -9,12 +9,11 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
 use holdfast_app::i18n::{Locale, Msg};
-use holdfast_core::admin::auth::Admin;
 use holdfast_core::admin::setup;
 use holdfast_core::{ApiError, AppState};
 use holdfast_model::seat_drawing::escape;
 use holdfast_model::{EventId, RefundPolicy};
-use holdfast_web::Caller;
+use holdfast_web::caller::{may, Allowed};
 use holdfast_web::HttpError;
 use serde::Deserialize;
 
@@ -35,7 +34,7 @@ struct Saved {
 
 async fn page(
     State(state): State<AppState>,
-    admin: Result<Caller<Admin>, HttpError>,
+    admin: Result<Allowed<may::EventSetup>, HttpError>,
     Query(q): Query<Saved>,
     Lang(l): Lang,
 ) -> Result<Response, HttpError> {
@@ -73,7 +72,7 @@ struct PolicyForm {
 
 async fn save(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::EventSetup>,
     EventPath(event_id): EventPath,
     Lang(l): Lang,
     Form(form): Form<PolicyForm>,

@@ -9,13 +9,12 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
 use holdfast_app::i18n::{Locale, Msg};
-use holdfast_core::admin::auth::Admin;
 use holdfast_core::sailing::catalog;
 use holdfast_core::sailing::rebooking::{self, cancel};
 use holdfast_core::{ApiError, AppState};
 use holdfast_model::sailing::{SailingStatus, SailingSummary};
 use holdfast_model::seat_drawing::escape;
-use holdfast_web::Caller;
+use holdfast_web::caller::{may, Allowed};
 use holdfast_web::HttpError;
 use serde::Deserialize;
 
@@ -32,7 +31,7 @@ pub fn routes() -> Router<AppState> {
 
 async fn page(
     State(state): State<AppState>,
-    admin: Result<Caller<Admin>, HttpError>,
+    admin: Result<Allowed<may::EventSetup>, HttpError>,
     Lang(l): Lang,
 ) -> Result<Response, HttpError> {
     page_of(l)
@@ -58,12 +57,12 @@ struct CancelForm {
 
 async fn cancel_sailing(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::EventSetup>,
     SailingPath(id): SailingPath,
     Lang(l): Lang,
     Form(form): Form<CancelForm>,
 ) -> Result<Response, HttpError> {
-    match cancel::cancel(&state, id, &form.reason, &admin.actor).await {
+    match cancel::cancel(&state, id, &form.reason, &admin).await {
         Ok(_) => Ok(Redirect::to(&format!("/admin/sailings/{}/rebooking", id.0)).into_response()),
         Err(e @ ApiError::NotFound(_)) => Err(e.into()),
         Err(e) => {
@@ -163,7 +162,7 @@ fn row(l: Locale, s: &SailingSummary, refused: Option<&(i64, String)>) -> String
 /// progress stream (server-sent events) while the page is open.
 async fn progress_page(
     State(state): State<AppState>,
-    admin: Result<Caller<Admin>, HttpError>,
+    admin: Result<Allowed<may::Reports>, HttpError>,
     SailingPath(id): SailingPath,
     Lang(l): Lang,
 ) -> Result<Response, HttpError> {

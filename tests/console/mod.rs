@@ -6,3 +6,4 @@ mod layouts;
 mod rebooking;
 mod reports;
 mod sailings;
+mod team;

@@ -279,9 +279,7 @@ impl Case<'_> {
 
     async fn step(&self, step: Step) {
         let app = self.app;
-        let admin = Admin {
-            actor: ADMIN.into(),
-        };
+        let admin = Admin::bootstrap(ADMIN, None);
         match step {
             Pay => {
                 let path = format!("/api/bookings/{}/pay", self.booking);

@@ -15,8 +15,24 @@ pub struct Refusal {
     pub fields: Vec<(String, String)>,
 }
 
+/// The signed-in admin, if the core allows them `permission` on `target`
+/// (the same decision the admin API's routes take).
 #[cfg(feature = "ssr")]
-async fn admin() -> Result<crate::core::admin::auth::Admin, ServerFnError> {
+async fn admin(
+    permission: Permission,
+    target: Target<'_>,
+) -> Result<crate::core::admin::auth::Admin, ServerFnError> {
+    let state = expect_context::<crate::core::AppState>();
+    let admin = signed_in().await?;
+    access::authorize(&state, &admin, permission, target)
+        .await
+        .map_err(|e| ServerFnError::new(e.to_string()))?;
+    Ok(admin)
+}
+
+/// The signed-in admin, whatever they may do.
+#[cfg(feature = "ssr")]
+async fn signed_in() -> Result<crate::core::admin::auth::Admin, ServerFnError> {
     let state = expect_context::<crate::core::AppState>();
     leptos_axum::extract_with_state::<holdfast_web::Caller<crate::core::admin::auth::Admin>, _>(
         &state,
@@ -27,6 +43,9 @@ async fn admin() -> Result<crate::core::admin::auth::Admin, ServerFnError> {
 }
 
 #[cfg(feature = "ssr")]
+use crate::core::admin::access::{self, Permission, Target};
+
+#[cfg(feature = "ssr")]
 use super::console_refusal::{refusal, Form};
 use crate::model::BookingId;
 use crate::model::EventId;
@@ -34,7 +53,7 @@ use crate::model::EventId;
 /// Is this browser signed in to the console?
 #[server]
 pub async fn admin_signed_in() -> Result<bool, ServerFnError> {
-    Ok(admin().await.is_ok())
+    Ok(signed_in().await.is_ok())
 }
 
 /// Signs in with the console password; `Err` carries the refusal's words.
@@ -74,20 +93,23 @@ pub async fn admin_sign_out() -> Result<(), ServerFnError> {
 /// Every event (published or not); `None` when not signed in.
 #[server]
 pub async fn admin_events() -> Result<Option<Vec<AdminEvent>>, ServerFnError> {
-    if admin().await.is_err() {
+    let Ok(admin) = admin(Permission::ListEvents, Target::EachOwnEvent).await else {
         return Ok(None);
-    }
+    };
     let state = expect_context::<crate::core::AppState>();
-    crate::core::admin::console::all_events(&state)
+    let all = crate::core::admin::console::all_events(&state)
         .await
-        .map(Some)
-        .map_err(super::server_error)
+        .map_err(super::server_error)?;
+    Ok(Some(all.into_iter().filter(|e| admin.sees(e.id)).collect()))
 }
 
 /// One event's live picture; `None` when not signed in.
 #[server]
 pub async fn admin_dashboard(event_id: EventId) -> Result<Option<Dashboard>, ServerFnError> {
-    if admin().await.is_err() {
+    if admin(Permission::Reports, Target::Event(event_id))
+        .await
+        .is_err()
+    {
         return Ok(None);
     }
     let state = expect_context::<crate::core::AppState>();
@@ -103,7 +125,7 @@ pub async fn admin_find_bookings(
     event_id: EventId,
     q: String,
 ) -> Result<Vec<crate::model::console::BookingActivity>, ServerFnError> {
-    admin().await?;
+    admin(Permission::Bookings, Target::Event(event_id)).await?;
     let state = expect_context::<crate::core::AppState>();
     crate::core::admin::console::find_bookings(&state, event_id, &q)
         .await
@@ -118,7 +140,7 @@ pub async fn admin_act(
     seconds: i64,
 ) -> Result<Result<ActionOutcome, Refusal>, ServerFnError> {
     use crate::core::admin::actions::{act, Act};
-    let admin = admin().await?;
+    let admin = admin(Permission::Bookings, Target::Booking(&booking_id)).await?;
     let state = expect_context::<crate::core::AppState>();
     let done = match Act::named(action, || Ok(seconds)) {
         Ok(what) => act(&state, &admin, &booking_id, what).await,
@@ -133,7 +155,7 @@ pub async fn admin_refund_part(
     booking_id: BookingId,
     ask: crate::model::PartRefundRequest,
 ) -> Result<Result<crate::model::PartRefund, Refusal>, ServerFnError> {
-    let admin = admin().await?;
+    let admin = admin(Permission::Refunds, Target::Booking(&booking_id)).await?;
     let state = expect_context::<crate::core::AppState>();
     Ok(
         crate::core::payments::refund_part::give(&state, &admin, &booking_id, &ask)
@@ -146,7 +168,7 @@ pub async fn admin_refund_part(
 pub async fn admin_create_event(
     layout: EventLayout,
 ) -> Result<Result<CreatedEvent, Refusal>, ServerFnError> {
-    let admin = admin().await?;
+    let admin = admin(Permission::EventSetup, Target::Everything).await?;
     let state = expect_context::<crate::core::AppState>();
     Ok(
         crate::core::admin::setup::create_event(&state, &admin, &layout)
@@ -158,7 +180,7 @@ pub async fn admin_create_event(
 /// The layout an event was made from, to edit; `None` when it has none.
 #[server]
 pub async fn admin_event_layout(event_id: EventId) -> Result<Option<EventLayout>, ServerFnError> {
-    admin().await?;
+    admin(Permission::EventSetup, Target::Event(event_id)).await?;
     let state = expect_context::<crate::core::AppState>();
     match crate::core::admin::setup::layout_of(&state, event_id).await {
         Ok(layout) => Ok(Some(layout)),
@@ -172,7 +194,7 @@ pub async fn admin_edit_layout(
     event_id: EventId,
     layout: EventLayout,
 ) -> Result<Result<CreatedEvent, Refusal>, ServerFnError> {
-    let admin = admin().await?;
+    let admin = admin(Permission::EventSetup, Target::Event(event_id)).await?;
     let state = expect_context::<crate::core::AppState>();
     Ok(
         crate::core::admin::setup::edit_layout(&state, &admin, event_id, &layout)
@@ -186,7 +208,7 @@ pub async fn admin_set_published(
     event_id: EventId,
     published: bool,
 ) -> Result<Result<CreatedEvent, Refusal>, ServerFnError> {
-    let admin = admin().await?;
+    let admin = admin(Permission::EventSetup, Target::Event(event_id)).await?;
     let state = expect_context::<crate::core::AppState>();
     Ok(
         crate::core::admin::setup::set_published(&state, &admin, event_id, published)
@@ -200,7 +222,10 @@ pub async fn admin_set_published(
 pub async fn admin_room(
     event_id: EventId,
 ) -> Result<Option<crate::model::console::RoomSummary>, ServerFnError> {
-    if admin().await.is_err() {
+    if admin(Permission::Reports, Target::Event(event_id))
+        .await
+        .is_err()
+    {
         return Ok(None);
     }
     let state = expect_context::<crate::core::AppState>();
@@ -216,7 +241,7 @@ pub async fn admin_set_room(
     enabled: bool,
     admit_per_minute: i64,
 ) -> Result<Result<crate::model::console::RoomSummary, Refusal>, ServerFnError> {
-    let admin = admin().await?;
+    let admin = admin(Permission::EventSetup, Target::Event(event_id)).await?;
     let state = expect_context::<crate::core::AppState>();
     Ok(crate::core::waiting_room::setup::configure(
         &state,
@@ -235,7 +260,7 @@ pub async fn admin_move_on_sale(
     event_id: EventId,
     at: String,
 ) -> Result<Result<crate::model::console::RoomSummary, Refusal>, ServerFnError> {
-    let admin = admin().await?;
+    let admin = admin(Permission::EventSetup, Target::Event(event_id)).await?;
     let state = expect_context::<crate::core::AppState>();
     Ok(
         crate::core::waiting_room::setup::move_on_sale(&state, &admin, event_id, &at)
@@ -249,7 +274,10 @@ pub async fn admin_move_on_sale(
 pub async fn admin_promos(
     event_id: EventId,
 ) -> Result<Option<Vec<crate::model::console::PromoCampaign>>, ServerFnError> {
-    if admin().await.is_err() {
+    if admin(Permission::EventSetup, Target::Event(event_id))
+        .await
+        .is_err()
+    {
         return Ok(None);
     }
     let state = expect_context::<crate::core::AppState>();
@@ -267,7 +295,8 @@ pub async fn admin_promos(
 pub async fn admin_create_promo(
     form: crate::model::console::NewPromo,
 ) -> Result<Result<crate::model::console::PromoCampaign, Refusal>, ServerFnError> {
-    let admin = admin().await?;
+    let target = form.event_id.map_or(Target::Everything, Target::Event);
+    let admin = admin(Permission::EventSetup, target).await?;
     let state = expect_context::<crate::core::AppState>();
     Ok(crate::core::promo::campaigns::create(&state, &admin, &form)
         .await
@@ -294,7 +323,7 @@ pub async fn admin_check_in(
 ) -> Result<ScanResult, ServerFnError> {
     use crate::i18n::Msg;
     let state = expect_context::<crate::core::AppState>();
-    let admin = admin().await?;
+    let admin = admin(Permission::CheckIn, Target::Ticket(token.trim())).await?;
     let l = crate::i18n::page_locale();
     let door = crate::core::ticket::door::Door {
         event: Some(event_id),

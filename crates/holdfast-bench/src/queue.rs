@@ -21,9 +21,7 @@ const CONNS: usize = 64;
 
 pub async fn run(base: &str, state: &AppState, event: i64) {
     let event = EventId(event);
-    let admin = Admin {
-        actor: "bench".into(),
-    };
+    let admin = Admin::bootstrap("bench", None);
     // A slow room: everybody keeps waiting, as in an on-sale's first minute.
     setup::configure(state, &admin, event, true, 1)
         .await

@@ -4,7 +4,7 @@
 //! console session); anyone else gets 401/403 in the API's error shape.
 
 use holdfast_core::platform::error::ErrorBody;
-use holdfast_web::Caller;
+use holdfast_web::caller::{may, Allowed};
 use holdfast_web::HttpError;
 use std::convert::Infallible;
 use std::time::Duration;
@@ -15,7 +15,6 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::Json;
 use futures::stream::{Stream, StreamExt};
 use holdfast_app::i18n::Locale;
-use holdfast_core::admin::auth::Admin;
 use holdfast_core::admin::{actions, audit, canary, console, mailbox};
 use holdfast_core::platform::client_addr::ClientAddr;
 use holdfast_core::{ApiError, AppState};
@@ -45,11 +44,11 @@ fn event_filter(q: &EventQuery) -> Result<Option<EventId>, ApiError> {
     summary = "Live holds and pending payments",
     params(("eventId" = Option<i64>, Query, description = "one event only")),
     responses((status = 200, body = Vec<LiveHold>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["operations"]), ("console_session" = ["operations"])),
 )]
 pub async fn holds(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::Operations>,
     Query(q): Query<EventQuery>,
 ) -> Result<Json<Vec<LiveHold>>, HttpError> {
     Ok(Json(console::live_holds(&state, event_filter(&q)?).await?))
@@ -62,11 +61,11 @@ pub async fn holds(
     tag = "admin",
     summary = "The invariants, checked now",
     responses((status = 200, body = CanaryReport), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["operations"]), ("console_session" = ["operations"])),
 )]
 pub async fn invariants(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::Operations>,
 ) -> Result<Json<CanaryReport>, HttpError> {
     Ok(Json(canary::check(&state).await?))
 }
@@ -79,11 +78,11 @@ pub async fn invariants(
     summary = "Admin actions, latest first",
     params(("eventId" = Option<i64>, Query, description = "one event only")),
     responses((status = 200, body = Vec<AuditRow>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["reports"]), ("console_session" = ["reports"])),
 )]
 pub async fn audit_log(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::Reports>,
     Query(q): Query<EventQuery>,
 ) -> Result<Json<Vec<AuditRow>>, HttpError> {
     Ok(Json(
@@ -104,11 +103,11 @@ pub struct MailboxQuery {
     summary = "What was mailed to an address, newest first (50)",
     params(("recipient" = String, Query, description = "the address")),
     responses((status = 200, body = Vec<MailMessage>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["operations"]), ("console_session" = ["operations"])),
 )]
 pub async fn mailbox(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::Operations>,
     Query(q): Query<MailboxQuery>,
 ) -> Result<Json<Vec<MailMessage>>, HttpError> {
     Ok(Json(mailbox::mail_to(&state, &q.recipient).await?))
@@ -122,11 +121,11 @@ pub async fn mailbox(
     summary = "An event's live picture",
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, body = Dashboard), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["reports"]), ("console_session" = ["reports"])),
 )]
 pub async fn dashboard(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::Reports>,
     EventPath(event_id): EventPath,
 ) -> Result<Json<Dashboard>, HttpError> {
     Ok(Json(
@@ -143,11 +142,11 @@ pub async fn dashboard(
     summary = "The live picture as server-sent events (`event: dashboard`)",
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, content_type = "text/event-stream", description = "event stream"), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["reports"]), ("console_session" = ["reports"])),
 )]
 pub async fn dashboard_stream(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::Reports>,
     client: Option<axum::Extension<ClientAddr>>,
     EventPath(event_id): EventPath,
     headers: HeaderMap,
@@ -239,11 +238,11 @@ pub struct Extension {
     summary = "release | extend (`{ seconds }`, 1–600) | refund | resend",
     params(("bookingId" = String, Path, pattern = "^[0-9a-fA-F-]{36}$", description = "booking id (UUID)"), ("action" = String, Path, description = "release, extend, refund or resend", pattern = "^(release|extend|refund|resend)$")),
     responses((status = 200, body = ActionOutcome), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["bookings"]), ("console_session" = ["bookings"])),
 )]
 pub async fn booking_action(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::Bookings>,
     Path((booking_id, action)): Path<(String, String)>,
     headers: HeaderMap,
     RawBody(body): RawBody,

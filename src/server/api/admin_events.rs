@@ -6,13 +6,12 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use holdfast_core::admin::auth::Admin;
 use holdfast_core::admin::{console, setup};
 use holdfast_core::platform::error::ErrorBody;
 use holdfast_core::AppState;
 use holdfast_model::console::{AdminEvent, CreatedEvent, EventLayout};
 use holdfast_model::RefundPolicy;
-use holdfast_web::Caller;
+use holdfast_web::caller::{may, Allowed};
 use holdfast_web::HttpError;
 
 use super::extract::{EventPath, JsonBody};
@@ -21,15 +20,16 @@ use super::extract::{EventPath, JsonBody};
     get,
     path = "/api/admin/events",
     tag = "admin",
-    summary = "Every event, published or not",
+    summary = "Every event the caller's grant reaches, published or not",
     responses((status = 200, description = "`[{ id, name, kind, published, seatCount }]`"), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["list_events"]), ("console_session" = ["list_events"])),
 )]
 pub async fn events(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    Allowed(admin, _): Allowed<may::ListEvents>,
 ) -> Result<Json<Vec<AdminEvent>>, HttpError> {
-    Ok(Json(console::all_events(&state).await?))
+    let all = console::all_events(&state).await?;
+    Ok(Json(all.into_iter().filter(|e| admin.sees(e.id)).collect()))
 }
 
 /// `POST /api/admin/events`: a new, unpublished event from a layout.
@@ -40,11 +40,11 @@ pub async fn events(
     summary = "Create an unpublished event from a layout",
     request_body = EventLayout,
     responses((status = 201, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["event_setup"]), ("console_session" = ["event_setup"])),
 )]
 pub async fn create_event(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::EventSetup>,
     JsonBody(layout): JsonBody<EventLayout>,
 ) -> Result<Response, HttpError> {
     let created: CreatedEvent = setup::create_event(&state, &admin, &layout).await?;
@@ -60,11 +60,11 @@ pub async fn create_event(
     summary = "The layout an event was made from (404 for an event not made from one)",
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, body = EventLayout), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["event_setup"]), ("console_session" = ["event_setup"])),
 )]
 pub async fn layout(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::EventSetup>,
     EventPath(event_id): EventPath,
 ) -> Result<Json<EventLayout>, HttpError> {
     Ok(Json(setup::layout_of(&state, event_id).await?))
@@ -81,11 +81,11 @@ pub async fn layout(
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     request_body = EventLayout,
     responses((status = 200, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["event_setup"]), ("console_session" = ["event_setup"])),
 )]
 pub async fn edit_layout(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::EventSetup>,
     EventPath(event_id): EventPath,
     JsonBody(layout): JsonBody<EventLayout>,
 ) -> Result<Json<CreatedEvent>, HttpError> {
@@ -101,11 +101,11 @@ pub async fn edit_layout(
     summary = "Publish an event",
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["event_setup"]), ("console_session" = ["event_setup"])),
 )]
 pub async fn publish(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::EventSetup>,
     EventPath(event_id): EventPath,
 ) -> Result<Json<CreatedEvent>, HttpError> {
     Ok(Json(
@@ -121,11 +121,11 @@ pub async fn publish(
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     request_body = RefundPolicy,
     responses((status = 200, body = RefundPolicy), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["event_setup"]), ("console_session" = ["event_setup"])),
 )]
 pub async fn set_refund_policy(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::EventSetup>,
     EventPath(event_id): EventPath,
     JsonBody(policy): JsonBody<RefundPolicy>,
 ) -> Result<Json<RefundPolicy>, HttpError> {
@@ -141,11 +141,11 @@ pub async fn set_refund_policy(
     summary = "Withdraw an event (no new holds)",
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, body = CreatedEvent), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["event_setup"]), ("console_session" = ["event_setup"])),
 )]
 pub async fn unpublish(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::EventSetup>,
     EventPath(event_id): EventPath,
 ) -> Result<Json<CreatedEvent>, HttpError> {
     Ok(Json(

@@ -4,12 +4,11 @@
 
 use axum::extract::State;
 use axum::Json;
-use holdfast_core::admin::auth::Admin;
 use holdfast_core::booking::history;
 use holdfast_core::platform::error::ErrorBody;
 use holdfast_core::{ApiError, AppState};
 use holdfast_model::HistoryEntry;
-use holdfast_web::Caller;
+use holdfast_web::caller::{may, Allowed};
 use holdfast_web::HttpError;
 
 use super::extract::BookingPath;
@@ -21,11 +20,11 @@ use super::extract::BookingPath;
     summary = "A booking's history, oldest first",
     params(("bookingId" = String, Path, pattern = "^[0-9a-fA-F-]{36}$", description = "booking id (UUID)")),
     responses((status = 200, body = Vec<HistoryEntry>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["bookings"]), ("console_session" = ["bookings"])),
 )]
 pub async fn show(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::Bookings>,
     BookingPath(id): BookingPath,
 ) -> Result<Json<Vec<HistoryEntry>>, HttpError> {
     let steps = history::of(&state.db, &id).await?;

@@ -6,12 +6,11 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
 use holdfast_app::i18n::Locale;
-use holdfast_core::admin::auth::Admin;
 use holdfast_core::platform::error::ErrorBody;
 use holdfast_core::ticket::door::{self, CheckedIn, Door};
 use holdfast_core::AppState;
 use holdfast_model::EventId;
-use holdfast_web::Caller;
+use holdfast_web::caller::{may, Allowed};
 use holdfast_web::HttpError;
 use serde::Deserialize;
 
@@ -37,11 +36,11 @@ pub struct CheckInRequest {
     params(("token" = String, Path, description = "a booking's ticket (the whole party) or one seat's")),
     request_body(content = Option<CheckInRequest>, content_type = "application/json"),
     responses((status = 200, body = CheckedIn), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["check_in"]), ("console_session" = ["check_in"])),
 )]
 pub async fn check_in(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::CheckIn>,
     Path(token): Path<String>,
     headers: HeaderMap,
     RawBody(body): RawBody,

@@ -27,9 +27,10 @@ mod reports;
 pub mod sailings;
 mod seat_map;
 mod stream;
+mod team;
 
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{any, get, post, put};
+use axum::routing::{any, delete, get, post, put};
 use axum::Router;
 use holdfast_core::{ApiError, AppState};
 use holdfast_web::HttpError;
@@ -182,6 +183,17 @@ pub fn routes() -> Router<AppState> {
             post(admin::booking_action),
         )
         .route("/api/admin/tickets/{token}/check-in", post(door::check_in))
+        .route("/api/admin/team", get(team::show))
+        .route("/api/admin/team/invitations", post(team::invite))
+        .route(
+            "/api/admin/team/{personId}",
+            put(team::change).delete(team::remove),
+        )
+        .route(
+            "/api/admin/keys",
+            get(team::list_keys).post(team::create_key),
+        )
+        .route("/api/admin/keys/{keyId}", delete(team::revoke_key))
         .route("/api/openapi.json", get(openapi::openapi_json))
         .route("/api/{*rest}", any(not_found))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

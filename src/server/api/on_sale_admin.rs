@@ -4,13 +4,12 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use holdfast_core::admin::auth::Admin;
 use holdfast_core::platform::error::ErrorBody;
 use holdfast_core::promo::campaigns;
 use holdfast_core::waiting_room::setup;
 use holdfast_core::AppState;
 use holdfast_model::console::{NewPromo, PromoCampaign, RoomSummary};
-use holdfast_web::Caller;
+use holdfast_web::caller::{may, Allowed};
 use holdfast_web::HttpError;
 use serde::Deserialize;
 
@@ -33,11 +32,11 @@ pub struct RoomSettings {
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     request_body = RoomSettings,
     responses((status = 200, body = RoomSummary), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["event_setup"]), ("console_session" = ["event_setup"])),
 )]
 pub async fn set_queue(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::EventSetup>,
     EventPath(event_id): EventPath,
     JsonBody(form): JsonBody<RoomSettings>,
 ) -> Result<Json<RoomSummary>, HttpError> {
@@ -69,11 +68,11 @@ pub struct OnSaleTime {
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     request_body = OnSaleTime,
     responses((status = 200, body = RoomSummary), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["event_setup"]), ("console_session" = ["event_setup"])),
 )]
 pub async fn move_on_sale(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::EventSetup>,
     EventPath(event_id): EventPath,
     JsonBody(form): JsonBody<OnSaleTime>,
 ) -> Result<Json<RoomSummary>, HttpError> {
@@ -89,11 +88,11 @@ pub async fn move_on_sale(
     summary = "An event's waiting room: joined, admitted, waiting, places free",
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, body = RoomSummary), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["reports"]), ("console_session" = ["reports"])),
 )]
 pub async fn queue_summary(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::Reports>,
     EventPath(event_id): EventPath,
 ) -> Result<Json<RoomSummary>, HttpError> {
     Ok(Json(setup::summary(&state, event_id).await?))
@@ -106,11 +105,11 @@ pub async fn queue_summary(
     summary = "Create a promo campaign: a single-use code, a capped code, or a pool of codes",
     request_body = NewPromo,
     responses((status = 201, body = PromoCampaign), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["event_setup"]), ("console_session" = ["event_setup"])),
 )]
 pub async fn create_promo(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::EventSetup>,
     JsonBody(form): JsonBody<NewPromo>,
 ) -> Result<Response, HttpError> {
     let created = campaigns::create(&state, &admin, &form).await?;
@@ -123,11 +122,11 @@ pub async fn create_promo(
     tag = "admin",
     summary = "Promo campaigns and how they are used",
     responses((status = 200, body = Vec<PromoCampaign>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["event_setup"]), ("console_session" = ["event_setup"])),
 )]
 pub async fn list_promos(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::EventSetup>,
 ) -> Result<Json<Vec<PromoCampaign>>, HttpError> {
     Ok(Json(campaigns::list(&state).await?))
 }

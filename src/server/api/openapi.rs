@@ -27,7 +27,11 @@ use utoipa::{Modify, OpenApi, ToSchema};
 use super::{
     account, admin, admin_events, admin_session, best, booking_history, bookings, door, events,
     holds, jobs, on_sale_admin, payments, promos, queue, rebooking, refunds, reports, sailings,
-    seat_map, stream,
+    seat_map, stream, team,
+};
+use holdfast_model::console::team::{
+    ApiKeyView, CreatedApiKey, Grant, NewApiKey, NewInvitation, PendingInvitation, Role, Team,
+    TeamMember,
 };
 use holdfast_model::sailing::{
     Fare, Guest, Manifest, ManifestPlace, PortCall, RebookingAnswer, RebookingChoice,
@@ -149,6 +153,7 @@ impl Modify for Security {
         promos::apply_promo, promos::claim_pooled,
         on_sale_admin::set_queue, on_sale_admin::queue_summary, on_sale_admin::move_on_sale,
         on_sale_admin::create_promo, on_sale_admin::list_promos,
+        team::show, team::invite, team::change, team::remove, team::list_keys, team::create_key, team::revoke_key,
         openapi_json,
     ),
     components(schemas(
@@ -163,6 +168,7 @@ impl Modify for Security {
         door::CheckInRequest, CheckedIn, CancelResponse, RefundPolicy, MailMessage, account::EmailLinkRequest, account::SignedIn, TicketView, JobView, JobRunView, RunOutcome, RunRequested, HistoryEntry, CauseKind,
         PartyRequest, GuestsRequest, GuestRequest, SailingSummary, SailingDetail, SailingStatus, RouteRef, PortCall, Fare, Guest, Manifest, ManifestPlace,
         CancelSailingRequest, RebookingAnswerRequest, RebookingView, RebookingOutcome, RebookingAnswer, RebookingChoice, RebookingProgress,
+        Role, Team, TeamMember, PendingInvitation, NewInvitation, Grant, NewApiKey, ApiKeyView, CreatedApiKey,
     )),
     modifiers(&Security),
 )]

@@ -2,6 +2,7 @@
 //! progress (JSON, and pushed as server-sent events), and the buyer's
 //! answer for a moved booking.
 
+use holdfast_web::caller::{may, Allowed};
 use holdfast_web::Caller;
 use holdfast_web::HttpError;
 use std::convert::Infallible;
@@ -11,7 +12,6 @@ use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::{extract::State, Extension, Json};
 use futures::stream::{Stream, StreamExt};
-use holdfast_core::admin::auth::Admin;
 use holdfast_core::buyer::Owner;
 use holdfast_core::platform::client_addr::ClientAddr;
 use holdfast_core::platform::error::ErrorBody;
@@ -39,15 +39,15 @@ pub struct CancelBody {
     params(("sailingId" = i64, Path, description = "sailing id (its event id)", example = 2, minimum = 1)),
     request_body = super::openapi::CancelSailingRequest,
     responses((status = 202, body = RebookingProgress), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 415, body = ErrorBody), (status = 422, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["event_setup"]), ("console_session" = ["event_setup"])),
 )]
 pub async fn cancel_sailing(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::EventSetup>,
     SailingPath(id): SailingPath,
     JsonBody(req): JsonBody<CancelBody>,
 ) -> Result<(StatusCode, Json<RebookingProgress>), HttpError> {
-    let progress = cancel::cancel(&state, id, &req.reason, &admin.actor).await?;
+    let progress = cancel::cancel(&state, id, &req.reason, &admin).await?;
     Ok((StatusCode::ACCEPTED, Json(progress)))
 }
 
@@ -58,11 +58,11 @@ pub async fn cancel_sailing(
     summary = "How far a cancelled sailing's rebooking has gone",
     params(("sailingId" = i64, Path, description = "sailing id (its event id)", example = 2, minimum = 1)),
     responses((status = 200, body = RebookingProgress), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["reports"]), ("console_session" = ["reports"])),
 )]
 pub async fn progress(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::Reports>,
     SailingPath(id): SailingPath,
 ) -> Result<Json<RebookingProgress>, HttpError> {
     Ok(Json(rebooking::progress(&state, id).await?))
@@ -75,11 +75,11 @@ pub async fn progress(
     summary = "The rebooking's progress as server-sent events (`event: progress`, whenever it changed)",
     params(("sailingId" = i64, Path, description = "sailing id (its event id)", example = 2, minimum = 1)),
     responses((status = 200, content_type = "text/event-stream", description = "event stream"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["reports"]), ("console_session" = ["reports"])),
 )]
 pub async fn progress_stream(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::Reports>,
     client: Option<Extension<ClientAddr>>,
     SailingPath(id): SailingPath,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, HttpError> {

@@ -4,12 +4,11 @@
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
-use holdfast_core::admin::auth::Admin;
 use holdfast_core::payments::refund_part;
 use holdfast_core::platform::error::ErrorBody;
 use holdfast_core::{ApiError, AppState};
 use holdfast_model::{PartRefund, PartRefundRequest};
-use holdfast_web::Caller;
+use holdfast_web::caller::{may, Allowed};
 use holdfast_web::HttpError;
 
 use super::extract::{self, BookingPath, RawBody};
@@ -27,11 +26,11 @@ use super::extract::{self, BookingPath, RawBody};
     params(("bookingId" = String, Path, pattern = "^[0-9a-fA-F-]{36}$", description = "booking id (UUID)")),
     request_body = PartRefundRequest,
     responses((status = 201, body = PartRefund), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["refunds"]), ("console_session" = ["refunds"])),
 )]
 pub async fn give(
     State(state): State<AppState>,
-    Caller(admin): Caller<Admin>,
+    Allowed(admin, _): Allowed<may::Refunds>,
     BookingPath(id): BookingPath,
     headers: HeaderMap,
     RawBody(body): RawBody,
@@ -49,11 +48,11 @@ pub async fn give(
     summary = "A booking's part refunds, oldest first",
     params(("bookingId" = String, Path, pattern = "^[0-9a-fA-F-]{36}$", description = "booking id (UUID)")),
     responses((status = 200, body = Vec<PartRefund>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["bookings"]), ("console_session" = ["bookings"])),
 )]
 pub async fn list(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::Bookings>,
     BookingPath(id): BookingPath,
 ) -> Result<Json<Vec<PartRefund>>, HttpError> {
     if holdfast_core::booking::history::of(&state.db, &id)

@@ -7,12 +7,11 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use holdfast_core::admin::attendees;
-use holdfast_core::admin::auth::Admin;
 use holdfast_core::admin::console;
 use holdfast_core::platform::error::ErrorBody;
 use holdfast_core::{ApiError, AppState};
 use holdfast_model::console::SalesLine;
-use holdfast_web::Caller;
+use holdfast_web::caller::{may, Allowed};
 use holdfast_web::HttpError;
 
 use super::extract::EventPath;
@@ -25,11 +24,11 @@ use super::extract::EventPath;
     summary = "Sales per price category and section, then per standing area",
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, body = Vec<SalesLine>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["reports"]), ("console_session" = ["reports"])),
 )]
 pub async fn sales(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::Reports>,
     EventPath(event_id): EventPath,
 ) -> Result<Json<Vec<SalesLine>>, HttpError> {
     // The dashboard's own reading, so an unknown event answers 404 alike.
@@ -49,11 +48,11 @@ pub async fn sales(
     summary = "The attendee list as CSV: a line per paid booking (booking, names, email, places, tickets, checked_in, status)",
     params(("eventId" = i64, Path, description = "event id", example = 1, minimum = 1)),
     responses((status = 200, content_type = "text/csv", description = "RFC 4180 CSV with a header line"), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
-    security(("bearer" = []), ("console_session" = [])),
+    security(("bearer" = ["exports"]), ("console_session" = ["exports"])),
 )]
 pub async fn attendees_csv(
     State(state): State<AppState>,
-    _admin: Caller<Admin>,
+    _admin: Allowed<may::Exports>,
     EventPath(event_id): EventPath,
 ) -> Result<Response, HttpError> {
     let list = attendees::attendees(&state, event_id).await?;

@@ -73,6 +73,7 @@ fn SignIn() -> impl IntoView {
             </label>
             <button type="submit">{t(Msg::SignIn)}</button>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <p><a href="/admin/sign-in">{t(Msg::TeamSignInByEmail)}</a></p>
         </form>
     }
 }

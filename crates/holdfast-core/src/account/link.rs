@@ -214,7 +214,7 @@ const KEEP_AFTER_EXPIRY_MS: i64 = 24 * 60 * 60 * 1000;
 
 /// Counts one ask in `scope`'s window (a fixed window opened by its first
 /// ask); the count with this one. The row's lock orders parallel asks.
-async fn count_ask(tx: &mut db::Tx, scope: &str, now: At) -> Result<i64, sqlx::Error> {
+pub(crate) async fn count_ask(tx: &mut db::Tx, scope: &str, now: At) -> Result<i64, sqlx::Error> {
     let (asked,): (i64,) = sqlx::query_as(
         "insert into sign_in_quota (scope, window_start, asked) values ($1, $2, 1)
          on conflict (scope) do update set

@@ -3,6 +3,7 @@
 //! Each is one conditional transition plus its audit row in one
 //! transaction; seat-map changes are published after the commit.
 
+use super::access::{self, Permission, Target};
 use super::audit::{self, Entry};
 use super::audit_detail::Detail;
 use super::auth::Admin;
@@ -66,6 +67,16 @@ pub async fn act(
     booking_id: &BookingId,
     act: Act,
 ) -> Result<ActionOutcome, ApiError> {
+    // Looking after a booking is `Bookings`; sending its money back is more.
+    if matches!(act, Act::Refund) {
+        access::authorize(
+            state,
+            admin,
+            Permission::Refunds,
+            Target::Booking(booking_id),
+        )
+        .await?;
+    }
     retry::retried("admin action", || act_once(state, admin, booking_id, act)).await
 }
 
@@ -142,7 +153,7 @@ impl<'a> Acting<'a> {
     /// The action's audit row, in its transaction.
     async fn audited(&mut self, said: &Detail) -> Result<i64, sqlx::Error> {
         let entry = Entry {
-            actor: &self.admin.actor,
+            by: self.admin,
             action: self.action.as_str(),
             event_id: Some(self.booking.event_id),
             booking_id: Some(self.booking_id),

@@ -1,5 +1,6 @@
 //! The audit log: every admin action, in the transaction of its effect.
 
+use super::access::Admin;
 use super::audit_detail::Detail;
 use crate::platform::clock::At;
 use crate::platform::db::{Db, Tx};
@@ -8,7 +9,8 @@ use holdfast_model::i18n::Locale;
 use holdfast_model::{BookingId, EventId};
 
 pub struct Entry<'a> {
-    pub actor: &'a str,
+    /// Who acted, and from where.
+    pub by: &'a Admin,
     pub action: &'a str,
     pub event_id: Option<EventId>,
     pub booking_id: Option<&'a BookingId>,
@@ -17,16 +19,22 @@ pub struct Entry<'a> {
 
 impl<'a> Entry<'a> {
     /// An admin's action on an event as a whole.
-    pub fn on_event(
-        actor: &'a str,
-        action: &'a str,
-        event_id: EventId,
-        detail: &'a Detail,
-    ) -> Self {
+    pub fn on_event(by: &'a Admin, action: &'a str, event_id: EventId, detail: &'a Detail) -> Self {
         Entry {
-            actor,
+            by,
             action,
             event_id: Some(event_id),
+            booking_id: None,
+            detail,
+        }
+    }
+
+    /// An admin's action on the team or its keys (no event's).
+    pub fn about_team(by: &'a Admin, action: &'a str, detail: &'a Detail) -> Self {
+        Entry {
+            by,
+            action,
+            event_id: None,
             booking_id: None,
             detail,
         }
@@ -35,16 +43,17 @@ impl<'a> Entry<'a> {
 
 pub async fn record(tx: &mut Tx, entry: &Entry<'_>, now: At) -> Result<i64, sqlx::Error> {
     let (id,): (i64,) = sqlx::query_as(
-        "insert into audit_log (actor, action, event_id, booking_id, detail, words, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7) returning id",
+        "insert into audit_log (actor, action, event_id, booking_id, detail, words, created_at, client)
+         values ($1, $2, $3, $4, $5, $6, $7, $8) returning id",
     )
-    .bind(entry.actor)
+    .bind(&entry.by.actor)
     .bind(entry.action)
     .bind(entry.event_id)
     .bind(entry.booking_id)
     .bind(entry.detail.say(Locale::En))
     .bind(entry.detail.json())
     .bind(now)
+    .bind(&entry.by.client)
     .fetch_one(&mut **tx)
     .await?;
     Ok(id)
@@ -59,7 +68,7 @@ pub async fn recent(
     locale: Locale,
 ) -> Result<Vec<AuditRow>, sqlx::Error> {
     let rows: Vec<Row> = sqlx::query_as(
-        "select a.actor, a.action, a.booking_id, a.detail, a.words, a.created_at,
+        "select a.actor, a.client, a.action, a.booking_id, a.detail, a.words, a.created_at,
                 e.time_zone as event_time_zone
          from audit_log a left join event e on e.id = a.event_id
          where $1 is null or a.event_id = $1 order by a.id desc limit $2",
@@ -79,6 +88,7 @@ pub async fn recent(
                 at: when.at,
                 at_local: when.at_local,
                 actor: r.actor,
+                client: r.client,
                 action: r.action,
                 booking_id: r.booking_id,
                 detail: r.detail,
@@ -91,6 +101,7 @@ pub async fn recent(
 #[derive(sqlx::FromRow)]
 struct Row {
     actor: String,
+    client: Option<String>,
     action: String,
     booking_id: Option<BookingId>,
     detail: String,

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use holdfast_model::console::team::Role;
 use holdfast_model::i18n::{Locale, Msg};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,6 +66,34 @@ pub enum Detail {
     /// A periodic job asked to run at once ("Run now").
     JobRunAsked {
         job: String,
+    },
+    /// Somebody asked to join the team (an invitation mailed).
+    TeamInvited {
+        email: String,
+        role: Role,
+    },
+    TeamJoined {
+        email: String,
+        role: Role,
+    },
+    TeamRoleChanged {
+        email: String,
+        role: Role,
+    },
+    TeamRemoved {
+        email: String,
+    },
+    ApiKeyCreated {
+        name: String,
+        role: Role,
+    },
+    ApiKeyRevoked {
+        name: String,
+    },
+    /// A request the caller's role or events did not allow.
+    Refused {
+        permission: String,
+        target: String,
     },
 }
 
@@ -134,6 +163,28 @@ impl Detail {
                 l.fill(Msg::AuditOnSaleMoved, &[("at", &when)])
             }
             Detail::JobRunAsked { job } => l.fill(Msg::AuditJobRunAsked, &[("job", job)]),
+            Detail::TeamInvited { email, role } => l.fill(
+                Msg::AuditTeamInvited,
+                &[("email", email), ("role", &role_words(l, *role))],
+            ),
+            Detail::TeamJoined { email, role } => l.fill(
+                Msg::AuditTeamJoined,
+                &[("email", email), ("role", &role_words(l, *role))],
+            ),
+            Detail::TeamRoleChanged { email, role } => l.fill(
+                Msg::AuditTeamRoleChanged,
+                &[("email", email), ("role", &role_words(l, *role))],
+            ),
+            Detail::TeamRemoved { email } => l.fill(Msg::AuditTeamRemoved, &[("email", email)]),
+            Detail::ApiKeyCreated { name, role } => l.fill(
+                Msg::AuditApiKeyCreated,
+                &[("name", name), ("role", &role_words(l, *role))],
+            ),
+            Detail::ApiKeyRevoked { name } => l.fill(Msg::AuditApiKeyRevoked, &[("name", name)]),
+            Detail::Refused { permission, target } => l.fill(
+                Msg::AuditRefused,
+                &[("permission", permission), ("target", target)],
+            ),
             Detail::SailingCancelled { reason } => {
                 l.fill(Msg::AuditSailingCancelled, &[("reason", reason)])
             }
@@ -171,6 +222,18 @@ impl Detail {
             .and_then(|w| serde_json::from_str::<Detail>(w).ok())
             .map_or_else(|| english.to_string(), |d| d.say(l))
     }
+}
+
+/// A role as the organizer reads it.
+pub fn role_words(l: Locale, role: Role) -> String {
+    l.t(match role {
+        Role::Owner => Msg::RoleOwner,
+        Role::Manager => Msg::RoleManager,
+        Role::BoxOffice => Msg::RoleBoxOffice,
+        Role::Door => Msg::RoleDoor,
+        Role::ReadOnly => Msg::RoleReadOnly,
+    })
+    .to_string()
 }
 
 /// "1 place", "2 places": a booking's seats, cabins or standing places.

@@ -28,7 +28,9 @@ use std::time::{Duration, Instant};
 
 use tower_sessions_core::Session;
 
+pub use super::access::Admin;
 use super::secrets::{hash_password, random_secret, sha256_hex, verify_password};
+use super::{keys, team};
 use crate::platform::client_addr::ClientAddr;
 use crate::platform::db::Db;
 use crate::ApiError;
@@ -53,6 +55,10 @@ const GENERATION_TTL: Duration = Duration::from_millis(500);
 struct Grant {
     until: At,
     generation: i64,
+    /// A person of the team (`staff.id`), `generation` then being their
+    /// membership's; `None`: the bootstrap password.
+    #[serde(default)]
+    person: Option<i64>,
 }
 
 pub struct AdminAuth {
@@ -256,22 +262,40 @@ impl AdminAuth {
         let grant = Grant {
             until: now_ms + SESSION_MS,
             generation: self.generation().await?,
+            person: None,
         };
-        session.cycle_id().await.map_err(ApiError::internal)?;
-        session
-            .insert(SESSION_KEY, grant)
-            .await
-            .map_err(ApiError::internal)
+        grant_session(session, grant).await
     }
 
-    /// Whether this session is a signed-in admin's now, under the current
-    /// credentials.
-    pub async fn session_is_admin(&self, session: &Session, now_ms: At) -> bool {
-        let Ok(Some(grant)) = session.get::<Grant>(SESSION_KEY).await else {
-            return false;
+    /// Marks the session as a person of the team's (they opened a link
+    /// mailed to them).
+    pub async fn sign_in_person(
+        &self,
+        session: &Session,
+        member: team::Member,
+        now_ms: At,
+    ) -> Result<(), ApiError> {
+        let grant = Grant {
+            until: now_ms + SESSION_MS,
+            generation: member.generation,
+            person: Some(member.person),
         };
-        grant.until > now_ms && self.generation().await.is_ok_and(|g| g == grant.generation)
+        grant_session(session, grant).await
     }
+
+    /// Whether this session is a signed-in admin's now.
+    pub async fn session_is_admin(&self, session: &Session, now_ms: At) -> bool {
+        matches!(self.session_admin(session, now_ms, None).await, Ok(Some(_)))
+    }
+}
+
+/// A new session id (a fixated one is worth nothing) holding `grant`.
+async fn grant_session(session: &Session, grant: Grant) -> Result<(), ApiError> {
+    session.cycle_id().await.map_err(ApiError::internal)?;
+    session
+        .insert(SESSION_KEY, grant)
+        .await
+        .map_err(ApiError::internal)
 }
 
 pub async fn sign_out(session: &Session) -> Result<(), ApiError> {
@@ -282,16 +306,11 @@ pub async fn sign_out(session: &Session) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// An authenticated admin; `actor` names them in the audit log.
-#[derive(Debug, Clone)]
-pub struct Admin {
-    pub actor: String,
-}
-
 impl AdminAuth {
-    /// The admin a request is, from its `Authorization` header (a bearer
-    /// token, counted against its client like a password) or else its
-    /// console session; `Unauthorized` when neither is an admin's.
+    /// The admin a request is, from its `Authorization` header (the
+    /// bootstrap token or an API key, counted against its client like a
+    /// password when wrong) or else its console session; `Unauthorized`
+    /// when neither is an admin's.
     pub async fn admin_of(
         &self,
         authorization: Option<&http::HeaderValue>,
@@ -299,23 +318,56 @@ impl AdminAuth {
         session: &Session,
         now: At,
     ) -> Result<Admin, ApiError> {
+        let address = client.map(|c| c.limit_key().to_string());
         if let Some(value) = authorization {
             let token = value
                 .to_str()
                 .ok()
                 .and_then(bearer_token)
-                .ok_or(ApiError::Unauthorized)?;
-            self.check_token(client.map(ClientAddr::limit_key), token.trim())?;
-            return Ok(Admin {
-                actor: "api-token".into(),
-            });
+                .ok_or(ApiError::Unauthorized)?
+                .trim();
+            if self.token_matches(token) {
+                return Ok(Admin::bootstrap("api-token", address));
+            }
+            if let Some(admin) = keys::holder(&self.db, &sha256_hex(token), address.clone()).await?
+            {
+                return Ok(admin);
+            }
+            self.reserve_attempt(client.map(ClientAddr::limit_key))?;
+            return Err(ApiError::Forbidden);
         }
-        if self.session_is_admin(session, now).await {
-            Ok(Admin {
-                actor: "console".into(),
-            })
-        } else {
-            Err(ApiError::Unauthorized)
+        self.session_admin(session, now, address)
+            .await?
+            .ok_or(ApiError::Unauthorized)
+    }
+
+    /// The admin a console session is now, if any: a person of the team
+    /// while they are on it, the bootstrap owner under the current
+    /// password's generation.
+    pub async fn session_admin(
+        &self,
+        session: &Session,
+        now: At,
+        client: Option<String>,
+    ) -> Result<Option<Admin>, ApiError> {
+        let Ok(Some(grant)) = session.get::<Grant>(SESSION_KEY).await else {
+            return Ok(None);
+        };
+        if grant.until <= now {
+            return Ok(None);
+        }
+        match grant.person {
+            // Read at every request: a person removed, or given another
+            // role, is so on every instance at once.
+            Some(person) => {
+                let member = team::Member {
+                    person,
+                    generation: grant.generation,
+                };
+                team::member_admin(&self.db, member, client).await
+            }
+            None => Ok((self.generation().await? == grant.generation)
+                .then(|| Admin::bootstrap("console", client))),
         }
     }
 }

@@ -16,7 +16,7 @@ pub async fn run_now(state: &AppState, admin: &Admin, job: &str) -> Result<(), A
         job: job.to_string(),
     };
     let entry = Entry {
-        actor: &admin.actor,
+        by: admin,
         action: "run_job",
         event_id: None,
         booking_id: None,

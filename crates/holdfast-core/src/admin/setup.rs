@@ -101,7 +101,7 @@ async fn write_layout(
         Made::Created => ("create_event", Detail::EventCreated { name, seats }),
         Made::Edited => ("edit_layout", Detail::LayoutEdited { name, seats }),
     };
-    let entry = Entry::on_event(&admin.actor, action, event_id, &detail);
+    let entry = Entry::on_event(admin, action, event_id, &detail);
     audit::record(&mut tx, &entry, now).await?;
     db::commit(tx).await?;
     Ok(seats)
@@ -283,7 +283,7 @@ pub async fn set_refund_policy(
         partial_days: policy.partial_refund_until_days,
         percent: policy.partial_refund_percent,
     };
-    let entry = Entry::on_event(&admin.actor, "refund_policy", event_id, &detail);
+    let entry = Entry::on_event(admin, "refund_policy", event_id, &detail);
     audit::record(&mut tx, &entry, now).await?;
     db::commit(tx).await?;
     Ok(policy)
@@ -321,7 +321,7 @@ pub async fn set_published(
     };
     audit::record(
         &mut tx,
-        &Entry::on_event(&admin.actor, action, event_id, &detail),
+        &Entry::on_event(admin, action, event_id, &detail),
         now,
     )
     .await?;

@@ -144,7 +144,7 @@ async fn give_once(
         reason: reason.to_string(),
     };
     let entry = Entry {
-        actor: &admin.actor,
+        by: admin,
         action: "refund_part",
         event_id: Some(booking.event_id),
         booking_id: Some(booking_id),

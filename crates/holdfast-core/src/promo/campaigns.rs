@@ -55,7 +55,7 @@ pub async fn create(
     audit::record(
         &mut tx,
         &Entry {
-            actor: &admin.actor,
+            by: admin,
             action: "promo_create",
             event_id: form.event_id,
             booking_id: None,

@@ -189,7 +189,7 @@ async fn check_in_once(
         gate: gate.to_string(),
     };
     let entry = Entry {
-        actor: &admin.actor,
+        by: admin,
         action: "check_in",
         event_id: Some(booking.event_id),
         booking_id: Some(&ticket.booking_id),

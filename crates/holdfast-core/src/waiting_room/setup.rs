@@ -38,7 +38,7 @@ pub async fn configure(
         open: enabled,
         per_minute: admit_per_minute,
     };
-    let entry = Entry::on_event(&admin.actor, "waiting_room", event_id, &detail);
+    let entry = Entry::on_event(admin, "waiting_room", event_id, &detail);
     audit::record(&mut tx, &entry, now).await?;
     db::commit(tx).await?;
     state.waiting_rooms.forget(event_id);
@@ -71,7 +71,7 @@ pub async fn move_on_sale(
     let detail = Detail::OnSaleMoved {
         at: crate::event_time::local_start(on_sale_at, &zone).at,
     };
-    let entry = Entry::on_event(&admin.actor, "move_on_sale", event_id, &detail);
+    let entry = Entry::on_event(admin, "move_on_sale", event_id, &detail);
     audit::record(&mut tx, &entry, now).await?;
     db::commit(tx).await?;
     state.waiting_rooms.forget(event_id);

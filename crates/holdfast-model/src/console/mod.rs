@@ -10,6 +10,7 @@ mod jobs;
 pub mod preview;
 pub mod seating;
 mod setup;
+pub mod team;
 pub use jobs::*;
 pub use setup::*;
 
@@ -289,7 +290,12 @@ pub struct MailRow {
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AuditRow {
+    /// Who: a person's address, `key:<name>` for an API key, `console` or
+    /// `api-token` for the bootstrap credentials.
     pub actor: String,
+    /// From where: the client's address, when it was known.
+    #[serde(default)]
+    pub client: Option<String>,
     pub action: String,
     pub booking_id: Option<BookingId>,
     pub detail: String,

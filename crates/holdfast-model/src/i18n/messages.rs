@@ -489,6 +489,12 @@ messages! {
         Sunday => "Sunday", "Chủ Nhật";
     }
     console {
+        TeamSignInByEmail => "On the organizer's team? Sign in with your email", "Bạn thuộc nhóm của nhà tổ chức? Đăng nhập bằng email";
+        RoleOwner => "owner", "chủ sở hữu";
+        RoleManager => "manager", "quản lý";
+        RoleBoxOffice => "box office", "quầy vé";
+        RoleDoor => "door", "soát vé";
+        RoleReadOnly => "read-only", "chỉ xem";
         // The console's event views (the console's wasm and the server).
         TabOverview => "Overview", "Tổng quan";
         TabBookings => "Bookings", "Đơn đặt";
@@ -740,6 +746,31 @@ messages! {
         MailSeeBooking => "Your booking, on any device (elsewhere, sign in with this email address):", "Đơn đặt chỗ của bạn, trên mọi thiết bị (ở thiết bị khác, hãy đăng nhập bằng địa chỉ email này):";
         MailSignInSubject => "Your Holdfast sign-in link", "Liên kết đăng nhập Holdfast của bạn";
         MailSignInBody => "Open this link within 15 minutes to sign in and see your bookings on any device:\n{url}\n\nThe link works once. If you did not ask for it, ignore this email: nobody can sign in without it.", "Mở liên kết này trong vòng 15 phút để đăng nhập và xem vé của bạn trên mọi thiết bị:\n{url}\n\nLiên kết chỉ dùng được một lần. Nếu bạn không yêu cầu, hãy bỏ qua email này: không ai đăng nhập được nếu không có nó.";
+        AuditTeamInvited => "invited {email} to the team as {role}", "đã mời {email} vào nhóm với vai trò {role}";
+        AuditTeamJoined => "{email} joined the team as {role}", "{email} đã vào nhóm với vai trò {role}";
+        AuditTeamRoleChanged => "{email} is now {role}", "{email} giờ có vai trò {role}";
+        AuditTeamRemoved => "removed {email} from the team", "đã đưa {email} ra khỏi nhóm";
+        AuditApiKeyCreated => "API key \"{name}\" made ({role})", "đã tạo khóa API \"{name}\" ({role})";
+        AuditApiKeyRevoked => "API key \"{name}\" revoked", "đã thu hồi khóa API \"{name}\"";
+        AuditRefused => "refused: {permission} on {target}", "bị từ chối: {permission} trên {target}";
+        MailTeamInviteSubject => "You are invited to an organizer's team on Holdfast", "Bạn được mời vào nhóm của một nhà tổ chức trên Holdfast";
+        MailTeamInviteBody => "{inviter} invited you to their team on Holdfast as {role}.\n\nOpen this link within 3 days to join:\n{url}\n\nThe link works once. If you did not expect it, ignore this email.", "{inviter} đã mời bạn vào nhóm của họ trên Holdfast với vai trò {role}.\n\nMở liên kết này trong vòng 3 ngày để tham gia:\n{url}\n\nLiên kết chỉ dùng được một lần. Nếu bạn không mong đợi email này, hãy bỏ qua.";
+        MailTeamSignInSubject => "Your Holdfast console sign-in link", "Liên kết đăng nhập bảng điều khiển Holdfast của bạn";
+        MailTeamSignInBody => "Open this link within 15 minutes to sign in to the console:\n{url}\n\nThe link works once. If you did not ask for it, ignore this email: nobody can sign in without it.", "Mở liên kết này trong vòng 15 phút để đăng nhập vào bảng điều khiển:\n{url}\n\nLiên kết chỉ dùng được một lần. Nếu bạn không yêu cầu, hãy bỏ qua email này: không ai đăng nhập được nếu không có nó.";
+        NotYourRole => "Your role on the team does not include this page. An owner of the team can change it.", "Vai trò của bạn trong nhóm không bao gồm trang này. Chủ sở hữu của nhóm có thể thay đổi.";
+        TeamOwnerInviter => "The organizer's owner account", "Tài khoản chủ sở hữu của nhà tổ chức";
+        TeamJoinTitle => "Join the team", "Tham gia nhóm";
+        TeamJoinOffer => "{inviter} invited {email} to the organizer's team as {role}.", "{inviter} đã mời {email} vào nhóm của nhà tổ chức với vai trò {role}.";
+        TeamJoinButton => "Join and open the console", "Tham gia và mở bảng điều khiển";
+        TeamLinkExpired => "This link has expired. Ask an owner of the team for a new one.", "Liên kết này đã hết hạn. Hãy nhờ chủ sở hữu của nhóm gửi liên kết mới.";
+        TeamSignInTitle => "Sign in to the console", "Đăng nhập bảng điều khiển";
+        TeamSignInIntro => "People of the organizer's team sign in with a link mailed to their address.", "Thành viên nhóm của nhà tổ chức đăng nhập bằng liên kết gửi tới địa chỉ email của họ.";
+        TeamSignInEmail => "Your email address", "Địa chỉ email của bạn";
+        TeamSignInSend => "Email me a sign-in link", "Gửi cho tôi liên kết đăng nhập";
+        TeamSignInWithPassword => "Sign in with the console password instead", "Đăng nhập bằng mật khẩu bảng điều khiển";
+        TeamSignInSent => "If {email} is on the team, a sign-in link is on its way. It works once, within 15 minutes.", "Nếu {email} thuộc nhóm, liên kết đăng nhập đang được gửi tới. Liên kết dùng được một lần, trong vòng 15 phút.";
+        TeamSignInAs => "Sign in to the console as {email}?", "Đăng nhập bảng điều khiển với tư cách {email}?";
+        TeamSignInButton => "Sign in", "Đăng nhập";
         MailYourBookings => "Your bookings with this address:", "Các đơn đặt chỗ với địa chỉ này:";
         RefundPolicies => "Refund policies", "Chính sách hoàn tiền";
         RefundPoliciesIntro => "What buyers get back when they cancel a booked booking from its page: in full until the first number of days before the start, the percentage until the second, nothing after. Leave all empty: buyers cannot cancel. A change applies to bookings already made.", "Người mua được hoàn lại bao nhiêu khi tự hủy một đơn đã thanh toán: toàn bộ cho đến số ngày thứ nhất trước giờ bắt đầu, theo tỷ lệ phần trăm cho đến số ngày thứ hai, sau đó không hoàn. Để trống tất cả: người mua không thể hủy. Thay đổi áp dụng cả cho các đơn đã đặt.";

@@ -3,6 +3,7 @@
 //! audited in the same transaction, and the rebooking job is woken.
 
 use super::JOB;
+use crate::admin::access::Admin;
 use crate::admin::audit::{self, Entry};
 use crate::admin::audit_detail::Detail;
 use crate::platform::{db, jobs};
@@ -17,7 +18,7 @@ pub async fn cancel(
     state: &AppState,
     sailing: EventId,
     reason: &str,
-    actor: &str,
+    by: &Admin,
 ) -> Result<RebookingProgress, ApiError> {
     let reason = reason.trim();
     if reason.is_empty() || reason.chars().count() > MAX_REASON {
@@ -54,13 +55,13 @@ pub async fn cancel(
     .bind(sailing)
     .bind(now)
     .bind(reason)
-    .bind(actor)
+    .bind(&by.actor)
     .execute(&mut *tx)
     .await?;
     let said = Detail::SailingCancelled {
         reason: reason.to_string(),
     };
-    let entry = Entry::on_event(actor, "cancel_sailing", sailing, &said);
+    let entry = Entry::on_event(by, "cancel_sailing", sailing, &said);
     audit::record(&mut tx, &entry, now).await?;
     db::commit(tx).await?;
     // The job's next poll would find it; this makes that poll's run now.
