@@ -6,6 +6,7 @@ pub mod api;
 pub mod assets;
 pub mod compression;
 pub mod config;
+pub mod console_landing;
 pub mod error_shape;
 pub mod guest_pages;
 pub mod language;
@@ -18,6 +19,7 @@ pub mod protect;
 pub mod refund_policy_pages;
 pub mod sailing_pages;
 pub mod sandbox_pages;
+pub mod team_console_pages;
 pub mod team_pages;
 pub mod telemetry;
 pub mod workers;
@@ -206,10 +208,15 @@ pub async fn build(
         .merge(refund_policy_pages::routes())
         .merge(sailing_pages::routes())
         .merge(team_pages::routes())
+        .merge(team_console_pages::routes())
         .merge(language::routes())
         .merge(assets::routes(&config.site_root))
         .merge(pages)
         .route("/metrics", axum::routing::get(metrics::render))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            console_landing::door_to_scanner,
+        ))
         .layer(axum::middleware::from_fn(language::vary_by_language))
         .layer(axum::middleware::from_fn_with_state(
             page_cache::EventPages::new(state.clone()),

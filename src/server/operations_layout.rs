@@ -76,7 +76,7 @@ table.job-list{border-collapse:collapse;width:100%}\
 table.job-list th,table.job-list td{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}\
 ol.runs{margin:0;padding-left:1.4rem;font-size:.9rem}\
 li.run.failed,li.run.abandoned{color:#a40000}\
-form.history-lookup{margin-top:1.5rem}dl.rebooking-progress{display:flex;flex-wrap:wrap;gap:1rem}dl.rebooking-progress div{background:#fff;border:1px solid #ddd;border-radius:8px;padding:.75rem 1rem;min-width:9rem}dl.rebooking-progress dd{margin:0;font-size:2rem;font-weight:700}details.cancel-sailing summary{cursor:pointer;color:#8a1c1c;font-weight:600;white-space:nowrap}table.sailing-list td:nth-child(3){white-space:nowrap}details.cancel-sailing form{display:flex;flex-direction:column;gap:.5rem;margin-top:.5rem;max-width:24rem}button.danger{background:#b42318;color:#fff;border:0;border-radius:6px;padding:.6rem 1rem;min-height:44px}section.refund-policy{border-bottom:1px solid #ddd;padding:.5rem 0 1rem}section.refund-policy label{display:inline-block;margin:.3rem .8rem .3rem 0}form.history-lookup input{min-width:12rem}\
+form.history-lookup{margin-top:1.5rem}dl.rebooking-progress{display:flex;flex-wrap:wrap;gap:1rem}dl.rebooking-progress div{background:#fff;border:1px solid #ddd;border-radius:8px;padding:.75rem 1rem;min-width:9rem}dl.rebooking-progress dd{margin:0;font-size:2rem;font-weight:700}details.cancel-sailing summary{cursor:pointer;color:#8a1c1c;font-weight:600;white-space:nowrap}table.sailing-list td:nth-child(3){white-space:nowrap}details.cancel-sailing form{display:flex;flex-direction:column;gap:.5rem;margin-top:.5rem;max-width:24rem}button.danger{background:#b42318;color:#fff;border:0;border-radius:6px;padding:.6rem 1rem;min-height:44px}fieldset{border:1px solid #ddd;border-radius:6px;margin:.5rem 0}form.grant{display:flex;flex-direction:column;gap:.4rem;max-width:32rem;margin:.5rem 0}form.grant select,form.grant input[type=email],form.grant input[name=name]{min-height:44px}.event-choices{display:flex;flex-wrap:wrap;gap:.3rem 1rem}section.new-key code{font-size:1.05rem;word-break:break-all;background:#fff7d6;padding:.3rem}section.refund-policy{border-bottom:1px solid #ddd;padding:.5rem 0 1rem}section.refund-policy label{display:inline-block;margin:.3rem .8rem .3rem 0}form.history-lookup input{min-width:12rem}\
 @media (max-width:700px){table.job-list thead{display:none}\
 table.job-list tr{display:grid;grid-template-columns:1fr 1fr;gap:.2rem .6rem;border-bottom:1px solid #ccc;padding:.6rem 0}\
 table.job-list th,table.job-list td{display:block;border:0;padding:0}\
@@ -93,11 +93,12 @@ fn shell(l: Locale, title: &str, intro: &str, body: &str) -> String {
     format!(
         r#"<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · Holdfast</title><link rel="stylesheet" href="/pkg/holdfast.css"><link rel="icon" href="/favicon.ico"><style>{STYLE}</style></head>
-<body><main class="operations"><p><a href="/admin">← Console</a> · <a href="/admin/jobs">{jobs}</a> · <a href="/admin/refund-policies">{policies}</a> · <a href="/admin/sailings">{sailings}</a></p><h1>{title}</h1>{intro}{body}</main></body></html>"#,
+<body><main class="operations"><p><a href="/admin">← Console</a> · <a href="/admin/jobs">{jobs}</a> · <a href="/admin/refund-policies">{policies}</a> · <a href="/admin/sailings">{sailings}</a> · <a href="/admin/team">{team}</a></p><h1>{title}</h1>{intro}{body}</main></body></html>"#,
         lang = l.tag(),
         title = escape(title),
         jobs = escape(l.t(Msg::JobsHeading)),
         policies = escape(l.t(Msg::RefundPolicies)),
         sailings = escape(l.t(Msg::SailingsConsoleTitle)),
+        team = escape(l.t(Msg::TeamTitle)),
     )
 }

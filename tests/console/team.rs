@@ -744,3 +744,98 @@ fn every_console_server_function_names_its_permission() {
     }
     assert!(seen > 10, "the server functions were read");
 }
+
+on_both_backends!(
+    the_team_page_invites_changes_roles_and_makes_keys,
+    |app: TestApp| async move {
+        let owner = browser_without_redirects(&app.base);
+        let signed = owner
+            .post(
+                "/api/admin/login",
+                None,
+                Some(json!({ "password": holdfast::server::config::TEST_ADMIN_PASSWORD })),
+            )
+            .await;
+        assert_eq!(signed.status, 200, "{}", signed.text);
+        let page = owner.get("/admin/team").await;
+        assert_eq!(page.status, 200, "{}", page.text);
+        assert!(page.text.contains("action=\"/admin/team/invite\""));
+
+        // Invited for two events by ticking them.
+        let sent = post_form(
+            &owner,
+            "/admin/team/invite",
+            "email=till%40example.com&role=box_office&scope=some&event=1&event=2",
+        )
+        .await;
+        assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.text);
+        let team = app.admin().get("/api/admin/team").await.json();
+        assert_eq!(team["invitations"][0]["role"], "box_office");
+        assert_eq!(team["invitations"][0]["eventIds"], json!([1, 2]));
+        let refused = post_form(&owner, "/admin/team/invite", "email=x%40example.com&role=king").await;
+        assert_eq!(refused.status, 422, "{}", refused.text);
+        assert!(refused.text.contains("role=\"alert\""));
+
+        let link = mailed_link(&app, "till@example.com", "/admin/join/").await;
+        let till = browser_without_redirects(&app.base);
+        assert_eq!(post_form(&till, &link, "").await.status, StatusCode::SEE_OTHER);
+        let person = app.admin().get("/api/admin/team").await.json()["members"][0]["id"]
+            .as_i64()
+            .unwrap();
+        // A box office account is not sent to the scanner; the Team page is
+        // not theirs.
+        assert_eq!(till.get("/admin").await.status, 200);
+        assert_eq!(till.get("/admin/team").await.status, 403);
+
+        // Made door for event 1: from the next request on, the console opens
+        // on the scanner.
+        let changed = post_form(
+            &owner,
+            &format!("/admin/team/{person}/role"),
+            "role=door&scope=some&event=1",
+        )
+        .await;
+        assert_eq!(changed.status, StatusCode::SEE_OTHER, "{}", changed.text);
+        let landed = till.get("/admin").await;
+        assert_eq!(landed.status, StatusCode::SEE_OTHER);
+        assert!(landed.text.is_empty());
+        let to = till
+            .http
+            .get(format!("{}/admin/events/1", till.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(to.headers()["location"], "/admin/scan");
+        assert_eq!(till.get("/admin/scan").await.status, 200);
+
+        // A key: its secret on the answer page once, never on the page after.
+        let made = post_form(&owner, "/admin/team/keys", "name=Door+app&role=door&scope=all").await;
+        assert_eq!(made.status, 200, "{}", made.text);
+        let secret = made
+            .text
+            .split("data-testid=\"key-secret\">")
+            .nth(1)
+            .and_then(|rest| rest.split('<').next())
+            .expect("the secret is shown")
+            .to_string();
+        assert!(secret.starts_with("hf_"));
+        assert!(!owner.get("/admin/team").await.text.contains(&secret));
+        let door_app = bearer(&app, &secret);
+        assert_eq!(door_app.post("/api/admin/tickets/x/check-in", None, None).await.status, 404);
+        let key = app.admin().get("/api/admin/keys").await.json()[0]["id"].as_i64().unwrap();
+        let revoked = post_form(&owner, &format!("/admin/team/keys/{key}/revoke"), "").await;
+        assert_eq!(revoked.status, StatusCode::SEE_OTHER);
+        assert_eq!(door_app.post("/api/admin/tickets/x/check-in", None, None).await.status, 403);
+
+        // Removed from the page.
+        let removed = post_form(&owner, &format!("/admin/team/{person}/remove"), "").await;
+        assert_eq!(removed.status, StatusCode::SEE_OTHER);
+        assert!(!is_admin(&till).await);
+        // A cross-site form changes nothing.
+        let forged = app
+            .client_with(&[("origin", "https://evil.example"), ("sec-fetch-site", "cross-site")])
+            .post("/admin/team/invite", None, None)
+            .await;
+        assert_eq!(forged.status, 403);
+    }
+);
