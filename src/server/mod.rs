@@ -22,6 +22,7 @@ pub mod sandbox_pages;
 pub mod team_console_pages;
 pub mod team_pages;
 pub mod telemetry;
+pub mod two_factor_pages;
 pub mod workers;
 
 use std::sync::Arc;
@@ -209,6 +210,7 @@ pub async fn build(
         .merge(sailing_pages::routes())
         .merge(team_pages::routes())
         .merge(team_console_pages::routes())
+        .merge(two_factor_pages::routes())
         .merge(language::routes())
         .merge(assets::routes(&config.site_root))
         .merge(pages)

@@ -130,11 +130,10 @@ async fn invite(
         Err(e) => Err(e),
     };
     match sent {
-        Ok(sent) => Ok(Redirect::to(&format!(
-            "/admin/team?invited={}",
-            urlencode(&sent.email)
-        ))
-        .into_response()),
+        Ok(sent) => Ok(
+            Redirect::to(&format!("/admin/team?invited={}", urlencode(&sent.email)))
+                .into_response(),
+        ),
         Err(e) => refused(&state, l, &e).await,
     }
 }
@@ -148,7 +147,9 @@ async fn change(
 ) -> Result<Response, HttpError> {
     let person = id(&person, "team member")?;
     let changed = match grant_of(&fields) {
-        Ok(grant) => team::change(&state, &admin, person, &grant).await.map(|_| ()),
+        Ok(grant) => team::change(&state, &admin, person, &grant)
+            .await
+            .map(|_| ()),
         Err(e) => Err(e),
     };
     match changed {
@@ -278,7 +279,13 @@ fn member_row(l: Locale, m: &TeamMember, events: &[AdminEvent]) -> String {
         role = escape(&role_words(l, m.role)),
         scope = escape(&scope_words(l, m.event_ids.as_deref(), events)),
         change = escape(l.t(Msg::TeamChange)),
-        grant = grant_fields(l, &format!("p{}", m.id), m.role, m.event_ids.as_deref(), events),
+        grant = grant_fields(
+            l,
+            &format!("p{}", m.id),
+            m.role,
+            m.event_ids.as_deref(),
+            events
+        ),
         save = escape(l.t(Msg::TeamSave)),
         remove = escape(l.t(Msg::TeamRemove)),
     )

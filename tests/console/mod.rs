@@ -7,3 +7,4 @@ mod rebooking;
 mod reports;
 mod sailings;
 mod team;
+mod two_factor;

@@ -672,6 +672,23 @@ on_both_backends!(
             post_form(&owner, &link, "").await.status,
             StatusCode::SEE_OTHER
         );
+        // An owner's second factor, set at once.
+        let page = owner.get("/admin/two-factor").await.text;
+        let secret = page
+            .split("data-testid=\"totp-secret\">")
+            .nth(1)
+            .and_then(|rest| rest.split('<').next())
+            .expect("a secret to set")
+            .to_string();
+        let code =
+            holdfast_core::admin::two_factor::code_at(&secret, app.state.clock.now()).unwrap();
+        let set = post_form(
+            &owner,
+            "/admin/two-factor/enrol",
+            &format!("password=a+long+enough+password&code={code}"),
+        )
+        .await;
+        assert_eq!(set.status, 200, "{}", set.text);
         let team = owner.get("/api/admin/team").await;
         assert_eq!(team.status, 200, "{}", team.text);
         let me = team.json()["members"][0]["id"].as_i64().unwrap();
@@ -772,13 +789,21 @@ on_both_backends!(
         let team = app.admin().get("/api/admin/team").await.json();
         assert_eq!(team["invitations"][0]["role"], "box_office");
         assert_eq!(team["invitations"][0]["eventIds"], json!([1, 2]));
-        let refused = post_form(&owner, "/admin/team/invite", "email=x%40example.com&role=king").await;
+        let refused = post_form(
+            &owner,
+            "/admin/team/invite",
+            "email=x%40example.com&role=king",
+        )
+        .await;
         assert_eq!(refused.status, 422, "{}", refused.text);
         assert!(refused.text.contains("role=\"alert\""));
 
         let link = mailed_link(&app, "till@example.com", "/admin/join/").await;
         let till = browser_without_redirects(&app.base);
-        assert_eq!(post_form(&till, &link, "").await.status, StatusCode::SEE_OTHER);
+        assert_eq!(
+            post_form(&till, &link, "").await.status,
+            StatusCode::SEE_OTHER
+        );
         let person = app.admin().get("/api/admin/team").await.json()["members"][0]["id"]
             .as_i64()
             .unwrap();
@@ -809,7 +834,12 @@ on_both_backends!(
         assert_eq!(till.get("/admin/scan").await.status, 200);
 
         // A key: its secret on the answer page once, never on the page after.
-        let made = post_form(&owner, "/admin/team/keys", "name=Door+app&role=door&scope=all").await;
+        let made = post_form(
+            &owner,
+            "/admin/team/keys",
+            "name=Door+app&role=door&scope=all",
+        )
+        .await;
         assert_eq!(made.status, 200, "{}", made.text);
         let secret = made
             .text
@@ -821,11 +851,25 @@ on_both_backends!(
         assert!(secret.starts_with("hf_"));
         assert!(!owner.get("/admin/team").await.text.contains(&secret));
         let door_app = bearer(&app, &secret);
-        assert_eq!(door_app.post("/api/admin/tickets/x/check-in", None, None).await.status, 404);
-        let key = app.admin().get("/api/admin/keys").await.json()[0]["id"].as_i64().unwrap();
+        assert_eq!(
+            door_app
+                .post("/api/admin/tickets/x/check-in", None, None)
+                .await
+                .status,
+            404
+        );
+        let key = app.admin().get("/api/admin/keys").await.json()[0]["id"]
+            .as_i64()
+            .unwrap();
         let revoked = post_form(&owner, &format!("/admin/team/keys/{key}/revoke"), "").await;
         assert_eq!(revoked.status, StatusCode::SEE_OTHER);
-        assert_eq!(door_app.post("/api/admin/tickets/x/check-in", None, None).await.status, 403);
+        assert_eq!(
+            door_app
+                .post("/api/admin/tickets/x/check-in", None, None)
+                .await
+                .status,
+            403
+        );
 
         // Removed from the page.
         let removed = post_form(&owner, &format!("/admin/team/{person}/remove"), "").await;
@@ -833,7 +877,10 @@ on_both_backends!(
         assert!(!is_admin(&till).await);
         // A cross-site form changes nothing.
         let forged = app
-            .client_with(&[("origin", "https://evil.example"), ("sec-fetch-site", "cross-site")])
+            .client_with(&[
+                ("origin", "https://evil.example"),
+                ("sec-fetch-site", "cross-site"),
+            ])
             .post("/admin/team/invite", None, None)
             .await;
         assert_eq!(forged.status, 403);

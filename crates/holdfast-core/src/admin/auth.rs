@@ -30,7 +30,7 @@ use tower_sessions_core::Session;
 
 pub use super::access::Admin;
 use super::secrets::{hash_password, random_secret, sha256_hex, verify_password};
-use super::{keys, team};
+use super::{keys, team, two_factor};
 use crate::platform::client_addr::ClientAddr;
 use crate::platform::db::Db;
 use crate::ApiError;
@@ -59,6 +59,10 @@ struct Grant {
     /// membership's; `None`: the bootstrap password.
     #[serde(default)]
     person: Option<i64>,
+    /// The person gave their second factor in this session (needed by the
+    /// roles that move money: `two_factor::needed_by`).
+    #[serde(default)]
+    second_factor: bool,
 }
 
 pub struct AdminAuth {
@@ -263,6 +267,7 @@ impl AdminAuth {
             until: now_ms + SESSION_MS,
             generation: self.generation().await?,
             person: None,
+            second_factor: false,
         };
         grant_session(session, grant).await
     }
@@ -279,7 +284,95 @@ impl AdminAuth {
             until: now_ms + SESSION_MS,
             generation: member.generation,
             person: Some(member.person),
+            second_factor: false,
         };
+        grant_session(session, grant).await
+    }
+
+    /// The member a session belongs to who still owes their second factor
+    /// (their role needs it, this session has not had it).
+    pub async fn owing_second_factor(
+        &self,
+        session: &Session,
+        now: At,
+    ) -> Result<Option<(team::Member, Admin)>, ApiError> {
+        let Ok(Some(grant)) = session.get::<Grant>(SESSION_KEY).await else {
+            return Ok(None);
+        };
+        let Some(person) = grant
+            .person
+            .filter(|_| grant.until > now && !grant.second_factor)
+        else {
+            return Ok(None);
+        };
+        let member = team::Member {
+            person,
+            generation: grant.generation,
+        };
+        Ok(team::member_admin(&self.db, member, None)
+            .await?
+            .filter(|admin| two_factor::needed_by(admin.role))
+            .map(|admin| (member, admin)))
+    }
+
+    /// Checks a member's password and code (or recovery code), counted per
+    /// client like console passwords (5 wrong a minute, then 429); right,
+    /// the session has its second factor (under a new session id).
+    pub async fn give_second_factor(
+        &self,
+        session: &Session,
+        client: Option<IpAddr>,
+        member: team::Member,
+        password: &str,
+        code: &str,
+        now: At,
+    ) -> Result<(), ApiError> {
+        let Some(stored) = two_factor::stored(&self.db, member).await? else {
+            return Err(ApiError::InvalidState("no second factor is set yet".into()));
+        };
+        self.reserve_attempt(client)?;
+        let slot = tokio::time::timeout(SLOT_WAIT, self.verifying.acquire()).await;
+        let Ok(Ok(slot)) = slot else {
+            self.give_back_attempt(client);
+            return Err(ApiError::RateLimited {
+                retry_after_secs: 1,
+            });
+        };
+        let checked = two_factor::check(&self.db, member, &stored, password, code, now).await;
+        drop(slot);
+        match checked {
+            Ok(()) => {
+                self.give_back_attempt(client);
+                self.second_factor_given(session).await
+            }
+            Err(ApiError::Forbidden) => {
+                tokio::time::sleep(FAILURE_DELAY).await;
+                Err(ApiError::Forbidden)
+            }
+            Err(other) => {
+                self.give_back_attempt(client);
+                Err(other)
+            }
+        }
+    }
+
+    /// Counts a second-factor attempt of a client that fails elsewhere (a
+    /// wrong code at enrolment), like a wrong password.
+    pub fn count_failure(&self, client: Option<IpAddr>) -> Result<(), ApiError> {
+        self.reserve_attempt(client)
+    }
+
+    /// The counted attempt was no failure after all.
+    pub fn forget_failure(&self, client: Option<IpAddr>) {
+        self.give_back_attempt(client);
+    }
+
+    /// Marks the session's grant as having had its second factor.
+    pub async fn second_factor_given(&self, session: &Session) -> Result<(), ApiError> {
+        let Ok(Some(mut grant)) = session.get::<Grant>(SESSION_KEY).await else {
+            return Err(ApiError::Unauthorized);
+        };
+        grant.second_factor = true;
         grant_session(session, grant).await
     }
 
@@ -364,7 +457,11 @@ impl AdminAuth {
                     person,
                     generation: grant.generation,
                 };
-                team::member_admin(&self.db, member, client).await
+                // A role that moves money counts only once the session has
+                // had the second factor.
+                Ok(team::member_admin(&self.db, member, client)
+                    .await?
+                    .filter(|admin| grant.second_factor || !two_factor::needed_by(admin.role)))
             }
             None => Ok((self.generation().await? == grant.generation)
                 .then(|| Admin::bootstrap("console", client))),

@@ -19,3 +19,4 @@ pub mod run_job;
 mod secrets;
 pub mod setup;
 pub mod team;
+pub mod two_factor;
