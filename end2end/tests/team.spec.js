@@ -29,7 +29,7 @@ async function invite(page, email, role, eventName) {
   await form.getByLabel('Role').selectOption(role);
   if (eventName) {
     await form.getByLabel('only these:').check();
-    await form.getByLabel(eventName, { exact: true }).check();
+    await form.locator('label.event-choice', { hasText: eventName }).locator('input').check();
   }
   await form.getByRole('button', { name: 'Send the invitation' }).click();
   await expect(page.getByRole('status')).toContainText(`Invitation sent to ${email}`);

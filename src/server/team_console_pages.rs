@@ -16,6 +16,7 @@ use holdfast_model::console::team::{
     ApiKeyView, Grant, NewApiKey, NewInvitation, Role, Team, TeamMember,
 };
 use holdfast_model::console::AdminEvent;
+use holdfast_model::i18n::format;
 use holdfast_model::seat_drawing::escape;
 use holdfast_model::EventId;
 use holdfast_web::caller::{may, Allowed};
@@ -329,7 +330,7 @@ fn grant_fields(
                 r#"<label class="event-choice"><input type="checkbox" name="event" value="{}"{}> {}</label>"#,
                 e.id,
                 if ticked { " checked" } else { "" },
-                escape(&e.name),
+                escape(&event_words(l, e)),
             )
         })
         .collect();
@@ -396,10 +397,19 @@ fn scope_words(l: Locale, ids: Option<&[EventId]>, events: &[AdminEvent]) -> Str
                 events
                     .iter()
                     .find(|e| e.id == *id)
-                    .map_or_else(|| id.to_string(), |e| e.name.clone())
+                    .map_or_else(|| id.to_string(), |e| event_words(l, e))
             })
             .collect::<Vec<_>>()
             .join(", "),
+    }
+}
+
+/// An event as a person picks it: its name and when it starts (a ship's
+/// sailings share a name).
+fn event_words(l: Locale, e: &AdminEvent) -> String {
+    match format::when(l, &e.starts_at_local, &e.starts_at_zone) {
+        Some(when) => format!("{} ({when})", e.name),
+        None => e.name.clone(),
     }
 }
 

@@ -269,6 +269,40 @@ on_both_backends!(
             assert_eq!(listed, vec![sailing], "{role}");
         }
 
+        // A person removed from the team: every operation 401, on every
+        // instance.
+        let invited = app
+            .admin()
+            .post(
+                "/api/admin/team/invitations",
+                None,
+                Some(json!({ "email": "gone@example.com", "role": "read_only" })),
+            )
+            .await;
+        assert_eq!(invited.status, 201, "{}", invited.text);
+        let link = mailed_link(&app, "gone@example.com", "/admin/join/").await;
+        let gone = browser_without_redirects(&app.base);
+        assert_eq!(
+            post_form(&gone, &link, "").await.status,
+            StatusCode::SEE_OTHER
+        );
+        assert_eq!(
+            status(&gone, "GET", "/api/admin/events/1/sales").await,
+            StatusCode::OK
+        );
+        let person = app.admin().get("/api/admin/team").await.json()["members"][0]["id"]
+            .as_i64()
+            .unwrap();
+        let removed = app
+            .admin()
+            .delete(&format!("/api/admin/team/{person}"))
+            .await;
+        assert_eq!(removed.status, 204);
+        for (method, path, _) in OPERATIONS {
+            let got = status(&gone, method, &filled(path, &ids)).await;
+            assert_eq!(got, StatusCode::UNAUTHORIZED, "removed: {method} {path}");
+        }
+
         // Refunding is more than looking after a booking.
         let box_office = bearer(&app, &key(&app, "box_office", None).await);
         let refund = box_office
