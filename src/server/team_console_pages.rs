@@ -10,7 +10,7 @@ use axum::routing::{get, post};
 use axum::{Form, Router};
 use holdfast_app::i18n::{Locale, Msg};
 use holdfast_core::admin::audit_detail::role_words;
-use holdfast_core::admin::{console, keys, team};
+use holdfast_core::admin::{console, keys, team, two_factor};
 use holdfast_core::{ApiError, AppState};
 use holdfast_model::console::team::{
     ApiKeyView, Grant, NewApiKey, NewInvitation, Role, Team, TeamMember,
@@ -237,10 +237,11 @@ fn people(l: Locale, team: &Team, events: &[AdminEvent]) -> String {
         format!("<p>{}</p>", escape(l.t(Msg::TeamNobodyYet)))
     } else {
         format!(
-            r#"<table class="job-list team"><thead><tr><th>{email}</th><th>{role}</th><th>{events}</th><th></th></tr></thead><tbody>{rows}</tbody></table>"#,
+            r#"<table class="job-list team"><thead><tr><th>{email}</th><th>{role}</th><th>{events}</th><th>{two_step}</th><th></th></tr></thead><tbody>{rows}</tbody></table>"#,
             email = escape(l.t(Msg::TeamEmail)),
             role = escape(l.t(Msg::TeamRole)),
             events = escape(l.t(Msg::TeamEvents)),
+            two_step = escape(l.t(Msg::TeamTwoStep)),
         )
     };
     let pending: String = team
@@ -271,11 +272,17 @@ fn people(l: Locale, team: &Team, events: &[AdminEvent]) -> String {
 
 fn member_row(l: Locale, m: &TeamMember, events: &[AdminEvent]) -> String {
     format!(
-        r#"<tr data-person="{id}"><td data-label="{email_l}">{email}</td><td data-label="{role_l}">{role}</td><td data-label="{events_l}">{scope}</td><td><details><summary>{change}</summary><form method="post" action="/admin/team/{id}/role" class="grant">{grant}<button>{save}</button></form></details><form method="post" action="/admin/team/{id}/remove"><button class="danger">{remove}</button></form></td></tr>"#,
+        r#"<tr data-person="{id}"><td data-label="{email_l}">{email}</td><td data-label="{role_l}">{role}</td><td data-label="{events_l}">{scope}</td><td data-label="{two_step_l}">{two_step}</td><td><details><summary>{change}</summary><form method="post" action="/admin/team/{id}/role" class="grant">{grant}<button>{save}</button></form></details><form method="post" action="/admin/team/{id}/remove"><button class="danger">{remove}</button></form></td></tr>"#,
         id = m.id,
         email_l = escape(l.t(Msg::TeamEmail)),
         role_l = escape(l.t(Msg::TeamRole)),
         events_l = escape(l.t(Msg::TeamEvents)),
+        two_step_l = escape(l.t(Msg::TeamTwoStep)),
+        two_step = escape(l.t(match (m.two_step_set, two_factor::needed_by(m.role)) {
+            (true, _) => Msg::TwoStepOn,
+            (false, true) => Msg::TwoStepOwed,
+            (false, false) => Msg::TwoStepNotNeeded,
+        })),
         email = escape(&m.email),
         role = escape(&role_words(l, m.role)),
         scope = escape(&scope_words(l, m.event_ids.as_deref(), events)),

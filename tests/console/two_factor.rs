@@ -159,8 +159,12 @@ crate::on_both_backends!(
             between(&again.text, "data-testid=\"totp-secret\">", "<"),
             secret
         );
+        let team = app.admin().get("/api/admin/team").await.json();
+        assert_eq!(team["members"][0]["twoStepSet"], false);
         let (secret, recovery) = enrol(&app, &manager).await;
         assert!(is_admin(&manager).await);
+        let team = app.admin().get("/api/admin/team").await.json();
+        assert_eq!(team["members"][0]["twoStepSet"], true);
         let refund = manager
             .post(
                 "/api/admin/bookings/00000000-0000-0000-0000-000000000000/refund",

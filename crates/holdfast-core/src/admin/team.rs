@@ -361,21 +361,23 @@ pub async fn open_sign_in(
 
 /// The team: its members, and invitations still open.
 pub async fn list(state: &AppState) -> Result<Team, ApiError> {
-    let rows: Vec<(i64, String, String, Option<String>, At)> = sqlx::query_as(
-        "select id, email, role, event_ids, created_at from staff
+    type Row = (i64, String, String, Option<String>, At, Option<String>);
+    let rows: Vec<Row> = sqlx::query_as(
+        "select id, email, role, event_ids, created_at, totp_secret from staff
          where removed_at is null order by email",
     )
     .fetch_all(state.db.reader())
     .await?;
     let members = rows
         .into_iter()
-        .filter_map(|(id, email, role, events, at)| {
+        .filter_map(|(id, email, role, events, at, totp)| {
             Some(TeamMember {
                 id,
                 email,
                 role: Role::parse(&role)?,
                 event_ids: read_event_list(events.as_deref()),
                 joined_at: rfc3339(at),
+                two_step_set: totp.is_some(),
             })
         })
         .collect();
@@ -406,16 +408,16 @@ pub async fn change(
     let scope = check_grant(state, by, grant.role, grant.event_ids.as_deref()).await?;
     let now = state.clock.now();
     let mut tx = state.db.begin().await?;
-    let row: Option<(String, At)> = sqlx::query_as(
+    let row: Option<(String, At, Option<String>)> = sqlx::query_as(
         "update staff set role = $1, event_ids = $2 where id = $3 and removed_at is null
-         returning email, created_at",
+         returning email, created_at, totp_secret",
     )
     .bind(grant.role.as_str())
     .bind(event_list(&scope))
     .bind(person)
     .fetch_optional(&mut *tx)
     .await?;
-    let (email, joined) = row.ok_or(ApiError::NotFound("team member"))?;
+    let (email, joined, totp) = row.ok_or(ApiError::NotFound("team member"))?;
     let detail = Detail::TeamRoleChanged {
         email: email.clone(),
         role: grant.role,
@@ -428,6 +430,7 @@ pub async fn change(
         role: grant.role,
         event_ids: scope.to_list(),
         joined_at: rfc3339(joined),
+        two_step_set: totp.is_some(),
     })
 }
 

@@ -60,6 +60,10 @@ pub struct TeamMember {
     pub event_ids: Option<Vec<EventId>>,
     /// RFC 3339, UTC.
     pub joined_at: String,
+    /// Whether they have set their two-step sign-in (a password and an
+    /// authenticator); their role may not need it.
+    #[serde(default)]
+    pub two_step_set: bool,
 }
 
 /// An invitation not yet taken up.

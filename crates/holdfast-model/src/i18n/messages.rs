@@ -771,6 +771,10 @@ messages! {
         TwoFactorCodesTitle => "Your recovery codes", "Mã khôi phục của bạn";
         TwoFactorCodesIntro => "Each works once in place of a code, if you lose your phone. Keep them somewhere safe: they are shown this once.", "Mỗi mã dùng được một lần thay cho mã ứng dụng, nếu bạn mất điện thoại. Hãy cất giữ cẩn thận: chúng chỉ hiện lần này.";
         TwoFactorToConsole => "Open the console", "Mở bảng điều khiển";
+        TeamTwoStep => "Two-step sign-in", "Đăng nhập hai bước";
+        TwoStepOn => "on", "đã bật";
+        TwoStepOwed => "not set yet: asked at their next sign-in", "chưa thiết lập: sẽ được yêu cầu khi đăng nhập lần tới";
+        TwoStepNotNeeded => "not needed for this role", "vai trò này không cần";
         TeamTitle => "Team", "Nhóm";
         TeamIntro => "Who may do what: each person signs in with their own address and has one role, for every event or the events ticked. API keys are for integrations.", "Ai được làm gì: mỗi người đăng nhập bằng địa chỉ của mình và có một vai trò, cho mọi sự kiện hoặc các sự kiện được chọn. Khóa API dành cho các tích hợp.";
         TeamInvitedNotice => "Invitation sent to {email}. The link works once, for 3 days.", "Đã gửi lời mời tới {email}. Liên kết dùng được một lần, trong 3 ngày.";
