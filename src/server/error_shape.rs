@@ -88,6 +88,8 @@ fn describe(status: StatusCode) -> (&'static str, &'static str) {
             "VALIDATION",
             "A field the request needs is missing or not in its form",
         ),
+        401 => ("UNAUTHORIZED", "admin credentials are needed"),
+        403 => ("FORBIDDEN", "these credentials do not allow this"),
         401..=499 => ("VALIDATION", "The request is not valid"),
         _ => (
             "INTERNAL",

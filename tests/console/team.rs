@@ -769,13 +769,106 @@ on_both_backends!(
     }
 );
 
-/// Every server function of the console names the permission its use case
-/// needs (`admin(Permission::…, …)`), or is one of the few that only ask
-/// who is signed in: a new one that does neither fails here.
+/// How a console server function answers a caller it refuses.
+#[derive(Clone, Copy, PartialEq)]
+enum Refused {
+    /// With the core's refusal as the function's error.
+    Error,
+    /// With `None` (the page then offers to sign in).
+    Nothing,
+}
+
+/// Every console server function, the permission it needs, and, for those
+/// whose arguments fit on a line, the arguments the matrix calls it with
+/// (`{booking}` is a booking of event 1). A function registered with the
+/// server but missing here fails the test.
+const SERVER_FUNCTIONS: &[(&str, &str, Option<(&str, Refused)>)] = &[
+    ("admin_events", "ListEvents", Some(("", Refused::Nothing))),
+    (
+        "admin_dashboard",
+        "Reports",
+        Some(("event_id=1", Refused::Nothing)),
+    ),
+    (
+        "admin_find_bookings",
+        "Bookings",
+        Some(("event_id=1&q=x", Refused::Error)),
+    ),
+    (
+        "admin_act",
+        "Bookings",
+        Some((
+            "booking_id={booking}&action=resend&seconds=0",
+            Refused::Error,
+        )),
+    ),
+    ("admin_refund_part", "Refunds", None),
+    ("admin_create_event", "EventSetup", None),
+    (
+        "admin_event_layout",
+        "EventSetup",
+        Some(("event_id=1", Refused::Error)),
+    ),
+    ("admin_edit_layout", "EventSetup", None),
+    (
+        "admin_set_published",
+        "EventSetup",
+        Some(("event_id=1&published=true", Refused::Error)),
+    ),
+    (
+        "admin_room",
+        "Reports",
+        Some(("event_id=1", Refused::Nothing)),
+    ),
+    (
+        "admin_set_room",
+        "EventSetup",
+        Some((
+            "event_id=1&enabled=false&admit_per_minute=60",
+            Refused::Error,
+        )),
+    ),
+    (
+        "admin_move_on_sale",
+        "EventSetup",
+        Some(("event_id=1&at=2020-01-01T00%3A00", Refused::Error)),
+    ),
+    (
+        "admin_promos",
+        "EventSetup",
+        Some(("event_id=1", Refused::Nothing)),
+    ),
+    ("admin_create_promo", "EventSetup", None),
+    (
+        "admin_check_in",
+        "CheckIn",
+        Some(("token=not-a-ticket&gate=main&event_id=1", Refused::Error)),
+    ),
+];
+
+/// Server functions anybody may call (they say who is signed in, or sign
+/// in and out).
+const OPEN_SERVER_FUNCTIONS: &[&str] = &["admin_signed_in", "admin_sign_in", "admin_sign_out"];
+
+/// The permission names of the source (`Permission::EventSetup`) as the
+/// document writes them (`event_setup`).
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+/// Each console server function names, in its source, the permission this
+/// table gives it; a server function of the console that is in neither
+/// table fails here.
 #[test]
 fn every_console_server_function_names_its_permission() {
     let source = std::fs::read_to_string("app/src/server_fns/console.rs").expect("source");
-    let open = ["admin_signed_in", "admin_sign_in", "admin_sign_out"];
     let mut seen = 0;
     for chunk in source.split("#[server]").skip(1) {
         let name = chunk
@@ -785,16 +878,88 @@ fn every_console_server_function_names_its_permission() {
             .expect("a server function");
         let body = chunk.split("\n}\n").next().unwrap();
         seen += 1;
-        if open.contains(&name) {
+        if OPEN_SERVER_FUNCTIONS.contains(&name) {
             continue;
         }
+        let (_, permission, _) = SERVER_FUNCTIONS
+            .iter()
+            .find(|(n, _, _)| *n == name)
+            .unwrap_or_else(|| panic!("{name} is in no table of tests/console/team.rs"));
         assert!(
-            body.contains("admin(Permission::"),
-            "{name} does not name the permission it needs"
+            body.contains(&format!("admin(Permission::{permission}")),
+            "{name} does not ask for {permission}"
         );
     }
-    assert!(seen > 10, "the server functions were read");
+    assert_eq!(seen, SERVER_FUNCTIONS.len() + OPEN_SERVER_FUNCTIONS.len());
 }
+
+on_both_backends!(
+    every_console_server_function_answers_each_role_as_its_permission_says,
+    |app: TestApp| async move {
+        // Every console function the server registered is in the tables.
+        let registered: Vec<String> = leptos::server_fn::axum::server_fn_paths()
+            .map(|(path, _)| path.to_string())
+            .filter(|path| path.starts_with("/api/admin_"))
+            .collect();
+        assert!(!registered.is_empty());
+        for path in &registered {
+            let known = SERVER_FUNCTIONS
+                .iter()
+                .map(|(n, _, _)| *n)
+                .chain(OPEN_SERVER_FUNCTIONS.iter().copied())
+                .any(|name| {
+                    path.strip_prefix("/api/")
+                        .and_then(|rest| rest.strip_prefix(name))
+                        .is_some_and(|hash| hash.bytes().all(|b| b.is_ascii_digit()))
+                });
+            assert!(known, "{path} is a console server function no table names");
+        }
+        let path_of = |name: &str| {
+            registered
+                .iter()
+                .find(|p| {
+                    p.strip_prefix("/api/")
+                        .and_then(|rest| rest.strip_prefix(name))
+                        .is_some_and(|hash| hash.bytes().all(|b| b.is_ascii_digit()))
+                })
+                .unwrap_or_else(|| panic!("{name} is registered"))
+                .clone()
+        };
+        let (_, booking, _) = app.hold_and_pay(&[6]).await;
+        for role in ROLES {
+            let caller = bearer(&app, &key(&app, role, None).await);
+            for (name, permission, call) in SERVER_FUNCTIONS {
+                let Some((form, refused_as)) = call else {
+                    continue;
+                };
+                let answer = caller
+                    .http
+                    .post(format!("{}{}", caller.base, path_of(name)))
+                    .header("content-type", "application/x-www-form-urlencoded")
+                    .body(form.replace("{booking}", &booking))
+                    .send()
+                    .await
+                    .expect("server function");
+                let status = answer.status();
+                let text = answer.text().await.unwrap();
+                let refused = match refused_as {
+                    Refused::Error => {
+                        if status == StatusCode::FORBIDDEN {
+                            assert!(text.contains("FORBIDDEN"), "{name}: {text}");
+                        }
+                        status == StatusCode::FORBIDDEN
+                    }
+                    Refused::Nothing => text.trim() == "null",
+                };
+                assert_eq!(
+                    refused,
+                    !role_allows(role, &snake(permission)),
+                    "{role} calling {name}: {text}"
+                );
+            }
+        }
+    }
+);
 
 on_both_backends!(
     the_team_page_invites_changes_roles_and_makes_keys,

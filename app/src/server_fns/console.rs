@@ -24,9 +24,14 @@ async fn admin(
 ) -> Result<crate::core::admin::auth::Admin, ServerFnError> {
     let state = expect_context::<crate::core::AppState>();
     let admin = signed_in().await?;
-    access::authorize(&state, &admin, permission, target)
-        .await
-        .map_err(|e| ServerFnError::new(e.to_string()))?;
+    if let Err(refused) = access::authorize(&state, &admin, permission, target).await {
+        // Answered with the refusal's status (403), as the admin API
+        // answers it, not as a failure of the server's.
+        if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+            response.set_status(holdfast_web::status_of(&refused));
+        }
+        return Err(ServerFnError::new(refused.to_string()));
+    }
     Ok(admin)
 }
 
