@@ -90,7 +90,7 @@ fn describe(status: StatusCode) -> (&'static str, &'static str) {
         ),
         401 => ("UNAUTHORIZED", "admin credentials are needed"),
         403 => ("FORBIDDEN", "these credentials do not allow this"),
-        401..=499 => ("VALIDATION", "The request is not valid"),
+        402..=499 => ("VALIDATION", "The request is not valid"),
         _ => (
             "INTERNAL",
             "Something went wrong on our side; try again with the same Idempotency-Key",

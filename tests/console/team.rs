@@ -778,11 +778,14 @@ enum Refused {
     Nothing,
 }
 
+/// A call of the matrix: the form it sends, and how a refusal shows.
+type Call = (&'static str, Refused);
+
 /// Every console server function, the permission it needs, and, for those
 /// whose arguments fit on a line, the arguments the matrix calls it with
 /// (`{booking}` is a booking of event 1). A function registered with the
 /// server but missing here fails the test.
-const SERVER_FUNCTIONS: &[(&str, &str, Option<(&str, Refused)>)] = &[
+const SERVER_FUNCTIONS: &[(&str, &str, Option<Call>)] = &[
     ("admin_events", "ListEvents", Some(("", Refused::Nothing))),
     (
         "admin_dashboard",
