@@ -46,7 +46,7 @@ test('a buyer books a cabin for three guests on a sailing chosen by date, and ta
   const party = page.getByTestId('guests');
   await expect(party).toHaveValue('2');
   await party.selectOption('3');
-  await expect(page.locator('.total')).toContainText('€1840.00');
+  await expect(page.locator('.total')).toContainText('€1,840.00');
   // A ship's wording: cabins, not seats.
   await expect(page.getByRole('button', { name: 'Hold seats' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Hold cabins' }).click();
@@ -101,7 +101,7 @@ test('a buyer books a cabin for three guests on a sailing chosen by date, and ta
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: 'test-results/cruise-rebooked-phone.png', fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });
-  await rebooking.getByRole('button', { name: /^Cancel and refund €1840\.00 in full/ }).click();
+  await rebooking.getByRole('button', { name: /^Cancel and refund €1,840\.00 in full/ }).click();
   await expect(page.getByTestId('booking-status')).toHaveText('REFUNDED', { timeout: 20_000 });
   await expect(page.getByTestId('rebooking-answer')).toHaveText('You chose a full refund.');
 });

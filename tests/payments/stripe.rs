@@ -641,7 +641,7 @@ async fn every_currency_is_charged_in_its_own_unit(backend: Backend) {
     );
 
     for (i, (currency, price, shown)) in [
-        ("JPY", 5_000, "¥5000"),
+        ("JPY", 5_000, "¥5,000"),
         ("VND", 1_500_000, "₫1,500,000"),
         ("JPY", 125_000, "¥125,000"),
         ("BHD", 12_500, "BHD 12.500"),

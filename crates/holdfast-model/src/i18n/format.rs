@@ -2,7 +2,8 @@
 //! the currency's sign before the amount ("€85.00", "₫850,000"; dollars
 //! named by country: "US$45.00", "CA$45.00"; a currency without a sign
 //! English readers know by its code: "BHD 12.500"), grouping thousands
-//! from five digits on; Vietnamese writes "85,00 €" and "850.000 ₫".
+//! from four digits on ("€1,840.00", as CLDR's English does); Vietnamese
+//! writes "85,00 €" and "850.000 ₫".
 //! Amounts stay integers in the currency's minor unit (`model::money`);
 //! only their writing changes.
 
@@ -22,7 +23,7 @@ fn digits(locale: Locale) -> Digits {
         Locale::En => Digits {
             group: ',',
             decimal: '.',
-            group_from: 5,
+            group_from: 4,
         },
         Locale::Vi => Digits {
             group: '.',
@@ -186,7 +187,8 @@ mod tests {
         assert_eq!(price(en, 850_000, "VND"), "₫850,000");
         assert_eq!(price(vi, 850_000, "VND"), "850.000 ₫");
         assert_eq!(price(vi, 4_500_000, "VND"), "4.500.000 ₫");
-        assert_eq!(price(en, 5_000, "JPY"), "¥5000");
+        assert_eq!(price(en, 5_000, "JPY"), "¥5,000");
+        assert_eq!(price(en, 158_000, "EUR"), "€1,580.00");
         assert_eq!(price(en, 125_000, "JPY"), "¥125,000");
         assert_eq!(price(vi, 5_000, "JPY"), "5.000 JPY");
         assert_eq!(price(en, 12_500, "BHD"), "BHD 12.500");
@@ -200,7 +202,8 @@ mod tests {
         assert_eq!(price(vi, 5, "EUR"), "0,05 €");
         assert_eq!(count(vi, 10_000), "10.000");
         assert_eq!(count(en, 10_000), "10,000");
-        assert_eq!(count(en, 9_999), "9999");
+        assert_eq!(count(en, 9_999), "9,999");
+        assert_eq!(count(en, 999), "999");
     }
 
     #[test]

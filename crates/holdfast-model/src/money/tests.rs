@@ -5,7 +5,7 @@ use crate::format_price;
 fn amounts_read_in_their_currency_s_own_digits() {
     assert_eq!(format_price(4500, "EUR"), "€45.00");
     assert_eq!(format_price(850_000, "VND"), "₫850,000");
-    assert_eq!(format_price(5_000, "JPY"), "¥5000");
+    assert_eq!(format_price(5_000, "JPY"), "¥5,000");
     assert_eq!(format_price(12_500, "BHD"), "BHD 12.500");
     assert_eq!(format_price(-250, "EUR"), "-€2.50");
     assert_eq!(format_price(5, "EUR"), "€0.05");
