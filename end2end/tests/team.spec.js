@@ -36,7 +36,7 @@ async function invite(page, email, role, eventName) {
 }
 
 test('a door volunteer joins on a phone, can only scan, and is signed out everywhere when removed', async ({ page, browser }) => {
-  test.skip(!SECOND, 'needs the second instance the test command starts');
+  test.skip(!SECOND, 'run by the test command once it has started a second instance');
   await page.setViewportSize({ width: 1280, height: 900 });
   await signInToConsole(page);
   const email = `door-${Date.now()}@example.com`;
