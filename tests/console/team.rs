@@ -744,6 +744,14 @@ on_both_backends!(
             )
             .await;
         assert_eq!(removed.status, 403, "{}", removed.text);
+        let audit = app.admin().get("/api/admin/audit").await.json();
+        let refusals = audit
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["action"] == "refused" && a["actor"] == "own@example.com")
+            .count();
+        assert_eq!(refusals, 2, "both attempts are in the audit log");
         // The key they made ends when they leave.
         let made = owner
             .send(

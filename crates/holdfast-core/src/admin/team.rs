@@ -14,7 +14,7 @@ use holdfast_model::console::team::{
 use holdfast_model::i18n::{Locale, Msg};
 use holdfast_model::EventId;
 
-use super::access::{allows, Admin, EventScope, Holder, Permission};
+use super::access::{self, allows, Admin, EventScope, Holder, Permission, Target};
 use super::audit::{self, Entry};
 use super::audit_detail::{role_words, Detail};
 use super::secrets::{random_secret, sha256_hex};
@@ -106,9 +106,19 @@ pub async fn check_grant(
         .into_iter()
         .any(|p| allows(role, p) && !allows(by.role, p));
     if beyond_role || !scope.within(&by.events) {
-        return Err(ApiError::Forbidden);
+        return Err(refuse(state, by).await);
     }
     Ok(scope)
+}
+
+/// Refuses `by` what their own grant does not allow, audited like every
+/// refusal (`access::refused`). No transaction of the caller's may be open:
+/// on SQLite the audit row needs the one writer.
+async fn refuse(state: &AppState, by: &Admin) -> ApiError {
+    match access::refused(state, by, Permission::Team, Target::Everything, None).await {
+        Err(e) => e,
+        Ok(()) => ApiError::Forbidden,
+    }
 }
 
 /// Mails an invitation to join the team with `new`'s role and events.
@@ -403,7 +413,7 @@ pub async fn change(
     grant: &Grant,
 ) -> Result<TeamMember, ApiError> {
     if by.holder == Holder::Person(person) {
-        return Err(ApiError::Forbidden);
+        return Err(refuse(state, by).await);
     }
     let scope = check_grant(state, by, grant.role, grant.event_ids.as_deref()).await?;
     let now = state.clock.now();
@@ -439,7 +449,7 @@ pub async fn change(
 /// out by mistake; another owner, or the bootstrap password, can).
 pub async fn remove(state: &AppState, by: &Admin, person: i64) -> Result<(), ApiError> {
     if by.holder == Holder::Person(person) {
-        return Err(ApiError::Forbidden);
+        return Err(refuse(state, by).await);
     }
     let now = state.clock.now();
     let mut tx = state.db.begin().await?;
@@ -460,7 +470,8 @@ pub async fn remove(state: &AppState, by: &Admin, person: i64) -> Result<(), Api
             .into_iter()
             .any(|p| allows(role, p) && !allows(by.role, p))
     }) {
-        return Err(ApiError::Forbidden);
+        drop(tx);
+        return Err(refuse(state, by).await);
     }
     sqlx::query(
         "update api_key set revoked_at = $1 where made_by_person = $2 and revoked_at is null",
