@@ -93,13 +93,16 @@ echo "   exactly the $before bookings at T, none of the $((after - before)) made
 echo "--> SQLite: an online backup in the middle of a sale"
 db="$work/live.db"
 start_holdfast sp spid "$work/sqlite.log" ./target/debug/holdfast DATABASE_URL="sqlite://$db" "${server_env[@]}"
-./target/debug/holdfast-bench simulate --targets "http://127.0.0.1:$sp" --database "sqlite://$db" "${sim[@]}" --buyers 900 --arrival 10 >"$work/sale-sqlite.log" &
+./target/debug/holdfast-bench simulate --targets "http://127.0.0.1:$sp" --database "sqlite://$db" "${sim[@]}" --buyers 900 --arrival 20 >"$work/sale-sqlite.log" &
 sale=$!
-# Once the sale is under way (bookings being written), the copy.
+# Once the sale is under way (bookings being written), the copy — a little
+# later, so that some bookings are older than the check's one-second margin
+# (on an idle machine the first sixty come within a second).
 for _ in $(seq 1 100); do
   [ "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from booking").fetchone()[0])' "$db")" -gt 60 ] && break
   sleep 0.1
 done
+sleep 1.5
 began=$(python3 -c 'import time; print(int(time.time() * 1000))')
 DATABASE_URL="sqlite://$db" ./target/debug/holdfast backup "$work/copy.db"
 ended=$(python3 -c 'import time; print(int(time.time() * 1000))')

@@ -127,7 +127,7 @@ test('standing places left follow other buyers live', async ({ page, browser }) 
   await page.goto('/events/1');
   await hydrated(page);
   const left = page.getByTestId('standing-left');
-  const before = Number((await left.textContent()).match(/(\d+) places? left/)[1]);
+  const before = Number((await left.textContent()).match(/([\d,]+) places? left/)[1].replace(/,/g, ''));
   const other = await browser.newContext({ baseURL });
   const area = (await (await other.request.get('/api/events/1')).json()).generalAdmission[0].id;
   const held = await other.request.post(`/api/events/1/general-admission/${area}/hold`, {
@@ -135,7 +135,7 @@ test('standing places left follow other buyers live', async ({ page, browser }) 
     data: { quantity: 4 },
   });
   expect(held.status()).toBe(200);
-  await expect(left).toContainText(`${before - 4} places left`, { timeout: 10_000 });
+  await expect(left).toContainText(`${(before - 4).toLocaleString('en-US')} places left`, { timeout: 10_000 });
   await other.close();
 });
 

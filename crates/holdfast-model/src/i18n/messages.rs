@@ -781,7 +781,7 @@ messages! {
         TeamNobodyYet => "Nobody yet: invite the first person below.", "Chưa có ai: hãy mời người đầu tiên bên dưới.";
         TeamPeopleHeading => "People", "Thành viên";
         TeamPendingHeading => "Invitations not taken up yet", "Lời mời chưa được nhận";
-        TeamEmail => "Email", "Địa chỉ email";
+        TeamEmail => "Email address", "Địa chỉ email";
         TeamRole => "Role", "Vai trò";
         TeamEvents => "Events", "Sự kiện";
         TeamEveryEvent => "every event", "mọi sự kiện";
