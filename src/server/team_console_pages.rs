@@ -131,10 +131,11 @@ async fn invite(
         Err(e) => Err(e),
     };
     match sent {
-        Ok(sent) => Ok(
-            Redirect::to(&format!("/admin/team?invited={}", urlencode(&sent.email)))
-                .into_response(),
-        ),
+        Ok(sent) => Ok(Redirect::to(&format!(
+            "/admin/team?invited={}",
+            holdfast_model::percent::encode(&sent.email)
+        ))
+        .into_response()),
         Err(e) => refused(&state, l, &e).await,
     }
 }
@@ -423,15 +424,4 @@ fn event_words(l: Locale, e: &AdminEvent) -> String {
 /// An id in the path; anything else names nothing there is.
 fn id(raw: &str, what: &'static str) -> Result<i64, ApiError> {
     raw.parse().map_err(|_| ApiError::NotFound(what))
-}
-
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }

@@ -496,7 +496,26 @@ impl Answer {
     }
 }
 
+/// A browser (its own cookies) that does not follow redirects, so a test
+/// sees where a page sends it.
+pub fn browser_without_redirects(base: &str) -> Buyer {
+    Buyer {
+        base: base.to_string(),
+        http: reqwest::Client::builder()
+            .cookie_store(true)
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(REQUEST_TIMEOUT)
+            .build()
+            .expect("client"),
+    }
+}
+
 impl Buyer {
+    /// Whether this client's session is an admin's now.
+    pub async fn is_admin(&self) -> bool {
+        self.get("/api/admin/session").await.json()["admin"] == true
+    }
+
     pub async fn get(&self, path: &str) -> Answer {
         let r = self
             .http

@@ -4,7 +4,7 @@
 //! life on the team — invited, joined, signed in, refused, removed —
 //! across two instances.
 
-use crate::common::{self, Buyer, TestApp};
+use crate::common::{self, browser_without_redirects, Buyer, TestApp};
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -397,19 +397,8 @@ async fn post_form(browser: &Buyer, path: &str, form: &str) -> common::Answer {
     }
 }
 
-fn browser_without_redirects(base: &str) -> Buyer {
-    Buyer {
-        base: base.to_string(),
-        http: reqwest::Client::builder()
-            .cookie_store(true)
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap(),
-    }
-}
-
 async fn is_admin(browser: &Buyer) -> bool {
-    browser.get("/api/admin/session").await.json()["admin"] == true
+    browser.is_admin().await
 }
 
 on_both_backends!(

@@ -13,14 +13,7 @@ use serde_json::json;
 const PASSWORD: &str = "correct horse battery";
 
 fn browser(app: &TestApp) -> Buyer {
-    Buyer {
-        base: app.base.clone(),
-        http: reqwest::Client::builder()
-            .cookie_store(true)
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap(),
-    }
+    common::browser_without_redirects(&app.base)
 }
 
 async fn post_form(browser: &Buyer, path: &str, form: &[(&str, &str)]) -> common::Answer {
@@ -39,7 +32,7 @@ async fn post_form(browser: &Buyer, path: &str, form: &[(&str, &str)]) -> common
 }
 
 async fn is_admin(browser: &Buyer) -> bool {
-    browser.get("/api/admin/session").await.json()["admin"] == true
+    browser.is_admin().await
 }
 
 /// The newest link of `kind` (`join`, `sign-in`) mailed to `email`.

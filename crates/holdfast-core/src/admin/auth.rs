@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use tower_sessions_core::Session;
 
 pub use super::access::Admin;
-use super::secrets::{hash_password, random_secret, sha256_hex, verify_password};
+use super::secrets::{hash_password, random_secret, same_bytes, sha256_hex, verify_password};
 use super::{keys, team, two_factor};
 use crate::platform::client_addr::ClientAddr;
 use crate::platform::db::Db;
@@ -234,14 +234,7 @@ impl AdminAuth {
     }
 
     fn token_matches(&self, token: &str) -> bool {
-        let given = sha256_hex(token);
-        // Constant time over the (fixed-length) digests.
-        given.len() == self.token_sha256.len()
-            && given
-                .bytes()
-                .zip(self.token_sha256.bytes())
-                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-                == 0
+        same_bytes(sha256_hex(token).as_bytes(), self.token_sha256.as_bytes())
     }
 
     /// The credentials' generation, at most `GENERATION_TTL` old.

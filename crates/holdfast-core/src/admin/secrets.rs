@@ -26,6 +26,12 @@ pub(super) fn sha256_hex(s: &str) -> String {
     hex::encode(Sha256::digest(s.as_bytes()))
 }
 
+/// Whether two secrets' bytes are equal, in a time that depends on their
+/// length only.
+pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
 pub(super) fn random_secret() -> String {
     use rand::Rng;
     let bytes: [u8; 24] = rand::thread_rng().gen();

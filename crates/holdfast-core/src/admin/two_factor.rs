@@ -11,7 +11,7 @@
 use totp_rs::{Algorithm, Secret, TOTP};
 
 use super::access::{allows, Permission};
-use super::secrets::{hash_password, random_secret, sha256_hex, verify_password};
+use super::secrets::{hash_password, random_secret, same_bytes, sha256_hex, verify_password};
 use super::team::Member;
 use crate::platform::clock::At;
 use crate::platform::db::Db;
@@ -48,7 +48,7 @@ pub fn otpauth_uri(secret: &str, email: &str) -> String {
     let label = format!("Holdfast:{email}");
     format!(
         "otpauth://totp/{}?secret={secret}&issuer=Holdfast&algorithm=SHA1&digits={DIGITS}&period={STEP_SECONDS}",
-        percent(&label)
+        holdfast_model::percent::encode(&label)
     )
 }
 
@@ -67,7 +67,7 @@ pub fn step_of(secret: &str, code: &str, now: At) -> Option<i64> {
         .into_iter()
         .find(|s| {
             let at = s * STEP_SECONDS;
-            constant_time_eq(totp.generate(at).as_bytes(), code.as_bytes())
+            same_bytes(totp.generate(at).as_bytes(), code.as_bytes())
         })
         .and_then(|s| i64::try_from(s).ok())
 }
@@ -216,21 +216,6 @@ async fn take_recovery_code(db: &Db, member: Member, code: &str) -> Result<(), A
     } else {
         Err(ApiError::Forbidden)
     }
-}
-
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-fn percent(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 #[cfg(test)]
