@@ -2,7 +2,8 @@
 // volunteer from the Team page; the volunteer joins on a phone, where the
 // console opens on the scanner and nothing else; removing the volunteer
 // on one instance signs them out on the other within a second. A
-// box-office account cannot refund.
+// box-office account finds bookings but cannot refund; a read-only account
+// reads; each sees only the controls their role may use.
 const { test, expect } = require('@playwright/test');
 const { signInToConsole } = require('./helpers');
 
@@ -94,28 +95,81 @@ test('a door volunteer joins on a phone, can only scan, and is signed out everyw
   await phone.close();
 });
 
-test('a box-office account looks bookings up but cannot refund', async ({ page, browser }) => {
-  await signInToConsole(page);
-  const email = `till-${Date.now()}@example.com`;
-  await invite(page, email, 'box_office');
-  const link = await teamLink(page.request, email, 'join');
-
-  // A booking to refund: held by a buyer.
+// A booking of event 1 paid by `buyerEmail` through the sandbox checkout
+// (`from` picks which free seat, counted from the end of the list).
+async function paidBooking(browser, buyerEmail, from) {
   const buyer = await browser.newContext();
   const seats = (await (await buyer.request.get('/api/events/1/seats')).json()).seats
-    .filter((s) => s.status === 'AVAILABLE').slice(-1).map((s) => s.id);
+    .filter((s) => s.status === 'AVAILABLE').slice(from).slice(0, 1).map((s) => s.id);
   const held = await buyer.request.post('/api/events/1/holds', {
-    headers: { 'Idempotency-Key': `till-${Date.now()}` }, data: { seatIds: seats },
+    headers: { 'Idempotency-Key': `hold-${buyerEmail}` }, data: { seatIds: seats },
   });
   expect(held.status()).toBe(200);
   const { bookingId } = await held.json();
+  const paid = await buyer.request.post(`/api/bookings/${bookingId}/pay`, {
+    headers: { 'Idempotency-Key': `pay-${buyerEmail}` },
+  });
+  const { checkoutSessionId } = await paid.json();
+  await buyer.request.post(`/sandbox/checkout/${checkoutSessionId}/complete`, {
+    form: { outcome: 'paid', delivery: 'once', email: buyerEmail },
+  });
+  await expect(async () => {
+    const booking = await (await buyer.request.get(`/api/bookings/${bookingId}`)).json();
+    expect(booking.status).toBe('BOOKED');
+  }).toPass({ timeout: 15_000 });
   await buyer.close();
+  return bookingId;
+}
 
-  const till = await browser.newContext();
-  const desk = await till.newPage();
-  await desk.goto(link);
-  await desk.getByRole('button', { name: 'Join and open the console' }).click();
-  await expect(desk).toHaveURL(/\/admin$/);
+// A new member of `role` (for every event), signed in in a browser of its own.
+async function member(page, browser, role, viewport) {
+  const email = `${role.replace('_', '-')}-${Date.now()}@example.com`;
+  await invite(page, email, role);
+  const link = await teamLink(page.request, email, 'join');
+  const context = await browser.newContext(viewport ? { viewport, isMobile: true, hasTouch: true } : {});
+  const tab = await context.newPage();
+  await tab.goto(link);
+  await tab.getByRole('button', { name: 'Join and open the console' }).click();
+  await expect(tab).toHaveURL(/\/admin$/);
+  await expect(tab.getByRole('heading', { name: 'Events' })).toBeVisible();
+  return { email, context, tab };
+}
+
+test('a box-office account looks bookings up but cannot refund', async ({ page, browser }) => {
+  await signInToConsole(page);
+  const buyerEmail = `till-buyer-${Date.now()}@example.com`;
+  const bookingId = await paidBooking(browser, buyerEmail, -1);
+  const { email, context: till, tab: desk } = await member(page, browser, 'box_office', { width: 390, height: 844 });
+
+  // The console draws only what the role may use: no publishing, no new
+  // event, no revenue; the door and the booking lookup, not the team.
+  await desk.waitForLoadState('networkidle');
+  const row = desk.locator('tr[data-event="1"]');
+  await expect(row).toBeVisible();
+  await expect(row.locator('button')).toHaveCount(0);
+  await expect(desk.locator('td.revenue')).toHaveCount(0);
+  await expect(desk.locator('form.new-event')).toHaveCount(0);
+  await expect(desk.locator('a.door-link')).toBeVisible();
+  await expect(desk.locator('a.history-link')).toBeVisible();
+  await expect(desk.locator('a.team-link, a.jobs-link, a.sailings-link, a.policies-link')).toHaveCount(0);
+  await desk.screenshot({ path: 'test-results/team-box-office-home-phone.png', fullPage: true });
+
+  // The event opens on the bookings desk: find the buyer, mail again, no refund.
+  await row.getByRole('link').click();
+  await expect(desk).toHaveURL(/\/admin\/events\/1$/);
+  await desk.waitForLoadState('networkidle');
+  await expect(desk.getByRole('heading', { level: 1 })).toContainText('Northern Lights');
+  await expect(desk.locator('.tiles')).toHaveCount(0);
+  await desk.getByRole('searchbox').fill(buyerEmail);
+  const found = desk.locator(`tr[data-booking="${bookingId}"]`);
+  await expect(found).toBeVisible();
+  await expect(found.locator('button.resend')).toBeVisible();
+  await expect(found.getByRole('link', { name: 'History' })).toHaveAttribute('href', `/admin/bookings/${bookingId}/history`);
+  await expect(found.locator('button.refund, button.refund-part')).toHaveCount(0);
+  await expect(desk.getByRole('link', { name: /Export attendees/ })).toHaveCount(0);
+  await desk.screenshot({ path: 'test-results/team-box-office-desk-phone.png', fullPage: true });
+
+  // Asked anyway, the server refuses, and the owner reads who tried.
   const history = await till.request.get(`/api/admin/bookings/${bookingId}/history`);
   expect(history.status()).toBe(200);
   const refund = await till.request.post(`/api/admin/bookings/${bookingId}/refund`);
@@ -125,10 +179,35 @@ test('a box-office account looks bookings up but cannot refund', async ({ page, 
     data: { amountCents: 100, reason: 'goodwill' },
   });
   expect(part.status()).toBe(403);
-  // The owner reads who tried, in the audit log.
   const audit = await (await page.request.get('/api/admin/audit')).json();
   expect(audit.some((a) => a.action === 'refused' && a.actor === email)).toBe(true);
   await till.close();
+});
+
+test('a read-only account reads the dashboard and its logs but acts on nothing', async ({ page, browser }) => {
+  await signInToConsole(page);
+  const { email, context, tab } = await member(page, browser, 'read_only');
+  await expect(tab.locator('td.revenue').first()).toBeVisible();
+  await expect(tab.locator('tr[data-event="1"] button')).toHaveCount(0);
+  // Trying to withdraw the event anyway: refused, and written down.
+  expect((await context.request.post('/api/admin/events/1/unpublish')).status()).toBe(403);
+  await tab.goto('/admin/events/1');
+  // The live dashboard: hydrated once its stream says it is live.
+  await expect(tab.locator('p.live-state')).toHaveText('● live', { timeout: 15_000 });
+  await expect(tab.locator('.tiles')).toBeVisible();
+  await expect(tab.locator('button.extend, button.release')).toHaveCount(0);
+  await tab.getByRole('tab', { name: 'Bookings' }).click();
+  await expect(tab.getByRole('searchbox')).toHaveCount(0);
+  await expect(tab.locator('button.refund, button.refund-part, button.resend')).toHaveCount(0);
+  // Setting up the sale is not theirs either.
+  await expect(tab.locator('section.on-sale')).toHaveCount(0);
+  // The logs say who did what, and from which address.
+  await tab.getByRole('tab', { name: 'Logs' }).click();
+  await expect(tab.locator('table.audit th', { hasText: 'From address' })).toBeVisible();
+  const refusal = tab.locator('table.audit tr', { hasText: email }).first();
+  await expect(refusal.locator('td.client')).toHaveText('127.0.0.1');
+  await tab.screenshot({ path: 'test-results/team-read-only-logs.png', fullPage: true });
+  await context.close();
 });
 
 // An authenticator app: RFC 6238's code for a base32 secret, now.
@@ -174,26 +253,7 @@ test('a manager sets two-step sign-in on a phone, then refunds', async ({ page, 
   await expect(manager.getByRole('heading', { name: 'Events' })).toBeVisible();
 
   // A paid booking, refunded by the manager.
-  const buyer = await browser.newContext();
-  const seats = (await (await buyer.request.get('/api/events/1/seats')).json()).seats
-    .filter((s) => s.status === 'AVAILABLE').slice(-2, -1).map((s) => s.id);
-  const held = await buyer.request.post('/api/events/1/holds', {
-    headers: { 'Idempotency-Key': `mona-${Date.now()}` }, data: { seatIds: seats },
-  });
-  expect(held.status()).toBe(200);
-  const { bookingId } = await held.json();
-  const paid = await buyer.request.post(`/api/bookings/${bookingId}/pay`, {
-    headers: { 'Idempotency-Key': `mona-pay-${Date.now()}` },
-  });
-  const { checkoutSessionId } = await paid.json();
-  await buyer.request.post(`/sandbox/checkout/${checkoutSessionId}/complete`, {
-    form: { outcome: 'paid', delivery: 'once', email: 'mona-buyer@example.com' },
-  });
-  await expect(async () => {
-    const booking = await (await buyer.request.get(`/api/bookings/${bookingId}`)).json();
-    expect(booking.status).toBe('BOOKED');
-  }).toPass({ timeout: 15_000 });
-  await buyer.close();
+  const bookingId = await paidBooking(browser, `mona-buyer-${Date.now()}@example.com`, -2);
   const refund = await phone.request.post(`/api/admin/bookings/${bookingId}/refund`);
   expect(refund.status()).toBe(200);
   const audit = await (await page.request.get('/api/admin/audit')).json();

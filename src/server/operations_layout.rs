@@ -5,10 +5,13 @@
 
 use holdfast_web::HttpError;
 use std::future::Future;
+use std::ops::Deref;
 
 use axum::response::{Html, IntoResponse, Response};
 use holdfast_app::i18n::{Locale, Msg};
+use holdfast_core::admin::auth::Admin;
 use holdfast_core::ApiError;
+use holdfast_model::console::team::ConsolePowers;
 use holdfast_model::seat_drawing::escape;
 
 /// One operations page: its language, title and the line under it.
@@ -19,21 +22,27 @@ pub(crate) struct OpsPage<'a> {
 }
 
 impl OpsPage<'_> {
-    /// The page around `body`.
+    /// The page around `body`, with no links but the console's (for a
+    /// reader whose role is not known here).
     pub fn html(&self, body: &str) -> Html<String> {
-        Html(shell(self.l, self.title, self.intro, body))
+        Html(shell(self, None, body))
+    }
+
+    /// The page around `body`, linking the pages `admin`'s role reaches.
+    pub fn html_for(&self, admin: &Admin, body: &str) -> Html<String> {
+        Html(shell(self, Some(admin.console_powers()), body))
     }
 
     /// What `body` makes for an admin allowed the page; for an admin whose
     /// role does not reach it, a 403 saying so; for anyone else, the way to
     /// sign in (`body` is then never run).
-    pub async fn for_admin<T>(
+    pub async fn for_admin<T: Deref<Target = Admin>>(
         &self,
         admin: &Result<T, HttpError>,
         body: impl Future<Output = Result<String, HttpError>>,
     ) -> Result<Response, HttpError> {
         match admin {
-            Ok(_) => Ok(self.html(&body.await?).into_response()),
+            Ok(admin) => Ok(self.html_for(admin, &body.await?).into_response()),
             Err(HttpError(ApiError::Forbidden)) => Ok((
                 axum::http::StatusCode::FORBIDDEN,
                 self.html(&notice(self.l.t(Msg::NotYourRole))),
@@ -84,21 +93,43 @@ table.job-list td[data-label]::before{content:attr(data-label) \": \";color:#555
 table.job-list td:nth-child(5){grid-column:1/-1}\
 ol.runs li:nth-child(n+4){display:none}button.run-now{min-height:44px}}";
 
-fn shell(l: Locale, title: &str, intro: &str, body: &str) -> String {
-    let intro = if intro.is_empty() {
+fn shell(page: &OpsPage<'_>, powers: Option<ConsolePowers>, body: &str) -> String {
+    let l = page.l;
+    let intro = if page.intro.is_empty() {
         String::new()
     } else {
-        format!("<p>{}</p>", escape(intro))
+        format!("<p>{}</p>", escape(page.intro))
     };
     format!(
         r#"<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · Holdfast</title><link rel="stylesheet" href="/pkg/holdfast.css"><link rel="icon" href="/favicon.ico"><style>{STYLE}</style></head>
-<body><main class="operations"><p><a href="/admin">← Console</a> · <a href="/admin/jobs">{jobs}</a> · <a href="/admin/refund-policies">{policies}</a> · <a href="/admin/sailings">{sailings}</a> · <a href="/admin/team">{team}</a></p><h1>{title}</h1>{intro}{body}</main></body></html>"#,
+<body><main class="operations"><p class="console-links"><a href="/admin">← Console</a>{links}</p><h1>{title}</h1>{intro}{body}</main></body></html>"#,
         lang = l.tag(),
-        title = escape(title),
-        jobs = escape(l.t(Msg::JobsHeading)),
-        policies = escape(l.t(Msg::RefundPolicies)),
-        sailings = escape(l.t(Msg::SailingsConsoleTitle)),
-        team = escape(l.t(Msg::TeamTitle)),
+        title = escape(page.title),
+        links = links(l, powers.unwrap_or_default()),
     )
+}
+
+/// The other operations pages the reader's role reaches.
+fn links(l: Locale, powers: ConsolePowers) -> String {
+    let (all, own) = (powers.everywhere, powers.own_events);
+    [
+        (all.operations, "/admin/jobs", Msg::JobsHeading),
+        (own.bookings, "/admin/bookings/history", Msg::LookUpBooking),
+        (
+            all.event_setup,
+            "/admin/refund-policies",
+            Msg::RefundPolicies,
+        ),
+        (
+            all.event_setup,
+            "/admin/sailings",
+            Msg::SailingsConsoleTitle,
+        ),
+        (all.team, "/admin/team", Msg::TeamTitle),
+    ]
+    .into_iter()
+    .filter(|(may, ..)| *may)
+    .map(|(_, href, words)| format!(" · <a href=\"{href}\">{}</a>", escape(l.t(words))))
+    .collect()
 }

@@ -45,6 +45,8 @@ async fn find_booking(
     Query(q): Query<Lookup>,
     Lang(l): Lang,
 ) -> Result<Response, HttpError> {
+    // Opened from the console's links: the form alone.
+    let asked = q.booking.is_some();
     let typed: String = q
         .booking
         .unwrap_or_default()
@@ -67,6 +69,9 @@ async fn find_booking(
         intro: "",
     };
     page.for_admin(&admin, async {
+        if !asked {
+            return Ok(lookup_form(l));
+        }
         let say = if found.is_empty() {
             l.fill(Msg::NoBookingStarts, &[("id", &typed)])
         } else {

@@ -166,13 +166,13 @@ async fn progress_page(
     SailingPath(id): SailingPath,
     Lang(l): Lang,
 ) -> Result<Response, HttpError> {
-    if admin.is_err() {
+    let Ok(admin) = admin else {
         let page = OpsPage {
             intro: "",
             ..page_of(l)
         };
         return Ok(page.sign_in());
-    }
+    };
     let sailing = catalog::detail(&state, id).await?.summary;
     let p = rebooking::progress(&state, id).await?;
     let goes_to = match p.to_sailing_id {
@@ -216,5 +216,5 @@ async fn progress_page(
         title: &title,
         intro: &when,
     };
-    Ok(page.html(&body).into_response())
+    Ok(page.html_for(&admin, &body).into_response())
 }

@@ -199,7 +199,7 @@ async fn create_key(
                 secret = escape(&made.secret),
             );
             Ok(page_of(l)
-                .html(&whole(&state, l, Some(&shown)).await?)
+                .html_for(&admin, &whole(&state, l, Some(&shown)).await?)
                 .into_response())
         }
         Err(e) => refused(&state, l, &e).await,

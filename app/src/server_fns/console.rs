@@ -35,6 +35,22 @@ async fn admin(
     Ok(admin)
 }
 
+/// The signed-in admin if the core allows them `permission` on `target`;
+/// else `None`, which the page answers by offering to sign in (answered
+/// 200: a status would make the page's own load fail).
+#[cfg(feature = "ssr")]
+async fn admin_if(
+    permission: Permission,
+    target: Target<'_>,
+) -> Option<crate::core::admin::auth::Admin> {
+    let state = expect_context::<crate::core::AppState>();
+    let admin = signed_in().await.ok()?;
+    access::authorize(&state, &admin, permission, target)
+        .await
+        .ok()?;
+    Some(admin)
+}
+
 /// The signed-in admin, whatever they may do.
 #[cfg(feature = "ssr")]
 async fn signed_in() -> Result<crate::core::admin::auth::Admin, ServerFnError> {
@@ -59,6 +75,14 @@ use crate::model::EventId;
 #[server]
 pub async fn admin_signed_in() -> Result<bool, ServerFnError> {
     Ok(signed_in().await.is_ok())
+}
+
+/// What the signed-in person's role lets them do (the console draws only
+/// those controls); `None` when not signed in.
+#[server]
+pub async fn admin_powers(
+) -> Result<Option<crate::model::console::team::ConsolePowers>, ServerFnError> {
+    Ok(signed_in().await.ok().map(|admin| admin.console_powers()))
 }
 
 /// Signs in with the console password; `Err` carries the refusal's words.
@@ -98,22 +122,22 @@ pub async fn admin_sign_out() -> Result<(), ServerFnError> {
 /// Every event (published or not); `None` when not signed in.
 #[server]
 pub async fn admin_events() -> Result<Option<Vec<AdminEvent>>, ServerFnError> {
-    let Ok(admin) = admin(Permission::ListEvents, Target::EachOwnEvent).await else {
+    let Some(admin) = admin_if(Permission::ListEvents, Target::EachOwnEvent).await else {
         return Ok(None);
     };
     let state = expect_context::<crate::core::AppState>();
-    let all = crate::core::admin::console::all_events(&state)
+    crate::core::admin::console::events_of(&state, &admin)
         .await
-        .map_err(super::server_error)?;
-    Ok(Some(all.into_iter().filter(|e| admin.sees(e.id)).collect()))
+        .map(Some)
+        .map_err(super::server_error)
 }
 
 /// One event's live picture; `None` when not signed in.
 #[server]
 pub async fn admin_dashboard(event_id: EventId) -> Result<Option<Dashboard>, ServerFnError> {
-    if admin(Permission::Reports, Target::Event(event_id))
+    if admin_if(Permission::Reports, Target::Event(event_id))
         .await
-        .is_err()
+        .is_none()
     {
         return Ok(None);
     }
@@ -227,9 +251,9 @@ pub async fn admin_set_published(
 pub async fn admin_room(
     event_id: EventId,
 ) -> Result<Option<crate::model::console::RoomSummary>, ServerFnError> {
-    if admin(Permission::Reports, Target::Event(event_id))
+    if admin_if(Permission::Reports, Target::Event(event_id))
         .await
-        .is_err()
+        .is_none()
     {
         return Ok(None);
     }
@@ -279,9 +303,9 @@ pub async fn admin_move_on_sale(
 pub async fn admin_promos(
     event_id: EventId,
 ) -> Result<Option<Vec<crate::model::console::PromoCampaign>>, ServerFnError> {
-    if admin(Permission::EventSetup, Target::Event(event_id))
+    if admin_if(Permission::EventSetup, Target::Event(event_id))
         .await
-        .is_err()
+        .is_none()
     {
         return Ok(None);
     }

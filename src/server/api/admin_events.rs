@@ -28,8 +28,7 @@ pub async fn events(
     State(state): State<AppState>,
     Allowed(admin, _): Allowed<may::ListEvents>,
 ) -> Result<Json<Vec<AdminEvent>>, HttpError> {
-    let all = console::all_events(&state).await?;
-    Ok(Json(all.into_iter().filter(|e| admin.sees(e.id)).collect()))
+    Ok(Json(console::events_of(&state, &admin).await?))
 }
 
 /// `POST /api/admin/events`: a new, unpublished event from a layout.

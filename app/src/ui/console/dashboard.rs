@@ -4,7 +4,9 @@
 //! sales by category and section, the seat map by sale), bookings (search,
 //! refund, the attendee list) and logs — above the on-sale day panel.
 //! Release and refund ask first (`confirm`); a refund in part has its own
-//! box (`part_refund`); rows keep their order.
+//! box (`part_refund`); rows keep their order. Only the controls the
+//! person's role may use are drawn; a role without reports (the box
+//! office) gets the bookings desk instead of the dashboard.
 
 use leptos::prelude::*;
 
@@ -12,11 +14,14 @@ use crate::i18n::{fill, t, use_locale, Msg};
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_params_map;
 
+use crate::model::console::team::Powers;
 use crate::model::console::{BookingAction, BookingActivity, Dashboard, LiveHold};
 use crate::model::BookingId;
 use crate::model::BookingStatus;
 use crate::model::{EventId, EventKind};
-use crate::server_fns::console::{admin_act, admin_dashboard, admin_find_bookings};
+use crate::server_fns::console::{
+    admin_act, admin_dashboard, admin_events, admin_find_bookings, admin_powers,
+};
 use crate::ui::console::confirm::{self, Asked, ConfirmBox, Then};
 use crate::ui::console::logs_view::logs;
 use crate::ui::console::on_sale_panel::OnSalePanel;
@@ -46,18 +51,38 @@ pub fn AdminEventPage() -> impl IntoView {
             .and_then(|v| v.parse::<EventId>().ok())
             .unwrap_or_default()
     };
-    let data = Resource::new(id, admin_dashboard);
+    // The dashboard is a report: asked only of a role that reads reports
+    // (a refusal would be written to the audit log on each visit).
+    let data = Resource::new(id, |id| async move {
+        let powers = admin_powers().await?;
+        let dashboard = match powers {
+            Some(p) if p.own_events.reports => admin_dashboard(id).await?,
+            _ => None,
+        };
+        Ok::<_, leptos::prelude::ServerFnError>((dashboard, powers))
+    });
     view! {
         <section class="console">
             <p><a href="/admin">{t(Msg::AllEvents)}</a></p>
             <Transition fallback=|| view! { <p>{t(Msg::Loading)}</p> }>
                 {move || Suspend::new(async move {
+                    // The dashboard is a report; a role that only looks up
+                    // bookings (the box office) gets the bookings desk.
                     match data.await {
-                        Ok(Some(d)) => {
+                        Ok((Some(d), Some(p))) => {
                             let (event_id, currency) = (d.event_id, d.currency.clone());
-                            view! { <LiveDashboard first=d/> <OnSalePanel event_id currency/> }.into_any()
+                            let may = p.own_events;
+                            view! {
+                                <LiveDashboard first=d may/>
+                                {may.event_setup.then(|| view! { <OnSalePanel event_id currency/> })}
+                            }
+                            .into_any()
                         }
-                        Ok(None) => view! { <p class="notice">{t(Msg::SignInOnThe)} <a href="/admin">{t(Msg::ConsoleWord)}</a> {t(Msg::FirstDot)}</p> }.into_any(),
+                        Ok((None, Some(p))) if p.own_events.bookings => {
+                            view! { <BookingDesk event_id=id() may=p.own_events/> }.into_any()
+                        }
+                        Ok((_, Some(_))) => view! { <p class="notice">{t(Msg::NotYourRole)}</p> }.into_any(),
+                        Ok((_, None)) => view! { <p class="notice">{t(Msg::SignInOnThe)} <a href="/admin">{t(Msg::ConsoleWord)}</a> {t(Msg::FirstDot)}</p> }.into_any(),
                         Err(_) => view! { <p class="error" role="alert">{t(Msg::EventFailed)}</p> }.into_any(),
                     }
                 })}
@@ -74,8 +99,32 @@ enum Tab {
     Logs,
 }
 
+/// One event's bookings for a role without its reports: the search, and
+/// what the role may do with a booking found.
 #[component]
-fn LiveDashboard(first: Dashboard) -> impl IntoView {
+fn BookingDesk(event_id: EventId, may: Powers) -> impl IntoView {
+    let events = Resource::new(|| (), |_| admin_events());
+    let asked = RwSignal::new(None::<Asked>);
+    let refunding = RwSignal::new(None::<BookingActivity>);
+    view! {
+        <Transition fallback=|| ()>
+            {move || Suspend::new(async move {
+                let event = events
+                    .await
+                    .ok()
+                    .flatten()
+                    .and_then(|list| list.into_iter().find(|e| e.id == event_id));
+                event.map(|e| view! {
+                    <h1>{e.name}</h1>
+                    <Bookings event_id kind=e.kind recent=Signal::derive(Vec::new) may asked refunding/>
+                })
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+fn LiveDashboard(first: Dashboard, may: Powers) -> impl IntoView {
     let event_id = first.event_id;
     let kind = first.kind;
     let heat = first.heat_map.clone();
@@ -156,7 +205,7 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
         let rows = d
             .holds
             .into_iter()
-            .map(|h| hold_row(h, kind, received, tick, act, asked))
+            .map(|h| hold_row(h, kind, may, received, tick, act, asked))
             .collect_view();
         view! {
             <table class="holds cards">
@@ -190,7 +239,7 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
             <HeatView event_id kind heat counts/>
         </div>
         <div role="tabpanel" hidden=move || tab.get() != Tab::Bookings>
-            <Bookings event_id kind recent=Signal::derive(move || dash.with(|d| d.recent.clone())) asked refunding/>
+            <Bookings event_id kind recent=Signal::derive(move || dash.with(|d| d.recent.clone())) may asked refunding/>
         </div>
         <div role="tabpanel" hidden=move || tab.get() != Tab::Logs>
             {move || logs(dash.get())}
@@ -204,6 +253,7 @@ fn LiveDashboard(first: Dashboard) -> impl IntoView {
 fn hold_row(
     h: LiveHold,
     kind: EventKind,
+    may: Powers,
     received: RwSignal<f64>,
     tick: RwSignal<f64>,
     act: impl Fn(BookingId, BookingAction, i64) + Copy + 'static,
@@ -219,7 +269,7 @@ fn hold_row(
     } else {
         h.seat_labels.join(", ")
     };
-    let held = h.stage == BookingStatus::Held;
+    let held = h.stage == BookingStatus::Held && may.bookings;
     // A buyer is known by email once they sign in or reach checkout.
     let buyer = h
         .buyer_email
@@ -249,6 +299,7 @@ fn Bookings(
     event_id: EventId,
     kind: EventKind,
     recent: Signal<Vec<BookingActivity>>,
+    may: Powers,
     asked: RwSignal<Option<Asked>>,
     refunding: RwSignal<Option<BookingActivity>>,
 ) -> impl IntoView {
@@ -278,25 +329,31 @@ fn Bookings(
         if rows.is_empty() {
             let words = if searching {
                 fill(Msg::NoMatch, &[("q", &query.get())])
-            } else {
+            } else if may.reports {
                 t(Msg::NoSettledYet).to_string()
+            } else {
+                t(Msg::DeskEmpty).to_string()
             };
             return view! { <p class="empty">{words}</p> }.into_any();
         }
         view! {
             <table class="recent cards">
                 <thead><tr><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColBuyer)}</th><th>{t(Msg::ColStatus)}</th><th>{t(Msg::ColAmount)}</th><th>{t(Msg::ColWhy)}</th><th>{t(Msg::ColAt)}</th><th></th></tr></thead>
-                <tbody>{rows.into_iter().map(|r| settled_row(r, kind, asked, refunding)).collect_view()}</tbody>
+                <tbody>{rows.into_iter().map(|r| settled_row(r, kind, may, asked, refunding)).collect_view()}</tbody>
             </table>
         }
         .into_any()
     };
     view! {
-        <h2>{t(Msg::RecentBookings)}</h2>
+        <h2>{t(if may.reports { Msg::RecentBookings } else { Msg::LookUpBooking })}</h2>
         <div class="booking-tools">
-            <input type="search" aria-label=t(Msg::SearchBookings) placeholder=t(Msg::SearchBookings)
-                on:input=move |ev| search(event_target_value(&ev))/>
-            <a class="button" href=format!("/api/admin/events/{event_id}/attendees.csv") download="">{t(Msg::ExportAttendees)}</a>
+            {may.bookings.then(|| view! {
+                <input type="search" aria-label=t(Msg::SearchBookings) placeholder=t(Msg::SearchBookings)
+                    on:input=move |ev| search(event_target_value(&ev))/>
+            })}
+            {may.exports.then(|| view! {
+                <a class="button" href=format!("/api/admin/events/{event_id}/attendees.csv") download="">{t(Msg::ExportAttendees)}</a>
+            })}
         </div>
         {rows}
     }
@@ -305,14 +362,18 @@ fn Bookings(
 fn settled_row(
     r: BookingActivity,
     kind: EventKind,
+    may: Powers,
     asked: RwSignal<Option<Asked>>,
     refunding: RwSignal<Option<BookingActivity>>,
 ) -> impl IntoView {
     let l = use_locale();
     let booked = r.status == BookingStatus::Booked;
-    let in_part = (r.refundable_cents > 0).then(|| r.clone());
+    let resends = booked && may.bookings;
+    let refunds = booked && may.refunds;
+    let in_part = (r.refundable_cents > 0 && may.refunds).then(|| r.clone());
     let question = confirm::refund(&r, kind);
     let resend = r.booking_id.clone();
+    let history = format!("/admin/bookings/{}/history", r.booking_id);
     let buyer = r.buyer_email.clone().unwrap_or_default();
     view! {
         <tr data-booking=r.booking_id.to_string()>
@@ -323,13 +384,16 @@ fn settled_row(
             <td data-label=t(Msg::ColWhy)>{r.reason_kind.words(l, r.refunded_cents, &r.currency)}</td>
             <td data-label=t(Msg::ColAt)>{words::when(l, &r.at_local, &r.at)}</td>
             <td class="row-actions">
-                {booked.then(|| view! {
+                {may.bookings.then(|| view! {
+                    <a class="history" href=history rel="external">{t(Msg::ShowHistory)}</a>
+                })}
+                {resends.then(|| view! {
                     <button class="resend" on:click=move |_| resend_mail(resend.clone())>{t(Msg::ResendEmail)}</button>
                 })}
                 {in_part.map(|b| view! {
                     <button class="refund-part" on:click=move |_| refunding.set(Some(b.clone()))>{t(Msg::RefundPart)}</button>
                 })}
-                {booked.then(|| view! {
+                {refunds.then(|| view! {
                     <button class="refund danger-outline" on:click=move |_| asked.set(Some(question.clone()))>{t(Msg::Refund)}</button>
                 })}
             </td>

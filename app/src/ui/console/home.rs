@@ -7,10 +7,11 @@ use leptos::prelude::*;
 use crate::i18n::{fill, format, t, Msg};
 use leptos::task::spawn_local;
 
+use crate::model::console::team::ConsolePowers;
 use crate::model::console::SaleState;
 use crate::model::EventId;
 use crate::server_fns::console::{
-    admin_events, admin_set_published, admin_sign_in, admin_sign_out, admin_signed_in, AdminEvent,
+    admin_events, admin_powers, admin_set_published, admin_sign_in, admin_sign_out, AdminEvent,
 };
 use crate::ui::console::confirm::{self, Asked, ConfirmBox, Then};
 use crate::ui::console::event_setup::{EventSetup, Events};
@@ -20,7 +21,7 @@ pub fn AdminHome() -> impl IntoView {
     let events = Resource::new(|| (), |_| admin_events());
     // Asked once: the form below must not be rebuilt (and emptied) each
     // time the event list above reloads.
-    let signed_in = Resource::new(|| (), |_| admin_signed_in());
+    let powers = Resource::new(|| (), |_| admin_powers());
     // The unpublished event the setup form edits (none: a new one).
     let editing = RwSignal::new(None::<EventId>);
     view! {
@@ -28,16 +29,19 @@ pub fn AdminHome() -> impl IntoView {
             <h1>{t(Msg::ConsoleTitle)}</h1>
             <Transition fallback=|| view! { <p>{t(Msg::Loading)}</p> }>
                 {move || Suspend::new(async move {
-                    match events.await {
-                        Ok(Some(list)) => view! { <EventAdmin list events editing/> }.into_any(),
-                        Ok(None) => view! { <SignIn/> }.into_any(),
-                        Err(_) => view! { <p class="error" role="alert">{t(Msg::ConsoleFailed)}</p> }.into_any(),
+                    match (events.await, powers.await) {
+                        (Ok(Some(list)), Ok(Some(powers))) => view! { <EventAdmin list powers events editing/> }.into_any(),
+                        (Ok(_), Ok(None)) | (Ok(None), _) => view! { <SignIn/> }.into_any(),
+                        _ => view! { <p class="error" role="alert">{t(Msg::ConsoleFailed)}</p> }.into_any(),
                     }
                 })}
             </Transition>
             <Transition fallback=|| ()>
                 {move || Suspend::new(async move {
-                    matches!(signed_in.await, Ok(true)).then(|| view! { <EventSetup events editing/> })
+                    // A new event belongs to no event yet: only a grant for
+                    // every event may make one.
+                    let may = matches!(powers.await, Ok(Some(p)) if p.everywhere.event_setup);
+                    may.then(|| view! { <EventSetup events editing/> })
                 })}
             </Transition>
         </section>
@@ -81,6 +85,7 @@ fn SignIn() -> impl IntoView {
 #[component]
 fn EventAdmin(
     list: Vec<AdminEvent>,
+    powers: ConsolePowers,
     events: Events,
     editing: RwSignal<Option<EventId>>,
 ) -> impl IntoView {
@@ -127,29 +132,63 @@ fn EventAdmin(
                     </td>
                     <td data-label=t(Msg::ColKind)>{e.kind.name(l)}</td>
                     <td data-label=t(Msg::ColSold) class="sold">{fill(Msg::SoldOf, &[("sold", &e.sold), ("capacity", &e.capacity)])}</td>
-                    <td data-label=t(Msg::ColRevenue) class="revenue">{l.price(e.revenue_cents, &e.currency)}</td>
+                    {powers.own_events.reports.then(|| view! { <td data-label=t(Msg::ColRevenue) class="revenue">{l.price(e.revenue_cents, &e.currency)}</td> })}
                     <td data-label=t(Msg::ColState)>
                         {t(if published { Msg::StatePublished } else { Msg::StateNotPublished })}
                         <span class=format!("sale {}", sale_class(e.sale))>{t(sale_words(e.sale))}</span>
                     </td>
-                    <td>
+                    <td>{powers.own_events.event_setup.then(|| view! {
                         <button class=if published { "publish danger-outline" } else { "publish" } on:click=toggle>{t(if published { Msg::Withdraw } else { Msg::Publish })}</button>
                         {e.editable.then(|| view! { " " <button class="edit-layout" on:click=move |_| editing.set(Some(id))>{t(Msg::EditLayout)}</button> })}
-                    </td>
+                    })}</td>
                 </tr>
             }
         })
         .collect_view();
     view! {
-        <p><button class="signout" on:click=sign_out>{t(Msg::SignOut)}</button> " " <a class="door-link" href="/admin/scan" rel="external">{t(Msg::DoorScanner)}</a> " " <a class="jobs-link" href="/admin/jobs" rel="external">{t(Msg::JobsHeading)}</a> " " <a class="sailings-link" href="/admin/sailings" rel="external">{t(Msg::SailingsHeading)}</a></p>
+        <p class="console-links"><button class="signout" on:click=sign_out>{t(Msg::SignOut)}</button>
+            {console_links(powers)}</p>
         <h2>{t(Msg::EventsHeading)}</h2>
         <table class="events cards">
-            <thead><tr><th>{t(Msg::ColEvent)}</th><th>{t(Msg::ColKind)}</th><th>{t(Msg::ColSold)}</th><th>{t(Msg::ColRevenue)}</th><th>{t(Msg::ColState)}</th><th></th></tr></thead>
+            <thead><tr><th>{t(Msg::ColEvent)}</th><th>{t(Msg::ColKind)}</th><th>{t(Msg::ColSold)}</th>{powers.own_events.reports.then(|| view! { <th>{t(Msg::ColRevenue)}</th> })}<th>{t(Msg::ColState)}</th><th></th></tr></thead>
             <tbody>{rows}</tbody>
         </table>
         <ConfirmBox asked on_yes/>
     }
     .into_any()
+}
+
+/// The console's other pages this person's role reaches.
+fn console_links(powers: ConsolePowers) -> impl IntoView {
+    let (all, own) = (powers.everywhere, powers.own_events);
+    let links = [
+        (own.check_in, "door-link", "/admin/scan", Msg::DoorScanner),
+        (
+            own.bookings,
+            "history-link",
+            "/admin/bookings/history",
+            Msg::LookUpBooking,
+        ),
+        (
+            all.event_setup,
+            "sailings-link",
+            "/admin/sailings",
+            Msg::SailingsHeading,
+        ),
+        (
+            all.event_setup,
+            "policies-link",
+            "/admin/refund-policies",
+            Msg::RefundPolicies,
+        ),
+        (all.team, "team-link", "/admin/team", Msg::TeamTitle),
+        (all.operations, "jobs-link", "/admin/jobs", Msg::JobsHeading),
+    ];
+    links
+        .into_iter()
+        .filter(|(may, ..)| *may)
+        .map(|(_, class, href, words)| view! { " " <a class=class href=href rel="external">{t(words)}</a> })
+        .collect_view()
 }
 
 /// Where a sale stands, in words.

@@ -1,6 +1,6 @@
 //! The dashboard's logs, under their own tab: the webhook inbox, the mail
-//! that left, and what admins did — each with an empty state that says
-//! what would appear.
+//! that left, and what admins did (who, from which address) — each with
+//! an empty state that says what would appear.
 
 use leptos::prelude::*;
 
@@ -42,9 +42,9 @@ pub fn logs(d: Dashboard) -> impl IntoView {
     } else {
         view! {
             <table class="audit">
-                <thead><tr><th>{t(Msg::ColWho)}</th><th>{t(Msg::ColWhat)}</th><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColDetail)}</th><th>{t(Msg::ColWhen)}</th></tr></thead>
+                <thead><tr><th>{t(Msg::ColWho)}</th><th>{t(Msg::ColFromAddress)}</th><th>{t(Msg::ColWhat)}</th><th>{t(Msg::ColBooking)}</th><th>{t(Msg::ColDetail)}</th><th>{t(Msg::ColWhen)}</th></tr></thead>
                 <tbody>{d.audit.into_iter().map(|a| view! {
-                    <tr><td>{words::actor(l, &a.actor)}</td><td>{words::action(l, &a.action)}</td><td>{a.booking_id.map(|b| words::short(&b)).unwrap_or_default()}</td><td>{if a.detail_words.is_empty() { a.detail } else { a.detail_words }}</td><td>{words::when(l, &a.at_local, &a.at)}</td></tr>
+                    <tr><td>{words::actor(l, &a.actor)}</td><td class="client">{a.client.unwrap_or_default()}</td><td>{words::action(l, &a.action)}</td><td>{a.booking_id.map(|b| words::short(&b)).unwrap_or_default()}</td><td>{if a.detail_words.is_empty() { a.detail } else { a.detail_words }}</td><td>{words::when(l, &a.at_local, &a.at)}</td></tr>
                 }).collect_view()}</tbody>
             </table>
         }

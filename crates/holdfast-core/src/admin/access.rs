@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use holdfast_model::console::team::Role;
+use holdfast_model::console::team::{ConsolePowers, Powers, Role};
 use holdfast_model::{BookingId, EventId};
 
 use super::audit::{self, Entry};
@@ -168,6 +168,30 @@ impl Admin {
             }
     }
 
+    /// What the console draws for this admin: the permissions of `may`,
+    /// on what belongs to no event and on each event they see.
+    pub fn console_powers(&self) -> ConsolePowers {
+        let over = |event: bool| {
+            let may = |permission| {
+                allows(self.role, permission) && (event || self.events == EventScope::All)
+            };
+            Powers {
+                team: may(Permission::Team),
+                event_setup: may(Permission::EventSetup),
+                refunds: may(Permission::Refunds),
+                bookings: may(Permission::Bookings),
+                check_in: may(Permission::CheckIn),
+                reports: may(Permission::Reports),
+                exports: may(Permission::Exports),
+                operations: may(Permission::Operations),
+            }
+        };
+        ConsolePowers {
+            everywhere: over(false),
+            own_events: over(true),
+        }
+    }
+
     /// Whether this admin sees `event` in lists of events.
     pub fn sees(&self, event: EventId) -> bool {
         self.events.includes(event)
@@ -199,7 +223,12 @@ pub async fn authorize(
     target: Target<'_>,
 ) -> Result<(), ApiError> {
     if !allows(admin.role, permission) {
-        return refused(state, admin, permission, target, None).await;
+        // Written under the event named, for its own log to show.
+        let event = match target {
+            Target::Event(event) => Some(event),
+            _ => None,
+        };
+        return refused(state, admin, permission, target, event).await;
     }
     let event = match target {
         Target::EachOwnEvent => return Ok(()),
@@ -303,6 +332,36 @@ mod tests {
         assert!(!door.may(Permission::CheckIn, Some(EventId(1))));
         assert!(!door.may(Permission::CheckIn, None));
         assert!(!door.may(Permission::Reports, Some(EventId(2))));
+    }
+
+    #[test]
+    fn the_console_draws_what_the_role_and_the_grant_allow() {
+        let manager = |events| Admin {
+            actor: "m@example.com".into(),
+            holder: Holder::Person(1),
+            client: None,
+            role: Role::Manager,
+            events,
+        };
+        let everywhere = manager(EventScope::All).console_powers();
+        assert!(everywhere.everywhere.event_setup && everywhere.own_events.refunds);
+        assert!(!everywhere.everywhere.team && !everywhere.own_events.operations);
+        let some = manager(EventScope::from_list(Some(vec![EventId(2)]))).console_powers();
+        assert!(
+            !some.everywhere.event_setup,
+            "a new event needs every event"
+        );
+        assert!(some.own_events.event_setup && some.own_events.refunds);
+        for role in Role::ALL {
+            let admin = Admin {
+                role,
+                ..manager(EventScope::All)
+            };
+            let powers = admin.console_powers().own_events;
+            assert_eq!(powers.refunds, allows(role, Permission::Refunds));
+            assert_eq!(powers.bookings, allows(role, Permission::Bookings));
+            assert_eq!(powers.check_in, allows(role, Permission::CheckIn));
+        }
     }
 
     #[test]

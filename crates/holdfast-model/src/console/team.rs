@@ -148,3 +148,28 @@ pub struct CreatedApiKey {
     /// `Authorization: Bearer <secret>`; Holdfast keeps only its hash.
     pub secret: String,
 }
+
+/// What the signed-in person's role lets them do, as the console draws it:
+/// a control their role cannot use is not shown (the server refuses it
+/// anyway). `holdfast_core::admin::access` computes it from the role table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Powers {
+    pub team: bool,
+    pub event_setup: bool,
+    pub refunds: bool,
+    pub bookings: bool,
+    pub check_in: bool,
+    pub reports: bool,
+    pub exports: bool,
+    pub operations: bool,
+}
+
+/// A person's powers in the console, in the two places they apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ConsolePowers {
+    /// On what belongs to no one event (the team, the machinery, a new
+    /// event): only a grant for every event reaches it.
+    pub everywhere: Powers,
+    /// On each event the person sees (the console lists no others).
+    pub own_events: Powers,
+}

@@ -424,6 +424,7 @@ messages! {
         ColChannel => "Channel", "Kênh";
         AuditHeading => "Audit", "Nhật ký";
         ColWho => "Who", "Ai";
+        ColFromAddress => "From address", "Từ địa chỉ";
         ColWhat => "What", "Việc gì";
         ColDetail => "Detail", "Chi tiết";
         ColWhen => "When", "Khi nào";
@@ -605,6 +606,13 @@ messages! {
         ShowLayout => "Show this layout", "Hiện sơ đồ này";
         ImportLayout => "Import", "Nhập";
         ImportFailed => "This is not a layout: {why}", "Đây không phải là sơ đồ: {why}";
+        // The links between the console's pages.
+        LookUpBooking => "Look up a booking", "Tra cứu đơn đặt chỗ";
+        ShowHistory => "History", "Lịch sử";
+        NotYourRole => "Your role on the team does not include this page. An owner of the team can change it.", "Vai trò của bạn trong nhóm không bao gồm trang này. Chủ sở hữu của nhóm có thể thay đổi.";
+        DeskEmpty => "Type a buyer's email, a booking id or a seat above to find a booking.", "Nhập email người mua, mã đơn hoặc chỗ ở trên để tìm đơn.";
+        TeamTitle => "Team", "Nhóm";
+        RefundPolicies => "Refund policies", "Chính sách hoàn tiền";
     }
     server {
         // The console's sailings (plain HTML pages).
@@ -629,7 +637,6 @@ messages! {
         HistoryLookup => "A booking's history: its id, or the first 8 characters the dashboard shows", "Lịch sử một đặt chỗ: mã đầy đủ, hoặc 8 ký tự đầu như trên bảng điều khiển";
         NoBookingStarts => "No booking starts with {id}.", "Không có đặt chỗ nào bắt đầu bằng {id}.";
         SeveralBookingsStart => "Several bookings start with {id}: give more of it.", "Có nhiều đặt chỗ bắt đầu bằng {id}: hãy nhập dài hơn.";
-        ShowHistory => "History", "Lịch sử";
         JobsIntro => "Each job runs on one instance at a time; a run that stops beating is taken over.", "Mỗi tác vụ chạy trên một máy tại một thời điểm; lần chạy ngừng báo nhịp sẽ được máy khác tiếp quản.";
         ColJob => "Job", "Tác vụ";
         ColSchedule => "Schedule", "Lịch chạy";
@@ -757,7 +764,6 @@ messages! {
         MailTeamInviteBody => "{inviter} invited you to their team on Holdfast as {role}.\n\nOpen this link within 3 days to join:\n{url}\n\nThe link works once. If you did not expect it, ignore this email.", "{inviter} đã mời bạn vào nhóm của họ trên Holdfast với vai trò {role}.\n\nMở liên kết này trong vòng 3 ngày để tham gia:\n{url}\n\nLiên kết chỉ dùng được một lần. Nếu bạn không mong đợi email này, hãy bỏ qua.";
         MailTeamSignInSubject => "Your Holdfast console sign-in link", "Liên kết đăng nhập bảng điều khiển Holdfast của bạn";
         MailTeamSignInBody => "Open this link within 15 minutes to sign in to the console:\n{url}\n\nThe link works once. If you did not ask for it, ignore this email: nobody can sign in without it.", "Mở liên kết này trong vòng 15 phút để đăng nhập vào bảng điều khiển:\n{url}\n\nLiên kết chỉ dùng được một lần. Nếu bạn không yêu cầu, hãy bỏ qua email này: không ai đăng nhập được nếu không có nó.";
-        NotYourRole => "Your role on the team does not include this page. An owner of the team can change it.", "Vai trò của bạn trong nhóm không bao gồm trang này. Chủ sở hữu của nhóm có thể thay đổi.";
         TwoFactorTitle => "Two-step sign-in", "Đăng nhập hai bước";
         TwoFactorEnrolIntro => "Your role can move money, so it signs in with a password and a code from an authenticator app as well. Scan this QR code with the app (or type the key), choose a password, and enter the six digits the app shows.", "Vai trò của bạn có thể chuyển tiền, nên cần thêm mật khẩu và mã từ ứng dụng xác thực khi đăng nhập. Quét mã QR này bằng ứng dụng (hoặc nhập khóa), chọn mật khẩu và nhập sáu chữ số ứng dụng hiển thị.";
         TwoFactorKey => "Key:", "Khóa:";
@@ -775,7 +781,6 @@ messages! {
         TwoStepOn => "on", "đã bật";
         TwoStepOwed => "not set yet: asked at their next sign-in", "chưa thiết lập: sẽ được yêu cầu khi đăng nhập lần tới";
         TwoStepNotNeeded => "not needed for this role", "vai trò này không cần";
-        TeamTitle => "Team", "Nhóm";
         TeamIntro => "Who may do what: each person signs in with their own address and has one role, for every event or the events ticked. API keys are for integrations.", "Ai được làm gì: mỗi người đăng nhập bằng địa chỉ của mình và có một vai trò, cho mọi sự kiện hoặc các sự kiện được chọn. Khóa API dành cho các tích hợp.";
         TeamInvitedNotice => "Invitation sent to {email}. The link works once, for 3 days.", "Đã gửi lời mời tới {email}. Liên kết dùng được một lần, trong 3 ngày.";
         TeamNobodyYet => "Nobody yet: invite the first person below.", "Chưa có ai: hãy mời người đầu tiên bên dưới.";
@@ -813,7 +818,6 @@ messages! {
         TeamSignInAs => "Sign in to the console as {email}?", "Đăng nhập bảng điều khiển với tư cách {email}?";
         TeamSignInButton => "Sign in", "Đăng nhập";
         MailYourBookings => "Your bookings with this address:", "Các đơn đặt chỗ với địa chỉ này:";
-        RefundPolicies => "Refund policies", "Chính sách hoàn tiền";
         RefundPoliciesIntro => "What buyers get back when they cancel a booked booking from its page: in full until the first number of days before the start, the percentage until the second, nothing after. Leave all empty: buyers cannot cancel. A change applies to bookings already made.", "Người mua được hoàn lại bao nhiêu khi tự hủy một đơn đã thanh toán: toàn bộ cho đến số ngày thứ nhất trước giờ bắt đầu, theo tỷ lệ phần trăm cho đến số ngày thứ hai, sau đó không hoàn. Để trống tất cả: người mua không thể hủy. Thay đổi áp dụng cả cho các đơn đã đặt.";
         FullRefundDays => "In full until (days before)", "Hoàn toàn bộ đến (số ngày trước)";
         PartialRefundDays => "Part until (days before)", "Hoàn một phần đến (số ngày trước)";
