@@ -111,7 +111,7 @@ pub fn App() -> impl IntoView {
                 <span class="tagline">{l.t(i18n::Msg::Tagline)}</span>
                 <a class="nav" href="/sailings">{l.t(i18n::Msg::SailingsHeading)}</a>
                 <a class="nav" href="/bookings">{l.t(i18n::Msg::NavMyBookings)}</a>
-                <a class="nav" href="/sign-in" rel="external">{l.t(i18n::Msg::SignIn)}</a>
+                <ui::account_nav::AccountNav/>
                 <ui::language::LanguageSwitch/>
             </header>
             <main>

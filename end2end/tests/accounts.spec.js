@@ -72,6 +72,11 @@ test('book on a phone, sign in on a laptop with the emailed link, cancel within 
   await expect(laptop.getByTestId('confirm-sign-in')).toContainText('•••@example.com');
   await laptop.getByRole('button', { name: 'Sign in' }).click();
   await expect(laptop).toHaveURL(/\/bookings$/);
+  // The header says so: no "Sign in" once signed in.
+  const account = laptop.locator('header a.signed-in');
+  await expect(account).toHaveText('Account');
+  await expect(account).toHaveAttribute('title', `Signed in as ${email}.`);
+  await expect(laptop.locator('header').getByRole('link', { name: 'Sign in' })).toHaveCount(0);
   await expect(laptop.locator('.event-card')).toHaveCount(1);
   await expect(laptop.locator('.event-card .kind')).toHaveText('BOOKED');
   await laptop.locator('.event-card a').click();

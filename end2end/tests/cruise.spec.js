@@ -6,7 +6,7 @@
 // to the next sailing by itself, and the buyer takes a full refund.
 // The deck plan is screenshot at desktop and phone width.
 const { test, expect } = require('@playwright/test');
-const { nameGuests, signInToConsole } = require('./helpers');
+const { nameGuests, payOnCheckout, signInToConsole } = require('./helpers');
 
 async function hydrated(page) {
   await expect(page.getByTestId('seat-map')).toHaveAttribute('data-drawn', 'true', { timeout: 20_000 });
@@ -60,7 +60,7 @@ test('a buyer books a cabin for three guests on a sailing chosen by date, and ta
   await nameGuests(page, ['Kari Nordmann', 'Ola Nordmann', 'Emma Nordmann']);
   await expect(page).toHaveURL(/\/sandbox\/checkout\//);
   await expect(page.locator('.amount')).toContainText(/1,?840\.00/);
-  await page.getByRole('button', { name: /^Pay / }).click();
+  await payOnCheckout(page);
 
   await expect(page).toHaveURL(/\/bookings\//);
   await expect(page.getByTestId('booking-status')).toHaveText('BOOKED', { timeout: 15_000 });

@@ -100,4 +100,11 @@ async function holdOn(browser, eventId, nth) {
   return { context, page, id };
 }
 
-module.exports = { holdOn, holdSeat, mailedLink, nameGuests, payHeld, publishedEvent, signed, signInToConsole };
+// Pays on the sandbox checkout as a buyer does: the address for the
+// confirmation (it is required, as on Stripe's page), then Pay.
+async function payOnCheckout(page, email = `buyer-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`) {
+  await page.locator('input[name=email]').fill(email);
+  await page.locator('button.pay').click();
+}
+
+module.exports = { holdOn, holdSeat, mailedLink, nameGuests, payHeld, payOnCheckout, publishedEvent, signed, signInToConsole };

@@ -4,7 +4,7 @@
 // from there books it. At desktop and phone width; the phone's Pay is in
 // reach without scrolling.
 const { test, expect } = require('@playwright/test');
-const { holdSeat } = require('./helpers');
+const { holdSeat, payOnCheckout } = require('./helpers');
 
 const sizes = [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]];
 
@@ -44,7 +44,7 @@ for (const [name, viewport] of sizes) {
 
     await pay.click();
     await expect(page).toHaveURL(/\/sandbox\/checkout\//);
-    await page.getByRole('button', { name: /^Pay / }).click();
+    await payOnCheckout(page);
     await expect(page).toHaveURL(/\/bookings\//);
     await expect(page.getByTestId('booking-status')).toHaveText('BOOKED', { timeout: 15_000 });
     await expect(page.getByTestId('pay-held')).toHaveCount(0);

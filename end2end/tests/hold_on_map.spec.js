@@ -5,7 +5,7 @@
 // checkout, which books it. Another device signed in to the same account
 // sees the hold as well. At desktop and phone width.
 const { test, expect, request } = require('@playwright/test');
-const { holdSeat, mailedLink } = require('./helpers');
+const { holdSeat, mailedLink, payOnCheckout } = require('./helpers');
 
 const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
 const sizes = [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]];
@@ -47,7 +47,7 @@ for (const [name, viewport] of sizes) {
     await page.getByRole('button', { name: 'Pay now' }).click();
     await expect(page).toHaveURL(/\/sandbox\/checkout\//);
     expect(page.url()).toBe(checkout);
-    await page.getByRole('button', { name: /^Pay / }).click();
+    await payOnCheckout(page);
     await expect(page).toHaveURL(/\/bookings\//);
     await expect(page.getByTestId('booking-status')).toHaveText('BOOKED', { timeout: 15_000 });
 

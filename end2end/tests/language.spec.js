@@ -8,6 +8,7 @@
 const fs = require('fs');
 const path = require('path');
 const { test, expect } = require('@playwright/test');
+const { payOnCheckout } = require('./helpers');
 
 const sizes = [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]];
 
@@ -121,7 +122,7 @@ test.describe('in Vietnamese', () => {
       await expect(page.locator('.amount')).toContainText(/Số tiền cần trả: [\d.]+ ₫/);
       await expectNoEnglish(page, 'the checkout');
       await page.screenshot({ path: `test-results/vi-checkout-${size}.png`, fullPage: true });
-      await page.getByRole('button', { name: /^Trả / }).click();
+      await payOnCheckout(page);
 
       await expect(page).toHaveURL(/\/bookings\//);
       await expect(page.getByTestId('booking-status')).toHaveText('ĐÃ ĐẶT', { timeout: 15_000 });
@@ -225,7 +226,7 @@ test.describe('in English', () => {
     await page.screenshot({ path: 'test-results/en-hanoi-hold.png', fullPage: true });
     await page.getByRole('button', { name: 'Pay now' }).click();
     await expect(page.locator('.amount')).toContainText(/Amount due: ₫[\d,]+/);
-    await page.getByRole('button', { name: /^Pay / }).click();
+    await payOnCheckout(page);
     await expect(page.getByTestId('booking-status')).toHaveText('BOOKED', { timeout: 15_000 });
     await expect(page.locator('.explain')).toHaveText('Paid and confirmed. Enjoy the show!');
     await expectNoVietnamese('the booking');

@@ -3,7 +3,7 @@
 // buyer's payment arrives anyway. The booking page turns REFUNDED by itself
 // and says why; the other buyer keeps the seat.
 const { test, expect } = require('@playwright/test');
-const { holdSeat, payHeld, signed } = require('./helpers');
+const { holdSeat, payHeld, payOnCheckout, signed } = require('./helpers');
 
 test('a payment that arrives after the seat went to someone else is refunded, and the page says so', async ({ page, browser }) => {
   await page.goto('/events/2');
@@ -34,7 +34,7 @@ test('a payment that arrives after the seat went to someone else is refunded, an
   expect(taken.status()).toBe(200);
 
   // The first buyer pays anyway, on the page still open in the tab.
-  await page.getByRole('button', { name: /^Pay / }).click();
+  await payOnCheckout(page);
   await expect(page).toHaveURL(/\/bookings\//);
   await expect(page.getByTestId('booking-status')).toHaveText('REFUNDED', { timeout: 20_000 });
   await expect(page.locator('.booking')).toContainText('refunded in full');

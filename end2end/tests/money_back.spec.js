@@ -4,7 +4,7 @@
 // bank disputes it (the ticket is void, the seat is on sale again, the
 // console says why). Desktop and phone width.
 const { test, expect } = require('@playwright/test');
-const { holdSeat, payHeld, signInToConsole, signed } = require('./helpers');
+const { holdSeat, payHeld, payOnCheckout, signInToConsole, signed } = require('./helpers');
 
 function event(type, object) {
   return JSON.stringify({ id: `evt_e2e_${type}_${Date.now()}`, object: 'event', type, data: { object } });
@@ -16,7 +16,7 @@ test('a partial refund keeps the ticket; a dispute voids it and frees the seat',
   await holdSeat(page, seat);
   await payHeld(page);
   await expect(page).toHaveURL(/\/sandbox\/checkout\//);
-  await page.getByRole('button', { name: /^Pay / }).click();
+  await payOnCheckout(page);
   await expect(page).toHaveURL(/\/bookings\//);
   await expect(page.getByTestId('booking-status')).toHaveText('BOOKED', { timeout: 15_000 });
   const bookingUrl = page.url();

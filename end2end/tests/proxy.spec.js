@@ -6,7 +6,7 @@
 // printed: nginx buffering the stream would hold it back until its buffer
 // filled, which for these few bytes is never.
 const { test, expect } = require('@playwright/test');
-const { holdSeat } = require('./helpers');
+const { holdSeat, payOnCheckout } = require('./helpers');
 
 const proxy = process.env.HOLDFAST_PROXY_URL;
 
@@ -35,7 +35,7 @@ test('page, live map, hold, pay and ticket through nginx over HTTPS', async ({ b
 
   await buyer.getByRole('button', { name: 'Pay now' }).click();
   await expect(buyer).toHaveURL(/\/sandbox\/checkout\//);
-  await buyer.getByRole('button', { name: /^Pay / }).click();
+  await payOnCheckout(buyer);
   await expect(buyer).toHaveURL(/\/bookings\//);
   const booking = buyer.url().split('/bookings/')[1].split(/[?#]/)[0];
   // The ticket, read through the proxy (the hosted payment page, like

@@ -1,6 +1,7 @@
 // Standing places bought from the page: a stepper per standing area with
 // the places left, held in one tap, paid, booked.
 const { test, expect } = require('@playwright/test');
+const { payOnCheckout } = require('./helpers');
 
 for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
   test(`a buyer buys 3 standing places from the page (${name})`, async ({ page }) => {
@@ -25,7 +26,7 @@ for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['pho
 
     await page.getByRole('button', { name: 'Pay now' }).click();
     await expect(page).toHaveURL(/\/sandbox\/checkout\//);
-    await page.getByRole('button', { name: /^Pay / }).click();
+    await payOnCheckout(page);
     await expect(page).toHaveURL(/\/bookings\//);
     await expect(page.getByTestId('booking-status')).toHaveText('BOOKED', { timeout: 15_000 });
   });

@@ -5,7 +5,7 @@
 // the promo code and pays the discounted amount.
 const { test, expect, request } = require('@playwright/test');
 const AxeBuilder = require('@axe-core/playwright').default;
-const { holdSeat } = require('./helpers');
+const { holdSeat, payOnCheckout } = require('./helpers');
 
 const PASSWORD = process.env.HOLDFAST_ADMIN_PASSWORD || 'playwright-admin';
 
@@ -82,7 +82,7 @@ test('a buyer waits in the room, sees the place fall, is admitted and buys with 
   await page.getByRole('button', { name: 'Pay now' }).click();
   await expect(page).toHaveURL(/\/sandbox\/checkout\//);
   await expect(page.locator('.amount')).toContainText('30.00');
-  await page.getByRole('button', { name: /^Pay / }).click();
+  await payOnCheckout(page);
   await expect(page).toHaveURL(/\/bookings\//);
   await expect(page.getByTestId('booking-status')).toHaveText('BOOKED', { timeout: 15_000 });
 

@@ -57,7 +57,7 @@ async fn page(
             r#"<p class="amount">{due}<strong>{amount}</strong></p>
 <form method="post" action="/sandbox/checkout/{id}/complete">
   <label>{email}
-    <input type="email" name="email" autocomplete="email" placeholder="you@example.com">
+    <input type="email" name="email" autocomplete="email" placeholder="you@example.com" required>
   </label>
   <label>{delivery}
     <select name="delivery">
@@ -67,7 +67,7 @@ async fn page(
     </select>
   </label>
   <button name="outcome" value="paid" class="pay">{pay}</button>
-  <button name="outcome" value="declined" class="decline">{decline}</button>
+  <button name="outcome" value="declined" class="decline" formnovalidate>{decline}</button>
 </form>"#,
             id = html_escape(&session.id),
             due = l.t(Msg::AmountDue),

@@ -570,3 +570,35 @@ on_both_backends!(
         app.assert_invariants().await;
     }
 );
+
+on_both_backends!(
+    a_lost_seat_is_named_as_the_map_names_it,
+    |app: TestApp| async move {
+        let seats = app.buyer().get("/api/events/1/seats").await.json();
+        let seat = &seats["seats"][4];
+        let id = seat["id"].as_i64().unwrap();
+        app.buyer().held_booking(1, id).await;
+        let lost = app.buyer().hold(1, id).await;
+        assert_eq!(lost.code(), "SEAT_TAKEN");
+        let named = format!(
+            "Section {}, row {}, seat {} is no longer available",
+            seat["section"].as_str().unwrap(),
+            seat["row"].as_str().unwrap(),
+            seat["number"]
+        );
+        assert_eq!(lost.json()["error"]["message"], named.as_str());
+        // On a ship, a cabin by its deck and corridor.
+        let cabins = app.buyer().get("/api/events/2/seats").await.json();
+        let cabin = cabins["seats"][0]["id"].as_i64().unwrap();
+        app.buyer().held_booking(2, cabin).await;
+        let lost = app.buyer().hold(2, cabin).await;
+        let message = lost.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            message.starts_with("Deck ") && message.contains(", cabin "),
+            "{message}"
+        );
+    }
+);

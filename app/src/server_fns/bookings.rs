@@ -124,6 +124,17 @@ pub async fn ticket_codes(booking_id: BookingId) -> Result<Vec<TicketCode>, Serv
         .collect())
 }
 
+/// The address this browser is signed in to, if any: the header shows it
+/// once the page is hydrated (never in the render, which the page cache
+/// keeps for every buyer).
+#[server]
+pub async fn signed_in_email() -> Result<Option<String>, ServerFnError> {
+    let session: tower_sessions::Session = leptos_axum::extract().await?;
+    crate::core::account::session::signed_in_as(&session)
+        .await
+        .map_err(server_error)
+}
+
 /// The buyer's running hold on this event (held, or its checkout begun and
 /// not ended), for the event page to show after a reload, Back from the
 /// checkout, or on another device of the account. Read after the page is

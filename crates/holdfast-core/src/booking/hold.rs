@@ -23,6 +23,7 @@ use crate::platform::idempotency::IdempotencyKey;
 use crate::seat_map::{EventSeatMap, Occupancy};
 use crate::waiting_room::Admitted;
 use crate::{ApiError, AppState};
+use holdfast_model::i18n::Locale;
 use holdfast_model::money::Money;
 use holdfast_model::BuyerId;
 use holdfast_model::{EventId, HoldResponse, SeatId};
@@ -146,14 +147,16 @@ pub fn seat_taken(map: &EventSeatMap, requested: &[SeatId], taken: &[SeatId], no
         // Lost a race to a hold that has since ended: name what was asked.
         taken = requested.to_vec();
     }
-    let labels: Vec<&str> = taken
+    // Named as the map and the tickets name them (the API's words are
+    // English; a page says the refusal in its own language).
+    let names: Vec<String> = taken
         .iter()
         .filter_map(|id| map.seat(*id))
-        .map(|s| s.label.as_str())
+        .map(|s| map.place_name(Locale::En, s))
         .collect();
-    let message = match labels.as_slice() {
-        [one] => format!("Seat {one} is no longer available"),
-        many => format!("Seats {} are no longer available", many.join(", ")),
+    let message = match names.as_slice() {
+        [one] => format!("{one} is no longer available"),
+        many => format!("{} are no longer available", many.join("; ")),
     };
     let mut free = map.free_mask(now);
     let requested_idx: Vec<usize> = requested

@@ -19,8 +19,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use crate::platform::compressed::Compressed;
+use holdfast_model::i18n::Locale;
 use holdfast_model::money::Currency;
-use holdfast_model::{EventDetail, EventId, SeatId, SeatStatus};
+use holdfast_model::{EventDetail, EventId, EventKind, SeatId, SeatStatus};
 
 pub mod cabins;
 mod claiming;
@@ -89,6 +90,7 @@ pub struct Rendered {
 pub struct EventSeatMap {
     pub event_id: EventId,
     pub currency: Currency,
+    pub kind: EventKind,
     /// Fixed once the map is loaded; shared with the snapshots made of it.
     pub seats: Arc<Vec<Seat>>,
     /// The seats that are cabins (a sailing's), with their occupancy.
@@ -147,6 +149,7 @@ impl EventSeatMap {
         EventSeatMap {
             event_id,
             currency,
+            kind: EventKind::Concert,
             seats: Arc::new(seats),
             cabins: HashMap::new(),
             index,
@@ -172,6 +175,20 @@ impl EventSeatMap {
     pub fn with_cabins(mut self, cabins: HashMap<SeatId, cabins::Cabin>) -> Self {
         self.cabins = cabins;
         self
+    }
+
+    /// A concert's map (the default) or a ship's: how its places are named.
+    pub fn with_kind(mut self, kind: EventKind) -> Self {
+        self.kind = kind;
+        self
+    }
+
+    /// A place as people name it ("Section U4, row 20, seat 10"; "Deck 6,
+    /// Inside starboard, cabin 6051"), in `l`.
+    pub fn place_name(&self, l: Locale, seat: &Seat) -> String {
+        let cabin = self.cabins.contains_key(&seat.id);
+        self.kind
+            .name_place(l, cabin, &seat.section, &seat.row, seat.number)
     }
 
     pub fn index_of(&self, id: SeatId) -> Option<usize> {

@@ -13,7 +13,7 @@ use super::{EventSeatMap, Occupancy, Seat, SeatChanges};
 use crate::platform::db::Db;
 use crate::ApiError;
 use holdfast_model::money::Currency;
-use holdfast_model::{BookingStatus, EventId, SeatId};
+use holdfast_model::{BookingStatus, EventId, EventKind, SeatId};
 
 /// Hands one event's committed changes to the fan-out to other instances.
 pub type ChangeSender = mpsc::UnboundedSender<(EventId, Vec<(SeatId, Occupancy)>)>;
@@ -145,14 +145,15 @@ impl SeatMaps {
 }
 
 async fn load(db: &Db, event_id: EventId) -> Result<Option<EventSeatMap>, ApiError> {
-    let event: Option<(Currency,)> =
-        sqlx::query_as("select currency from event where id = $1 and published = 1")
+    let event: Option<(Currency, String)> =
+        sqlx::query_as("select currency, kind from event where id = $1 and published = 1")
             .bind(event_id)
             .fetch_optional(db.reader())
             .await?;
-    let Some((currency,)) = event else {
+    let Some((currency, kind)) = event else {
         return Ok(None);
     };
+    let kind = EventKind::parse(&kind).unwrap_or(EventKind::Concert);
     let seats: Vec<Seat> = sqlx::query_as(
         "select s.id, s.label, s.level, s.section, s.row_label as row, s.number, s.x, s.y,
                 c.code as category, c.price_cents
@@ -180,6 +181,8 @@ async fn load(db: &Db, event_id: EventId) -> Result<Option<EventSeatMap>, ApiErr
     }
     let cabins = super::cabins::load(db, event_id).await?;
     Ok(Some(
-        EventSeatMap::new(event_id, currency, seats, occupancy).with_cabins(cabins),
+        EventSeatMap::new(event_id, currency, seats, occupancy)
+            .with_cabins(cabins)
+            .with_kind(kind),
     ))
 }

@@ -66,6 +66,8 @@ messages! {
         // The frame of every page.
         Tagline => "Concert and cruise seats, held fairly", "Vé hòa nhạc và du thuyền, giữ chỗ công bằng";
         NavMyBookings => "My bookings", "Vé của tôi";
+        NavAccount => "Account", "Tài khoản";
+        SignedInAs => "Signed in as {email}.", "Đã đăng nhập với {email}.";
         CancelBooking => "Cancel this booking", "Hủy đơn này";
         CancelRefundNote => "Cancelling now gives back {amount} under the event's refund policy. Your places go to other buyers at once; this cannot be undone.", "Hủy ngay bây giờ bạn được hoàn {amount} theo chính sách hoàn tiền của sự kiện. Chỗ của bạn sẽ được mở cho người khác ngay; không thể hoàn tác.";
         CancelAndRefund => "Cancel and refund {amount}", "Hủy và hoàn {amount}";
@@ -833,7 +835,6 @@ messages! {
         SignInEmail => "Email address", "Địa chỉ email";
         SignInSend => "Email me a sign-in link", "Gửi liên kết đăng nhập cho tôi";
         SignInSent => "If that address can receive mail, a sign-in link is on its way. It works once, for 15 minutes.", "Nếu địa chỉ đó nhận được thư, liên kết đăng nhập đang được gửi đến. Liên kết dùng được một lần, trong 15 phút.";
-        SignedInAs => "Signed in as {email}.", "Đã đăng nhập với {email}.";
         SignInSentTo => "If {email} can receive mail, a sign-in link is on its way. It works once, for 15 minutes.", "Nếu {email} nhận được thư, liên kết đăng nhập đang được gửi đến. Liên kết dùng được một lần, trong 15 phút.";
         SignedOut => "You are signed out on this device.", "Bạn đã đăng xuất trên thiết bị này.";
         LinkUsed => "This sign-in link was already used. Links work once: ask for a new one.", "Liên kết đăng nhập này đã được sử dụng. Mỗi liên kết chỉ dùng một lần: hãy yêu cầu liên kết mới.";
