@@ -28,6 +28,30 @@ test('a seat can be found, selected and held with the keyboard alone', async ({ 
   await expect(page.getByTestId('countdown')).toBeVisible();
 });
 
+test('on the whole arena the keyboard focus is brought close enough to be seen', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/events/1');
+  await waitForHydration(page);
+  const first = await page.locator('svg .seat').first().boundingBox();
+  expect(first.width).toBeLessThan(12);
+  await page.locator('.seat-map svg').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  const focused = page.locator('svg .seat:focus');
+  await expect(focused).toHaveCount(1);
+  // Zoomed to it (as a tap would be) and inside the view.
+  await expect(async () => {
+    const seat = await focused.boundingBox();
+    const map = await page.locator('.seat-map svg').boundingBox();
+    expect(seat.width).toBeGreaterThanOrEqual(20);
+    expect(seat.x).toBeGreaterThanOrEqual(map.x);
+    expect(seat.x + seat.width).toBeLessThanOrEqual(map.x + map.width);
+    expect(seat.y).toBeGreaterThanOrEqual(map.y);
+    expect(seat.y + seat.height).toBeLessThanOrEqual(map.y + map.height);
+  }).toPass({ timeout: 5_000 });
+  await page.screenshot({ path: 'test-results/keyboard-focus-arena.png' });
+});
+
 test('a buyer who loses a seat gets alternatives and takes them in one click', async ({ browser }) => {
   const other = await browser.newContext({ baseURL });
   const loser = await (await browser.newContext({ baseURL })).newPage();

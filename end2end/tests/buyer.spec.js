@@ -96,7 +96,7 @@ for (const [name, viewport] of sizes) {
   });
 }
 
-test('hovering a seat shows its section, row, seat, category, price and status', async ({ page }) => {
+test('hovering a seat shows its section, row, seat, category, price and status, as it changes', async ({ page, browser }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/events/1');
   await hydrated(page);
@@ -119,6 +119,14 @@ test('hovering a seat shows its section, row, seat, category, price and status',
   await expect(tip).toContainText(/Category [A-D] · €\d+\.\d\d/);
   await expect(tip).toContainText('available');
   await page.screenshot({ path: 'test-results/buyer-tooltip.png' });
+  // Someone else takes the seat while its details are shown: they follow.
+  const other = await browser.newContext({ baseURL });
+  const taken = await other.request.post(`/api/events/1/seats/${seat.replace('seat-', '')}/hold`, {
+    headers: { 'Idempotency-Key': `tip-${Date.now()}` },
+  });
+  expect(taken.status()).toBe(200);
+  await expect(tip.locator('.tip-status')).toHaveText('held by someone else', { timeout: 10_000 });
+  await other.close();
   await page.mouse.move(5, 5);
   await expect(tip).toHaveCount(0);
 });

@@ -110,6 +110,8 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         holding,
         limit: max_per_booking,
     };
+    // The details of the seat pointed at or tapped (`tooltip`).
+    let tip: RwSignal<Option<Tip>> = RwSignal::new(None);
     // The seats, drawn once hydrated; then the live stream from their version.
     let seats_ref = NodeRef::<leptos::svg::G>::new();
     let drawn: RwSignal<Option<Result<(), String>>> = RwSignal::new(None);
@@ -133,6 +135,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                             panel,
                             live,
                             standing: standing_left,
+                            tip,
                             locale: l,
                         },
                     );
@@ -201,7 +204,6 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let section_names: Vec<String> = data.layout.sections.iter().map(|s| s.0.clone()).collect();
     let stage = data.layout.stage;
     let standing_areas = detail.general_admission.clone();
-    let tip: RwSignal<Option<Tip>> = RwSignal::new(None);
     // On a phone the legend starts folded (CSS shows it on wider screens).
     let legend_open = RwSignal::new(false);
     let tip_categories = StoredValue::new(detail.categories.clone());
@@ -299,9 +301,26 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
         select_only(&ids, picked, max_per_booking);
         hold_ids(ids);
     };
+    // The view follows the keyboard's focus, and zooms in first while the
+    // seats are too small for the focus ring to be seen (the whole arena).
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if let Some((x, y)) = on_map_key(&ev, picked, max_per_booking) {
-            view_box.update(|v| *v = v.showing(x, y, bounds.get_untracked()));
+            let focused = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.active_element());
+            let closer = zoom_to_tap(focused.as_ref());
+            view_box.update(|v| {
+                let full = bounds.get_untracked();
+                let near = match closer {
+                    Some(factor) => {
+                        let fx = ((x - v.x) / v.w).clamp(0.0, 1.0);
+                        let fy = ((y - v.y) / v.h).clamp(0.0, 1.0);
+                        v.zoom(factor, fx, fy, full)
+                    }
+                    None => *v,
+                };
+                *v = near.showing(x, y, full);
+            });
         }
     };
     // After a hold ran out: the same seats again, or back to choosing.

@@ -1,14 +1,16 @@
 //! The event's live seat stream on the page: every change from any buyer
 //! gives its seat a new look; a seat of the selection that someone else
-//! took leaves the selection, with the buyer told which; standing places
-//! left follow too.
+//! took leaves the selection, with the buyer told which; the seat's
+//! details, when shown, say its new status; standing places left follow
+//! too.
 
 use leptos::prelude::*;
 use leptos::web_sys;
 
 use crate::i18n::{Locale, Msg};
 use crate::model::{AreaLeft, EventId, SeatChange, SeatStreamMessage};
-use crate::ui::buyer::event::seats::{mark_seats, Look};
+use crate::ui::buyer::event::seats::{mark_seats, seat_element, Look};
+use crate::ui::buyer::event::tooltip::{self, Tip};
 use crate::ui::buyer::event::{Lost, SeatPanel};
 use crate::ui::live::use_event_stream;
 
@@ -19,6 +21,8 @@ pub struct Watched {
     pub live: RwSignal<bool>,
     /// Places left per standing area, as the stream last said.
     pub standing: RwSignal<Vec<AreaLeft>>,
+    /// The seat details shown beside a seat: they follow its status.
+    pub tip: RwSignal<Option<Tip>>,
     pub locale: Locale,
 }
 
@@ -93,4 +97,7 @@ fn seat_changed(w: Watched, change: SeatChange) {
         }
     }
     mark_seats(&[change.id], look);
+    if let Some(seat) = seat_element(change.id) {
+        tooltip::refresh(w.tip, &seat);
+    }
 }

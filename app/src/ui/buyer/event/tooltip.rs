@@ -12,6 +12,9 @@ use crate::model::PriceCategory;
 /// What the tooltip shows, and where (pixels from the map's top left).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tip {
+    /// The seat it is about (its element's id), so a change of the seat
+    /// while the tip is shown changes the tip too.
+    pub seat: String,
     pub place: String,
     pub category: String,
     pub status: String,
@@ -80,6 +83,7 @@ pub fn tip_for(
     let below = top < 90.0;
     let x = s.left() - f.left() + s.width() / 2.0;
     Some(Tip {
+        seat: seat.id(),
         place,
         category,
         status,
@@ -88,6 +92,27 @@ pub fn tip_for(
         below,
         side: Side::at(x, f.width()),
     })
+}
+
+/// The tip shown for `seat` after the seat's status changed (someone else
+/// took it, or let it go): the status its name now says.
+pub fn refresh(tip: RwSignal<Option<Tip>>, seat: &web_sys::Element) {
+    let id = seat.id();
+    if !tip.with_untracked(|t| t.as_ref().is_some_and(|t| t.seat == id)) {
+        return;
+    }
+    let status = seat
+        .first_element_child()
+        .and_then(|name| name.text_content())
+        .and_then(|name| parts(&name))
+        .map(|(_, _, status)| status);
+    if let Some(status) = status {
+        tip.update(|t| {
+            if let Some(t) = t {
+                t.status = status;
+            }
+        });
+    }
 }
 
 /// "Section L4, row 28, seat 1, €85.00, held by someone else" →
