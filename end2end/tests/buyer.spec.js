@@ -172,13 +172,15 @@ test.describe('on a phone', () => {
     await expect(page).toHaveURL(/\/sandbox\/checkout\//);
   });
 
-  test('the legend is folded and opens on tap; the zoom buttons sit above the map', async ({ page }) => {
+  test('the prices stay in sight, the key to the colours opens on tap; the zoom buttons sit above the map', async ({ page }) => {
     await page.goto('/events/1');
     await hydrated(page);
     const legend = page.locator('#legend');
-    await expect(legend).toBeHidden();
-    await page.getByRole('button', { name: 'Prices and colours' }).click();
-    await expect(legend).toBeVisible();
+    await expect(legend.getByText('Category A · €120.00')).toBeVisible();
+    await expect(legend.getByText('Held by someone else')).toBeHidden();
+    await page.screenshot({ path: 'test-results/buyer-phone-prices.png' });
+    await page.getByRole('button', { name: 'What the colours mean' }).click();
+    await expect(legend.getByText('Held by someone else')).toBeVisible();
     const zoom = await page.getByRole('button', { name: 'Zoom in' }).boundingBox();
     const map = await page.locator('.seat-map svg').boundingBox();
     expect(zoom.y + zoom.height).toBeLessThanOrEqual(map.y + 1);

@@ -1,5 +1,6 @@
-// Standing places bought from the page: a stepper per standing area with
-// the places left, held in one tap, paid, booked.
+// Standing places bought from the page: the floor drawn on the map, a
+// stepper per standing area with the places left, held in one tap, paid,
+// booked.
 const { test, expect } = require('@playwright/test');
 const { payOnCheckout } = require('./helpers');
 
@@ -8,6 +9,16 @@ for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['pho
     await page.setViewportSize(viewport);
     await page.goto('/events/1');
     await expect(page.getByTestId('live')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+    // The floor is drawn in front of the stage, in its colour; pressing it
+    // brings its stepper to hand.
+    const floor = page.locator('.standing-floor .floor-area', { hasText: 'Standing floor' });
+    await expect(floor).toBeVisible();
+    const stage = await page.locator('svg rect.stage').boundingBox();
+    const drawn = await floor.boundingBox();
+    expect(drawn.y).toBeGreaterThan(stage.y + stage.height);
+    await page.screenshot({ path: `test-results/standing-floor-${name}.png` });
+    await floor.click();
+    await expect(page.getByRole('button', { name: 'Hold 1 place' })).toBeFocused();
     const standing = page.getByTestId('standing');
     await expect(standing).toContainText('Standing floor');
     await expect(standing).toContainText(/\d+ places left/);

@@ -135,6 +135,36 @@ pub struct MapLayout {
     /// Each deck (level) with the box around its seats; empty for a venue
     /// on one level.
     pub levels: Vec<(String, ViewBox)>,
+    /// Where a standing floor is drawn: the free room in front of the
+    /// stage, when the seats leave some (an arena's bowl does).
+    #[serde(default)]
+    pub floor: Option<ViewBox>,
+}
+
+/// Room kept between the standing floor and the stage or the seats.
+const FLOOR_GAP: f64 = 14.0;
+/// The smallest floor worth drawing, in map units.
+const FLOOR_MIN: f64 = 40.0;
+
+/// The largest box in front of the stage with no seat in it: for each
+/// width tried, as deep as the nearest seat within it allows.
+fn floor_in_front(stage: ViewBox, spots: &[(f64, f64)], last_row: f64) -> Option<ViewBox> {
+    let cx = stage.x + stage.w / 2.0;
+    let top = stage.y + stage.h + FLOOR_GAP;
+    (1..=12)
+        .map(|step| stage.w * 0.125 * f64::from(step))
+        .filter_map(|w| {
+            let nearest = spots
+                .iter()
+                .filter(|(x, _)| (x - cx).abs() <= w / 2.0 + FLOOR_GAP)
+                .map(|&(_, y)| y)
+                .fold(f64::INFINITY, f64::min);
+            let bottom = nearest.min(top + w).min(last_row) - FLOOR_GAP;
+            let depth = bottom - top;
+            (depth >= FLOOR_MIN && w >= FLOOR_MIN)
+                .then(|| ViewBox::new(cx - w / 2.0, top, w, depth))
+        })
+        .max_by(|a, b| (a.w * a.h).total_cmp(&(b.w * b.h)))
 }
 
 impl Default for ViewBox {
@@ -159,8 +189,10 @@ pub fn layout<'a>(seats: impl IntoIterator<Item = Spot<'a>>) -> MapLayout {
     let mut bounds: Option<[f64; 4]> = None;
     let mut sections: Vec<(String, f64, f64, f64)> = Vec::new();
     let mut levels: Vec<(String, [f64; 4])> = Vec::new();
+    let mut spots: Vec<(f64, f64)> = Vec::new();
     for s in seats {
         grow(&mut bounds, s.x, s.y);
+        spots.push((s.x, s.y));
         match sections.iter_mut().find(|e| e.0 == s.section) {
             Some(e) => {
                 e.1 += s.x;
@@ -195,6 +227,7 @@ pub fn layout<'a>(seats: impl IntoIterator<Item = Spot<'a>>) -> MapLayout {
     MapLayout {
         view_box,
         stage,
+        floor: floor_in_front(stage, &spots, b[3]),
         sections: sections
             .into_iter()
             .map(|(n, x, y, c)| (n, x / c, y / c))
@@ -230,6 +263,7 @@ pub fn ship_layout(hulls: &[(String, [f64; 4])], bow: f64) -> MapLayout {
     MapLayout {
         view_box,
         stage: ViewBox::new(view_box.x, view_box.y, 0.0, 0.0),
+        floor: None,
         sections: hulls
             .iter()
             .map(|(n, h)| (n.clone(), h[0] + 40.0, h[1] - 22.0))

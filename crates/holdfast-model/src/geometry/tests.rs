@@ -99,3 +99,37 @@ fn a_view_box_reads_back_what_it_writes() {
     let v = ViewBox::new(1.5, -2.0, 300.0, 150.0);
     assert_eq!(ViewBox::parse(&v.to_string()), v);
 }
+
+#[test]
+fn a_standing_floor_fills_the_free_room_in_front_of_the_stage() {
+    // A bowl: a row across the back, and seats up both sides.
+    let mut spots = Vec::new();
+    for i in 0..40 {
+        spots.push(spot(f64::from(i) * 10.0, 400.0, "Back", None));
+    }
+    for j in 0..20 {
+        spots.push(spot(0.0, 100.0 + f64::from(j) * 15.0, "Left", None));
+        spots.push(spot(390.0, 100.0 + f64::from(j) * 15.0, "Right", None));
+    }
+    let l = layout(spots.iter().map(|s| Spot { ..*s }));
+    let floor = l.floor.expect("room for a floor");
+    // Below the stage, above the back row, clear of every seat.
+    assert!(floor.y >= l.stage.y + l.stage.h);
+    assert!(floor.y + floor.h < 400.0);
+    for s in &spots {
+        let inside = s.x >= floor.x
+            && s.x <= floor.x + floor.w
+            && s.y >= floor.y
+            && s.y <= floor.y + floor.h;
+        assert!(
+            !inside,
+            "a seat at ({}, {}) is on the floor {floor:?}",
+            s.x, s.y
+        );
+    }
+    assert!(floor.w >= 120.0 && floor.h >= 120.0, "{floor:?}");
+
+    // Seats right up to the stage: no floor.
+    let packed = layout((0..40).map(|i| spot(f64::from(i) * 10.0, 100.0, "Front", None)));
+    assert_eq!(packed.floor, None);
+}

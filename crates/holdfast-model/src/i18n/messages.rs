@@ -182,7 +182,7 @@ messages! {
         MapLabel => "Seat map. Arrow keys move between seats, Enter or Space selects one.", "Sơ đồ chỗ ngồi. Phím mũi tên để di chuyển giữa các chỗ, Enter hoặc phím cách để chọn.";
         Stage => "STAGE", "SÂN KHẤU";
         YourSelection => "Your selection", "Lựa chọn của bạn";
-        PricesAndColours => "Prices and colours", "Giá và màu";
+        ColourKey => "What the colours mean", "Ý nghĩa các màu";
         HeldByYou => "Held by you", "Bạn đang giữ";
         HeldBySomeoneElse => "Held by someone else", "Người khác đang giữ";
         SoldLegend => "Sold", "Đã bán";

@@ -24,7 +24,7 @@ pub fn category_css(categories: &[PriceCategory], patterned: bool) -> String {
             matches!(hex.len(), 3 | 4 | 6 | 8) && hex.chars().all(|ch| ch.is_ascii_hexdigit());
         if code_ok && colour_ok {
             css.push_str(&format!(
-                ".seat.cat-{code}{{fill:#{hex}}}.swatch.cat-{code}{{background:#{hex}}}",
+                ".seat.cat-{code},.floor.cat-{code}{{fill:#{hex}}}.swatch.cat-{code}{{background:#{hex}}}",
                 code = c.code
             ));
             let codes = categories.iter().map(|c| c.code.as_str());
@@ -73,8 +73,8 @@ mod tests {
         );
         assert_eq!(
             css,
-            ".seat.cat-VIP{fill:#b42318}.swatch.cat-VIP{background:#b42318}\
-             .seat.cat-A{fill:#fff}.swatch.cat-A{background:#fff}"
+            ".seat.cat-VIP,.floor.cat-VIP{fill:#b42318}.swatch.cat-VIP{background:#b42318}\
+             .seat.cat-A,.floor.cat-A{fill:#fff}.swatch.cat-A{background:#fff}"
         );
         // On a ship the second code in alphabetical order is striped.
         let ship = category_css(&[category("B", "#123"), category("A", "#456")], true);

@@ -37,7 +37,7 @@ use crate::ui::buyer::event::seat_stream::{connect_live, Watched};
 use crate::ui::buyer::event::seats::{
     mark_seats, seat_name, seat_price, select_only, toggle_seat, unselect, Look, Picked, Toggled,
 };
-use crate::ui::buyer::event::standing::{Standing, StandingSale};
+use crate::ui::buyer::event::standing::{FloorOnMap, Standing, StandingSale};
 use crate::ui::buyer::event::tooltip::{tip_for, SeatTip, Tip};
 use crate::ui::buyer::event::voyage::{PartyChoice, Voyage};
 use crate::ui::buyer::event::waiting_room::WaitingRoom;
@@ -204,7 +204,8 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let section_names: Vec<String> = data.layout.sections.iter().map(|s| s.0.clone()).collect();
     let stage = data.layout.stage;
     let standing_areas = detail.general_admission.clone();
-    // On a phone the legend starts folded (CSS shows it on wider screens).
+    // On a phone the key to the statuses' colours starts folded (the
+    // prices stay in sight; CSS shows it all on wider screens).
     let legend_open = RwSignal::new(false);
     let tip_categories = StoredValue::new(detail.categories.clone());
     let show_tip = move |seat: &web_sys::Element| {
@@ -461,6 +462,7 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                         <rect class="stage" x=stage.x y=stage.y width=stage.w height=stage.h rx="6"></rect>
                         <text class="stage-label" x=stage.x + stage.w / 2.0 y=stage.y + stage.h * 0.68>{l.t(Msg::Stage)}</text>
                     </Show>
+                    {is_concert.then(|| view! { <FloorOnMap floor=data.layout.floor areas=standing_areas.clone()/> })}
                     <g class="section-labels">
                         {data.layout.sections.iter().map(|(name, x, y)| view! {
                             <text x=x.to_string() y=y.to_string() class="section-label">{name.clone()}</text>
@@ -475,18 +477,18 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
     let panel = view! {
         <aside class="panel">
                 <h2>{l.t(Msg::YourSelection)}</h2>
-                <button type="button" class="legend-toggle" aria-controls="legend"
-                    aria-expanded=move || legend_open.get().to_string()
-                    on:click=move |_| legend_open.update(|o| *o = !*o)>{l.t(Msg::PricesAndColours)}</button>
                 <ul class="legend" id="legend" class:open=move || legend_open.get()>
                     {detail.categories.iter().map(|c| view! {
                         <li><span class=format!("swatch cat-{}", c.code)></span>{format!("{} · {}", c.name, l.price(c.price_cents, &currency))}</li>
                     }).collect_view()}
-                    <li><span class="swatch selected"></span>{l.t(Msg::YourSelection)}</li>
-                    <li><span class="swatch mine"></span>{l.t(Msg::HeldByYou)}</li>
-                    <li><span class="swatch held"></span>{l.t(Msg::HeldBySomeoneElse)}</li>
-                    <li><span class="swatch booked"></span>{l.t(Msg::SoldLegend)}</li>
+                    <li class="key"><span class="swatch selected"></span>{l.t(Msg::YourSelection)}</li>
+                    <li class="key"><span class="swatch mine"></span>{l.t(Msg::HeldByYou)}</li>
+                    <li class="key"><span class="swatch held"></span>{l.t(Msg::HeldBySomeoneElse)}</li>
+                    <li class="key"><span class="swatch booked"></span>{l.t(Msg::SoldLegend)}</li>
                 </ul>
+                <button type="button" class="legend-toggle" aria-controls="legend"
+                    aria-expanded=move || legend_open.get().to_string()
+                    on:click=move |_| legend_open.update(|o| *o = !*o)>{l.t(Msg::ColourKey)}</button>
                 <Show when=choosing>
                 <p class="hint limit">{l.fill(Msg::UpToPerBooking, &[("limit", &max_per_booking), ("places", &kind.places_word(l))])}</p>
                 // On a phone: a bar at the bottom of the screen while seats are picked.
@@ -541,9 +543,11 @@ fn SeatMap(data: EventPageData) -> impl IntoView {
                     </div>
                 </Show>
                 <Show when=choosing>
+                // Standing first: its stepper is what the floor on the map
+                // leads to, and it is a choice of its own, not a fallback.
+                <Standing areas=standing_areas.clone() sale=StandingSale { event_id, left: standing_left, currency: currency.clone(), limit: max_per_booking, hold, message }/>
                 <BestSeats event_id categories=best_categories.clone() currency=currency.clone()
                     hint=best_hint(l, kind, max_per_booking) panel/>
-                <Standing areas=standing_areas.clone() sale=StandingSale { event_id, left: standing_left, currency: currency.clone(), limit: max_per_booking, hold, message }/>
                 </Show>
                 {move || hold.get().map(|h| view! { <HeldPanel h kind terms=held_terms.clone() again=hold_again done=choose_again/> })}
                 <Show when=choosing>

@@ -1,11 +1,13 @@
 //! The standing areas of an event, bought by count: for each, its price,
 //! the places left (live: the seat stream's `standing` events), a stepper
 //! (1 … the per-booking limit, never more than are left) and its own Hold
-//! button.
+//! button; and the floor they stand on, drawn on the map in front of the
+//! stage, which brings the stepper to hand when pressed.
 
 use leptos::prelude::*;
 
 use crate::i18n::{use_locale, Msg};
+use crate::model::geometry::ViewBox;
 use crate::model::EventId;
 use crate::model::{AreaLeft, GeneralAdmissionArea, HoldResponse};
 use crate::server_fns::buyer::{hold_standing, HoldOutcome};
@@ -85,7 +87,7 @@ fn StandingArea(area: GeneralAdmissionArea, sale: StandingSale) -> impl IntoView
         n => l.plural(n, Msg::PlacesLeftOne, Msg::PlacesLeftMany),
     };
     view! {
-        <div class="standing-area">
+        <div class="standing-area" id=format!("standing-{area_id}")>
             <p class="standing-name">
                 <strong>{area.name.clone()}</strong>
                 {l.fill(Msg::PriceEach, &[("price", &l.price(area.price_cents, &currency))])}
@@ -104,5 +106,61 @@ fn StandingArea(area: GeneralAdmissionArea, sale: StandingSale) -> impl IntoView
                 {move || l.plural(count.get(), Msg::HoldPlacesOne, Msg::HoldPlacesMany)}
             </button>
         </div>
+    }
+}
+
+/// The standing areas on the map's floor (`MapLayout::floor`), side by
+/// side in their categories' colours; pressing one moves to its Hold
+/// button. Nothing when the seats leave no floor.
+#[component]
+pub fn FloorOnMap(floor: Option<ViewBox>, areas: Vec<GeneralAdmissionArea>) -> impl IntoView {
+    let floor = floor.filter(|_| !areas.is_empty())?;
+    let width = floor.w / areas.len() as f64;
+    let drawn = areas
+        .into_iter()
+        .enumerate()
+        .map(|(i, area)| {
+            let x = floor.x + width * i as f64;
+            let id = area.id;
+            let (name, class) = (area.name, format!("floor cat-{}", area.category));
+            let label = name.clone();
+            let go = move |ev: leptos::ev::MouseEvent| {
+                // Not a press on the map (which would zoom or pick a seat).
+                ev.stop_propagation();
+                to_stepper(id);
+            };
+            let on_key = move |ev: leptos::ev::KeyboardEvent| {
+                if ev.key() == "Enter" || ev.key() == " " {
+                    ev.prevent_default();
+                    to_stepper(id);
+                }
+            };
+            view! {
+                <g class="floor-area" role="button" tabindex="0" aria-label=label
+                    data-area=id.to_string() on:click=go on:keydown=on_key>
+                    <rect class=class x=x + 2.0 y=floor.y
+                        width=(width - 4.0).max(1.0) height=floor.h rx="10"></rect>
+                    <text class="floor-label" x=x + width / 2.0 y=floor.y + floor.h / 2.0>{name}</text>
+                </g>
+            }
+        })
+        .collect_view();
+    Some(view! { <g class="standing-floor">{drawn}</g> })
+}
+
+/// Brings an area's Hold button into view and gives it the focus.
+fn to_stepper(area_id: i64) {
+    use leptos::wasm_bindgen::JsCast;
+    let button = leptos::web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector(&format!("#standing-{area_id} button.standing-hold"))
+                .ok()
+                .flatten()
+        })
+        .and_then(|b| b.dyn_into::<leptos::web_sys::HtmlElement>().ok());
+    if let Some(button) = button {
+        button.scroll_into_view_with_bool(false);
+        let _ = button.focus();
     }
 }
