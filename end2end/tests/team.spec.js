@@ -195,6 +195,8 @@ test('a read-only account reads the dashboard and its logs but acts on nothing',
   // The live dashboard: hydrated once its stream says it is live.
   await expect(tab.locator('p.live-state')).toHaveText('● live', { timeout: 15_000 });
   await expect(tab.locator('.tiles')).toBeVisible();
+  // Counts grouped as English writes them ("11,998"), like every other number.
+  await expect(tab.locator('.tiles .n.available')).toHaveText(/^\d{1,3}(,\d{3})+$/);
   await expect(tab.locator('button.extend, button.release')).toHaveCount(0);
   await tab.getByRole('tab', { name: 'Bookings' }).click();
   await expect(tab.getByRole('searchbox')).toHaveCount(0);

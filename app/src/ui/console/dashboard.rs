@@ -169,6 +169,7 @@ fn LiveDashboard(first: Dashboard, may: Powers) -> impl IntoView {
     let counts = Memo::new(move |_| dash.with(|d| d.counts.clone()));
     let head = move || {
         let d = dash.get();
+        let l = use_locale();
         view! {
             {(!d.canary.ok).then(|| view! {
                 <div class="canary-alert" role="alert">
@@ -181,12 +182,12 @@ fn LiveDashboard(first: Dashboard, may: Powers) -> impl IntoView {
             <p class="live-state">{move || t(if live.get() { Msg::Live } else { Msg::Connecting })}</p>
             <div class="tiles">
                 // Seats and standing places alike, as the sales table counts them.
-                <div class="tile"><span class="n available">{d.places.available}</span>{t(Msg::TileAvailable)}</div>
-                <div class="tile"><span class="n held">{d.places.held}</span>{t(Msg::TileHeld)}</div>
-                <div class="tile"><span class="n in-payment">{d.places.in_payment}</span>{t(Msg::TileInPayment)}</div>
-                <div class="tile"><span class="n booked">{d.places.booked}</span>{t(Msg::TileBooked)}</div>
+                <div class="tile"><span class="n available">{l.count(d.places.available)}</span>{t(Msg::TileAvailable)}</div>
+                <div class="tile"><span class="n held">{l.count(d.places.held)}</span>{t(Msg::TileHeld)}</div>
+                <div class="tile"><span class="n in-payment">{l.count(d.places.in_payment)}</span>{t(Msg::TileInPayment)}</div>
+                <div class="tile"><span class="n booked">{l.count(d.places.booked)}</span>{t(Msg::TileBooked)}</div>
                 <div class="tile"><span class="n revenue">{use_locale().price(d.revenue_cents, &d.currency)}</span>{t(Msg::TileRevenue)}</div>
-                <div class="tile"><span class="n">{d.outbox_backlog}</span>{t(Msg::TileBacklog)}</div>
+                <div class="tile"><span class="n">{l.count(d.outbox_backlog)}</span>{t(Msg::TileBacklog)}</div>
             </div>
         }
         .into_any()
