@@ -766,3 +766,42 @@ on_both_backends!(
         assert!(other.text.contains("a sign-in link is on its way"));
     }
 );
+
+on_both_backends!(
+    a_checkout_that_asked_no_address_mails_the_account_signed_in,
+    |app: TestApp| async move {
+        let email = "no-address@example.com";
+        let buyer = signed_in(&app, email).await;
+        let (booking, paid) = buyer.hold_and_pay(&[61]).await;
+        assert_eq!(paid.status, 200, "{}", paid.text);
+        let session = paid.json()["checkoutSessionId"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        // Paid by a caller that gave no address (an API client of the
+        // sandbox; Stripe's page always asks).
+        app.sandbox()
+            .complete(
+                &session,
+                true,
+                holdfast_core::payments::sandbox::Delivery::Once,
+                None,
+                holdfast_core::payments::sandbox::Sender::Worker,
+            )
+            .await
+            .unwrap();
+        app.deliver_events().await;
+        assert_eq!(app.status_of(&booking).await, "BOOKED");
+        let before = mails_to(&app, email).await;
+        app.dispatch_outbox().await;
+        assert_eq!(
+            mails_to(&app, email).await,
+            before + 1,
+            "the confirmation went to the account's address"
+        );
+        let stray = app
+            .scalar("select count(*) from mailbox where recipient like 'buyer:%'")
+            .await;
+        assert_eq!(stray, 0, "no mail addressed to a buyer id");
+    }
+);

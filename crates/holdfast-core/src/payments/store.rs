@@ -327,16 +327,21 @@ pub async fn session_of(db: &Db, booking_id: &BookingId) -> Result<Option<String
     Ok(row.and_then(|r| r.0))
 }
 
-/// The address the checkout collected.
+/// Where mail about a booking goes: the address the checkout collected,
+/// else the account its buyer was signed in to.
 pub async fn customer_email(
     db: &Db,
     booking_id: &BookingId,
 ) -> Result<Option<String>, sqlx::Error> {
-    let row: Option<(Option<String>,)> =
-        sqlx::query_as("select customer_email from payment where booking_id = $1")
-            .bind(booking_id)
-            .fetch_optional(db.writer())
-            .await?;
+    let row: Option<(Option<String>,)> = sqlx::query_as(
+        "select coalesce(p.customer_email, a.email) from booking b
+         left join payment p on p.booking_id = b.id
+         left join account a on a.buyer_id = b.buyer_id
+         where b.id = $1",
+    )
+    .bind(booking_id)
+    .fetch_optional(db.writer())
+    .await?;
     Ok(row.and_then(|r| r.0))
 }
 
