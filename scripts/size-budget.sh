@@ -11,10 +11,10 @@ site=${1:-target/site}
 # page script and the stylesheet (the page itself, the drawing, the status
 # letters and the icon take the rest). Raising a budget is a decision,
 # recorded with its reason in the commit message that raises it.
-declare -A budget=([wasm]=492000 [js]=12000 [css]=6000)
+declare -A budget=([wasm]=500000 [js]=12000 [css]=6200)
 # The console's wasm (every page and the console, sent only with the pages
 # under /admin): not part of a buyer's visit; kept from growing unnoticed.
-declare -A console_budget=([wasm]=760000 [js]=12000)
+declare -A console_budget=([wasm]=790000 [js]=12000)
 status=0
 check() {
   local bundle=$1 hash_file=$2 budget_name=$3
