@@ -110,26 +110,10 @@ fn shell(page: &OpsPage<'_>, powers: Option<ConsolePowers>, body: &str) -> Strin
     )
 }
 
-/// The other operations pages the reader's role reaches.
+/// The other console pages the reader's role reaches.
 fn links(l: Locale, powers: ConsolePowers) -> String {
-    let (all, own) = (powers.everywhere, powers.own_events);
-    [
-        (all.operations, "/admin/jobs", Msg::JobsHeading),
-        (own.bookings, "/admin/bookings/history", Msg::LookUpBooking),
-        (
-            all.event_setup,
-            "/admin/refund-policies",
-            Msg::RefundPolicies,
-        ),
-        (
-            all.event_setup,
-            "/admin/sailings",
-            Msg::SailingsConsoleTitle,
-        ),
-        (all.team, "/admin/team", Msg::TeamTitle),
-    ]
-    .into_iter()
-    .filter(|(may, ..)| *may)
-    .map(|(_, href, words)| format!(" · <a href=\"{href}\">{}</a>", escape(l.t(words))))
-    .collect()
+    powers
+        .pages()
+        .map(|p| format!(" · <a href=\"{}\">{}</a>", p.href, escape(l.t(p.words))))
+        .collect()
 }

@@ -283,11 +283,12 @@ impl TestApp {
     }
 
     /// The buyer pays on the sandbox's page of the checkout `paid` (the pay
-    /// step's 200 answer) with `email`; events are sent `delivery`.
-    pub async fn pay_on_sandbox(
+    /// step's 200 answer) with `email` (or none, as an API caller may);
+    /// events are sent `delivery`.
+    pub async fn pay_on_sandbox<'a>(
         &self,
         paid: &Answer,
-        email: &str,
+        email: impl Into<Option<&'a str>>,
         delivery: holdfast_core::payments::sandbox::Delivery,
     ) {
         assert_eq!(paid.status, 200, "{}", paid.text);
@@ -300,7 +301,7 @@ impl TestApp {
                 &session,
                 true,
                 delivery,
-                Some(email),
+                email.into(),
                 holdfast_core::payments::sandbox::Sender::Worker,
             )
             .await

@@ -913,12 +913,7 @@ const SERVER_FUNCTIONS: &[(&str, &str, Args, Refused)] = &[
 
 /// Server functions anybody may call (they say who is signed in, or sign
 /// in and out).
-const OPEN_SERVER_FUNCTIONS: &[&str] = &[
-    "admin_signed_in",
-    "admin_powers",
-    "admin_sign_in",
-    "admin_sign_out",
-];
+const OPEN_SERVER_FUNCTIONS: &[&str] = &["admin_powers", "admin_sign_in", "admin_sign_out"];
 
 /// The permission names of the source (`Permission::EventSetup`) as the
 /// document writes them (`event_setup`).

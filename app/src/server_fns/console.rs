@@ -71,12 +71,6 @@ use super::console_refusal::{refusal, Form};
 use crate::model::BookingId;
 use crate::model::EventId;
 
-/// Is this browser signed in to the console?
-#[server]
-pub async fn admin_signed_in() -> Result<bool, ServerFnError> {
-    Ok(signed_in().await.is_ok())
-}
-
 /// What the signed-in person's role lets them do (the console draws only
 /// those controls); `None` when not signed in.
 #[server]

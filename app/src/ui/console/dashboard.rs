@@ -66,8 +66,8 @@ pub fn AdminEventPage() -> impl IntoView {
             <p><a href="/admin">{t(Msg::AllEvents)}</a></p>
             <Transition fallback=|| view! { <p>{t(Msg::Loading)}</p> }>
                 {move || Suspend::new(async move {
-                    // The dashboard is a report; a role that only looks up
-                    // bookings (the box office) gets the bookings desk.
+                    // A role that only looks bookings up (the box office)
+                    // gets the bookings desk.
                     match data.await {
                         Ok((Some(d), Some(p))) => {
                             let (event_id, currency) = (d.event_id, d.currency.clone());
@@ -186,7 +186,7 @@ fn LiveDashboard(first: Dashboard, may: Powers) -> impl IntoView {
                 <div class="tile"><span class="n held">{l.count(d.places.held)}</span>{t(Msg::TileHeld)}</div>
                 <div class="tile"><span class="n in-payment">{l.count(d.places.in_payment)}</span>{t(Msg::TileInPayment)}</div>
                 <div class="tile"><span class="n booked">{l.count(d.places.booked)}</span>{t(Msg::TileBooked)}</div>
-                <div class="tile"><span class="n revenue">{use_locale().price(d.revenue_cents, &d.currency)}</span>{t(Msg::TileRevenue)}</div>
+                <div class="tile"><span class="n revenue">{l.price(d.revenue_cents, &d.currency)}</span>{t(Msg::TileRevenue)}</div>
                 <div class="tile"><span class="n">{l.count(d.outbox_backlog)}</span>{t(Msg::TileBacklog)}</div>
             </div>
         }

@@ -160,34 +160,9 @@ fn EventAdmin(
 
 /// The console's other pages this person's role reaches.
 fn console_links(powers: ConsolePowers) -> impl IntoView {
-    let (all, own) = (powers.everywhere, powers.own_events);
-    let links = [
-        (own.check_in, "door-link", "/admin/scan", Msg::DoorScanner),
-        (
-            own.bookings,
-            "history-link",
-            "/admin/bookings/history",
-            Msg::LookUpBooking,
-        ),
-        (
-            all.event_setup,
-            "sailings-link",
-            "/admin/sailings",
-            Msg::SailingsHeading,
-        ),
-        (
-            all.event_setup,
-            "policies-link",
-            "/admin/refund-policies",
-            Msg::RefundPolicies,
-        ),
-        (all.team, "team-link", "/admin/team", Msg::TeamTitle),
-        (all.operations, "jobs-link", "/admin/jobs", Msg::JobsHeading),
-    ];
-    links
-        .into_iter()
-        .filter(|(may, ..)| *may)
-        .map(|(_, class, href, words)| view! { " " <a class=class href=href rel="external">{t(words)}</a> })
+    powers
+        .pages()
+        .map(|p| view! { " " <a class=p.class href=p.href rel="external">{t(p.words)}</a> })
         .collect_view()
 }
 

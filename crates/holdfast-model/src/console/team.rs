@@ -173,3 +173,51 @@ pub struct ConsolePowers {
     /// On each event the person sees (the console lists no others).
     pub own_events: Powers,
 }
+
+/// One of the console's pages, as its links name it.
+#[cfg(any(feature = "ssr", feature = "console"))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConsolePage {
+    pub href: &'static str,
+    /// The link's class (specs and styles find it by this).
+    pub class: &'static str,
+    pub words: crate::i18n::Msg,
+}
+
+#[cfg(any(feature = "ssr", feature = "console"))]
+impl ConsolePowers {
+    /// The console's other pages these powers reach, in the order the
+    /// links between them are shown (the console's home and the plain-HTML
+    /// pages alike).
+    pub fn pages(self) -> impl Iterator<Item = ConsolePage> {
+        use crate::i18n::Msg;
+        let (all, own) = (self.everywhere, self.own_events);
+        let page =
+            |may: bool, href, class, words| may.then_some(ConsolePage { href, class, words });
+        [
+            page(own.check_in, "/admin/scan", "door-link", Msg::DoorScanner),
+            page(
+                own.bookings,
+                "/admin/bookings/history",
+                "history-link",
+                Msg::LookUpBooking,
+            ),
+            page(
+                all.event_setup,
+                "/admin/sailings",
+                "sailings-link",
+                Msg::SailingsHeading,
+            ),
+            page(
+                all.event_setup,
+                "/admin/refund-policies",
+                "policies-link",
+                Msg::RefundPolicies,
+            ),
+            page(all.team, "/admin/team", "team-link", Msg::TeamTitle),
+            page(all.operations, "/admin/jobs", "jobs-link", Msg::JobsHeading),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
