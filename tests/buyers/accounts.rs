@@ -796,3 +796,51 @@ on_both_backends!(
         assert_eq!(stray, 0, "no mail addressed to a buyer id");
     }
 );
+
+/// The header's question, as the page asks it after hydration: the
+/// server function that says which address this browser is signed in to.
+async fn header_asks(buyer: &Buyer, headers: &[(&str, &str)]) -> (reqwest::StatusCode, String) {
+    let path = leptos::server_fn::axum::server_fn_paths()
+        .map(|(path, _)| path.to_string())
+        .find(|p| {
+            p.strip_prefix("/api/signed_in_email")
+                .is_some_and(|hash| hash.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .expect("signed_in_email is registered");
+    let mut req = buyer
+        .http
+        .post(format!("{}{path}", buyer.base))
+        .header("content-type", "application/x-www-form-urlencoded");
+    for (name, value) in headers {
+        req = req.header(*name, *value);
+    }
+    let answer = req.send().await.expect("server function");
+    (answer.status(), answer.text().await.unwrap())
+}
+
+on_both_backends!(
+    the_header_tells_a_browser_only_its_own_address,
+    |app: TestApp| async move {
+        let email = "header@example.com";
+        let buyer = signed_in(&app, email).await;
+        let (status, said) = header_asks(&buyer, &[]).await;
+        assert_eq!(status, 200);
+        assert!(said.contains(email), "{said}");
+        // A stranger's browser: nobody.
+        let (status, said) = header_asks(&app.buyer(), &[]).await;
+        assert_eq!(status, 200);
+        assert_eq!(said.trim(), "null");
+        // Asked from another site with the buyer's cookie: refused, and
+        // the address is not in the answer.
+        let (status, said) = header_asks(
+            &buyer,
+            &[
+                ("origin", "https://evil.example"),
+                ("sec-fetch-site", "cross-site"),
+            ],
+        )
+        .await;
+        assert_eq!(status, 403);
+        assert!(!said.contains(email), "{said}");
+    }
+);
